@@ -1,0 +1,57 @@
+-- One hybrid sub-search in one round trip.
+-- vector_leg placeholder: an exact scan of the filtered rows, or an HNSW (iterative scan) over all rows.
+-- filters placeholder: AND-ed filter predicates on chunks c (composed from parameters, never from text).
+-- Keyword leg: any query term may match (OR), chunks matching all terms rank double;
+-- each leg is min-max normalised over its candidates before the weighted fusion (or RRF).
+WITH query AS (
+    SELECT websearch_to_tsquery('finagent', finagent_normalize(%(query)s)) AS all_terms
+),
+query_terms AS (
+    SELECT all_terms, replace(all_terms::text, ' & ', ' | ')::tsquery AS any_term FROM query
+),
+vector_raw AS (
+    {vector_leg}
+),
+keyword_raw AS (
+    SELECT c.id,
+           ts_rank_cd(c.tsv, q.any_term, 1) * (1 + (c.tsv @@ q.all_terms)::int) AS score
+    FROM chunks c, query_terms q
+    WHERE c.tsv @@ q.any_term AND {filters}
+    ORDER BY score DESC, c.id
+    LIMIT %(candidates)s
+),
+vector_leg AS (
+    SELECT id, score, row_number() OVER (ORDER BY score DESC, id) AS rnk FROM vector_raw
+),
+keyword_leg AS (
+    SELECT id, score, row_number() OVER (ORDER BY score DESC, id) AS rnk FROM keyword_raw
+),
+bounds AS (
+    SELECT (SELECT min(score) FROM vector_leg) AS vmin, (SELECT max(score) FROM vector_leg) AS vmax,
+           (SELECT min(score) FROM keyword_leg) AS kmin, (SELECT max(score) FROM keyword_leg) AS kmax
+),
+fused AS (
+    SELECT coalesce(v.id, k.id) AS id,
+           v.score AS vector_score,
+           k.score AS keyword_score,
+           CASE WHEN %(fusion)s = 'rrf' THEN
+                    coalesce(%(vector_weight)s / (60.0 + v.rnk), 0) + coalesce(%(keyword_weight)s / (60.0 + k.rnk), 0)
+                ELSE
+                    %(vector_weight)s * coalesce(CASE WHEN b.vmax > b.vmin
+                        THEN (v.score - b.vmin) / (b.vmax - b.vmin) ELSE 1.0 END * (v.id IS NOT NULL)::int, 0)
+                  + %(keyword_weight)s * coalesce(CASE WHEN b.kmax > b.kmin
+                        THEN (k.score - b.kmin) / (b.kmax - b.kmin) ELSE 1.0 END * (k.id IS NOT NULL)::int, 0)
+           END AS fused_score
+    FROM vector_leg v
+    FULL OUTER JOIN keyword_leg k ON v.id = k.id
+    CROSS JOIN bounds b
+)
+SELECT f.id AS chunk_id, c.document_id, f.fused_score, f.vector_score, f.keyword_score,
+       c.ticker, c.kind, c.fiscal_year, c.fiscal_quarter, c.period_end, c.section, c.section_title,
+       c.page, c.char_start, c.char_end, c.is_table, c.text, c.metadata,
+       d.title, d.source_uri, d.company_name, d.published_at, d.content_sha256
+FROM fused f
+JOIN chunks c ON c.id = f.id
+JOIN documents d ON d.id = c.document_id
+ORDER BY f.fused_score DESC, f.id
+LIMIT %(k)s

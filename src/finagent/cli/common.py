@@ -1,0 +1,23 @@
+"""Helpers shared by CLI commands: opening the store with a status line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from finagent.cli.console import err_console
+from finagent.db import Database, open_database
+from finagent.settings import get_settings
+
+
+@contextmanager
+def store() -> Iterator[Database]:
+    """Open the configured store for one command and always close it (stopping the embedded server)."""
+    settings = get_settings()
+    where = "external database" if settings.database_url else "embedded PostgreSQL"
+    with err_console.status(f"opening {where}…"):
+        db = open_database(settings)
+    try:
+        yield db
+    finally:
+        db.close()

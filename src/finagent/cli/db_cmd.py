@@ -1,0 +1,36 @@
+"""`finagent db …`: what the store holds."""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table
+
+from finagent.cli.common import store
+from finagent.cli.console import console
+from finagent.fiscal import quarter_label
+from finagent.resources import read_sql
+
+db_app = typer.Typer(help="Inspect the document store.", no_args_is_help=True)
+
+
+@db_app.command("status")
+def status() -> None:
+    """Documents and chunks by ticker, kind and fiscal period."""
+    with store() as db, db.connection() as conn:
+        rows = conn.execute(read_sql("queries/db_status.sql")).fetchall()
+        url = db.url if db.embedded is None else f"embedded ({db.embedded.data_dir})"
+    table = Table(title=f"finagent store — {url}")
+    for col in ("ticker", "kind", "fiscal period", "period end", "documents", "chunks"):
+        table.add_column(col, justify="right" if col in ("documents", "chunks") else "left")
+    total_docs = total_chunks = 0
+    for ticker, kind, year, quarter, period_end, docs, chunks in rows:
+        table.add_row(
+            ticker or "—", kind, quarter_label(year, quarter), str(period_end or "—"), str(docs), str(chunks or 0)
+        )
+        total_docs += docs
+        total_chunks += chunks or 0
+    table.add_section()
+    table.add_row("total", "", "", "", str(total_docs), str(total_chunks))
+    console.print(table)
+    if not rows:
+        console.print("The store is empty: add documents with [bold]finagent ingest path <dir>[/].")

@@ -1,0 +1,112 @@
+"""`finagent ingest …`: filings from EDGAR or disk, PDFs, transcripts, news, FinanceBench pages."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from finagent.cli.common import store
+from finagent.cli.console import console, err_console
+from finagent.embeddings import get_embedder
+from finagent.errors import FinagentError
+from finagent.ingest.discover import Discovery, discover
+from finagent.ingest.pipeline import IngestPipeline, IngestReport
+from finagent.settings import get_settings
+
+ingest_app = typer.Typer(help="Add documents to the store (idempotent and resumable).", no_args_is_help=True)
+
+
+def _parse_date(value: str | None, option: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise FinagentError(f"{option} must be a date like 2023-06-30, got '{value}'") from exc
+
+
+def run_ingest(found: Discovery) -> IngestReport:
+    """Run discovered items through the pipeline with progress bars; print and return the summary."""
+    settings = get_settings()
+    with store() as db:
+        embedder = get_embedder(settings)
+        with Progress(
+            TextColumn("[bold]{task.description:<7}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            console=err_console, transient=False, disable=not err_console.is_terminal,
+        ) as progress:  # fmt: skip
+            tasks = {
+                "parse": progress.add_task("parse", total=len(found.items)),
+                "embed": progress.add_task("embed chunks", total=None),
+                "store": progress.add_task("store docs", total=None),
+            }
+
+            def on_progress(stage: str, done: int, total: int | None) -> None:
+                progress.advance(tasks[stage], done)
+
+            report = IngestPipeline(db, embedder, settings, progress=on_progress).run(
+                found.items, skipped=found.skipped, failed=found.failed
+            )
+    print_report(report)
+    return report
+
+
+def print_report(report: IngestReport) -> None:
+    table = Table(title="ingest summary")
+    for col in ("documents", "chunks", "unchanged", "replaced", "skipped", "failed", "time"):
+        table.add_column(col, justify="right")
+    table.add_row(
+        str(report.documents), str(report.chunks), str(report.unchanged), str(report.replaced),
+        str(len(report.skipped)), str(len(report.failed)), f"{report.seconds:.1f}s",
+    )  # fmt: skip
+    console.print(table)
+    if report.by_kind:
+        console.print("new documents by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(report.by_kind.items())))
+    for path, reason in report.skipped:
+        console.print(f"[yellow]skipped[/] {path}: {reason}")
+    for path, reason in report.failed:
+        console.print(f"[red]failed[/]  {path}: {reason}")
+
+
+def _finish(report: IngestReport) -> None:
+    if not report.ok:
+        raise typer.Exit(code=1)
+
+
+@ingest_app.command("path")
+def ingest_path(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders: filings, PDFs, transcripts, news.")],
+    ticker: Annotated[str | None, typer.Option(help="Ticker for files that carry none (PDFs, news).")] = None,
+    form: Annotated[str | None, typer.Option(help="Form for PDFs without manifest (10-K, 10-Q, 8-K).")] = None,
+    period_end: Annotated[str | None, typer.Option(help="Period end for a PDF (YYYY-MM-DD).")] = None,
+) -> None:
+    """Ingest already-downloaded documents (iXBRL HTML, EDGAR folders, PDFs, transcripts, news)."""
+    found = Discovery()
+    for path in paths:
+        sub = discover(path.expanduser(), ticker=ticker, form=form, period_end=_parse_date(period_end, "--period-end"))
+        found.items += sub.items
+        found.skipped += sub.skipped
+        found.failed += sub.failed
+    _finish(run_ingest(found))
+
+
+@ingest_app.command("edgar")
+def ingest_edgar(
+    tickers: Annotated[list[str], typer.Argument(help="Tickers to download, e.g. AAPL MSFT.")],
+    forms: Annotated[list[str] | None, typer.Option("--forms", help="Forms: --forms 10-K 10-Q (default both).")] = None,
+    after: Annotated[str | None, typer.Option(help="Filed on/after (YYYY-MM-DD).")] = None,
+    before: Annotated[str | None, typer.Option(help="Filed on/before (YYYY-MM-DD).")] = None,
+    limit: Annotated[int | None, typer.Option(help="At most this many filings per ticker and form.")] = None,
+) -> None:
+    """Download filings from SEC EDGAR (sec-edgar-downloader) into the cache, then ingest them."""
+    from finagent.ingest.edgar import download_filings
+
+    folder = download_filings(
+        tickers, forms or [], after=_parse_date(after, "--after"),
+        before=_parse_date(before, "--before"), limit=limit,
+    )  # fmt: skip
+    _finish(run_ingest(discover(folder)))

@@ -1,0 +1,32 @@
+"""`finagent` command: ingest, search, db."""
+
+from __future__ import annotations
+
+import typer
+
+from finagent.cli.console import guarded, quiet_third_party_logs
+from finagent.cli.db_cmd import db_app
+from finagent.cli.ingest_cmd import ingest_app
+from finagent.cli.search_cmd import search_command
+
+app = typer.Typer(
+    name="finagent",
+    help="Cited financial research over SEC filings, transcripts, news and market data.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(ingest_app, name="ingest")
+app.add_typer(db_app, name="db")
+app.command("search")(search_command)
+
+
+def run() -> None:
+    """Console-script entry point."""
+    quiet_third_party_logs()
+    command = typer.main.get_command(app)
+    guarded(lambda: command.main(prog_name="finagent"))
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,131 @@
+"""Connection management: embedded or external Postgres, pooled, migrated on open."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from finagent.companies import BUILTIN_COMPANIES
+from finagent.db.embedded import EmbeddedPostgres
+from finagent.db.migrate import apply_migrations
+from finagent.errors import DatabaseError
+from finagent.settings import Settings, get_settings
+
+log = logging.getLogger(__name__)
+
+
+def redact_url(url: str) -> str:
+    """Hide the password of a connection URL before it is shown to anyone."""
+    return re.sub(r"(://[^:/@]+:)[^@]*@", r"\1***@", url)
+
+
+class Database:
+    """A migrated, pooled connection to the finagent store."""
+
+    def __init__(self, url: str, settings: Settings, embedded: EmbeddedPostgres | None = None) -> None:
+        self.url = url
+        self.settings = settings
+        self.embedded = embedded
+        self.pool: ConnectionPool | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def open(self) -> Database:
+        self._check_reachable()
+        self.pool = ConnectionPool(
+            self.url,
+            min_size=self.settings.pool_min_size,
+            max_size=self.settings.pool_max_size,
+            kwargs={"connect_timeout": max(1, int(self.settings.connect_timeout))},
+            configure=self._configure,
+            open=False,
+            name="finagent",
+        )
+        self.pool.open()
+        try:
+            self.pool.wait(timeout=self.settings.connect_timeout)
+        except PoolTimeout as exc:
+            self.close()
+            raise DatabaseError(f"cannot open a connection pool to {redact_url(self.url)}") from exc
+        return self
+
+    def _check_reachable(self) -> None:
+        """Connect once without the pool: a clear error beats a pool retrying forever."""
+        try:
+            with psycopg.connect(
+                self.url, connect_timeout=max(1, int(self.settings.connect_timeout)), autocommit=True
+            ) as conn:
+                try:
+                    conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+                except psycopg.Error as exc:
+                    raise DatabaseError(
+                        f"the database at {redact_url(self.url)} has no pgvector extension "
+                        f"(install pgvector there, or unset FINAGENT_DATABASE_URL): {exc.diag.message_primary}"
+                    ) from exc
+                applied = apply_migrations(conn)
+                if applied:
+                    log.info("applied migrations: %s", ", ".join(applied))
+                self._seed_companies(conn)
+        except psycopg.OperationalError as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise DatabaseError(f"cannot connect to the database at {redact_url(self.url)}: {reason}") from exc
+
+    @staticmethod
+    def _seed_companies(conn: psycopg.Connection) -> None:
+        with conn.cursor() as cur:
+            cur.executemany(
+                """INSERT INTO companies (ticker, name, aliases, fiscal_year_end_month, source)
+                   VALUES (%s, %s, %s, %s, 'builtin') ON CONFLICT (ticker) DO NOTHING""",
+                [(c.ticker, c.name, list(c.aliases), c.fiscal_year_end_month) for c in BUILTIN_COMPANIES],
+            )
+
+    def _configure(self, conn: psycopg.Connection) -> None:
+        register_vector(conn)
+        # Session defaults for the ANN path: iterative scans keep filtered HNSW queries complete.
+        conn.execute("SET hnsw.iterative_scan = 'relaxed_order'")
+        conn.execute(f"SET hnsw.ef_search = {int(self.settings.hnsw_ef_search)}")
+        conn.commit()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+        if self.embedded is not None:
+            self.embedded.stop()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- use -------------------------------------------------------------------------------
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        if self.pool is None:
+            raise DatabaseError("the database is closed")
+        try:
+            with self.pool.connection(timeout=self.settings.connect_timeout) as conn:
+                yield conn
+        except PoolTimeout as exc:
+            raise DatabaseError("no database connection became free in time (pool exhausted)") from exc
+
+
+def open_database(settings: Settings | None = None) -> Database:
+    """Open the configured store: FINAGENT_DATABASE_URL if set, else the embedded server."""
+    settings = settings or get_settings()
+    if settings.database_url:
+        return Database(settings.database_url, settings).open()
+    embedded = EmbeddedPostgres(settings.embedded_data_dir)
+    url = embedded.start()
+    try:
+        return Database(url, settings, embedded).open()
+    except Exception:
+        embedded.stop()
+        raise

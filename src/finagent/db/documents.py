@@ -1,0 +1,130 @@
+"""Writes of the ingestion pipeline: documents with their chunks (atomically), events, companies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import psycopg
+from psycopg.types.json import Jsonb
+
+from finagent.ingest.models import ChunkDraft, ParsedDocument
+from finagent.resources import read_sql
+
+_COPY_TYPES = [
+    "bigint", "integer", "text", "text", "integer", "smallint", "date", "text",
+    "text", "integer", "integer", "integer", "boolean", "text", "jsonb", "vector",
+]  # fmt: skip
+
+
+def clean_text(value: str | None) -> str | None:
+    """PostgreSQL text cannot hold NUL characters; binary junk must not abort a document."""
+    if value is None:
+        return None
+    return value.replace("\x00", "")
+
+
+def is_stored(conn: psycopg.Connection[Any], content_sha256: str) -> bool:
+    row = conn.execute("SELECT 1 FROM documents WHERE content_sha256 = %s", (content_sha256,)).fetchone()
+    return row is not None
+
+
+def record_event(
+    conn: psycopg.Connection[Any],
+    source_uri: str,
+    state: str,
+    *,
+    content_sha256: str | None = None,
+    document_id: int | None = None,
+    reason: str | None = None,
+    details: dict[str, Any] | None = None,
+) -> None:
+    conn.execute(
+        read_sql("queries/insert_event.sql"),
+        {
+            "document_id": document_id,
+            "source_uri": source_uri,
+            "content_sha256": content_sha256,
+            "state": state,
+            "reason": clean_text(reason),
+            "details": Jsonb(details or {}),
+        },
+    )
+
+
+def upsert_company(conn: psycopg.Connection[Any], doc: ParsedDocument) -> None:
+    if not doc.ticker:
+        return
+    aliases = [doc.company_name] if doc.company_name else []
+    conn.execute(
+        read_sql("queries/upsert_company.sql"),
+        {
+            "ticker": doc.ticker,
+            "name": doc.company_name,
+            "aliases": aliases,
+            "fiscal_year_end_month": doc.fiscal_year_end_month,
+            "cik": doc.metadata.get("cik"),
+        },
+    )
+
+
+def write_document(
+    conn: psycopg.Connection[Any],
+    doc: ParsedDocument,
+    chunks: list[ChunkDraft],
+    embeddings: np.ndarray,
+    *,
+    uri: str,
+) -> tuple[int, list[int]]:
+    """Store one document and all its chunks in a single transaction.
+
+    Returns (new document id, ids of replaced older versions). Either everything is stored or
+    nothing is: a crash mid-way leaves no partial document behind.
+    """
+    if len(chunks) != len(embeddings):
+        raise ValueError("one embedding per chunk is required")
+    with conn.transaction():
+        replaced = [
+            row[0]
+            for row in conn.execute(
+                read_sql("queries/delete_previous_versions.sql"),
+                {"source_uri": doc.source_uri, "content_sha256": doc.content_sha256},
+            )
+        ]
+        row = conn.execute(
+            read_sql("queries/insert_document.sql"),
+            {
+                "kind": doc.kind,
+                "ticker": doc.ticker,
+                "company_name": clean_text(doc.company_name),
+                "fiscal_year": doc.fiscal_year,
+                "fiscal_quarter": doc.fiscal_quarter,
+                "period_end": doc.period_end,
+                "published_at": doc.published_at,
+                "title": clean_text(doc.title) or doc.source_uri,
+                "source_uri": doc.source_uri,
+                "content_sha256": doc.content_sha256,
+                "chunk_count": len(chunks),
+                "metadata": Jsonb(doc.metadata),
+            },
+        ).fetchone()
+        assert row is not None
+        document_id = int(row[0])
+        with conn.cursor() as cur, cur.copy(read_sql("queries/copy_chunks.sql")) as copy:
+            copy.set_types(_COPY_TYPES)
+            for chunk, vector in zip(chunks, embeddings, strict=True):
+                copy.write_row(
+                    (
+                        document_id, chunk.ordinal, doc.ticker, doc.kind, doc.fiscal_year,
+                        doc.fiscal_quarter, doc.period_end, chunk.section, clean_text(chunk.section_title),
+                        chunk.page, chunk.char_start, chunk.char_end, chunk.is_table,
+                        clean_text(chunk.text), Jsonb(chunk.metadata), vector,
+                    )
+                )  # fmt: skip
+        upsert_company(conn, doc)
+        for old_id in replaced:
+            record_event(conn, uri, "replaced", content_sha256=doc.content_sha256,
+                         details={"replaced_document_id": old_id})  # fmt: skip
+        record_event(conn, uri, "ready", content_sha256=doc.content_sha256, document_id=document_id,
+                     details={"chunks": len(chunks)})  # fmt: skip
+    return document_id, replaced

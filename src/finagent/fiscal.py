@@ -1,0 +1,51 @@
+"""Fiscal calendars: map a period-end date to (fiscal_year, fiscal_quarter) for a company.
+
+Companies with 52/53-week years end their quarters on a weekday near the month end (Apple's
+quarter "ending June" may end on 2023-07-01), so dates in the first week of a month count as the
+end of the previous month.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+# Days into a month that still count as the previous month's end (52/53-week calendars).
+_SPILLOVER_DAYS = 7
+
+
+def nominal_month_end(day: date) -> tuple[int, int]:
+    """Return (year, month) of the month a period-end date nominally closes."""
+    if day.day <= _SPILLOVER_DAYS:
+        if day.month == 1:
+            return day.year - 1, 12
+        return day.year, day.month - 1
+    return day.year, day.month
+
+
+def fiscal_period(period_end: date, fiscal_year_end_month: int) -> tuple[int, int]:
+    """Return (fiscal_year, fiscal_quarter) of a quarter ending on ``period_end``.
+
+    The fiscal year is named after the calendar year in which it ends (the SEC convention:
+    Microsoft's quarter ended 2022-09-30 is fiscal Q1 2023). Quarter 4 ends in the FYE month.
+    """
+    if not 1 <= fiscal_year_end_month <= 12:
+        raise ValueError(f"fiscal year end month must be 1..12, got {fiscal_year_end_month}")
+    year, month = nominal_month_end(period_end)
+    months_after_fye = (month - fiscal_year_end_month) % 12
+    quarter = 4 if months_after_fye == 0 else (months_after_fye + 2) // 3
+    fiscal_year = year if month <= fiscal_year_end_month else year + 1
+    return fiscal_year, quarter
+
+
+def fiscal_year_of_annual(period_end: date, fiscal_year_end_month: int) -> int:
+    """Fiscal year of an annual report whose year ends on ``period_end``."""
+    return fiscal_period(period_end, fiscal_year_end_month)[0]
+
+
+def quarter_label(fiscal_year: int | None, fiscal_quarter: int | None) -> str:
+    """Human form used in citations: "Q1 FY2025" or "FY2024"."""
+    if fiscal_year is None:
+        return "undated"
+    if fiscal_quarter is None:
+        return f"FY{fiscal_year}"
+    return f"Q{fiscal_quarter} FY{fiscal_year}"

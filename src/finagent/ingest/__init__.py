@@ -1,0 +1,1 @@
+"""Ingestion: parsers turn files into ParsedDocument; the pipeline chunks, embeds and stores them."""

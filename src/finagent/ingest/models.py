@@ -1,0 +1,78 @@
+"""Data passed from parsers to the chunker and the store: plain dataclasses, no I/O."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+# Document kinds known to the store (documents.kind).
+KINDS = ("10-K", "10-Q", "8-K", "earnings_release", "annual_report", "transcript", "news", "other")
+
+
+@dataclass(slots=True)
+class Block:
+    """A contiguous piece of a document: a paragraph run or one table.
+
+    Chunks never cross a block's section or page, so every chunk can be cited to one place.
+    """
+
+    text: str
+    section: str | None = None  # e.g. "item_7"; a speaker name for transcripts
+    section_title: str | None = None  # e.g. "Management's Discussion and Analysis ..."
+    page: int | None = None  # 0-based page index for PDFs / page-text sources
+    is_table: bool = False
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class ParsedDocument:
+    """One source document with its metadata, ready to be chunked."""
+
+    kind: str
+    title: str
+    source_uri: str
+    content_sha256: str
+    blocks: list[Block]
+    ticker: str | None = None
+    company_name: str | None = None
+    fiscal_year: int | None = None
+    fiscal_quarter: int | None = None  # None for annual documents
+    period_end: date | None = None
+    published_at: datetime | None = None  # filing date, call date or article date
+    fiscal_year_end_month: int | None = None  # learnt from the document, fills `companies`
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class ChunkDraft:
+    """A chunk before embedding; offsets refer to the document's text as the chunker joined it."""
+
+    ordinal: int
+    text: str
+    section: str | None
+    section_title: str | None
+    page: int | None
+    char_start: int
+    char_end: int
+    is_table: bool
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def sha256_bytes(data: bytes) -> str:
+    """Content hash used for idempotent ingestion (documents.content_sha256)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(slots=True)
+class SourceItem:
+    """A discovered input, loaded lazily so one bad file is reported and skipped, not fatal.
+
+    ``load`` returns the parsed document or raises ``finagent.errors.ParseError``.
+    """
+
+    uri: str  # file path, or "path#fragment" for one record of a multi-record file
+    load: Callable[[], ParsedDocument]
+    kind_hint: str = "other"

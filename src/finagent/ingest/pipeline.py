@@ -1,0 +1,166 @@
+"""Ingestion pipeline: load → chunk → embed (batched across documents) → store atomically.
+
+Each document is written in its own transaction, so a crash leaves only whole documents; content
+already stored (same sha256) is a no-op, so a rerun resumes where the last one stopped.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+
+from finagent.db import Database
+from finagent.db.documents import is_stored, record_event, write_document
+from finagent.embeddings import Embedder
+from finagent.errors import FinagentError, ParseError
+from finagent.ingest.chunking import chunk_blocks
+from finagent.ingest.models import ChunkDraft, ParsedDocument, SourceItem
+from finagent.settings import Settings
+
+log = logging.getLogger(__name__)
+
+# stage name ("parse" | "embed" | "store"), units done, units total (None if unknown)
+ProgressCallback = Callable[[str, int, int | None], None]
+
+
+@dataclass(slots=True)
+class IngestReport:
+    """What an ingest run did; the CLI prints it as the summary table."""
+
+    documents: int = 0
+    chunks: int = 0
+    unchanged: int = 0
+    replaced: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason): not a document
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    seconds: float = 0.0
+    by_kind: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def merge(self, other: IngestReport) -> None:
+        self.documents += other.documents
+        self.chunks += other.chunks
+        self.unchanged += other.unchanged
+        self.replaced += other.replaced
+        self.skipped += other.skipped
+        self.failed += other.failed
+        self.seconds += other.seconds
+        for kind, count in other.by_kind.items():
+            self.by_kind[kind] = self.by_kind.get(kind, 0) + count
+
+
+@dataclass(slots=True)
+class _Pending:
+    uri: str
+    doc: ParsedDocument
+    chunks: list[ChunkDraft]
+
+
+class IngestPipeline:
+    """Runs SourceItems into the store with batching, events and per-document atomicity."""
+
+    def __init__(
+        self,
+        db: Database,
+        embedder: Embedder,
+        settings: Settings,
+        progress: ProgressCallback | None = None,
+        flush_chunks: int = 512,
+    ) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.settings = settings
+        self.progress = progress or (lambda stage, done, total: None)
+        self.flush_chunks = flush_chunks
+
+    def run(
+        self,
+        items: list[SourceItem],
+        skipped: list[tuple[str, str]] | None = None,
+        failed: list[tuple[str, str]] | None = None,
+    ) -> IngestReport:
+        report = IngestReport(skipped=list(skipped or []), failed=list(failed or []))
+        started = time.perf_counter()
+        pending: list[_Pending] = []
+        seen: set[str] = set()
+        with self.db.connection() as conn:
+            conn.autocommit = True
+            for item in items:
+                prepared = self._prepare(conn, item, report, seen)
+                self.progress("parse", 1, len(items))
+                if prepared is not None:
+                    pending.append(prepared)
+                if sum(len(p.chunks) for p in pending) >= self.flush_chunks:
+                    self._flush(conn, pending, report)
+                    pending = []
+            self._flush(conn, pending, report)
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _prepare(
+        self, conn: psycopg.Connection[Any], item: SourceItem, report: IngestReport, seen: set[str]
+    ) -> _Pending | None:
+        record_event(conn, item.uri, "discovered")
+        try:
+            doc = item.load()
+        except ParseError as exc:
+            return self._fail(conn, item.uri, exc.reason, report)
+        except FinagentError as exc:
+            return self._fail(conn, item.uri, str(exc), report)
+        except Exception as exc:  # a parser bug must not stop the other files
+            log.debug("parser crashed on %s", item.uri, exc_info=True)
+            return self._fail(conn, item.uri, f"unexpected parser error: {type(exc).__name__}: {exc}", report)
+        if doc.content_sha256 in seen or is_stored(conn, doc.content_sha256):
+            record_event(conn, item.uri, "unchanged", content_sha256=doc.content_sha256)
+            report.unchanged += 1
+            return None
+        seen.add(doc.content_sha256)
+        chunks = chunk_blocks(
+            doc.blocks,
+            chunk_size=self.settings.chunk_size,
+            overlap=self.settings.chunk_overlap,
+            table_max=self.settings.table_chunk_max,
+        )
+        if not chunks:
+            return self._fail(conn, item.uri, "no text could be extracted", report)
+        record_event(
+            conn, item.uri, "parsed", content_sha256=doc.content_sha256,
+            details={"kind": doc.kind, "ticker": doc.ticker, "chunks": len(chunks)},
+        )  # fmt: skip
+        return _Pending(item.uri, doc, chunks)
+
+    def _fail(self, conn: psycopg.Connection[Any], uri: str, reason: str, report: IngestReport) -> None:
+        record_event(conn, uri, "failed", reason=reason)
+        report.failed.append((uri, reason))
+        return None
+
+    def _flush(self, conn: psycopg.Connection[Any], pending: list[_Pending], report: IngestReport) -> None:
+        if not pending:
+            return
+        texts = [chunk.text for p in pending for chunk in p.chunks]
+        vectors = self.embedder.encode(texts)
+        self.progress("embed", len(texts), None)
+        offset = 0
+        for p in pending:
+            own = vectors[offset : offset + len(p.chunks)]
+            offset += len(p.chunks)
+            record_event(conn, p.uri, "embedded", content_sha256=p.doc.content_sha256)
+            try:
+                _, replaced = write_document(conn, p.doc, p.chunks, own, uri=p.uri)
+            except psycopg.Error as exc:
+                reason = f"database rejected the document: {exc.diag.message_primary or exc}"
+                self._fail(conn, p.uri, reason, report)
+                continue
+            report.documents += 1
+            report.chunks += len(p.chunks)
+            report.replaced += len(replaced)
+            report.by_kind[p.doc.kind] = report.by_kind.get(p.doc.kind, 0) + 1
+            self.progress("store", 1, None)

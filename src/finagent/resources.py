@@ -1,0 +1,26 @@
+"""Locate the SQL and prompt files shipped inside the wheel (or beside src/ in a checkout)."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+
+def resource_dir(name: str) -> Path:
+    """Return the directory of packaged resources ``name`` ("sql" or "prompts").
+
+    A built wheel carries them as ``finagent/<name>``; an editable install reads the
+    top-level folder of the checkout, which is the single source of truth.
+    """
+    packaged = Path(str(resources.files("finagent"))) / name
+    if packaged.is_dir():
+        return packaged
+    checkout = Path(__file__).resolve().parents[2] / name
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError(f"finagent resource folder '{name}' is missing from the installation")
+
+
+def read_sql(filename: str) -> str:
+    """Text of one SQL file from sql/ (queries are kept out of Python code)."""
+    return (resource_dir("sql") / filename).read_text(encoding="utf-8")

@@ -1,0 +1,143 @@
+"""Hybrid search: pgvector cosine + tsvector full-text, normalised and fused, in one SQL round trip."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Literal
+
+import numpy as np
+import psycopg
+from psycopg import sql
+from psycopg.rows import dict_row
+
+from finagent.errors import SearchInputError
+from finagent.fiscal import quarter_label
+from finagent.resources import read_sql
+from finagent.retrieval.filters import SearchFilters
+
+MAX_QUERY_CHARS = 4000
+Fusion = Literal["weighted", "rrf"]
+
+
+@dataclass(slots=True)
+class SearchHit:
+    """One ranked chunk with its scores and everything needed to cite it."""
+
+    chunk_id: int
+    document_id: int
+    fused_score: float
+    vector_score: float | None
+    keyword_score: float | None
+    ticker: str | None
+    kind: str
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    period_end: date | None
+    section: str | None
+    section_title: str | None
+    page: int | None
+    char_start: int
+    char_end: int
+    is_table: bool
+    text: str
+    title: str
+    source_uri: str
+    company_name: str | None = None
+    published_at: datetime | None = None
+    content_sha256: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def period_label(self) -> str:
+        return quarter_label(self.fiscal_year, self.fiscal_quarter)
+
+    def citation(self) -> str:
+        """Human-readable location: "AAPL 10-Q Q3 FY2023, item_8, p.4"."""
+        parts = [p for p in (self.ticker, self.kind, self.period_label) if p]
+        where = [self.section or "", f"p.{self.page + 1}" if self.page is not None else ""]
+        return " ".join(parts) + "".join(f", {w}" for w in where if w)
+
+
+@dataclass(slots=True)
+class SearchRequest:
+    """A validated sub-search: the SQL to run and its parameters."""
+
+    query: sql.Composed
+    params: dict[str, Any]
+
+
+def build_search(
+    query: str,
+    query_vector: np.ndarray,
+    filters: SearchFilters | None = None,
+    *,
+    k: int = 15,
+    candidates: int = 60,
+    vector_weight: float = 0.7,
+    keyword_weight: float = 0.3,
+    fusion: Fusion = "weighted",
+    exact: bool | None = None,
+) -> SearchRequest:
+    """Validate the request and compose its single SQL statement."""
+    text = validate_query(query)
+    if not 1 <= k <= 1000:
+        raise SearchInputError(f"k must be between 1 and 1000, got {k}")
+    if fusion not in ("weighted", "rrf"):
+        raise SearchInputError(f"unknown fusion '{fusion}'; use weighted or rrf")
+    if vector_weight < 0 or keyword_weight < 0 or vector_weight + keyword_weight == 0:
+        raise SearchInputError("vector/keyword weights must be >= 0 and not both 0")
+    filters = filters or SearchFilters()
+    predicate, params = filters.predicates()
+    use_exact = filters.narrows if exact is None else exact
+    leg_file = "queries/vector_leg_exact.sql" if use_exact else "queries/vector_leg_ann.sql"
+    vector_leg = sql.SQL(read_sql(leg_file)).format(filters=predicate)
+    statement = sql.SQL(read_sql("queries/hybrid_search.sql")).format(vector_leg=vector_leg, filters=predicate)
+    params |= {
+        "query": text,
+        "query_vector": np.asarray(query_vector, dtype=np.float32),
+        "candidates": max(candidates, k),
+        "k": k,
+        "fusion": fusion,
+        "vector_weight": float(vector_weight),
+        "keyword_weight": float(keyword_weight),
+    }
+    return SearchRequest(statement, params)
+
+
+def validate_query(query: str) -> str:
+    text = (query or "").replace("\x00", " ").strip()
+    if not text:
+        raise SearchInputError("the search query is empty")
+    if len(text) > MAX_QUERY_CHARS:
+        raise SearchInputError(
+            f"the search query is {len(text):,} characters long; the limit is {MAX_QUERY_CHARS:,}"
+        )
+    return text
+
+
+def _to_hits(rows: list[dict[str, Any]]) -> list[SearchHit]:
+    return [SearchHit(**row) for row in rows]
+
+
+def run_search(conn: psycopg.Connection[Any], request: SearchRequest) -> list[SearchHit]:
+    with conn.cursor(row_factory=dict_row) as cur:
+        cur.execute(request.query, request.params)
+        return _to_hits(cur.fetchall())
+
+
+async def arun_search(conn: psycopg.AsyncConnection[Any], request: SearchRequest) -> list[SearchHit]:
+    async with conn.cursor(row_factory=dict_row) as cur:
+        await cur.execute(request.query, request.params)
+        return _to_hits(await cur.fetchall())
+
+
+def hybrid_search(
+    conn: psycopg.Connection[Any],
+    query: str,
+    query_vector: np.ndarray,
+    filters: SearchFilters | None = None,
+    **options: Any,
+) -> list[SearchHit]:
+    """Ranked chunks for ``query`` under ``filters`` (see build_search for options)."""
+    return run_search(conn, build_search(query, query_vector, filters, **options))

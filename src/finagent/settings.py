@@ -1,0 +1,74 @@
+"""Run-time configuration from environment variables (prefix FINAGENT_) and an optional .env file."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _default_home() -> Path:
+    return Path.home() / ".local" / "share" / "finagent"
+
+
+class Settings(BaseSettings):
+    """All knobs in one place; every field maps to FINAGENT_<FIELD> (e.g. FINAGENT_DATABASE_URL)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="FINAGENT_", env_file=".env", extra="ignore", populate_by_name=True
+    )
+
+    home: Path = Field(default_factory=_default_home, description="Data, caches and the embedded DB.")
+    database_url: str | None = Field(
+        default=None, description="External Postgres with pgvector; unset = embedded Postgres."
+    )
+    pg_data_dir: Path | None = Field(default=None, description="Embedded Postgres data dir (default HOME/pg).")
+    cache_dir_override: Path | None = Field(
+        default=None, alias="FINAGENT_CACHE_DIR", description="Model and download cache (default HOME/cache)."
+    )
+    pool_min_size: int = 1
+    pool_max_size: int = 8
+    connect_timeout: float = Field(default=10.0, description="Seconds to wait for the database.")
+
+    embedding_backend: Literal["auto", "onnx", "torch"] = Field(
+        default="auto", description="auto = ONNX int8 when available, else PyTorch."
+    )
+    embedding_batch_size: int = 64
+    embedding_threads: int | None = Field(default=None, description="CPU threads for embeddings.")
+
+    chunk_size: int = Field(default=1000, description="Target characters per text chunk.")
+    chunk_overlap: int = Field(default=200, description="Characters shared by consecutive text chunks.")
+    table_chunk_max: int = Field(default=3600, description="Max characters of merged table chunks.")
+
+    vector_weight: float = 0.7
+    keyword_weight: float = 0.3
+    fusion: Literal["weighted", "rrf"] = "weighted"
+    search_candidates: int = Field(default=60, description="Candidates per leg before fusion.")
+    hnsw_ef_search: int = 100
+
+    edgar_user_name: str | None = Field(default=None, description="Your name, sent to SEC EDGAR.")
+    edgar_user_email: str | None = Field(default=None, description="Your email, sent to SEC EDGAR.")
+
+    @field_validator("chunk_overlap")
+    @classmethod
+    def _overlap_below_size(cls, value: int) -> int:
+        if value < 0:
+            raise ValueError("chunk_overlap must be >= 0")
+        return value
+
+    @property
+    def embedded_data_dir(self) -> Path:
+        return self.pg_data_dir or self.home / "pg"
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.cache_dir_override or self.home / "cache"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """Process-wide settings (tests clear the cache after changing the environment)."""
+    return Settings()

@@ -1,0 +1,80 @@
+"""Shared fixtures: a real embedded PostgreSQL for the session, a fresh database per test."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg.conninfo import make_conninfo
+
+from finagent.db import Database
+from finagent.db.embedded import EmbeddedPostgres
+from finagent.settings import Settings
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+SHARED_DATA = SHARED / "data"
+
+
+def require_shared(*parts: str) -> Path:
+    """Path inside ../shared/data, or skip the test with a clear message when it is absent."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"needs the shared data set at {path} (../shared beside the repo)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> Iterator[str]:
+    """One embedded PostgreSQL (or FINAGENT_TEST_DATABASE_URL) for the whole test session."""
+    external = os.environ.get("FINAGENT_TEST_DATABASE_URL")
+    if external:
+        yield external
+        return
+    root = Path(tempfile.mkdtemp(prefix="finagent-test-", dir="/tmp"))
+    server = EmbeddedPostgres(root / "pg")
+    url = server.start()
+    yield url
+    server.stop()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def create_database(server_url: str) -> str:
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return make_conninfo(server_url, dbname=name)
+
+
+# The model cache is shared across tests (the ONNX export runs once per machine, not per test).
+MODEL_CACHE = Settings().cache_dir
+
+
+def make_settings(url: str, tmp: Path, **overrides: object) -> Settings:
+    return Settings(
+        database_url=url, home=tmp / "home", cache_dir_override=MODEL_CACHE, **overrides  # type: ignore[arg-type]
+    )
+
+
+@pytest.fixture()
+def db_url(pg_server_url: str) -> str:
+    """URL of a brand-new empty database."""
+    return create_database(pg_server_url)
+
+
+@pytest.fixture()
+def settings(db_url: str, tmp_path: Path) -> Settings:
+    return make_settings(db_url, tmp_path)
+
+
+@pytest.fixture()
+def db(settings: Settings) -> Iterator[Database]:
+    database = Database(settings.database_url or "", settings).open()
+    yield database
+    database.close()

@@ -1,0 +1,125 @@
+"""Hybrid search on a real embedded PostgreSQL with synthetic documents."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from finagent.db import Database
+from finagent.embeddings import get_embedder
+from finagent.errors import SearchInputError
+from finagent.ingest.models import Block
+from finagent.ingest.pipeline import IngestPipeline
+from finagent.retrieval import SearchFilters, hybrid_search
+from finagent.settings import Settings
+from tests.helpers import item, make_doc
+
+
+@pytest.fixture()
+def corpus(db: Database, settings: Settings) -> Database:
+    docs = [
+        make_doc("AAPL", "10-Q", 2023, 3, [
+            Block("Total net sales | 81,797 | 82,959\nCost of sales | 45,384 | 46,387", section="part1_item_1",
+                  is_table=True),
+            Block("iPhone demand remained strong in emerging markets during the quarter.", section="part1_item_2"),
+        ]),
+        make_doc("AAPL", "10-Q", 2023, 2, [
+            Block("Total net sales | 94,836 | 97,278", section="part1_item_1", is_table=True),
+        ]),
+        make_doc("MSFT", "10-Q", 2023, 1, [
+            Block("Revenue was $50.1 billion and increased 11%. Adjusted EBITDA rose.", section="part1_item_2"),
+        ]),
+        make_doc("MSFT", "10-K", 2023, None, [
+            Block("We filed our annual report on Form 10-K. Capital expenditures were $28.1B.", section="item_7"),
+        ]),
+        make_doc("NVDA", "transcript", 2024, 2, [Block("Data center demand is exceptional, said Jensen.")]),
+    ]  # fmt: skip
+    report = IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in docs])
+    assert report.documents == len(docs)
+    return db
+
+
+def _search(db: Database, settings: Settings, query: str, **kw: object) -> list:  # type: ignore[type-arg]
+    vector = get_embedder(settings).encode_query(query)
+    with db.connection() as conn:
+        return hybrid_search(conn, query, vector, **kw)  # type: ignore[arg-type]
+
+
+def test_filters_restrict_ticker_period_and_kind(corpus: Database, settings: Settings) -> None:
+    hits = _search(corpus, settings, "total net sales", filters=SearchFilters(tickers=["aapl"], fiscal_quarters=[3]))
+    assert hits and all(h.ticker == "AAPL" and h.fiscal_quarter == 3 for h in hits)
+    assert hits[0].is_table and "81,797" in hits[0].text
+    assert hits[0].citation().startswith("AAPL 10-Q Q3 FY2023")
+    kinds = {h.kind for h in _search(corpus, settings, "demand", filters=SearchFilters(kinds=["Transcript"]))}
+    assert kinds == {"transcript"}
+
+
+def test_scores_are_normalised_and_fused(corpus: Database, settings: Settings) -> None:
+    hits = _search(corpus, settings, "total net sales", k=10)
+    assert hits[0].fused_score <= 1.0 + 1e-9
+    assert [h.fused_score for h in hits] == sorted((h.fused_score for h in hits), reverse=True)
+    assert all(h.vector_score is not None or h.keyword_score is not None for h in hits)
+
+
+@pytest.mark.parametrize("term", ["EBITDA", "$50.1 billion", "10-K", "$28.1B", "81,797", "81797"])
+def test_exact_terms_match_in_keyword_leg(corpus: Database, settings: Settings, term: str) -> None:
+    hits = _search(corpus, settings, term, k=3)
+    assert any(h.keyword_score for h in hits), f"{term!r} found no keyword match"
+    assert hits[0].keyword_score is not None
+
+
+def test_keyword_only_hit_is_not_sunk(corpus: Database, settings: Settings) -> None:
+    # With a random query vector the vector leg is noise; the keyword match still gets the full keyword
+    # weight after normalisation (a raw ts_rank of ~0.1 added to cosine would contribute ~0.03).
+    rng = np.random.default_rng(0)
+    vector = rng.normal(size=384).astype(np.float32)
+    vector /= np.linalg.norm(vector)
+    with corpus.connection() as conn:
+        hits = hybrid_search(conn, "EBITDA", vector, k=10)
+        keyword_first = hybrid_search(conn, "EBITDA", vector, k=3, vector_weight=0.2, keyword_weight=0.8)
+    match = next(h for h in hits if "EBITDA" in h.text)
+    assert match.fused_score >= 0.3
+    assert "EBITDA" in keyword_first[0].text
+
+
+def test_rrf_fusion_and_ann_path(corpus: Database, settings: Settings) -> None:
+    rrf = _search(corpus, settings, "capital expenditures", fusion="rrf", k=3)
+    ann = _search(corpus, settings, "capital expenditures", exact=False, k=3)
+    exact = _search(corpus, settings, "capital expenditures", exact=True, k=3)
+    assert "Capital expenditures" in rrf[0].text
+    assert [h.chunk_id for h in ann] == [h.chunk_id for h in exact]
+
+
+def test_sql_looking_input_is_data(corpus: Database, settings: Settings) -> None:
+    evil = "'; DROP TABLE chunks; --"
+    assert isinstance(_search(corpus, settings, evil), list)
+    with pytest.raises(SearchInputError):
+        SearchFilters(tickers=[evil])
+    with pytest.raises(SearchInputError):
+        SearchFilters(kinds=[evil])
+    hits = _search(corpus, settings, "sales", filters=SearchFilters(sections=[evil]))
+    assert hits == []
+    with corpus.connection() as conn:
+        assert conn.execute("SELECT count(*) FROM chunks").fetchone()[0] > 0  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("query", "filters", "message"),
+    [
+        ("", {}, "empty"),
+        ("   \n\t ", {}, "empty"),
+        ("x" * 20_000, {}, "20,000 characters"),
+        ("sales", {"fiscal_quarters": [7]}, "quarter 7"),
+        ("sales", {"fiscal_years": [1850]}, "1850"),
+        ("sales", {"kinds": ["10-Z"]}, "unknown document kind"),
+    ],
+)
+def test_bad_input_is_refused_clearly(
+    corpus: Database, settings: Settings, query: str, filters: dict[str, object], message: str
+) -> None:
+    with pytest.raises(SearchInputError, match=message):
+        _search(corpus, settings, query, filters=SearchFilters(**filters))  # type: ignore[arg-type]
+
+
+def test_unknown_ticker_returns_nothing(corpus: Database, settings: Settings) -> None:
+    assert _search(corpus, settings, "sales", filters=SearchFilters(tickers=["ZZZZ"])) == []
