@@ -14,13 +14,14 @@ log = logging.getLogger(__name__)
 
 # Running as root, pgserver runs postgres as a separate system user that must be able to reach
 # the data directory; /root is private, so root keeps its database here instead.
-ROOT_DATA_DIR = Path("/var/lib/finagent/pg")
+ROOT_DATA_BASE = Path("/var/lib/finagent")
 
 
 def default_data_dir(configured: Path) -> Path:
-    """The data dir to use: ``configured`` unless it sits under /root while we run as root."""
+    """The data dir to use: ``configured``, unless it sits under /root while we run as root,
+    then the folder of the same name under /var/lib/finagent."""
     if os.geteuid() == 0 and _is_under(configured, Path("/root")):
-        return ROOT_DATA_DIR
+        return ROOT_DATA_BASE / configured.name
     return configured
 
 

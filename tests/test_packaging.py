@@ -1,0 +1,38 @@
+"""A built wheel carries sql/ and prompts/ and finds them when installed (not only editable)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from tests.conftest import REPO
+
+
+def test_wheel_ships_sql_and_prompts_and_uses_them(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist"), str(REPO)],
+        check=True, capture_output=True, timeout=600,
+    )  # fmt: skip
+    wheel = next((tmp_path / "dist").glob("finagent-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {p.relative_to(REPO).as_posix() for p in (REPO / "sql").rglob("*.sql")}
+    expected |= {p.relative_to(REPO).as_posix() for p in (REPO / "prompts").rglob("*") if p.is_file()}
+    assert {f"finagent/{name}" for name in expected} <= names
+
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target), str(wheel)],
+        check=True, capture_output=True, timeout=600,
+    )  # fmt: skip
+    probe = (
+        "import finagent, finagent.resources as r, finagent.db.migrate as m;"
+        "print(finagent.__file__); print(r.resource_dir('sql')); print(len(m.migration_files()))"
+    )
+    env = os.environ | {"PYTHONPATH": str(target)}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    module_file, sql_dir, migrations = out.stdout.split()
+    assert module_file.startswith(str(target)) and sql_dir.startswith(str(target))
+    assert int(migrations) >= 1
