@@ -119,7 +119,7 @@ class Embedder:
         staging.parent.mkdir(parents=True, exist_ok=True)
         model = SentenceTransformer(str(model_source_path()), backend="onnx", device="cpu")
         model.save_pretrained(str(staging))
-        export_dynamic_quantized_onnx_model(model, target, str(staging))  # type: ignore[arg-type]
+        export_dynamic_quantized_onnx_model(model, target, str(staging))
         shutil.rmtree(self.onnx_dir, ignore_errors=True)
         staging.rename(self.onnx_dir)
 

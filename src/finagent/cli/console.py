@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import psycopg
 from rich.console import Console
 
 from finagent.errors import FinagentError
@@ -31,6 +32,10 @@ def guarded(main: Callable[[], Any]) -> None:
         main()
     except FinagentError as exc:
         err_console.print(f"[bold red]error:[/] {exc}")
+        sys.exit(2)
+    except psycopg.OperationalError as exc:
+        first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        err_console.print(f"[bold red]error:[/] the database connection failed: {first_line}")
         sys.exit(2)
     except KeyboardInterrupt:
         err_console.print("[yellow]cancelled[/]")

@@ -12,11 +12,11 @@ from rich.table import Table
 
 from finagent.cli.common import store
 from finagent.cli.console import console, err_console
-from finagent.db.companies import list_companies, resolve_company
+from finagent.db.companies import StoredCompany, list_companies, resolve_company
 from finagent.embeddings import get_embedder
 from finagent.errors import SearchInputError
 from finagent.retrieval.filters import SearchFilters
-from finagent.retrieval.hybrid import build_search, run_search, validate_query
+from finagent.retrieval.hybrid import Fusion, build_search, run_search, validate_query
 from finagent.settings import get_settings
 
 
@@ -59,7 +59,7 @@ def search_command(
         request = build_search(
             query, vector, filters, k=k, candidates=settings.search_candidates,
             vector_weight=settings.vector_weight, keyword_weight=settings.keyword_weight,
-            fusion=fusion or settings.fusion,  # type: ignore[arg-type]
+            fusion=_fusion(fusion or settings.fusion),
         )  # fmt: skip
         hits = run_search(conn, request)
     if as_json:
@@ -82,7 +82,13 @@ def _fmt(score: float | None) -> str:
     return "—" if score is None else f"{score:.3f}"
 
 
-def _resolve_tickers(companies: list, requested: list[str]) -> list[str]:  # type: ignore[type-arg]
+def _fusion(value: str) -> Fusion:
+    if value not in ("weighted", "rrf"):
+        raise SearchInputError(f"unknown fusion '{value}'; use weighted or rrf")
+    return "rrf" if value == "rrf" else "weighted"
+
+
+def _resolve_tickers(companies: list[StoredCompany], requested: list[str]) -> list[str]:
     tickers = []
     for text in requested:
         company = resolve_company(companies, text)

@@ -112,12 +112,15 @@ class IngestPipeline:
         try:
             doc = item.load()
         except ParseError as exc:
-            return self._fail(conn, item.uri, exc.reason, report)
+            self._fail(conn, item.uri, exc.reason, report)
+            return None
         except FinagentError as exc:
-            return self._fail(conn, item.uri, str(exc), report)
+            self._fail(conn, item.uri, str(exc), report)
+            return None
         except Exception as exc:  # a parser bug must not stop the other files
             log.debug("parser crashed on %s", item.uri, exc_info=True)
-            return self._fail(conn, item.uri, f"unexpected parser error: {type(exc).__name__}: {exc}", report)
+            self._fail(conn, item.uri, f"unexpected parser error: {type(exc).__name__}: {exc}", report)
+            return None
         if doc.content_sha256 in seen or is_stored(conn, doc.content_sha256):
             record_event(conn, item.uri, "unchanged", content_sha256=doc.content_sha256)
             report.unchanged += 1
@@ -130,7 +133,8 @@ class IngestPipeline:
             table_max=self.settings.table_chunk_max,
         )
         if not chunks:
-            return self._fail(conn, item.uri, "no text could be extracted", report)
+            self._fail(conn, item.uri, "no text could be extracted", report)
+            return None
         record_event(
             conn, item.uri, "parsed", content_sha256=doc.content_sha256,
             details={"kind": doc.kind, "ticker": doc.ticker, "chunks": len(chunks)},
@@ -155,7 +159,11 @@ class IngestPipeline:
             record_event(conn, p.uri, "embedded", content_sha256=p.doc.content_sha256)
             try:
                 _, replaced = write_document(conn, p.doc, p.chunks, own, uri=p.uri)
-            except psycopg.Error as exc:
+            except psycopg.errors.UniqueViolation:  # a concurrent ingest stored the same content first
+                record_event(conn, p.uri, "unchanged", content_sha256=p.doc.content_sha256)
+                report.unchanged += 1
+                continue
+            except (psycopg.DataError, psycopg.IntegrityError) as exc:
                 reason = f"database rejected the document: {exc.diag.message_primary or exc}"
                 self._fail(conn, p.uri, reason, report)
                 continue
