@@ -6,6 +6,7 @@ site-packages) and reused. The model is never fetched from a hub.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import platform
@@ -22,6 +23,7 @@ from finagent.settings import Settings, get_settings
 log = logging.getLogger(__name__)
 
 EMBEDDING_DIM = 384
+MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
 Backend = Literal["onnx", "torch"]
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -52,12 +54,52 @@ def _quantization_target() -> str:
 
 
 def onnx_available() -> bool:
-    try:
-        import onnxruntime  # noqa: F401
-        import optimum.onnxruntime  # noqa: F401
-    except Exception:
-        return False
-    return True
+    """ONNX export needs optimum + onnxruntime; checked without importing them (slow imports)."""
+    return all(importlib.util.find_spec(name) is not None for name in ("onnxruntime", "optimum"))
+
+
+class OnnxSentenceEncoder:
+    """Runs the exported int8 model with onnxruntime + tokenizers: mean pooling, L2 norm.
+
+    Same vectors as sentence-transformers' ONNX backend, but loads in ~0.4 s instead of ~9 s
+    (no torch/transformers import), which matters for every CLI search and agent start.
+    """
+
+    def __init__(self, model_dir: Path, model_file: Path, threads: int | None = None) -> None:
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        self.tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        self.tokenizer.enable_truncation(MAX_TOKENS)
+        self.tokenizer.enable_padding()
+        options = onnxruntime.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        self.session = onnxruntime.InferenceSession(
+            str(model_file), options, providers=["CPUExecutionProvider"]
+        )
+        self.input_names = {i.name for i in self.session.get_inputs()}
+
+    def encode(self, texts: list[str], batch_size: int = 64, **_: Any) -> np.ndarray:
+        # Length-sorted batches waste little compute on padding; results go back in input order.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
+        for start in range(0, len(order), batch_size):
+            index = order[start : start + batch_size]
+            out[index] = self._encode_batch([texts[i] for i in index])
+        return out
+
+    def _encode_batch(self, texts: list[str]) -> np.ndarray:
+        encoded = self.tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self.input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self.session.run(None, feeds)[0]
+        summed = (hidden * mask[..., None]).sum(axis=1)
+        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 
 
 class Embedder:
@@ -94,20 +136,11 @@ class Embedder:
         return SentenceTransformer(str(model_source_path()), device="cpu")
 
     def _load_onnx(self) -> Any:
-        from sentence_transformers import SentenceTransformer
-
         target = _quantization_target()
-        file_name = f"onnx/model_qint8_{target}.onnx"
-        if not (self.onnx_dir / file_name).exists():
+        model_file = self.onnx_dir / "onnx" / f"model_qint8_{target}.onnx"
+        if not model_file.exists():
             self._export_onnx(target)
-        kwargs: dict[str, Any] = {"file_name": file_name}
-        if self.settings.embedding_threads:
-            import onnxruntime
-
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = self.settings.embedding_threads
-            kwargs["session_options"] = options
-        return SentenceTransformer(str(self.onnx_dir), backend="onnx", device="cpu", model_kwargs=kwargs)
+        return OnnxSentenceEncoder(self.onnx_dir, model_file, threads=self.settings.embedding_threads)
 
     def _export_onnx(self, target: str) -> None:
         """Export and int8-quantise once into a temp folder, then move it into place atomically."""
@@ -132,7 +165,6 @@ class Embedder:
             texts,
             batch_size=batch_size or self.settings.embedding_batch_size,
             normalize_embeddings=True,
-            convert_to_numpy=True,
             show_progress_bar=False,
         )
         return np.asarray(vectors, dtype=np.float32)
