@@ -43,8 +43,12 @@ def percentile(values: list[float], pct: float) -> float:
 
 def summary_ms(values: list[float]) -> dict[str, float]:
     ms = [v * 1000 for v in values]
-    return {"p50_ms": round(percentile(ms, 50), 2), "p95_ms": round(percentile(ms, 95), 2),
-            "mean_ms": round(statistics.fmean(ms), 2), "n": len(ms)}  # fmt: skip
+    return {
+        "p50_ms": round(percentile(ms, 50), 2),
+        "p95_ms": round(percentile(ms, 95), 2),
+        "mean_ms": round(statistics.fmean(ms), 2),
+        "n": len(ms),
+    }
 
 
 @contextmanager

@@ -59,11 +59,17 @@ def main() -> None:
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise SystemExit(f"needs ../shared data: {missing}")
-    with tempfile.TemporaryDirectory(prefix="finagent-bench-", dir="/tmp") as tmp, \
-            embedded_server(Path(tmp) / "pg") as server_url:  # fmt: skip
+    with (
+        tempfile.TemporaryDirectory(prefix="finagent-bench-", dir="/tmp") as tmp,
+        embedded_server(Path(tmp) / "pg") as server_url,
+    ):
         runs = [run_backend(server_url, backend, paths) for backend in args.backends.split(",")]
-    result = {"benchmark": "ingest_throughput", "machine": machine(), "corpus": [str(p) for p in paths],
-              "runs": runs}  # fmt: skip
+    result = {
+        "benchmark": "ingest_throughput",
+        "machine": machine(),
+        "corpus": [str(p) for p in paths],
+        "runs": runs,
+    }
     print(write_result("ingest_throughput", result).read_text())
 
 

@@ -66,9 +66,10 @@ def build_corpus(db: Database, minimum: int) -> int:
     pages = SHARED_DATA / "financebench" / "pages.jsonl.gz"
     items = discover_financebench(pages, pages.with_name("documents.jsonl"))
     print(f"building the corpus from {len(items)} FinanceBench documents (resumable)…", flush=True)
-    report = IngestPipeline(db, get_embedder(db.settings), db.settings,
-                            progress=_printer()).run(items)  # fmt: skip
-    print(f"ingested {report.documents} documents / {report.chunks} chunks in {report.seconds:.0f}s", flush=True)
+    report = IngestPipeline(db, get_embedder(db.settings), db.settings, progress=_printer()).run(items)
+    print(
+        f"ingested {report.documents} documents / {report.chunks} chunks in {report.seconds:.0f}s", flush=True
+    )
     with db.connection() as conn:
         conn.execute("VACUUM ANALYZE chunks")
         return int(conn.execute("SELECT count(*) FROM chunks").fetchone()[0])  # type: ignore[index]
@@ -109,7 +110,9 @@ def measure(db: Database, repeats: int) -> dict[str, object]:
                 seed.append(time.perf_counter() - started)
         for q, t, y in QUERIES:
             started = time.perf_counter()
-            run_search(conn, build_search(q, embedder.encode_query(q), SearchFilters(tickers=[t], fiscal_years=[y])))
+            run_search(
+                conn, build_search(q, embedder.encode_query(q), SearchFilters(tickers=[t], fiscal_years=[y]))
+            )
             with_embedding.append(time.perf_counter() - started)
 
     def one(request):  # type: ignore[no-untyped-def]
@@ -156,8 +159,13 @@ def main() -> None:
 def run(db: Database, args: argparse.Namespace) -> None:
     try:
         chunks = build_corpus(db, args.min_chunks)
-        result = {"benchmark": "search_latency", "machine": machine(), "chunks": chunks,
-                  "pool_max_size": db.settings.pool_max_size, **measure(db, args.repeats)}  # fmt: skip
+        result = {
+            "benchmark": "search_latency",
+            "machine": machine(),
+            "chunks": chunks,
+            "pool_max_size": db.settings.pool_max_size,
+            **measure(db, args.repeats),
+        }
     finally:
         db.close()
     print(write_result("search_latency", result).read_text())

@@ -85,7 +85,7 @@ CREATE TABLE IF NOT EXISTS ingest_events (
     source_uri      text NOT NULL,
     content_sha256  text,
     state           text NOT NULL CHECK (state IN
-                        ('discovered', 'parsed', 'embedded', 'ready', 'unchanged', 'replaced', 'failed')),
+                        ('discovered', 'parsed', 'embedded', 'ready', 'unchanged', 'replaced', 'skipped', 'failed')),
     reason          text,
     details         jsonb NOT NULL DEFAULT '{}'::jsonb,
     created_at      timestamptz NOT NULL DEFAULT clock_timestamp()

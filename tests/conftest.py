@@ -58,7 +58,10 @@ MODEL_CACHE = Settings().cache_dir
 
 def make_settings(url: str, tmp: Path, **overrides: object) -> Settings:
     return Settings(
-        database_url=url, home=tmp / "home", cache_dir_override=MODEL_CACHE, **overrides  # type: ignore[arg-type]
+        database_url=url,
+        home=tmp / "home",
+        cache_dir_override=MODEL_CACHE,
+        **overrides,  # type: ignore[arg-type]
     )
 
 

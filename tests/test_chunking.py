@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import time
 
 import pytest
 
@@ -240,14 +239,12 @@ def test_invalid_arguments() -> None:
         chunk_blocks([], chunk_size=0)
 
 
-def test_speed() -> None:
+def test_many_sections_chunk_independently() -> None:
     paras = _paragraphs(4000, sentences=4)
     blocks = [Block(p, section=f"s{i // 50}") for i, p in enumerate(paras)]
-    t0 = time.perf_counter()
     chunks = chunk_blocks(blocks)
-    elapsed = time.perf_counter() - t0
     assert len(chunks) > 1000
-    assert len(chunks) / elapsed > 10_000, f"{len(chunks) / elapsed:.0f} chunks/s"
+    assert {c.section for c in chunks} == {f"s{i}" for i in range(80)}
 
 
 def test_offsets_exact_on_mixed_document() -> None:

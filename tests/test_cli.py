@@ -12,15 +12,23 @@ import pytest
 from tests.conftest import MODEL_CACHE
 
 
-def finagent(args: list[str], db_url: str | None, home: Path, timeout: int = 300) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FINAGENT_") or k == "FINAGENT_PG_DATA_DIR"}
+def finagent(
+    args: list[str], db_url: str | None, home: Path, timeout: int = 300
+) -> subprocess.CompletedProcess[str]:
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("FINAGENT_") or k == "FINAGENT_PG_DATA_DIR"
+    }
     env |= {"FINAGENT_HOME": str(home), "FINAGENT_CACHE_DIR": str(MODEL_CACHE), "COLUMNS": "200"}
     if db_url:
         env["FINAGENT_DATABASE_URL"] = db_url
     return subprocess.run(
         [sys.executable, "-m", "finagent.cli.main", *args],
-        capture_output=True, text=True, env=env, timeout=timeout, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def assert_clean_failure(result: subprocess.CompletedProcess[str], message: str) -> None:
@@ -65,7 +73,9 @@ def test_ingest_bad_files_are_reported_and_store_stays_intact(db_url: str, tmp_p
 
 
 def test_ingest_missing_and_empty_paths(db_url: str, tmp_path: Path) -> None:
-    assert_clean_failure(finagent(["ingest", "path", str(tmp_path / "nope")], db_url, tmp_path), "no such file")
+    assert_clean_failure(
+        finagent(["ingest", "path", str(tmp_path / "nope")], db_url, tmp_path), "no such file"
+    )
     empty = tmp_path / "empty_dir"
     empty.mkdir()
     assert_clean_failure(finagent(["ingest", "path", str(empty)], db_url, tmp_path), "no filings")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from datetime import date
 from pathlib import Path
 
@@ -149,9 +148,7 @@ def test_every_filing_parses_with_metadata() -> None:
         pytest.skip(f"needs the shared EDGAR filings at {EDGAR} (../shared beside the repo)")
     assert len(files) >= 20
     for path in files:
-        t0 = time.perf_counter()
         doc = _parse(path)
-        elapsed = time.perf_counter() - t0
         form = path.parent.name
         assert doc.ticker == path.parent.parent.name, path.name
         assert doc.kind == form, path.name
@@ -167,7 +164,6 @@ def test_every_filing_parses_with_metadata() -> None:
         assert sum(len(b.text) for b in doc.blocks) > 50_000, path.name
         # Hidden iXBRL header facts never leak into the text.
         assert not any("dei:" in b.text or "xbrli:" in b.text for b in doc.blocks), path.name
-        assert elapsed < 1.5, f"{path.name} took {elapsed:.2f}s"
         chunks = chunk_blocks(doc.blocks)
         assert chunks and all(c.text.strip() for c in chunks)
 

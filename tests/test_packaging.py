@@ -14,8 +14,10 @@ from tests.conftest import REPO
 def test_wheel_ships_sql_and_prompts_and_uses_them(tmp_path: Path) -> None:
     subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist"), str(REPO)],
-        check=True, capture_output=True, timeout=600,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     wheel = next((tmp_path / "dist").glob("finagent-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     expected = {p.relative_to(REPO).as_posix() for p in (REPO / "sql").rglob("*.sql")}
@@ -25,8 +27,10 @@ def test_wheel_ships_sql_and_prompts_and_uses_them(tmp_path: Path) -> None:
     target = tmp_path / "site"
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target), str(wheel)],
-        check=True, capture_output=True, timeout=600,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     probe = (
         "import finagent, finagent.resources as r, finagent.db.migrate as m;"
         "print(finagent.__file__); print(r.resource_dir('sql')); print(len(m.migration_files()))"

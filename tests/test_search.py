@@ -18,22 +18,58 @@ from tests.helpers import item, make_doc
 @pytest.fixture()
 def corpus(db: Database, settings: Settings) -> Database:
     docs = [
-        make_doc("AAPL", "10-Q", 2023, 3, [
-            Block("Total net sales | 81,797 | 82,959\nCost of sales | 45,384 | 46,387", section="part1_item_1",
-                  is_table=True),
-            Block("iPhone demand remained strong in emerging markets during the quarter.", section="part1_item_2"),
-        ]),
-        make_doc("AAPL", "10-Q", 2023, 2, [
-            Block("Total net sales | 94,836 | 97,278", section="part1_item_1", is_table=True),
-        ]),
-        make_doc("MSFT", "10-Q", 2023, 1, [
-            Block("Revenue was $50.1 billion and increased 11%. Adjusted EBITDA rose.", section="part1_item_2"),
-        ]),
-        make_doc("MSFT", "10-K", 2023, None, [
-            Block("We filed our annual report on Form 10-K. Capital expenditures were $28.1B.", section="item_7"),
-        ]),
+        make_doc(
+            "AAPL",
+            "10-Q",
+            2023,
+            3,
+            [
+                Block(
+                    "Total net sales | 81,797 | 82,959\nCost of sales | 45,384 | 46,387",
+                    section="part1_item_1",
+                    is_table=True,
+                ),
+                Block(
+                    "iPhone demand remained strong in emerging markets during the quarter.",
+                    section="part1_item_2",
+                ),
+            ],
+        ),
+        make_doc(
+            "AAPL",
+            "10-Q",
+            2023,
+            2,
+            [
+                Block("Total net sales | 94,836 | 97,278", section="part1_item_1", is_table=True),
+            ],
+        ),
+        make_doc(
+            "MSFT",
+            "10-Q",
+            2023,
+            1,
+            [
+                Block(
+                    "Revenue was $50.1 billion and increased 11%. Adjusted EBITDA rose.",
+                    section="part1_item_2",
+                ),
+            ],
+        ),
+        make_doc(
+            "MSFT",
+            "10-K",
+            2023,
+            None,
+            [
+                Block(
+                    "We filed our annual report on Form 10-K. Capital expenditures were $28.1B.",
+                    section="item_7",
+                ),
+            ],
+        ),
         make_doc("NVDA", "transcript", 2024, 2, [Block("Data center demand is exceptional, said Jensen.")]),
-    ]  # fmt: skip
+    ]
     report = IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in docs])
     assert report.documents == len(docs)
     return db
@@ -46,7 +82,9 @@ def _search(db: Database, settings: Settings, query: str, **kw: object) -> list:
 
 
 def test_filters_restrict_ticker_period_and_kind(corpus: Database, settings: Settings) -> None:
-    hits = _search(corpus, settings, "total net sales", filters=SearchFilters(tickers=["aapl"], fiscal_quarters=[3]))
+    hits = _search(
+        corpus, settings, "total net sales", filters=SearchFilters(tickers=["aapl"], fiscal_quarters=[3])
+    )
     assert hits and all(h.ticker == "AAPL" and h.fiscal_quarter == 3 for h in hits)
     assert hits[0].is_table and "81,797" in hits[0].text
     assert hits[0].citation().startswith("AAPL 10-Q Q3 FY2023")

@@ -54,9 +54,17 @@ def test_ingest_is_idempotent_and_audited(db: Database, settings: Settings) -> N
 
 
 def test_changed_document_replaces_old_version(db: Database, settings: Settings) -> None:
-    old = make_doc("MSFT", "10-K", 2023, None, [Block("Revenue was 211,915 million.")], source_uri="file://msft.htm")
-    new = make_doc("MSFT", "10-K", 2023, None, [Block("Revenue was 211,915 million. Restated.")],
-                   source_uri="file://msft.htm")  # fmt: skip
+    old = make_doc(
+        "MSFT", "10-K", 2023, None, [Block("Revenue was 211,915 million.")], source_uri="file://msft.htm"
+    )
+    new = make_doc(
+        "MSFT",
+        "10-K",
+        2023,
+        None,
+        [Block("Revenue was 211,915 million. Restated.")],
+        source_uri="file://msft.htm",
+    )
     _pipeline(db, settings).run([item(old)])
     report = _pipeline(db, settings).run([item(new)])
     assert report.replaced == 1

@@ -16,6 +16,8 @@ class Company:
     name: str
     fiscal_year_end_month: int
     aliases: tuple[str, ...] = ()
+    # -1 where a fiscal year ending in Jan/early Feb is named after the year it began (retail).
+    fiscal_year_offset: int = 0
 
 
 # ticker, legal name, fiscal-year-end month (nominal), aliases
@@ -32,7 +34,7 @@ BUILTIN_COMPANIES: tuple[Company, ...] = (
     Company("ADBE", "Adobe Inc.", 11, ("Adobe",)),
     Company("BA", "The Boeing Company", 12, ("Boeing",)),
     Company("CRM", "Salesforce, Inc.", 1, ("Salesforce", "salesforce.com")),
-    Company("HD", "The Home Depot, Inc.", 1, ("Home Depot",)),
+    Company("HD", "The Home Depot, Inc.", 1, ("Home Depot",), fiscal_year_offset=-1),
     Company("JNJ", "Johnson & Johnson", 12, ("J&J", "Johnson and Johnson")),
     Company("KO", "The Coca-Cola Company", 12, ("Coca-Cola", "Coca Cola", "Coke")),
     Company("NKE", "NIKE, Inc.", 5, ("Nike",)),
@@ -50,7 +52,7 @@ BUILTIN_COMPANIES: tuple[Company, ...] = (
     Company("COST", "Costco Wholesale Corporation", 8, ("Costco",)),
     Company("GLW", "Corning Incorporated", 12, ("Corning",)),
     Company("FDX", "FedEx Corporation", 5, ("FedEx",)),
-    Company("FL", "Foot Locker, Inc.", 1, ("Foot Locker",)),
+    Company("FL", "Foot Locker, Inc.", 1, ("Foot Locker",), fiscal_year_offset=-1),
     Company("GIS", "General Mills, Inc.", 5, ("General Mills",)),
     Company("JPM", "JPMorgan Chase & Co.", 12, ("JPMorgan", "JP Morgan", "JPMorgan Chase")),
     Company("KHC", "The Kraft Heinz Company", 12, ("Kraft Heinz",)),
@@ -62,13 +64,15 @@ BUILTIN_COMPANIES: tuple[Company, ...] = (
     Company("PYPL", "PayPal Holdings, Inc.", 12, ("PayPal", "Paypal")),
     Company("PEP", "PepsiCo, Inc.", 12, ("PepsiCo", "Pepsi")),
     Company("PFE", "Pfizer Inc.", 12, ("Pfizer",)),
-    Company("ULTA", "Ulta Beauty, Inc.", 1, ("Ulta Beauty", "Ulta")),
+    Company("ULTA", "Ulta Beauty, Inc.", 1, ("Ulta Beauty", "Ulta"), fiscal_year_offset=-1),
     Company("VZ", "Verizon Communications Inc.", 12, ("Verizon",)),
     Company("EBAY", "eBay Inc.", 12, ("eBay",)),
     Company("BAC", "Bank of America Corporation", 12, ("Bank of America",)),
     Company("CSCO", "Cisco Systems, Inc.", 7, ("Cisco",)),
     Company("DIS", "The Walt Disney Company", 9, ("Disney", "Walt Disney")),
     Company("T", "AT&T Inc.", 12, ("AT&T",)),
+    Company("TGT", "Target Corporation", 1, ("Target",), fiscal_year_offset=-1),
+    Company("BXP", "BXP, Inc.", 12, ("Boston Properties", "BostonProperties")),
 )
 
 _SUFFIXES = re.compile(

@@ -26,3 +26,10 @@ class ParseError(FinagentError):
 
 class SearchInputError(FinagentError):
     """A search request is invalid (empty query, impossible period, ...)."""
+
+
+class SkipDocument(ParseError):
+    """An input that is deliberately not ingested (placeholder row, duplicate, mislabelled file).
+
+    Reported as skipped with its reason, not as a failure: nothing is wrong with the run.
+    """

@@ -7,6 +7,7 @@ end of the previous month.
 
 from __future__ import annotations
 
+import calendar
 from datetime import date
 
 # Days into a month that still count as the previous month's end (52/53-week calendars).
@@ -22,11 +23,13 @@ def nominal_month_end(day: date) -> tuple[int, int]:
     return day.year, day.month
 
 
-def fiscal_period(period_end: date, fiscal_year_end_month: int) -> tuple[int, int]:
+def fiscal_period(period_end: date, fiscal_year_end_month: int, year_offset: int = 0) -> tuple[int, int]:
     """Return (fiscal_year, fiscal_quarter) of a quarter ending on ``period_end``.
 
-    The fiscal year is named after the calendar year in which it ends (the SEC convention:
-    Microsoft's quarter ended 2022-09-30 is fiscal Q1 2023). Quarter 4 ends in the FYE month.
+    The fiscal year is named after the calendar year in which it ends (Microsoft's quarter ended
+    2022-09-30 is fiscal Q1 2023), plus ``year_offset``: -1 for retailers that name a year ending
+    in early February after the year it began in (Home Depot's year ended 2025-02-02 is FY2024).
+    Quarter 4 ends in the FYE month.
     """
     if not 1 <= fiscal_year_end_month <= 12:
         raise ValueError(f"fiscal year end month must be 1..12, got {fiscal_year_end_month}")
@@ -34,12 +37,35 @@ def fiscal_period(period_end: date, fiscal_year_end_month: int) -> tuple[int, in
     months_after_fye = (month - fiscal_year_end_month) % 12
     quarter = 4 if months_after_fye == 0 else (months_after_fye + 2) // 3
     fiscal_year = year if month <= fiscal_year_end_month else year + 1
-    return fiscal_year, quarter
+    return fiscal_year + year_offset, quarter
 
 
-def fiscal_year_of_annual(period_end: date, fiscal_year_end_month: int) -> int:
+def fiscal_year_of_annual(period_end: date, fiscal_year_end_month: int, year_offset: int = 0) -> int:
     """Fiscal year of an annual report whose year ends on ``period_end``."""
-    return fiscal_period(period_end, fiscal_year_end_month)[0]
+    return fiscal_period(period_end, fiscal_year_end_month, year_offset)[0]
+
+
+def quarter_end(fiscal_year: int, fiscal_quarter: int, fye_month: int, year_offset: int = 0) -> date:
+    """Last day of the month that nominally closes a fiscal quarter (52/53-week years differ by days)."""
+    if not 1 <= fiscal_quarter <= 4:
+        raise ValueError(f"fiscal quarter must be 1..4, got {fiscal_quarter}")
+    # Fiscal year Y (end-year naming) ends in month fye_month of calendar year Y.
+    index = (fiscal_year - year_offset) * 12 + (fye_month - 1) - 3 * (4 - fiscal_quarter)
+    year, month = divmod(index, 12)
+    month += 1
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def last_quarter_end_before(day: date, fye_month: int) -> date:
+    """Nominal end of the latest fiscal quarter that ended strictly before ``day``."""
+    year, month = day.year, day.month
+    for _ in range(13):
+        month -= 1
+        if month == 0:
+            year, month = year - 1, 12
+        if (month - fye_month) % 3 == 0:
+            return date(year, month, calendar.monthrange(year, month)[1])
+    raise AssertionError("unreachable: a quarter ends every three months")
 
 
 def quarter_label(fiscal_year: int | None, fiscal_quarter: int | None) -> str:

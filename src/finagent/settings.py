@@ -25,7 +25,9 @@ class Settings(BaseSettings):
     database_url: str | None = Field(
         default=None, description="External Postgres with pgvector; unset = embedded Postgres."
     )
-    pg_data_dir: Path | None = Field(default=None, description="Embedded Postgres data dir (default HOME/pg).")
+    pg_data_dir: Path | None = Field(
+        default=None, description="Embedded Postgres data dir (default HOME/pg)."
+    )
     cache_dir_override: Path | None = Field(
         default=None, alias="FINAGENT_CACHE_DIR", description="Model and download cache (default HOME/cache)."
     )

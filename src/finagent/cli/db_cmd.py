@@ -25,7 +25,12 @@ def status() -> None:
     total_docs = total_chunks = 0
     for ticker, kind, year, quarter, period_end, docs, chunks in rows:
         table.add_row(
-            ticker or "—", kind, quarter_label(year, quarter), str(period_end or "—"), str(docs), str(chunks or 0)
+            ticker or "—",
+            kind,
+            quarter_label(year, quarter),
+            str(period_end or "—"),
+            str(docs),
+            str(chunks or 0),
         )
         total_docs += docs
         total_chunks += chunks or 0

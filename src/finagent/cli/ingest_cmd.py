@@ -36,9 +36,14 @@ def run_ingest(found: Discovery) -> IngestReport:
     with store() as db:
         embedder = get_embedder(settings)
         with Progress(
-            TextColumn("[bold]{task.description:<7}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=err_console, transient=False, disable=not err_console.is_terminal,
-        ) as progress:  # fmt: skip
+            TextColumn("[bold]{task.description:<7}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err_console,
+            transient=False,
+            disable=not err_console.is_terminal,
+        ) as progress:
             tasks = {
                 "parse": progress.add_task("parse", total=len(found.items)),
                 "embed": progress.add_task("embed chunks", total=None),
@@ -60,12 +65,19 @@ def print_report(report: IngestReport) -> None:
     for col in ("documents", "chunks", "unchanged", "replaced", "skipped", "failed", "time"):
         table.add_column(col, justify="right")
     table.add_row(
-        str(report.documents), str(report.chunks), str(report.unchanged), str(report.replaced),
-        str(len(report.skipped)), str(len(report.failed)), f"{report.seconds:.1f}s",
-    )  # fmt: skip
+        str(report.documents),
+        str(report.chunks),
+        str(report.unchanged),
+        str(report.replaced),
+        str(len(report.skipped)),
+        str(len(report.failed)),
+        f"{report.seconds:.1f}s",
+    )
     console.print(table)
     if report.by_kind:
-        console.print("new documents by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(report.by_kind.items())))
+        console.print(
+            "new documents by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(report.by_kind.items()))
+        )
     for path, reason in report.skipped:
         console.print(f"[yellow]skipped[/] {path}: {reason}")
     for path, reason in report.failed:
@@ -81,13 +93,17 @@ def _finish(report: IngestReport) -> None:
 def ingest_path(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders: filings, PDFs, transcripts, news.")],
     ticker: Annotated[str | None, typer.Option(help="Ticker for files that carry none (PDFs, news).")] = None,
-    form: Annotated[str | None, typer.Option(help="Form for PDFs without manifest (10-K, 10-Q, 8-K).")] = None,
+    form: Annotated[
+        str | None, typer.Option(help="Form for PDFs without manifest (10-K, 10-Q, 8-K).")
+    ] = None,
     period_end: Annotated[str | None, typer.Option(help="Period end for a PDF (YYYY-MM-DD).")] = None,
 ) -> None:
     """Ingest already-downloaded documents (iXBRL HTML, EDGAR folders, PDFs, transcripts, news)."""
     found = Discovery()
     for path in paths:
-        sub = discover(path.expanduser(), ticker=ticker, form=form, period_end=_parse_date(period_end, "--period-end"))
+        sub = discover(
+            path.expanduser(), ticker=ticker, form=form, period_end=_parse_date(period_end, "--period-end")
+        )
         found.items += sub.items
         found.skipped += sub.skipped
         found.failed += sub.failed
@@ -97,7 +113,9 @@ def ingest_path(
 @ingest_app.command("edgar")
 def ingest_edgar(
     tickers: Annotated[list[str], typer.Argument(help="Tickers to download, e.g. AAPL MSFT.")],
-    forms: Annotated[list[str] | None, typer.Option("--forms", help="Forms: --forms 10-K 10-Q (default both).")] = None,
+    forms: Annotated[
+        list[str] | None, typer.Option("--forms", help="Forms: --forms 10-K 10-Q (default both).")
+    ] = None,
     after: Annotated[str | None, typer.Option(help="Filed on/after (YYYY-MM-DD).")] = None,
     before: Annotated[str | None, typer.Option(help="Filed on/before (YYYY-MM-DD).")] = None,
     limit: Annotated[int | None, typer.Option(help="At most this many filings per ticker and form.")] = None,
@@ -106,7 +124,10 @@ def ingest_edgar(
     from finagent.ingest.edgar import download_filings
 
     folder = download_filings(
-        tickers, forms or [], after=_parse_date(after, "--after"),
-        before=_parse_date(before, "--before"), limit=limit,
-    )  # fmt: skip
+        tickers,
+        forms or [],
+        after=_parse_date(after, "--after"),
+        before=_parse_date(before, "--before"),
+        limit=limit,
+    )
     _finish(run_ingest(discover(folder)))

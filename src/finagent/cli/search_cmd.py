@@ -31,10 +31,14 @@ def _parse_date(value: str | None, name: str) -> date | None:
 
 def search_command(
     query: Annotated[str, typer.Argument(help="What to look for, e.g. 'capital expenditures'.")],
-    ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Ticker or company name.")] = None,
+    ticker: Annotated[
+        list[str] | None, typer.Option("--ticker", "-t", help="Ticker or company name.")
+    ] = None,
     year: Annotated[list[int] | None, typer.Option("--year", "-y", help="Fiscal year.")] = None,
     quarter: Annotated[list[int] | None, typer.Option("--quarter", "-q", help="Fiscal quarter 1-4.")] = None,
-    kind: Annotated[list[str] | None, typer.Option("--kind", help="10-K, 10-Q, 8-K, transcript, news…")] = None,
+    kind: Annotated[
+        list[str] | None, typer.Option("--kind", help="10-K, 10-Q, 8-K, transcript, news…")
+    ] = None,
     section: Annotated[list[str] | None, typer.Option("--section", help="e.g. item_7, item_8.")] = None,
     date_from: Annotated[str | None, typer.Option("--from", help="Period end on/after (YYYY-MM-DD).")] = None,
     date_to: Annotated[str | None, typer.Option("--to", help="Period end on/before (YYYY-MM-DD).")] = None,
@@ -47,20 +51,34 @@ def search_command(
     validate_query(query)
     # Validate every filter before touching the database or loading the model.
     SearchFilters(
-        tickers=[], fiscal_years=year or [], fiscal_quarters=quarter or [], kinds=kind or [], sections=section or []
+        tickers=[],
+        fiscal_years=year or [],
+        fiscal_quarters=quarter or [],
+        kinds=kind or [],
+        sections=section or [],
     )
     with store() as db, db.connection() as conn:
         tickers = _resolve_tickers(list_companies(conn), ticker or [])
         filters = SearchFilters(
-            tickers=tickers, fiscal_years=year or [], fiscal_quarters=quarter or [], kinds=kind or [],
-            sections=section or [], date_from=_parse_date(date_from, "from"), date_to=_parse_date(date_to, "to"),
-        )  # fmt: skip
+            tickers=tickers,
+            fiscal_years=year or [],
+            fiscal_quarters=quarter or [],
+            kinds=kind or [],
+            sections=section or [],
+            date_from=_parse_date(date_from, "from"),
+            date_to=_parse_date(date_to, "to"),
+        )
         vector = get_embedder(settings).encode_query(query)
         request = build_search(
-            query, vector, filters, k=k, candidates=settings.search_candidates,
-            vector_weight=settings.vector_weight, keyword_weight=settings.keyword_weight,
+            query,
+            vector,
+            filters,
+            k=k,
+            candidates=settings.search_candidates,
+            vector_weight=settings.vector_weight,
+            keyword_weight=settings.keyword_weight,
             fusion=_fusion(fusion or settings.fusion),
-        )  # fmt: skip
+        )
         hits = run_search(conn, request)
     if as_json:
         console.print_json(json.dumps([asdict(h) | {"citation": h.citation()} for h in hits], default=str))

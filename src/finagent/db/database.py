@@ -66,7 +66,8 @@ class Database:
                 except psycopg.Error as exc:
                     raise DatabaseError(
                         f"the database at {redact_url(self.url)} has no pgvector extension "
-                        f"(install pgvector there, or unset FINAGENT_DATABASE_URL): {exc.diag.message_primary}"
+                        "(install pgvector there, or unset FINAGENT_DATABASE_URL): "
+                        f"{exc.diag.message_primary}"
                     ) from exc
                 applied = apply_migrations(conn)
                 if applied:
@@ -74,7 +75,9 @@ class Database:
                 self._seed_companies(conn)
         except psycopg.OperationalError as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise DatabaseError(f"cannot connect to the database at {redact_url(self.url)}: {reason}") from exc
+            raise DatabaseError(
+                f"cannot connect to the database at {redact_url(self.url)}: {reason}"
+            ) from exc
 
     @staticmethod
     def _seed_companies(conn: psycopg.Connection) -> None:

@@ -12,9 +12,23 @@ from finagent.ingest.models import ChunkDraft, ParsedDocument
 from finagent.resources import read_sql
 
 _COPY_TYPES = [
-    "bigint", "integer", "text", "text", "integer", "smallint", "date", "text",
-    "text", "integer", "integer", "integer", "boolean", "text", "jsonb", "vector",
-]  # fmt: skip
+    "bigint",
+    "integer",
+    "text",
+    "text",
+    "integer",
+    "smallint",
+    "date",
+    "text",
+    "text",
+    "integer",
+    "integer",
+    "integer",
+    "boolean",
+    "text",
+    "jsonb",
+    "vector",
+]
 
 
 def clean_text(value: str | None) -> str | None:
@@ -115,16 +129,39 @@ def write_document(
             for chunk, vector in zip(chunks, embeddings, strict=True):
                 copy.write_row(
                     (
-                        document_id, chunk.ordinal, doc.ticker, doc.kind, doc.fiscal_year,
-                        doc.fiscal_quarter, doc.period_end, chunk.section, clean_text(chunk.section_title),
-                        chunk.page, chunk.char_start, chunk.char_end, chunk.is_table,
-                        clean_text(chunk.text), Jsonb(chunk.metadata), vector,
+                        document_id,
+                        chunk.ordinal,
+                        doc.ticker,
+                        doc.kind,
+                        doc.fiscal_year,
+                        doc.fiscal_quarter,
+                        doc.period_end,
+                        chunk.section,
+                        clean_text(chunk.section_title),
+                        chunk.page,
+                        chunk.char_start,
+                        chunk.char_end,
+                        chunk.is_table,
+                        clean_text(chunk.text),
+                        Jsonb(chunk.metadata),
+                        vector,
                     )
-                )  # fmt: skip
+                )
         upsert_company(conn, doc)
         for old_id in replaced:
-            record_event(conn, uri, "replaced", content_sha256=doc.content_sha256,
-                         details={"replaced_document_id": old_id})  # fmt: skip
-        record_event(conn, uri, "ready", content_sha256=doc.content_sha256, document_id=document_id,
-                     details={"chunks": len(chunks)})  # fmt: skip
+            record_event(
+                conn,
+                uri,
+                "replaced",
+                content_sha256=doc.content_sha256,
+                details={"replaced_document_id": old_id},
+            )
+        record_event(
+            conn,
+            uri,
+            "ready",
+            content_sha256=doc.content_sha256,
+            document_id=document_id,
+            details={"chunks": len(chunks)},
+        )
     return document_id, replaced

@@ -33,7 +33,6 @@ def discover(
     """Everything ingestible under ``path`` (a file or a directory tree)."""
     from finagent.ingest.financebench import discover_financebench
     from finagent.ingest.ixbrl import discover_edgar
-    from finagent.ingest.news import discover_news
     from finagent.ingest.pdf import discover_pdfs
     from finagent.ingest.transcripts import discover_transcripts
 
@@ -98,7 +97,9 @@ def _discover_file(
     else:
         reason = f"unsupported file type '{suffix or path.name}'"
         if explicit:
-            reason += " (supported: .htm/.html filings, .pdf, .csv/.jsonl news, transcripts with manifest.json)"
+            reason += (
+                " (supported: .htm/.html filings, .pdf, .csv/.jsonl news, transcripts with manifest.json)"
+            )
             result.failed.append((str(path), reason))
         else:
             result.skipped.append((str(path), reason))

@@ -458,10 +458,11 @@ def _metadata(dei: dict[str, str], header: _SubmissionHeader | None, units: list
     computed_year: int | None = None
     computed_quarter: int | None = None
     if period_end is not None and fye_month is not None:
+        offset = builtin.fiscal_year_offset if builtin is not None else 0
         if kind == "10-Q":
-            computed_year, computed_quarter = fiscal_period(period_end, fye_month)
+            computed_year, computed_quarter = fiscal_period(period_end, fye_month, offset)
         else:
-            computed_year = fiscal_year_of_annual(period_end, fye_month)
+            computed_year = fiscal_year_of_annual(period_end, fye_month, offset)
     fiscal_year = dei_year if dei_year is not None else computed_year
     if dei_year is not None and computed_year is not None and abs(dei_year - computed_year) > 1:
         fiscal_year = computed_year  # a mistyped cover fact; the calendar is more trustworthy

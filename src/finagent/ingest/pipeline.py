@@ -17,7 +17,7 @@ import psycopg
 from finagent.db import Database
 from finagent.db.documents import is_stored, record_event, write_document
 from finagent.embeddings import Embedder
-from finagent.errors import FinagentError, ParseError
+from finagent.errors import FinagentError, ParseError, SkipDocument
 from finagent.ingest.chunking import chunk_blocks
 from finagent.ingest.models import ChunkDraft, ParsedDocument, SourceItem
 from finagent.settings import Settings
@@ -111,6 +111,10 @@ class IngestPipeline:
         record_event(conn, item.uri, "discovered")
         try:
             doc = item.load()
+        except SkipDocument as exc:
+            record_event(conn, item.uri, "skipped", reason=exc.reason)
+            report.skipped.append((item.uri, exc.reason))
+            return None
         except ParseError as exc:
             self._fail(conn, item.uri, exc.reason, report)
             return None
@@ -136,9 +140,12 @@ class IngestPipeline:
             self._fail(conn, item.uri, "no text could be extracted", report)
             return None
         record_event(
-            conn, item.uri, "parsed", content_sha256=doc.content_sha256,
+            conn,
+            item.uri,
+            "parsed",
+            content_sha256=doc.content_sha256,
             details={"kind": doc.kind, "ticker": doc.ticker, "chunks": len(chunks)},
-        )  # fmt: skip
+        )
         return _Pending(item.uri, doc, chunks)
 
     def _fail(self, conn: psycopg.Connection[Any], uri: str, reason: str, report: IngestReport) -> None:

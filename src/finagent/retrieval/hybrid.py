@@ -92,7 +92,9 @@ def build_search(
     use_exact = filters.narrows if exact is None else exact
     leg_file = "queries/vector_leg_exact.sql" if use_exact else "queries/vector_leg_ann.sql"
     vector_leg = sql.SQL(read_sql(leg_file)).format(filters=predicate)
-    statement = sql.SQL(read_sql("queries/hybrid_search.sql")).format(vector_leg=vector_leg, filters=predicate)
+    statement = sql.SQL(read_sql("queries/hybrid_search.sql")).format(
+        vector_leg=vector_leg, filters=predicate
+    )
     params |= {
         "query": text,
         "query_vector": np.asarray(query_vector, dtype=np.float32),
