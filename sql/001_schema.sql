@@ -65,6 +65,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     char_start      integer NOT NULL,
     char_end        integer NOT NULL,
     is_table        boolean NOT NULL DEFAULT false,
+    statement       text,  -- income_statement | balance_sheet | cash_flow | equity (primary statements)
     text            text NOT NULL,
     metadata        jsonb NOT NULL DEFAULT '{}'::jsonb,
     embedding       vector(384) NOT NULL,

@@ -46,12 +46,17 @@ fused AS (
     FULL OUTER JOIN keyword_leg k ON v.id = k.id
     CROSS JOIN bounds b
 )
-SELECT f.id AS chunk_id, c.document_id, f.fused_score, f.vector_score, f.keyword_score,
+-- A primary statement (income, balance sheet, cash flow, equity) that matches the query's terms is
+-- where reported figures are authoritative; it gets a small additive lift over tables repeating it.
+SELECT f.id AS chunk_id, c.document_id,
+       f.fused_score + %(statement_boost)s * (c.statement IS NOT NULL AND f.keyword_score IS NOT NULL)::int
+           AS fused_score,
+       f.vector_score, f.keyword_score,
        c.ticker, c.kind, c.fiscal_year, c.fiscal_quarter, c.period_end, c.section, c.section_title,
-       c.page, c.char_start, c.char_end, c.is_table, c.text, c.metadata,
+       c.page, c.char_start, c.char_end, c.is_table, c.statement, c.text, c.metadata,
        d.title, d.source_uri, d.company_name, d.published_at, d.content_sha256
 FROM fused f
 JOIN chunks c ON c.id = f.id
 JOIN documents d ON d.id = c.document_id
-ORDER BY f.fused_score DESC, f.id
+ORDER BY 3 DESC, f.id
 LIMIT %(k)s

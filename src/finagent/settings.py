@@ -49,6 +49,9 @@ class Settings(BaseSettings):
     keyword_weight: float = 0.3
     fusion: Literal["weighted", "rrf"] = "weighted"
     search_candidates: int = Field(default=60, description="Candidates per leg before fusion.")
+    statement_boost: float = Field(
+        default=0.15, description="Lift for primary-statement tables matching the query terms (0 = off)."
+    )
     hnsw_ef_search: int = 100
 
     edgar_user_name: str | None = Field(default=None, description="Your name, sent to SEC EDGAR.")

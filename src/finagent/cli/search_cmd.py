@@ -78,6 +78,7 @@ def search_command(
             vector_weight=settings.vector_weight,
             keyword_weight=settings.keyword_weight,
             fusion=_fusion(fusion or settings.fusion),
+            statement_boost=settings.statement_boost,
         )
         hits = run_search(conn, request)
     if as_json:

@@ -26,6 +26,7 @@ _COPY_TYPES = [
     "integer",
     "boolean",
     "text",
+    "text",
     "jsonb",
     "vector",
 ]
@@ -142,6 +143,7 @@ def write_document(
                         chunk.char_start,
                         chunk.char_end,
                         chunk.is_table,
+                        chunk.statement,
                         clean_text(chunk.text),
                         Jsonb(chunk.metadata),
                         vector,

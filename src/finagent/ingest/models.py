@@ -59,6 +59,7 @@ class ChunkDraft:
     char_end: int
     is_table: bool
     metadata: dict[str, Any] = field(default_factory=dict)
+    statement: str | None = None  # primary financial statement a table chunk belongs to
 
 
 def sha256_bytes(data: bytes) -> str:

@@ -20,6 +20,7 @@ from finagent.embeddings import Embedder
 from finagent.errors import FinagentError, ParseError, SkipDocument
 from finagent.ingest.chunking import chunk_blocks
 from finagent.ingest.models import ChunkDraft, ParsedDocument, SourceItem
+from finagent.ingest.statements import classify_statement
 from finagent.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -139,6 +140,9 @@ class IngestPipeline:
         if not chunks:
             self._fail(conn, item.uri, "no text could be extracted", report)
             return None
+        for chunk in chunks:
+            if chunk.is_table:
+                chunk.statement = classify_statement(chunk.text, chunk.metadata.get("caption"))
         record_event(
             conn,
             item.uri,

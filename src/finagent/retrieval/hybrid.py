@@ -43,6 +43,7 @@ class SearchHit:
     text: str
     title: str
     source_uri: str
+    statement: str | None = None
     company_name: str | None = None
     published_at: datetime | None = None
     content_sha256: str | None = None
@@ -77,6 +78,7 @@ def build_search(
     vector_weight: float = 0.7,
     keyword_weight: float = 0.3,
     fusion: Fusion = "weighted",
+    statement_boost: float = 0.15,
     exact: bool | None = None,
 ) -> SearchRequest:
     """Validate the request and compose its single SQL statement."""
@@ -103,6 +105,7 @@ def build_search(
         "fusion": fusion,
         "vector_weight": float(vector_weight),
         "keyword_weight": float(keyword_weight),
+        "statement_boost": float(statement_boost),
     }
     return SearchRequest(statement, params)
 

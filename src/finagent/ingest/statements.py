@@ -1,0 +1,67 @@
+"""Recognise primary financial statements among table chunks (income, balance sheet, cash flow).
+
+Reported figures live in the primary statements; MD&A and note tables repeat parts of them. Knowing
+which chunk *is* the statement lets search prefer it for line-item queries ("total net sales").
+The caption (statement title) decides when present; otherwise the row labels vote.
+"""
+
+from __future__ import annotations
+
+import re
+
+INCOME = "income_statement"
+BALANCE = "balance_sheet"
+CASH_FLOW = "cash_flow"
+EQUITY = "equity"
+STATEMENTS = (INCOME, BALANCE, CASH_FLOW, EQUITY)
+
+_CAPTIONS = (
+    (CASH_FLOW, re.compile(r"statements? of cash flows?", re.I)),
+    (EQUITY, re.compile(r"statements? of (changes in )?(stockholders|shareholders|share ?owners)['’]? equity", re.I)),
+    (BALANCE, re.compile(r"balance sheets?|statements? of financial (position|condition)", re.I)),
+    (INCOME, re.compile(r"statements? of (consolidated )?(operations|income|earnings)(?! and comprehensive)", re.I)),
+)
+
+# Row labels (start of a table row) typical of each statement; a statement shows several of them.
+_ROWS = {
+    INCOME: re.compile(
+        r"^(total )?(net )?(sales|revenues?)\b|^cost of (sales|revenues?|goods sold)|^gross (margin|profit)"
+        r"|^(total )?operating (income|expenses)|^income from operations|^operating (loss|profit)"
+        r"|^net (income|earnings|loss)\b|^(basic|diluted)\b|^provision for income taxes|^income before",
+        re.I,
+    ),
+    BALANCE: re.compile(
+        r"^total (current )?assets|^total (current )?liabilities|^cash and cash equivalents"
+        r"|^accounts receivable|^inventor(y|ies)|^property,? plant|^goodwill|^retained earnings"
+        r"|^total (stockholders|shareholders)['’]? equity|^accounts payable",
+        re.I,
+    ),
+    CASH_FLOW: re.compile(
+        r"operating activities|investing activities|financing activities|^depreciation and amortization"
+        r"|^payments? for|^purchases? of property|^proceeds from|^cash.*(beginning|end) of (the )?(period|year)",
+        re.I,
+    ),
+    EQUITY: re.compile(
+        r"^(beginning |ending )?balances?\b|^dividends|^repurchases? of common|^common stock (issued|repurchased)"
+        r"|^share-based compensation|^stock-based compensation|^retained earnings|^other comprehensive",
+        re.I,
+    ),
+}
+_MIN_VOTES = 4  # row labels alone: several statement lines must be present
+_MIN_VOTES_WITH_CAPTION = 2  # a matching title needs fewer (and keeps index/TOC tables out)
+
+
+def classify_statement(text: str, caption: str | None = None) -> str | None:
+    """The primary statement a table chunk belongs to, or None for other tables (segments, notes…).
+
+    A title ("Consolidated Statements of Cash Flows") decides when the rows agree with it; a table of
+    contents that merely lists the titles has no such rows. Without a title, the row labels vote.
+    """
+    labels = [line.split("|", 1)[0].strip() for line in text.splitlines() if "|" in line]
+    votes = {name: sum(bool(rx.search(label)) for label in labels) for name, rx in _ROWS.items()}
+    head = caption or "\n".join(text.splitlines()[:2])
+    for name, pattern in _CAPTIONS:
+        if pattern.search(head) and votes[name] >= _MIN_VOTES_WITH_CAPTION:
+            return name
+    best = max((INCOME, BALANCE, CASH_FLOW), key=lambda name: votes[name])
+    return best if votes[best] >= _MIN_VOTES else None
