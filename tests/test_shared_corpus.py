@@ -32,7 +32,8 @@ def corpus(pg_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 def _periods(url: str) -> dict[tuple[str, date], tuple[int, int | None]]:
     with psycopg.connect(url) as conn:
-        rows = conn.execute("SELECT ticker, period_end, fiscal_year, fiscal_quarter FROM documents").fetchall()
+        query = "SELECT ticker, period_end, fiscal_year, fiscal_quarter FROM documents"
+        rows = conn.execute(query).fetchall()
     return {(r[0], r[1]): (r[2], r[3]) for r in rows}
 
 
@@ -67,7 +68,8 @@ def test_db_status_lists_periods(corpus: tuple[str, Path]) -> None:
 
 def test_total_net_sales_finds_the_income_statement_first(corpus: tuple[str, Path]) -> None:
     url, home = corpus
-    result = finagent(["search", "total net sales", "--ticker", "AAPL", "--kind", "10-Q", "--json"], url, home)
+    args = ["search", "total net sales", "--ticker", "AAPL", "--kind", "10-Q", "--json"]
+    result = finagent(args, url, home)
     assert result.returncode == 0, result.stderr
     hits = json.loads(result.stdout)
     top = hits[0]

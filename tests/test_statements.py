@@ -68,8 +68,6 @@ def test_real_10k_statements_found(ticker: str) -> None:
     folder = require_shared("filings", "edgar", ticker, "10-K")
     doc = parse_ixbrl_html(next(folder.glob("*.htm*")))
     found = {
-        classify_statement(c.text, c.metadata.get("caption"))
-        for c in chunk_blocks(doc.blocks)
-        if c.is_table
+        classify_statement(c.text, c.metadata.get("caption")) for c in chunk_blocks(doc.blocks) if c.is_table
     }
     assert {INCOME, BALANCE, CASH_FLOW} <= found

@@ -51,6 +51,7 @@ from lxml import html as lxml_html
 from finagent.companies import lookup_builtin
 from finagent.errors import ParseError
 from finagent.fiscal import fiscal_period, fiscal_year_of_annual, nominal_month_end, quarter_label
+from finagent.ingest.dates import MONTHS, parse_date
 from finagent.ingest.models import Block, ParsedDocument, SourceItem, sha256_bytes
 
 __all__ = ["discover_edgar", "parse_edgar_submission", "parse_ixbrl_html"]
@@ -510,50 +511,9 @@ def _int(value: str | None) -> int | None:
     return int(m.group(0)) if m else None
 
 
-_MONTHS = {
-    name: i
-    for i, names in enumerate(
-        (
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
-        ),
-        start=1,
-    )
-    for name in names
-}
-_DATE_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
-_DATE_NAME_FIRST = re.compile(r"([A-Za-z]{3,9})\.?\s+(\d{1,2})\s*,?\s*(\d{4})")
-_DATE_DAY_FIRST = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,9})\.?\s*,?\s*(\d{4})")
-_DATE_SLASH = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
-
-
 def _parse_date(text: str) -> date | None:
-    """Parse cover-page dates: 'June 28, 2025', 'June\\xa028, 2025', '2025-06-28', '06/28/2025'."""
-    s = _norm_space(text)
-    if not s:
-        return None
-    try:
-        if m := _DATE_ISO.search(s):
-            return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-        if (m := _DATE_NAME_FIRST.search(s)) and m.group(1).lower() in _MONTHS:
-            return date(int(m.group(3)), _MONTHS[m.group(1).lower()], int(m.group(2)))
-        if (m := _DATE_DAY_FIRST.search(s)) and m.group(2).lower() in _MONTHS:
-            return date(int(m.group(3)), _MONTHS[m.group(2).lower()], int(m.group(1)))
-        if m := _DATE_SLASH.search(s):
-            return date(int(m.group(3)), int(m.group(1)), int(m.group(2)))
-    except ValueError:
-        return None
-    return None
+    """Parse cover-page dates: 'June 28, 2025', 'June\xa028, 2025', '2025-06-28', '06/28/2025'."""
+    return parse_date(_norm_space(text))
 
 
 def _fye_month(text: str, fmt: str | None) -> int | None:
@@ -574,10 +534,10 @@ def _fye_month(text: str, fmt: str | None) -> int | None:
         month, day = int(m.group(1)), int(m.group(2))
         if fmt and "day-month" in fmt:
             month, day = day, month
-    elif (m := re.match(r"([A-Za-z]{3,9})\.?\s+(\d{1,2})", s)) and m.group(1).lower() in _MONTHS:
-        month, day = _MONTHS[m.group(1).lower()], int(m.group(2))
-    elif (m := re.match(r"(\d{1,2})\s+([A-Za-z]{3,9})", s)) and m.group(2).lower() in _MONTHS:
-        month, day = _MONTHS[m.group(2).lower()], int(m.group(1))
+    elif (m := re.match(r"([A-Za-z]{3,9})\.?\s+(\d{1,2})", s)) and m.group(1).lower() in MONTHS:
+        month, day = MONTHS[m.group(1).lower()], int(m.group(2))
+    elif (m := re.match(r"(\d{1,2})\s+([A-Za-z]{3,9})", s)) and m.group(2).lower() in MONTHS:
+        month, day = MONTHS[m.group(2).lower()], int(m.group(1))
     if month is None or day is None:
         return None
     try:

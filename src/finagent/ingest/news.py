@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlparse
 from finagent.companies import lookup_builtin
 from finagent.errors import ParseError, SkipDocument
 from finagent.fiscal import fiscal_period
+from finagent.ingest.dates import MONTHS
 from finagent.ingest.models import Block, ParsedDocument, SourceItem, sha256_bytes
 
 _ALIASES: dict[str, tuple[str, ...]] = {
@@ -60,27 +61,6 @@ _MONTH_DATE = re.compile(
     r"(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?)?"
     r"\s*(?P<tz>[A-Za-z]{1,4})?\s*$"
 )
-_MONTHS = {
-    m: i
-    for i, names in enumerate(
-        (
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
-        ),
-        start=1,
-    )
-    for m in names
-}
 
 
 def parse_news_date(raw: str) -> datetime | None:
@@ -102,7 +82,7 @@ def parse_news_date(raw: str) -> datetime | None:
     m = _MONTH_DATE.match(text.replace(" — ", " "))
     if not m:
         return None
-    month = _MONTHS.get(m.group("month").lower())
+    month = MONTHS.get(m.group("month").lower())
     if month is None:
         return None
     hour = int(m.group("hour") or 0)

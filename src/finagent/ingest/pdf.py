@@ -33,6 +33,7 @@ import pymupdf
 from finagent.companies import Company, lookup_builtin
 from finagent.errors import ParseError
 from finagent.fiscal import fiscal_period, nominal_month_end, quarter_label
+from finagent.ingest.dates import parse_month_day_year
 from finagent.ingest.models import KINDS, Block, ParsedDocument, SourceItem, sha256_bytes
 
 log = logging.getLogger(__name__)
@@ -74,39 +75,15 @@ def normalize_text(text: str) -> str:
     return text
 
 
-_MONTHS = {
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "may": 5,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
-}
 _DATE = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
     r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?\s+\d{1,2}\s*,?\s*\d{4}"
 )
-_DATE_PARTS = re.compile(r"([A-Za-z]+)\.?\s+(\d{1,2})\s*,?\s*(\d{4})")
 
 
 def parse_long_date(text: str) -> date | None:
     """Parse "June 25, 2022" / "Sept. 30 2022"; None when it is not a real date."""
-    m = _DATE_PARTS.search(text)
-    if not m:
-        return None
-    month = _MONTHS.get(m.group(1)[:3].lower())
-    if month is None:
-        return None
-    try:
-        return date(int(m.group(3)), month, int(m.group(2)))
-    except ValueError:
-        return None
+    return parse_month_day_year(text)
 
 
 # --------------------------------------------------------------------------- cover page

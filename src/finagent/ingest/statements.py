@@ -17,9 +17,19 @@ STATEMENTS = (INCOME, BALANCE, CASH_FLOW, EQUITY)
 
 _CAPTIONS = (
     (CASH_FLOW, re.compile(r"statements? of cash flows?", re.I)),
-    (EQUITY, re.compile(r"statements? of (changes in )?(stockholders|shareholders|share ?owners)['’]? equity", re.I)),
+    (
+        EQUITY,
+        re.compile(
+            r"statements? of (changes in )?(stockholders|shareholders|share ?owners)['’]? equity", re.I
+        ),
+    ),
     (BALANCE, re.compile(r"balance sheets?|statements? of financial (position|condition)", re.I)),
-    (INCOME, re.compile(r"statements? of (consolidated )?(operations|income|earnings)(?! and comprehensive)", re.I)),
+    (
+        INCOME,
+        re.compile(
+            r"statements? of (consolidated )?(operations|income|earnings)(?! and comprehensive)", re.I
+        ),
+    ),
 )
 
 # Row labels (start of a table row) typical of each statement; a statement shows several of them.
@@ -38,12 +48,14 @@ _ROWS = {
     ),
     CASH_FLOW: re.compile(
         r"operating activities|investing activities|financing activities|^depreciation and amortization"
-        r"|^payments? for|^purchases? of property|^proceeds from|^cash.*(beginning|end) of (the )?(period|year)",
+        r"|^payments? for|^purchases? of property|^proceeds from"
+        r"|^cash.*(beginning|end) of (the )?(period|year)",
         re.I,
     ),
     EQUITY: re.compile(
-        r"^(beginning |ending )?balances?\b|^dividends|^repurchases? of common|^common stock (issued|repurchased)"
-        r"|^share-based compensation|^stock-based compensation|^retained earnings|^other comprehensive",
+        r"^(beginning |ending )?balances?\b|^dividends|^repurchases? of common"
+        r"|^common stock (issued|repurchased)|^share-based compensation|^stock-based compensation"
+        r"|^retained earnings|^other comprehensive",
         re.I,
     ),
 }
