@@ -15,9 +15,8 @@ from tests.conftest import MODEL_CACHE
 def finagent(
     args: list[str], db_url: str | None, home: Path, timeout: int = 300
 ) -> subprocess.CompletedProcess[str]:
-    env = {
-        k: v for k, v in os.environ.items() if not k.startswith("FINAGENT_") or k == "FINAGENT_PG_DATA_DIR"
-    }
+    passed = ("FINAGENT_PG_DATA_DIR", "FINAGENT_EDGAR_USER_NAME", "FINAGENT_EDGAR_USER_EMAIL")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FINAGENT_") or k in passed}
     env |= {"FINAGENT_HOME": str(home), "FINAGENT_CACHE_DIR": str(MODEL_CACHE), "COLUMNS": "200"}
     if db_url:
         env["FINAGENT_DATABASE_URL"] = db_url
@@ -93,6 +92,17 @@ def test_unreachable_database_url(tmp_path: Path) -> None:
 def test_edgar_without_user_agent_or_network(db_url: str, tmp_path: Path) -> None:
     result = finagent(["ingest", "edgar", "AAPL", "--forms", "10-K", "10-Q"], db_url, tmp_path)
     assert_clean_failure(result, "FINAGENT_EDGAR_USER_NAME")
+    # With a user agent but no route to sec.gov (this machine, CI): a clear offline message.
+    agent = {"FINAGENT_EDGAR_USER_NAME": "Test User", "FINAGENT_EDGAR_USER_EMAIL": "test@example.com"}
+    os.environ.update(agent)
+    try:
+        offline = finagent(["ingest", "edgar", "AAPL", "MSFT", "--forms", "10-K", "10-Q"], db_url, tmp_path)
+    finally:
+        for key in agent:
+            os.environ.pop(key)
+    if offline.returncode == 0:
+        pytest.skip("this machine reaches SEC EDGAR; the offline message cannot be checked here")
+    assert_clean_failure(offline, "cannot reach SEC EDGAR")
 
 
 def test_embedded_default_starts_and_is_reused(tmp_path: Path) -> None:

@@ -123,11 +123,21 @@ def ingest_edgar(
     """Download filings from SEC EDGAR (sec-edgar-downloader) into the cache, then ingest them."""
     from finagent.ingest.edgar import download_filings
 
-    folder = download_filings(
-        tickers,
-        forms or [],
-        after=_parse_date(after, "--after"),
-        before=_parse_date(before, "--before"),
-        limit=limit,
-    )
+    since, until = _parse_date(after, "--after"), _parse_date(before, "--before")
+    with Progress(
+        TextColumn("[bold]download[/] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err_console,
+        disable=not err_console.is_terminal,
+    ) as progress:
+        task = progress.add_task("", total=None)
+
+        def on_download(label: str, total: int) -> None:
+            progress.update(task, description=label, total=total)
+            progress.advance(task)
+
+        folder = download_filings(
+            tickers, forms or [], after=since, before=until, limit=limit, on_progress=on_download
+        )
     _finish(run_ingest(discover(folder)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -28,6 +29,7 @@ def download_filings(
     before: date | None = None,
     limit: int | None = None,
     settings: Settings | None = None,
+    on_progress: Callable[[str, int], None] | None = None,
 ) -> Path:
     """Download into <cache>/edgar (sec-edgar-downloader layout) and return that folder."""
     settings = settings or get_settings()
@@ -41,20 +43,26 @@ def download_filings(
             "SEC EDGAR requires a user agent: set FINAGENT_EDGAR_USER_NAME and FINAGENT_EDGAR_USER_EMAIL "
             "(in the environment or .env)"
         )
+    import requests
     from sec_edgar_downloader import Downloader
 
     folder = settings.cache_dir / "edgar"
     folder.mkdir(parents=True, exist_ok=True)
-    downloader = Downloader(settings.edgar_user_name, settings.edgar_user_email, folder)
-    for ticker in tickers:
-        for form in forms:
-            try:
-                downloader.get(form, ticker, limit=limit, after=after, before=before, download_details=True)
-            except ValueError as exc:  # unknown ticker / form
-                raise FinagentError(f"EDGAR refused {ticker} {form}: {exc}") from exc
-            except OSError as exc:  # requests' ConnectionError is an OSError
-                raise FinagentError(
-                    f"cannot reach SEC EDGAR to download {ticker} {form} (offline?): {type(exc).__name__}. "
-                    "Ingest files you already have with: finagent ingest path <folder>"
-                ) from exc
+    report = on_progress or (lambda label, total: None)
+    try:
+        downloader = Downloader(settings.edgar_user_name, settings.edgar_user_email, folder)
+        for ticker in tickers:
+            for form in forms:
+                report(f"{ticker} {form}", len(tickers) * len(forms))
+                try:
+                    downloader.get(
+                        form, ticker, limit=limit, after=after, before=before, download_details=True
+                    )
+                except ValueError as exc:  # unknown ticker / form / date range
+                    raise FinagentError(f"EDGAR refused {ticker} {form}: {exc}") from exc
+    except (requests.RequestException, OSError) as exc:
+        raise FinagentError(
+            f"cannot reach SEC EDGAR (offline?): {type(exc).__name__}. "
+            "Ingest filings you already have with: finagent ingest path <folder>"
+        ) from exc
     return folder
