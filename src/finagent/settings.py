@@ -38,7 +38,9 @@ class Settings(BaseSettings):
     embedding_backend: Literal["auto", "onnx", "torch"] = Field(
         default="auto", description="auto = ONNX int8 when available, else PyTorch."
     )
-    embedding_batch_size: int = 64
+    # Small batches are fastest for the int8 model on CPU (less padding, cache-resident): measured
+    # 56 chunks/s at 8 vs 31 chunks/s at 64 on real filing chunks, 2-core machine.
+    embedding_batch_size: int = 8
     embedding_threads: int | None = Field(default=None, description="CPU threads for embeddings.")
 
     chunk_size: int = Field(default=1000, description="Target characters per text chunk.")

@@ -78,10 +78,23 @@ def print_report(report: IngestReport) -> None:
         console.print(
             "new documents by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(report.by_kind.items()))
         )
-    for path, reason in report.skipped:
-        console.print(f"[yellow]skipped[/] {path}: {reason}")
+    _print_grouped("[yellow]skipped[/]", report.skipped)
     for path, reason in report.failed:
         console.print(f"[red]failed[/]  {path}: {reason}")
+
+
+def _print_grouped(label: str, entries: list[tuple[str, str]], detail: int = 10) -> None:
+    """A few entries are listed; many are summarised by reason (761 placeholder rows are one line)."""
+    if len(entries) <= detail:
+        for path, reason in entries:
+            console.print(f"{label} {path}: {reason}")
+        return
+    by_reason: dict[str, list[str]] = {}
+    for path, reason in entries:
+        by_reason.setdefault(reason.split(" (", 1)[0], []).append(path)
+    for reason, paths in sorted(by_reason.items(), key=lambda item: -len(item[1])):
+        example = paths[0] if len(paths) == 1 else f"{paths[0]} and {len(paths) - 1} more"
+        console.print(f"{label} {len(paths)} × {reason}: {example}")
 
 
 def _finish(report: IngestReport) -> None:
