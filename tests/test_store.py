@@ -115,3 +115,21 @@ def test_database_without_pgvector_is_refused(pg_server_url: str, tmp_path) -> N
     settings = Settings(database_url=url, home=tmp_path)
     with pytest.raises(DatabaseError, match="pgvector"):
         Database(url, settings).open()
+
+
+def test_company_names_aliases_and_dollar_tickers_resolve(db: Database, settings: Settings) -> None:
+    from finagent.db.companies import list_companies, resolve_company
+
+    doc = make_doc("AAPL", "10-Q", 2023, 3, [Block("iPhone net sales grew.")])
+    doc.company_name = "Apple Inc."
+    doc.fiscal_year_end_month = 9
+    _pipeline(db, settings).run([item(doc)])
+    with db.connection() as conn:
+        companies = list_companies(conn)
+    for text, ticker in [("Apple", "AAPL"), ("apple inc", "AAPL"), ("Microsoft Corp", "MSFT"),
+                         ("$MSFT", "MSFT"), ("msft", "MSFT"), ("Alphabet", "GOOGL")]:  # fmt: skip
+        company = resolve_company(companies, text)
+        assert company is not None and company.ticker == ticker, text
+    assert resolve_company(companies, "Nonexistent Widgets") is None
+    apple = resolve_company(companies, "AAPL")
+    assert apple is not None and apple.documents == 1 and apple.fiscal_year_end_month == 9
