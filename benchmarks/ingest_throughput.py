@@ -1,6 +1,7 @@
 """Ingest throughput (chunks/s) end to end vs. bare embedding of the same chunks, per backend.
 
-    python benchmarks/ingest_throughput.py            # EDGAR iXBRL + the 20 10-Q PDFs from ../shared
+    python benchmarks/ingest_throughput.py            # the 20 10-Q PDFs + the EDGAR iXBRL 10-Qs
+    python benchmarks/ingest_throughput.py --all-edgar  # ... + every EDGAR iXBRL filing (slower)
 
 Target: end-to-end >= 0.8x bare embedding throughput (parsing + DB writes add <= 20%).
 """
@@ -54,8 +55,11 @@ def run_backend(server_url: str, backend: str, paths: list[Path]) -> dict[str, o
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--backends", default="onnx,torch")
+    parser.add_argument("--all-edgar", action="store_true", help="Include the EDGAR 10-Ks too.")
     args = parser.parse_args()
-    paths = [SHARED_DATA / "filings" / "edgar", SHARED_DATA / "filings" / "pdf" / "sec10q"]
+    edgar = SHARED_DATA / "filings" / "edgar"
+    filings = [edgar] if args.all_edgar else sorted(edgar.glob("*/10-Q/*.htm*"))
+    paths = [*filings, SHARED_DATA / "filings" / "pdf" / "sec10q"]
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise SystemExit(f"needs ../shared data: {missing}")

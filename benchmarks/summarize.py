@@ -11,7 +11,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 def ingest_table(data: dict) -> list[str]:  # type: ignore[type-arg]
     lines = [
         f"Ingest throughput — {data['machine']['date']}, {data['machine']['cpus']} CPUs "
-        f"(EDGAR iXBRL + the 20 10-Q PDFs):",
+        f"({len(data['corpus'])} sources: the 20 10-Q PDFs and EDGAR iXBRL filings):",
         "",
         "| backend | documents | chunks | end-to-end chunks/s | bare embedding chunks/s | ratio |",
         "|---|---|---|---|---|---|",
