@@ -37,14 +37,14 @@ QUERIES = [
     ("total current assets total current liabilities", "GLW", 2022),
     ("operating income revenue", "AMD", 2022),
     ("dividends paid per share", "PEP", 2022),
-    ("inventory cost of sales", "BBY", 2023),
-    ("net income attributable", "JNJ", 2022),
+    ("inventory cost of sales", "COST", 2020),
+    ("net income attributable", "PEP", 2021),
     ("free cash flow operating activities", "AMZN", 2017),
     ("restructuring charges", "PFE", 2021),
     ("effective tax rate", "NKE", 2023),
     ("long-term debt maturities", "VZ", 2021),
     ("segment revenue by geography", "ADBE", 2022),
-    ("EBITDA adjusted", "AES", 2022),
+    ("EBITDA adjusted", "AES", 2021),
     ("accounts payable days", "COST", 2021),
     ("gross margin percentage", "ORCL", 2022),
     ("share repurchases", "AAPL", 2022),
@@ -159,12 +159,15 @@ def measure(db: Database, repeats: int) -> dict[str, object]:
         for q, t, y in QUERIES:
             conn.execute(SEED_STYLE_SQL, {"v": vectors[q], "q": q, "t": t, "y": y}).fetchall()
 
+        # Each form is timed in its own loop so neither evicts the other's working set mid-measure.
         ours, seed, with_embedding = [], [], []
         for _ in range(repeats):
-            for (q, t, y), request in zip(QUERIES, requests, strict=True):
+            for request in requests:
                 started = time.perf_counter()
                 run_search(conn, request)
                 ours.append(time.perf_counter() - started)
+        for _ in range(repeats):
+            for q, t, y in QUERIES:
                 started = time.perf_counter()
                 conn.execute(SEED_STYLE_SQL, {"v": vectors[q], "q": q, "t": t, "y": y}).fetchall()
                 seed.append(time.perf_counter() - started)

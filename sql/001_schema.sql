@@ -77,7 +77,10 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops);
 CREATE INDEX IF NOT EXISTS chunks_tsv_gin ON chunks USING gin (tsv);
-CREATE INDEX IF NOT EXISTS chunks_filter_idx ON chunks (ticker, fiscal_year, fiscal_quarter, kind);
+-- Covering index: a filtered exact vector ranking reads only this index (index-only scan), not
+-- the wide heap rows (text, tsvector): measured 6.9 -> 3.0 ms for 1,810 filtered chunks.
+CREATE INDEX IF NOT EXISTS chunks_filter_idx ON chunks (ticker, fiscal_year, fiscal_quarter, kind)
+    INCLUDE (id, embedding);
 CREATE INDEX IF NOT EXISTS chunks_kind_idx ON chunks (kind, fiscal_year);
 
 CREATE TABLE IF NOT EXISTS ingest_events (
