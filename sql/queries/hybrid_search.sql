@@ -1,20 +1,24 @@
 -- One hybrid sub-search in one round trip.
 -- vector_leg placeholder: an exact scan of the filtered rows, or an HNSW (iterative scan) over all rows.
 -- filters placeholder: AND-ed filter predicates on chunks c (composed from parameters, never from text).
--- Keyword leg: any query term may match (OR), chunks matching all terms rank double;
+-- Keyword leg: any query term may match (OR); chunks matching all terms rank double, and double
+-- again when they hold the query as a phrase ("total net sales" as written);
 -- each leg is min-max normalised over its candidates before the weighted fusion (or RRF).
 WITH query AS (
-    SELECT websearch_to_tsquery('finagent', finagent_normalize(%(query)s)) AS all_terms
+    SELECT websearch_to_tsquery('finagent', finagent_normalize(%(query)s)) AS all_terms,
+           phraseto_tsquery('finagent', finagent_normalize(%(query)s)) AS phrase
 ),
 query_terms AS (
-    SELECT all_terms, replace(all_terms::text, ' & ', ' | ')::tsquery AS any_term FROM query
+    SELECT all_terms, phrase, replace(all_terms::text, ' & ', ' | ')::tsquery AS any_term FROM query
 ),
 vector_raw AS (
     {vector_leg}
 ),
 keyword_raw AS (
     SELECT c.id,
-           ts_rank_cd(c.tsv, q.any_term, 1) * (1 + (c.tsv @@ q.all_terms)::int) AS score
+           ts_rank_cd(c.tsv, q.any_term, 1)
+               * (1 + (c.tsv @@ q.all_terms)::int)
+               * (1 + (c.tsv @@ q.phrase)::int) AS score
     FROM chunks c, query_terms q
     WHERE c.tsv @@ q.any_term AND {filters}
     ORDER BY score DESC, c.id
@@ -46,10 +50,11 @@ fused AS (
     FULL OUTER JOIN keyword_leg k ON v.id = k.id
     CROSS JOIN bounds b
 )
--- A primary statement (income, balance sheet, cash flow, equity) that matches the query's terms is
--- where reported figures are authoritative; it gets a small additive lift over tables repeating it.
+-- A primary statement (income, balance sheet, cash flow, equity) holding every query term is where
+-- a reported line item is authoritative; it gets an additive lift over MD&A/segment tables that
+-- repeat the line.
 SELECT f.id AS chunk_id, c.document_id,
-       f.fused_score + %(statement_boost)s * (c.statement IS NOT NULL AND f.keyword_score IS NOT NULL)::int
+       f.fused_score + %(statement_boost)s * (c.statement IS NOT NULL AND c.tsv @@ q.all_terms)::int
            AS fused_score,
        f.vector_score, f.keyword_score,
        c.ticker, c.kind, c.fiscal_year, c.fiscal_quarter, c.period_end, c.section, c.section_title,
@@ -58,5 +63,6 @@ SELECT f.id AS chunk_id, c.document_id,
 FROM fused f
 JOIN chunks c ON c.id = f.id
 JOIN documents d ON d.id = c.document_id
+CROSS JOIN query_terms q
 ORDER BY 3 DESC, f.id
 LIMIT %(k)s

@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     fusion: Literal["weighted", "rrf"] = "weighted"
     search_candidates: int = Field(default=60, description="Candidates per leg before fusion.")
     statement_boost: float = Field(
-        default=0.15, description="Lift for primary-statement tables matching the query terms (0 = off)."
+        default=0.3, description="Lift for primary-statement tables holding every query term (0 = off)."
     )
     hnsw_ef_search: int = 100
 

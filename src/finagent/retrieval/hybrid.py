@@ -78,7 +78,7 @@ def build_search(
     vector_weight: float = 0.7,
     keyword_weight: float = 0.3,
     fusion: Fusion = "weighted",
-    statement_boost: float = 0.15,
+    statement_boost: float = 0.3,
     exact: bool | None = None,
 ) -> SearchRequest:
     """Validate the request and compose its single SQL statement."""
