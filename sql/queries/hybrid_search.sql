@@ -20,7 +20,9 @@ keyword_raw AS (
                * (1 + (c.tsv @@ q.all_terms)::int)
                * (1 + (c.tsv @@ q.phrase)::int) AS score
     FROM chunks c, query_terms q
-    WHERE c.tsv @@ q.any_term AND {filters}
+    -- Written out (not q.any_term) so the planner folds it to a constant and can estimate it.
+    WHERE c.tsv @@ replace(websearch_to_tsquery('finagent', finagent_normalize(%(query)s))::text, ' & ', ' | ')::tsquery
+      AND {filters}
     ORDER BY score DESC, c.id
     LIMIT %(candidates)s
 ),
