@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date
 
 from finagent.cli.console import err_console
 from finagent.db import Database, open_database
+from finagent.errors import FinagentError
 from finagent.settings import get_settings
 
 
@@ -21,3 +23,13 @@ def store() -> Iterator[Database]:
         yield db
     finally:
         db.close()
+
+
+def parse_date_option(value: str | None, option: str) -> date | None:
+    """A YYYY-MM-DD command-line value, or a clear error naming the option."""
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise FinagentError(f"{option} must be a date like 2023-06-30, got '{value}'") from exc

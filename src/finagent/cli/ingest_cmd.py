@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -10,24 +9,14 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from finagent.cli.common import store
+from finagent.cli.common import parse_date_option, store
 from finagent.cli.console import console, err_console
 from finagent.embeddings import get_embedder
-from finagent.errors import FinagentError
 from finagent.ingest.discover import Discovery, discover
 from finagent.ingest.pipeline import IngestPipeline, IngestReport
 from finagent.settings import get_settings
 
 ingest_app = typer.Typer(help="Add documents to the store (idempotent and resumable).", no_args_is_help=True)
-
-
-def _parse_date(value: str | None, option: str) -> date | None:
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError as exc:
-        raise FinagentError(f"{option} must be a date like 2023-06-30, got '{value}'") from exc
 
 
 def run_ingest(found: Discovery) -> IngestReport:
@@ -113,10 +102,9 @@ def ingest_path(
 ) -> None:
     """Ingest already-downloaded documents (iXBRL HTML, EDGAR folders, PDFs, transcripts, news)."""
     found = Discovery()
+    period = parse_date_option(period_end, "--period-end")
     for path in paths:
-        sub = discover(
-            path.expanduser(), ticker=ticker, form=form, period_end=_parse_date(period_end, "--period-end")
-        )
+        sub = discover(path.expanduser(), ticker=ticker, form=form, period_end=period)
         found.items += sub.items
         found.skipped += sub.skipped
         found.failed += sub.failed
@@ -136,7 +124,7 @@ def ingest_edgar(
     """Download filings from SEC EDGAR (sec-edgar-downloader) into the cache, then ingest them."""
     from finagent.ingest.edgar import download_filings
 
-    since, until = _parse_date(after, "--after"), _parse_date(before, "--before")
+    since, until = parse_date_option(after, "--after"), parse_date_option(before, "--before")
     with Progress(
         TextColumn("[bold]download[/] {task.description}"),
         BarColumn(),

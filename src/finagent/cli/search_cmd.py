@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
-from datetime import date
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from finagent.cli.common import store
+from finagent.cli.common import parse_date_option, store
 from finagent.cli.console import console, err_console
 from finagent.db.companies import StoredCompany, list_companies, resolve_company
 from finagent.embeddings import get_embedder
@@ -18,15 +17,6 @@ from finagent.errors import SearchInputError
 from finagent.retrieval.filters import SearchFilters
 from finagent.retrieval.hybrid import Fusion, build_search, run_search, validate_query
 from finagent.settings import get_settings
-
-
-def _parse_date(value: str | None, name: str) -> date | None:
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError as exc:
-        raise SearchInputError(f"--{name} must be a date like 2023-06-30, got '{value}'") from exc
 
 
 def search_command(
@@ -65,8 +55,8 @@ def search_command(
             fiscal_quarters=quarter or [],
             kinds=kind or [],
             sections=section or [],
-            date_from=_parse_date(date_from, "from"),
-            date_to=_parse_date(date_to, "to"),
+            date_from=parse_date_option(date_from, "--from"),
+            date_to=parse_date_option(date_to, "--to"),
         )
         vector = get_embedder(settings).encode_query(query)
         request = build_search(

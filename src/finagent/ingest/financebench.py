@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from finagent.companies import lookup_builtin
-from finagent.errors import ParseError, SkipDocument
+from finagent.errors import ParseError
 from finagent.fiscal import fiscal_period, quarter_end, quarter_label
-from finagent.ingest.models import ParsedDocument, SourceItem, sha256_bytes
+from finagent.ingest.models import ParsedDocument, SourceItem, sha256_bytes, unusable_item
 from finagent.ingest.pdf import page_text_blocks, parse_cover
 from finagent.ingest.transcripts import as_utc
 
@@ -90,7 +90,11 @@ def discover_financebench(pages_path: Path, documents_path: Path | None = None) 
             doc.pages.append((int(row["page"]), str(row.get("text") or "")))
     except (OSError, EOFError, ValueError, KeyError, TypeError) as exc:
         failed = documents_path if documents_path and not docs else pages_path
-        return [_failing(str(failed), f"unreadable FinanceBench file: {type(exc).__name__}: {exc}")]
+        return [
+            unusable_item(
+                str(failed), f"unreadable FinanceBench file: {type(exc).__name__}: {exc}", kind_hint="other"
+            )
+        ]
 
     digests: dict[str, str] = {}
     for doc in docs.values():
@@ -101,9 +105,16 @@ def discover_financebench(pages_path: Path, documents_path: Path | None = None) 
     for doc in docs.values():
         uri = f"{pages_path}#{doc.name}"
         if not doc.pages:
-            items.append(_failing(uri, "listed in documents.jsonl but has no pages"))
+            items.append(unusable_item(uri, "listed in documents.jsonl but has no pages", kind_hint="other"))
         elif not doc.listed and digests.get(_digest(doc)) not in (None, doc.name):
-            items.append(_skipping(uri, f"duplicate of {digests[_digest(doc)]} (same page texts)"))
+            items.append(
+                unusable_item(
+                    uri,
+                    f"duplicate of {digests[_digest(doc)]} (same page texts)",
+                    kind_hint="other",
+                    skip=True,
+                )
+            )
         else:
             items.append(SourceItem(uri=uri, load=_loader(doc, uri), kind_hint=_kind(doc)))
     return items
@@ -119,20 +130,6 @@ def _jsonl(path: Path, *, gz: bool) -> Any:
 
 def _digest(doc: _Doc) -> str:
     return sha256_bytes(_PAGE_SEPARATOR.join(text for _, text in doc.pages).encode("utf-8"))
-
-
-def _failing(uri: str, reason: str) -> SourceItem:
-    def load() -> ParsedDocument:
-        raise ParseError(uri, reason)
-
-    return SourceItem(uri=uri, load=load, kind_hint="other")
-
-
-def _skipping(uri: str, reason: str) -> SourceItem:
-    def load() -> ParsedDocument:
-        raise SkipDocument(uri, reason)
-
-    return SourceItem(uri=uri, load=load, kind_hint="other")
 
 
 def _loader(doc: _Doc, uri: str) -> Callable[[], ParsedDocument]:

@@ -77,3 +77,15 @@ class SourceItem:
     uri: str  # file path, or "path#fragment" for one record of a multi-record file
     load: Callable[[], ParsedDocument]
     kind_hint: str = "other"
+
+
+def unusable_item(uri: str, reason: str, *, kind_hint: str = "other", skip: bool = False) -> SourceItem:
+    """An item known at discovery to be unusable: loading it reports ``reason`` (skipped or failed)."""
+    from finagent.errors import ParseError, SkipDocument
+
+    error = SkipDocument if skip else ParseError
+
+    def load() -> ParsedDocument:
+        raise error(uri, reason)
+
+    return SourceItem(uri=uri, load=load, kind_hint=kind_hint)

@@ -23,7 +23,7 @@ from finagent.companies import lookup_builtin
 from finagent.errors import ParseError, SkipDocument
 from finagent.fiscal import fiscal_period
 from finagent.ingest.dates import MONTHS
-from finagent.ingest.models import Block, ParsedDocument, SourceItem, sha256_bytes
+from finagent.ingest.models import Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
 
 _ALIASES: dict[str, tuple[str, ...]] = {
     "date": ("date", "published", "published_at", "datetime", "time", "timestamp", "pub_date"),
@@ -164,21 +164,22 @@ def discover_news(path: Path, *, ticker: str | None = None) -> list[SourceItem]:
     try:
         rows, errors = _read_rows(path)
     except ParseError as exc:
-        return [_failing(str(path), exc.reason)]
+        return [unusable_item(str(path), exc.reason, kind_hint="news")]
     except OSError as exc:
-        return [_failing(str(path), f"cannot read file: {exc.strerror or exc}")]
+        return [unusable_item(str(path), f"cannot read file: {exc.strerror or exc}", kind_hint="news")]
     if not rows:
-        return [_failing(str(path), "no rows")]
+        return [unusable_item(str(path), "no rows", kind_hint="news")]
     if not _has_column(rows, "text"):
         columns = sorted({k for row in rows[:5] for k in row})
-        return [_skipping(str(path), f"not a news file: no text column (columns: {', '.join(columns)})")]
+        reason = f"not a news file: no text column (columns: {', '.join(columns)})"
+        return [unusable_item(str(path), reason, kind_hint="news", skip=True)]
     default_ticker = ticker.strip().upper().lstrip("$") if ticker else _ticker_from_name(path)
     bad = dict(errors)
     items: list[SourceItem] = []
     for index, row in enumerate(rows):
         uri = f"{path}#{index}"
         if index in bad:
-            items.append(_failing(uri, bad[index]))
+            items.append(unusable_item(uri, bad[index], kind_hint="news"))
             continue
         items.append(SourceItem(uri=uri, load=_loader(path, index, row, default_ticker), kind_hint="news"))
     return items
@@ -190,20 +191,6 @@ def _ticker_from_name(path: Path) -> str | None:
         return None
     company = lookup_builtin(m.group(1))
     return company.ticker if company else m.group(1).upper()
-
-
-def _failing(uri: str, reason: str) -> SourceItem:
-    def load() -> ParsedDocument:
-        raise ParseError(uri, reason)
-
-    return SourceItem(uri=uri, load=load, kind_hint="news")
-
-
-def _skipping(uri: str, reason: str) -> SourceItem:
-    def load() -> ParsedDocument:
-        raise SkipDocument(uri, reason)
-
-    return SourceItem(uri=uri, load=load, kind_hint="news")
 
 
 def _loader(path: Path, index: int, row: dict[str, Any], ticker: str | None) -> Callable[[], ParsedDocument]:

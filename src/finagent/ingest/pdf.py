@@ -34,7 +34,7 @@ from finagent.companies import Company, lookup_builtin
 from finagent.errors import ParseError
 from finagent.fiscal import fiscal_period, nominal_month_end, quarter_label
 from finagent.ingest.dates import parse_month_day_year
-from finagent.ingest.models import KINDS, Block, ParsedDocument, SourceItem, sha256_bytes
+from finagent.ingest.models import KINDS, Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
 
 log = logging.getLogger(__name__)
 
@@ -292,7 +292,7 @@ def discover_pdfs(
     """
     path = Path(path)
     if not path.exists():
-        return [_failing(str(path), "no such file or directory")]
+        return [unusable_item(str(path), "no such file or directory")]
     if path.is_file():
         files = [path]
     elif recursive:
@@ -331,13 +331,6 @@ def discover_pdfs(
             )
         )
     return items
-
-
-def _failing(uri: str, reason: str) -> SourceItem:
-    def load() -> ParsedDocument:
-        raise ParseError(uri, reason)
-
-    return SourceItem(uri=uri, load=load)
 
 
 def _loader(

@@ -29,7 +29,7 @@ from typing import Any
 from finagent.companies import Company, lookup_builtin, normalize_name
 from finagent.errors import ParseError, SkipDocument
 from finagent.fiscal import fiscal_period, last_quarter_end_before, quarter_end
-from finagent.ingest.models import Block, ParsedDocument, SourceItem, sha256_bytes
+from finagent.ingest.models import Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
 
 PREPARED = "prepared_remarks"
 QA = "qa"
@@ -153,7 +153,7 @@ def discover_transcripts(path: Path) -> list[SourceItem]:
             if not isinstance(rows, list):
                 raise ValueError("expected a JSON list")
         except (OSError, ValueError) as exc:
-            return [_failing(str(manifest), f"unreadable manifest: {exc}")]
+            return [unusable_item(str(manifest), f"unreadable manifest: {exc}", kind_hint="transcript")]
         for index, row in enumerate(rows):
             uri = str(directory / str(row.get("file", f"<row {index}>"))) if isinstance(row, dict) else ""
             try:
@@ -161,24 +161,29 @@ def discover_transcripts(path: Path) -> list[SourceItem]:
                     raise ValueError("row has no 'file'")
                 entry = _entry_from_row(directory, row)
             except (ValueError, TypeError) as exc:
-                items.append(_failing(uri or f"{manifest}#{index}", f"bad manifest row {index}: {exc}"))
+                items.append(
+                    unusable_item(
+                        uri or f"{manifest}#{index}",
+                        f"bad manifest row {index}: {exc}",
+                        kind_hint="transcript",
+                    )
+                )
                 continue
             items.append(SourceItem(uri=str(entry.file), load=_loader(entry), kind_hint="transcript"))
         return items
     for file in sorted(directory.glob("*.txt")):
         named = _entry_from_name(file)
         if named is None:
-            items.append(_failing(str(file), "no manifest.json and the file name gives no ticker/date"))
+            items.append(
+                unusable_item(
+                    str(file),
+                    "no manifest.json and the file name gives no ticker/date",
+                    kind_hint="transcript",
+                )
+            )
         else:
             items.append(SourceItem(uri=str(file), load=_loader(named), kind_hint="transcript"))
     return items
-
-
-def _failing(uri: str, reason: str) -> SourceItem:
-    def load() -> ParsedDocument:
-        raise ParseError(uri, reason)
-
-    return SourceItem(uri=uri, load=load, kind_hint="transcript")
 
 
 def _loader(entry: _Entry) -> Callable[[], ParsedDocument]:
