@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -25,7 +26,9 @@ def corpus(pg_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
     pdfs = [require_shared("filings", "pdf", "sec10q", name) for name in SEC10Q]
     url = create_database(pg_server_url)
     home = tmp_path_factory.mktemp("home")
-    result = finagent(["ingest", "path", str(edgar), *map(str, pdfs)], url, home, timeout=900)
+    # Relative paths, as a user types them (../shared/...): stored sources must still be absolute.
+    paths = [os.path.relpath(p) for p in (edgar, *pdfs)]
+    result = finagent(["ingest", "path", *paths], url, home, timeout=900)
     assert result.returncode == 0, result.stdout + result.stderr
     yield url, home
 
@@ -87,3 +90,9 @@ def test_search_by_company_name_and_period(corpus: tuple[str, Path]) -> None:
     hits = json.loads(result.stdout)
     assert hits and all(h["ticker"] == "MSFT" and h["fiscal_quarter"] == 1 for h in hits)
     assert all(h["page"] is not None for h in hits)  # PDF chunks keep their page
+
+
+def test_sources_are_absolute_paths(corpus: tuple[str, Path]) -> None:
+    with psycopg.connect(corpus[0]) as conn:
+        uris = [r[0] for r in conn.execute("SELECT source_uri FROM documents")]
+    assert uris and all(Path(uri).is_absolute() and Path(uri).exists() for uri in uris)

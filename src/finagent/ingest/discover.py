@@ -38,6 +38,9 @@ def discover(
 
     if not path.exists():
         raise FinagentError(f"no such file or directory: {path}")
+    # Absolute paths make citations resolvable from anywhere and give one identity per file, so a
+    # changed file replaces its old version whichever relative path it was ingested by.
+    path = path.resolve()
     found = Discovery()
     if path.is_file():
         return _discover_file(path, ticker=ticker, form=form, period_end=period_end, explicit=True)
