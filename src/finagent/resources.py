@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
 
+@cache
 def resource_dir(name: str) -> Path:
     """Return the directory of packaged resources ``name`` ("sql" or "prompts").
 
@@ -21,6 +23,10 @@ def resource_dir(name: str) -> Path:
     raise FileNotFoundError(f"finagent resource folder '{name}' is missing from the installation")
 
 
+@cache
 def read_sql(filename: str) -> str:
-    """Text of one SQL file from sql/ (queries are kept out of Python code)."""
+    """Text of one SQL file from sql/ (queries are kept out of Python code).
+
+    Cached: every search and every ingest event uses these, and the files never change at run time.
+    """
     return (resource_dir("sql") / filename).read_text(encoding="utf-8")
