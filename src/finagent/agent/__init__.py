@@ -1,0 +1,1 @@
+"""The research agent: question understanding, the LangGraph graph and its nodes."""

@@ -1,0 +1,180 @@
+"""Which companies a question names: ``$TICKER``, bare capital tickers, company names and aliases.
+
+Deterministic on purpose: the graph must know the companies before it asks any model, and a rule
+that is wrong is easier to see and fix than a model that is sometimes wrong. Rules:
+
+* ``$TICKER`` (any case) always counts when the ticker is known (``$nvda`` is NVDA);
+* a bare ticker counts only when written in capitals and not in the small stoplist of English
+  words and finance abbreviations below (``IT``, ``ON``, ``EPS``...); one-letter tickers need ``$``;
+* names and aliases match case-insensitively on word boundaries, with or without legal suffixes
+  ("Apple Inc." or "Apple"), possessives included ("Microsoft’s"); the longest match wins, and
+  nothing matches inside a word ("Metadata" is not Meta). A few names that are everyday words
+  ("Block", "Target", "Square") need their capital letter. Short all-capital aliases ("GOOG",
+  "FB", "XYZ") follow the ticker rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from finagent.db.companies import StoredCompany
+
+# Capital words that are also tickers somewhere but in a question are usually just words.
+STOP_TICKERS = frozenset(
+    {
+        "A", "AI", "ALL", "AM", "AN", "ANY", "ARE", "AS", "AT", "BE", "BIG", "BY", "CAN", "CEO", "CFO",
+        "COO", "CPI", "DO", "EBIT", "EPS", "ESG", "EU", "FAST", "FCF", "FOR", "FY", "GAAP", "GDP", "GO",
+        "HAS", "HE", "I", "IPO", "IS", "IT", "KEY", "LOW", "ME", "MY", "NEW", "NO", "NOW", "OK", "ON",
+        "ONE", "OR", "OUT", "PE", "PM", "Q", "QOQ", "ROE", "ROI", "SEC", "SEE", "SO", "TAM", "TO", "TTM",
+        "UK", "UP", "US", "USA", "USD", "WE", "YOY",
+    }
+)  # fmt: skip
+
+# Names that are everyday words: they count only with a capital first letter ("target price").
+COMMON_WORD_NAMES = frozenset({"block", "square", "target"})
+
+_LEGAL_SUFFIX = re.compile(
+    r"[\s,]+(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|lp|l\.p|holdings|group"
+    r"|n\.v|nv|s\.a|sa|ag|se)\.?$",
+    re.IGNORECASE,
+)
+_LEADING_THE = re.compile(r"^the\s+", re.IGNORECASE)
+_TICKER_LIKE = re.compile(r"[A-Z]{1,5}")
+_DOLLAR = re.compile(r"(?<![\w$])\$([A-Za-z][A-Za-z0-9]{0,5}(?:[.\-][A-Za-z]{1,2})?)(?![\w])")
+_CAPS = re.compile(r"(?<![\w$&])([A-Z][A-Z0-9]{0,5}(?:\.[A-Z]{1,2})?)(?![\w&]|-[A-Za-z0-9])")
+
+
+@dataclass(frozen=True)
+class CompanyMatch:
+    """One company named in the question, with the text and offset that named it."""
+
+    ticker: str
+    text: str
+    start: int
+    via: str = "name"
+    """How it was named: "$ticker", "ticker" (bare capitals) or "name" (name or alias)."""
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.text)
+
+
+@dataclass(frozen=True)
+class _Matcher:
+    """Compiled lookup for one company table (built once per table, see ``_matcher``)."""
+
+    tickers: dict[str, str]  # symbol (ticker or ticker-like alias) -> ticker
+    names: tuple[tuple[re.Pattern[str], str], ...]  # (pattern, ticker), longest name first
+
+
+def strip_legal_suffixes(name: str) -> str:
+    """ "The Home Depot, Inc." -> "Home Depot": the form people write in questions."""
+    text = _LEADING_THE.sub("", name.strip())
+    while True:
+        shorter = _LEGAL_SUFFIX.sub("", text).rstrip(" ,&")
+        if shorter == text or not shorter:
+            return text
+        text = shorter
+
+
+def _name_variants(company: StoredCompany) -> set[str]:
+    variants: set[str] = set()
+    for raw in (company.name, *company.aliases):
+        if not raw or not raw.strip():
+            continue
+        for form in (raw.strip().rstrip("."), strip_legal_suffixes(raw)):
+            if form:
+                variants.add(form)
+                if form.lower().endswith(".com") and len(form) > 4:
+                    variants.add(form[:-4])
+    return variants
+
+
+def _name_pattern(name: str) -> re.Pattern[str] | None:
+    """Regex for one name: flexible spaces, hyphens and apostrophes, never inside a word."""
+    parts: list[str] = []
+    for ch in name:
+        if ch.isspace():
+            if not parts or parts[-1] != r"\s+":
+                parts.append(r"\s+")
+        elif ch == "-":
+            parts.append(r"[-\s]?")
+        elif ch in "'’":
+            parts.append("['’]")
+        elif ch == "&":
+            parts.append(r"\s*&\s*")
+        else:
+            parts.append(re.escape(ch))
+    body = "".join(parts)
+    if name[0].isdigit():
+        # "3M": exact case, and never an amount such as "$3M" or "1.3M".
+        return re.compile(rf"(?<![\w&$.,]){body}(?![\w&])")
+    if name.lower() in COMMON_WORD_NAMES:
+        first, rest = re.escape(name[0].upper()), "".join(parts[1:])
+        return re.compile(rf"(?<![\w&]){first}(?i:{rest})(?![\w&])")
+    return re.compile(rf"(?<![\w&]){body}(?![\w&])", re.IGNORECASE)
+
+
+@lru_cache(maxsize=32)
+def _matcher(companies: tuple[StoredCompany, ...]) -> _Matcher:
+    tickers: dict[str, str] = {}
+    for company in companies:
+        tickers[company.ticker.upper()] = company.ticker.upper()
+    named: list[tuple[str, str]] = []
+    for company in companies:
+        ticker = company.ticker.upper()
+        for variant in _name_variants(company):
+            if _TICKER_LIKE.fullmatch(variant):
+                tickers.setdefault(variant, ticker)  # a real ticker always wins over an alias
+            else:
+                named.append((variant, ticker))
+    named.sort(key=lambda pair: (-len(pair[0]), pair[0]))
+    patterns = tuple((p, t) for n, t in named if (p := _name_pattern(n)) is not None)
+    return _Matcher(tickers=tickers, names=patterns)
+
+
+def find_companies(question: str, companies: Sequence[StoredCompany]) -> list[CompanyMatch]:
+    """Every known company the question names, in order of first appearance, one entry per ticker."""
+    matcher = _matcher(tuple(companies))
+    candidates: list[CompanyMatch] = []
+    for m in _DOLLAR.finditer(question):
+        ticker = matcher.tickers.get(m.group(1).upper())
+        if ticker:
+            candidates.append(CompanyMatch(ticker, m.group(0), m.start(), "$ticker"))
+    for m in _CAPS.finditer(question):
+        symbol = m.group(1)
+        ticker = matcher.tickers.get(symbol)
+        if ticker and len(symbol) > 1 and symbol not in STOP_TICKERS:
+            candidates.append(CompanyMatch(ticker, symbol, m.start(), "ticker"))
+    for pattern, ticker in matcher.names:
+        for m in pattern.finditer(question):
+            candidates.append(CompanyMatch(ticker, m.group(0), m.start(), "name"))
+    # Longest match first at each position, then no overlaps ("Meta Platforms" over "Meta").
+    candidates.sort(key=lambda c: (c.start, -len(c.text)))
+    chosen: list[CompanyMatch] = []
+    taken_until = -1
+    for candidate in candidates:
+        if candidate.start >= taken_until:
+            chosen.append(candidate)
+            taken_until = candidate.end
+    seen: set[str] = set()
+    result: list[CompanyMatch] = []
+    for match in chosen:
+        if match.ticker not in seen:
+            seen.add(match.ticker)
+            result.append(match)
+    return result
+
+
+def unknown_ticker_mentions(question: str, companies: Sequence[StoredCompany]) -> list[str]:
+    """``$XYZ`` tokens that name no company in the table, upper-cased, so the caller can warn."""
+    matcher = _matcher(tuple(companies))
+    unknown: list[str] = []
+    for m in _DOLLAR.finditer(question):
+        symbol = m.group(1).upper()
+        if symbol not in matcher.tickers and symbol not in unknown:
+            unknown.append(symbol)
+    return unknown

@@ -1,0 +1,108 @@
+"""Company mentions, table-driven: tickers, $tickers, names, aliases, and words that only look like them."""
+
+from __future__ import annotations
+
+import pytest
+
+from finagent.agent.entities import find_companies, strip_legal_suffixes, unknown_ticker_mentions
+from finagent.companies import BUILTIN_COMPANIES
+from finagent.db.companies import StoredCompany
+
+COMPANIES = [
+    StoredCompany(c.ticker, c.name, c.aliases, c.fiscal_year_end_month, 0) for c in BUILTIN_COMPANIES
+]
+HAS_3M = any(c.ticker == "MMM" for c in BUILTIN_COMPANIES)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Compare AAPL and MSFT revenue", ["AAPL", "MSFT"]),
+        ("$nvda gross margin", ["NVDA"]),
+        ("What did $Msft say?", ["MSFT"]),
+        ("Apple's and Microsoft’s revenue", ["AAPL", "MSFT"]),
+        ("What is IT spending at Amazon?", ["AMZN"]),
+        ("metadata of Meta Platforms", ["META"]),
+        ("Meta and Metadata", ["META"]),
+        ("Home Depot same-store sales", ["HD"]),
+        ("The Home Depot, Inc. and Lowe's", ["HD"]),
+        ("Coca-Cola vs PepsiCo", ["KO", "PEP"]),
+        ("coca cola dividends", ["KO"]),
+        ("applesauce sales", []),
+        ("Apple Inc. results", ["AAPL"]),
+        ("apple and NVIDIA Corporation", ["AAPL", "NVDA"]),
+        ("MSFT then Apple then $AAPL then msft", ["MSFT", "AAPL"]),
+        ("AT&T, P&G and PG&E", ["T", "PG", "PCG"]),
+        ("Johnson & Johnson", ["JNJ"]),
+        ("McDonald’s margins", ["MCD"]),
+        ("Amazon.com, Inc. and Google", ["AMZN", "GOOGL"]),
+        ("GOOG and FB", ["GOOGL", "META"]),
+        ("goog and fb lowercase are not tickers", []),
+        ("ON, ALL, ARE, NOW, KEY, FAST, ANY: CEO EPS GAAP USD FY Q A", []),
+        ("$ON and $KEY are tickers only when known", []),
+        ("What is the target price for Apple?", ["AAPL"]),
+        ("Target and Block", ["TGT", "SQ"]),
+        ("a block of shares in a square", []),
+        ("Non-GAAP EPS at AMD", ["AMD"]),
+        ("T-Mobile", []),
+        ("$T and AT&T", ["T"]),
+    ],
+)
+def test_find_companies(question: str, expected: list[str]) -> None:
+    assert [m.ticker for m in find_companies(question, COMPANIES)] == expected
+
+
+@pytest.mark.skipif(not HAS_3M, reason="3M is not a built-in company")
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("3M litigation costs", ["MMM"]), ("$3M of revenue", []), ("1.3M units", []), ("3m in lowercase", [])],
+)
+def test_3m_is_a_company_not_an_amount(question: str, expected: list[str]) -> None:
+    assert [m.ticker for m in find_companies(question, COMPANIES)] == expected
+
+
+def test_matches_keep_text_and_offset() -> None:
+    question = "How did Microsoft’s and $aapl margins compare?"
+    matches = find_companies(question, COMPANIES)
+    assert [(m.ticker, m.text, m.start, m.via) for m in matches] == [
+        ("MSFT", "Microsoft", 8, "name"),
+        ("AAPL", "$aapl", 24, "$ticker"),
+    ]
+    assert all(question[m.start : m.end] == m.text for m in matches)
+
+
+def test_longest_name_wins() -> None:
+    companies = [
+        StoredCompany("HD", "The Home Depot, Inc.", ("Home Depot",), 1, 0),
+        StoredCompany("DEPO", "Depot Corp", ("Depot",), 12, 0),
+    ]
+    matches = find_companies("Home Depot and Depot", companies)
+    assert [(m.ticker, m.text) for m in matches] == [("HD", "Home Depot"), ("DEPO", "Depot")]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Compare $ZZZZ with $AAPL", ["ZZZZ"]),
+        ("$zzzz and $ZZZZ and $qqq", ["ZZZZ", "QQQ"]),
+        ("$5 billion and $AAPL", []),
+        ("ZZZZ without a dollar", []),
+    ],
+)
+def test_unknown_ticker_mentions(question: str, expected: list[str]) -> None:
+    assert unknown_ticker_mentions(question, COMPANIES) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Apple Inc.", "Apple"),
+        ("The Home Depot, Inc.", "Home Depot"),
+        ("JPMorgan Chase & Co.", "JPMorgan Chase"),
+        ("Best Buy Co., Inc.", "Best Buy"),
+        ("PayPal Holdings, Inc.", "PayPal"),
+        ("Johnson & Johnson", "Johnson & Johnson"),
+    ],
+)
+def test_strip_legal_suffixes(name: str, expected: str) -> None:
+    assert strip_legal_suffixes(name) == expected
