@@ -1,0 +1,209 @@
+"""The agent's tools: market data, company news and a safe calculator.
+
+Market and news tools never raise for network or data problems: they answer from live Yahoo Finance
+data when it is reachable, else from recorded data (labelled offline), else with ``ok=False`` and a
+warning the model can relay. Every result says where its figures came from (``source``) so that the
+answer can cite them.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from finagent.settings import Settings
+
+# ------------------------------------------------------------------------------------ results
+
+
+class ToolResult(BaseModel):
+    """Uniform, JSON-serialisable answer of a data tool (what the LLM sees and cites)."""
+
+    tool: str = Field(description="Tool name, e.g. market_quote.")
+    ticker: str | None = None
+    ok: bool = Field(description="False when no data could be produced; see warning.")
+    data: dict[str, Any] = Field(default_factory=dict, description="The figures (JSON values only).")
+    source: str = Field(default="", description="Where the figures come from, live or recorded.")
+    offline: bool = Field(default=False, description="True when the figures are recorded, not live.")
+    as_of: str | None = Field(default=None, description="Date/time the figures refer to.")
+    warning: str | None = Field(default=None, description="Why data is missing, stale or partial.")
+
+    def summary(self) -> str:
+        """One line the model can quote verbatim, with the provenance spelled out."""
+        name = self.ticker or "-"
+        if not self.ok:
+            return f"{self.tool} for {name}: no data — {self.warning or 'unknown error'}"
+        formatter = _SUMMARIES.get(self.tool)
+        text = formatter(self) if formatter else f"{self.tool} for {name}: {self.data}"
+        return f"{text} [{self.source}]" if self.source else text
+
+
+def fmt_money(value: Any, currency: str | None = "USD") -> str:
+    """$185.85, $2.87T — compact enough for one summary line."""
+    if not isinstance(value, int | float) or not math.isfinite(value):
+        return "n/a"
+    prefix = "$" if (currency or "USD") == "USD" else f"{currency} "
+    magnitude = abs(value)
+    for limit, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if magnitude >= limit:
+            return f"{prefix}{value / limit:,.2f}{suffix}"
+    return f"{prefix}{value:,.2f}"
+
+
+def fmt_pct(value: Any) -> str:
+    """+1.2% / -0.5% (the sign always shown, as for a change)."""
+    if not isinstance(value, int | float) or not math.isfinite(value):
+        return "n/a"
+    return f"{value:+.1f}%"
+
+
+def _label(result: ToolResult) -> str:
+    return "recorded data, offline" if result.offline else "live"
+
+
+def _quote_summary(r: ToolResult) -> str:
+    d = r.data
+    cur = d.get("currency")
+    what = "last close" if r.offline else "last price"
+    parts = [f"{r.ticker} {what} {fmt_money(d.get('price'), cur)} on {d.get('price_date')} ({_label(r)})"]
+    if d.get("change_pct") is not None:
+        parts.append(f"day change {fmt_pct(d.get('change_pct'))}")
+    if d.get("year_low") is not None and d.get("year_high") is not None:
+        parts.append(
+            f"52-week range {fmt_money(d.get('year_low'), cur)}–{fmt_money(d.get('year_high'), cur)}"
+        )
+    if d.get("change_1m_pct") is not None:
+        parts.append(f"1-month change {fmt_pct(d.get('change_1m_pct'))}")
+    if d.get("market_cap") is not None:
+        parts.append(f"market cap {fmt_money(d.get('market_cap'), cur)}")
+    return "; ".join(parts)
+
+
+def _history_summary(r: ToolResult) -> str:
+    d = r.data
+    text = (
+        f"{r.ticker} {d.get('interval')} prices {d.get('start')}..{d.get('end')} "
+        f"({d.get('total_bars')} bars, {_label(r)}): close {fmt_money(d.get('first_close'))} → "
+        f"{fmt_money(d.get('last_close'))} ({fmt_pct(d.get('change_pct'))})"
+    )
+    if d.get("high") is not None:
+        text += f", high {fmt_money(d.get('high'))}, low {fmt_money(d.get('low'))}"
+    return text
+
+
+def _statistics_summary(r: ToolResult) -> str:
+    d = r.data
+    cur = d.get("currency")
+    parts = [
+        f"{r.ticker} key statistics as of {r.as_of} ({_label(r)}): last {fmt_money(d.get('price'), cur)}"
+    ]
+    if d.get("market_cap") is not None:
+        parts.append(f"market cap {fmt_money(d.get('market_cap'), cur)}")
+    if d.get("trailing_pe") is not None:
+        parts.append(f"P/E {d['trailing_pe']:.1f}")
+    if d.get("year_low") is not None and d.get("year_high") is not None:
+        parts.append(
+            f"52-week range {fmt_money(d.get('year_low'), cur)}–{fmt_money(d.get('year_high'), cur)}"
+        )
+    for key, label in (("return_1m_pct", "1m"), ("return_3m_pct", "3m"), ("return_1y_pct", "1y")):
+        if d.get(key) is not None:
+            parts.append(f"{label} {fmt_pct(d.get(key))}")
+    if d.get("dividend_yield_pct") is not None:
+        parts.append(f"dividend yield {d['dividend_yield_pct']:.2f}%")
+    return "; ".join(parts)
+
+
+def _news_summary(r: ToolResult) -> str:
+    articles = r.data.get("articles") or []
+    kind = "recorded, offline" if r.offline else "live"
+    head = f"{len(articles)} news article(s) for {r.ticker} ({kind})"
+    shown = "; ".join(f"{a.get('date')}: {a.get('title')}" for a in articles[:3])
+    return f"{head}: {shown}" if shown else head
+
+
+_SUMMARIES = {
+    "market_quote": _quote_summary,
+    "price_history": _history_summary,
+    "key_statistics": _statistics_summary,
+    "company_news": _news_summary,
+}
+
+# ------------------------------------------------------------------------------- data folders
+
+
+def _repo_root() -> Path | None:
+    """The checkout holding ``src/finagent`` (None for an installed wheel)."""
+    here = Path(__file__).resolve()
+    src = here.parents[2]
+    return src.parent if src.name == "src" else None
+
+
+def _candidates(settings: Settings, *parts: str) -> list[Path]:
+    shared = Path("..", "shared", "data", *parts)
+    found = [Path.cwd() / shared]
+    root = _repo_root()
+    if root is not None:
+        found.append(root / shared)
+    found.append(settings.home.joinpath(*parts))
+    return found
+
+
+def _first_dir(paths: list[Path]) -> Path:
+    """The first existing folder; else the last candidate (HOME/...), named in "not found" warnings."""
+    for path in paths:
+        if path.is_dir():
+            return path.resolve()
+    return paths[-1]
+
+
+def market_data_dir(settings: Settings) -> Path:
+    """Recorded daily prices: the setting, else ../shared/data/market/prices, else HOME/market/prices."""
+    if settings.market_data_dir is not None:
+        return settings.market_data_dir
+    return _first_dir(_candidates(settings, "market", "prices"))
+
+
+def news_data_dir(settings: Settings) -> Path:
+    """Recorded news CSVs: the setting, else ../shared/data/news, else HOME/news."""
+    if settings.news_data_dir is not None:
+        return settings.news_data_dir
+    return _first_dir(_candidates(settings, "news"))
+
+
+def display_path(path: Path) -> str:
+    """A path as short as it can be while still unambiguous (relative to the working dir if close)."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return rel if rel.count("..") <= 2 else str(path)
+
+
+# The functions are re-exported here for convenience; the modules import the models above first.
+from finagent.tools.calculator import CalcResult, cagr_pct, calculate, growth_pct, ratio  # noqa: E402
+from finagent.tools.market import get_key_statistics, get_price_history, get_quote  # noqa: E402
+from finagent.tools.network import is_online  # noqa: E402
+from finagent.tools.news import get_company_news  # noqa: E402
+
+__all__ = [
+    "CalcResult",
+    "ToolResult",
+    "cagr_pct",
+    "calculate",
+    "display_path",
+    "fmt_money",
+    "fmt_pct",
+    "get_company_news",
+    "get_key_statistics",
+    "get_price_history",
+    "get_quote",
+    "growth_pct",
+    "is_online",
+    "market_data_dir",
+    "news_data_dir",
+    "ratio",
+]
