@@ -1,3 +1,21 @@
 """finagent: a cited financial research agent over SEC filings, transcripts, news and market data."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from finagent.agent.api import Answer, aask, ask
+
+__all__ = ["Answer", "aask", "ask"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy: `import finagent` stays cheap for the CLI and ingestion, which do not need LangGraph.
+    if name in __all__:
+        from finagent.agent import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'finagent' has no attribute {name!r}")

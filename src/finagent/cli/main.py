@@ -1,9 +1,10 @@
-"""`finagent` command: ingest, search, db."""
+"""`finagent` command: ask, ingest, search, db."""
 
 from __future__ import annotations
 
 import typer
 
+from finagent.cli.ask_cmd import ask_command
 from finagent.cli.console import guarded, quiet_third_party_logs
 from finagent.cli.db_cmd import db_app
 from finagent.cli.ingest_cmd import ingest_app
@@ -19,6 +20,7 @@ app = typer.Typer(
 app.add_typer(ingest_app, name="ingest")
 app.add_typer(db_app, name="db")
 app.command("search")(search_command)
+app.command("ask")(ask_command)
 
 
 def run() -> None:

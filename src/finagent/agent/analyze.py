@@ -1,0 +1,209 @@
+"""analyze node: companies and periods deterministically, then one LLM call for intent and keywords.
+
+The model only fills in what cannot be parsed (intent, sources, answer mode, search phrases); it
+cannot add a ticker (the schema only admits resolved tickers) or a period (periods are parsed here).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from finagent.agent.context import ANSWER_MODES, Context
+from finagent.agent.entities import find_companies, unknown_ticker_mentions
+from finagent.agent.periods import parse_time_phrases
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.schemas import QuestionAnalysis, analysis_schema
+from finagent.agent.state import State, reset
+from finagent.db.companies import StoredCompany, resolve_company
+from finagent.llm.structured import structured_call
+
+_MARKET_CUES = re.compile(
+    r"\b(stock|share price|trading|trades|traded|market cap\w*|valuation|quote|52[- ]week|price target)\b",
+    re.I,
+)
+_NEWS_CUES = re.compile(r"\b(news|headlines?|press release|announce\w*)\b", re.I)
+_TRANSCRIPT_CUES = re.compile(
+    r"\b(earnings call|call|transcripts?|management (said|says|comment\w*)|guidance|outlook|ceo|cfo)\b", re.I
+)
+_STOP = frozenset(
+    """
+    a about across after all also an and any are as at be been between both by can compare compared
+    comparison could did do does during each ending ended for from give had has have how in into is
+    it its latest last me most of on or our over past per please recent reported show since tell
+    than that the their them then there these they this those through to trend was were what when
+    where which while who why will with within would year years quarter quarters fiscal fy vs versus
+    change changed changes period periods company companies
+""".split()
+)
+
+
+def clean_question(question: str, limit: int) -> tuple[str, list[str]]:
+    """Strip control characters; trim an oversized question with a warning instead of failing."""
+    text = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", " ", question or "").strip()
+    if len(text) > limit:
+        return text[:limit], [
+            f"the question was {len(text):,} characters; only the first {limit:,} were used"
+        ]
+    return text, []
+
+
+def resolve_tickers(
+    question: str, explicit: list[str], companies: list[StoredCompany], limit: int
+) -> tuple[list[str], list[str], list[str]]:
+    """(tickers, matched texts, warnings): explicit tickers win, else the ones the question names."""
+    warnings: list[str] = []
+    tickers: list[str] = []
+    texts: list[str] = []
+    if explicit:
+        for raw in explicit:
+            company = resolve_company(companies, raw)
+            if company is None:
+                warnings.append(f"unknown company '{raw}': not in the store's company list")
+            elif company.ticker not in tickers:
+                tickers.append(company.ticker)
+    else:
+        for match in find_companies(question, companies):
+            tickers.append(match.ticker)
+            texts.append(match.text)
+    for symbol in unknown_ticker_mentions(question, companies):
+        warnings.append(f"unknown ticker ${symbol}: not in the store's company list")
+    if len(tickers) > limit:
+        warnings.append(
+            f"{len(tickers)} companies asked; only the first {limit} are researched: "
+            + ", ".join(tickers[:limit])
+        )
+        tickers = tickers[:limit]
+    return tickers, texts, warnings
+
+
+def fallback_phrase(question: str, remove: list[str]) -> str:
+    """Keyword phrase from the question itself: company names, periods and filler words removed."""
+    text = question
+    for fragment in sorted(remove, key=len, reverse=True):
+        if fragment:
+            text = re.sub(rf"(?<!\w){re.escape(fragment)}(?:'s|’s)?(?!\w)", " ", text, flags=re.I)
+    words = [re.sub(r"['’]s$", "", w) for w in re.findall(r"[A-Za-z][A-Za-z&\-'’]*", text)]
+    words = [w for w in words if w.lower() not in _STOP and not re.fullmatch(r"(?i)q[1-4]|fy\d*", w)]
+    return " ".join(words[:6]).lower()
+
+
+def sanitize_phrases(phrases: list[str], names: list[str]) -> list[str]:
+    """Keep short keyword phrases: no questions, no company names, no years; deduplicated."""
+    kept: list[str] = []
+    for phrase in phrases:
+        text = phrase.replace("?", " ")
+        for name in names:
+            if name:
+                text = re.sub(rf"\b{re.escape(name)}('s)?\b", " ", text, flags=re.I)
+        text = re.sub(r"\b(FY)?(19|20)\d\d\b|\bQ[1-4]\b", " ", text, flags=re.I)
+        text = " ".join(text.split())[:80].strip(" ,.;:-")
+        if len(text) >= 3 and text.lower() not in (k.lower() for k in kept):
+            kept.append(text)
+    return kept
+
+
+def required_sources(question: str, suggested: list[str]) -> list[str]:
+    """Sources the question needs: the model's suggestion plus unmistakable cues in the text."""
+    sources = list(dict.fromkeys(suggested))
+    for name, cue in (("market_data", _MARKET_CUES), ("news", _NEWS_CUES), ("transcript", _TRANSCRIPT_CUES)):
+        if cue.search(question) and name not in sources:
+            sources.append(name)
+    if not any(s in sources for s in ("10-K", "10-Q", "transcript")):
+        sources[:0] = ["10-K", "10-Q"]
+    return sources
+
+
+async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Resolve companies and time phrases, then ask the model for intent, sources, mode and keywords."""
+    context = runtime.context or Context()
+    resources = get_resources()
+    question, warnings = clean_question(state["question"], context.max_question_chars)
+    companies = await asyncio.to_thread(resources.companies)
+    tickers, matched, ticker_warnings = resolve_tickers(
+        question, list(state.get("tickers") or []), companies, context.max_tickers
+    )
+    warnings += ticker_warnings
+    period_sources = [question, *(state.get("periods") or [])]
+    specs = [spec for text in period_sources for spec in parse_time_phrases(text)]
+    previous = (state.get("history") or [])[-1:]
+    if previous and not tickers:
+        tickers = list(previous[0].get("tickers") or [])
+        if tickers:
+            warnings.append(f"no company named; continuing with {', '.join(tickers)} from the conversation")
+    if previous and not specs:
+        period_sources = list(previous[0].get("period_sources") or [])
+        specs = [spec for text in period_sources for spec in parse_time_phrases(text)]
+
+    by_ticker = {c.ticker: c for c in companies}
+    names = [*matched, *tickers, *(n for t in tickers for n in _names(by_ticker.get(t)))]
+    phrase_texts = [s.text for s in specs if s.text]
+    base_phrase = fallback_phrase(question, [*names, *phrase_texts]) or question[:80]
+
+    messages = render(
+        "analyze",
+        question=question,
+        companies=", ".join(
+            f"{t} ({by_ticker[t].name})" if t in by_ticker and by_ticker[t].name else t for t in tickers
+        )
+        or "none named",
+        periods=", ".join(phrase_texts) or "not stated (use the latest)",
+    )
+    schema = analysis_schema(tickers)
+    reply, calls = await structured_call(
+        resources.chat_model("analyze", context), messages, schema, role="analyze", default=QuestionAnalysis
+    )
+    keywords: dict[str, list[str]] = {}
+    for ticker in tickers or [""]:
+        suggested: list[str] = next((k.phrases for k in reply.keywords if k.ticker == ticker), [])
+        if not tickers:
+            suggested = [p for k in reply.keywords for p in k.phrases]
+        keywords[ticker] = sanitize_phrases([base_phrase, *suggested], names)[:3] or [base_phrase]
+    mode = state.get("answer_mode") or context.answer_mode or reply.answer_mode
+    if mode not in ANSWER_MODES:
+        warnings.append(f"unknown answer mode '{mode}'; using standard")
+        mode = "standard"
+    if not tickers:
+        warnings.append("no known company found in the question; searching all companies in the store")
+    analysis = {
+        "question": question,
+        "tickers": tickers,
+        "period_sources": period_sources,
+        "time_specs": [_spec_dict(s) for s in specs],
+        "intent": reply.intent,
+        "sources": required_sources(question, list(reply.sources)),
+        "answer_mode": mode,
+        "keywords": keywords,
+    }
+    return {
+        "analysis": analysis,
+        "iterations": 0,
+        "warnings": reset(warnings),
+        "evidence": reset(),
+        "searches": reset(),
+        "tool_results": reset(),
+        "evaluations": reset(),
+        "timings": reset(),
+        "llm_calls": reset([c.to_dict() for c in calls]),
+        "facts": [],
+        "calculations": [],
+        "follow_up_queries": [],
+    }
+
+
+def _names(company: StoredCompany | None) -> list[str]:
+    if company is None:
+        return []
+    return [n for n in (company.name, *company.aliases) if n]
+
+
+def _spec_dict(spec: Any) -> dict[str, Any]:
+    if hasattr(spec, "model_dump"):
+        return dict(spec.model_dump(mode="json"))
+    if hasattr(spec, "to_dict"):
+        return dict(spec.to_dict())
+    return {"spec": str(spec)}

@@ -1,0 +1,122 @@
+"""Python API: ``finagent.ask(question) -> Answer`` and its async twin ``aask``."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from finagent.agent.context import Context
+from finagent.agent.graph import build_graph, graph
+from finagent.agent.resources import get_resources
+from finagent.agent.state import RESET
+from finagent.errors import FinagentError
+
+UpdateHandler = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass
+class Answer:
+    """A finished research run: the cited answer and how it was reached."""
+
+    question: str
+    answer: str
+    citations: list[dict[str, Any]]
+    confidence: float
+    iterations: int
+    periods_covered: list[str]
+    warnings: list[str]
+    llm_calls: list[dict[str, Any]] = field(default_factory=list)
+    wall_time_s: float = 0.0
+    thread: str | None = None
+
+    @property
+    def tokens(self) -> int:
+        return sum(int(c.get("input_tokens") or 0) + int(c.get("output_tokens") or 0) for c in self.llm_calls)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self) | {"tokens": self.tokens}
+
+
+@asynccontextmanager
+async def _checkpointed_graph(thread: str | None) -> AsyncIterator[Any]:
+    """The graph with a Postgres checkpointer in the store's database when a thread is given."""
+    if not thread:
+        yield graph
+        return
+    from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+    database = await asyncio.to_thread(get_resources().database)
+    async with AsyncPostgresSaver.from_conn_string(database.url) as saver:
+        await saver.setup()
+        yield build_graph(checkpointer=saver)
+
+
+async def aask(
+    question: str,
+    *,
+    tickers: list[str] | None = None,
+    periods: list[str] | None = None,
+    mode: str | None = None,
+    provider: str | None = None,
+    thread: str | None = None,
+    context: Context | None = None,
+    on_update: UpdateHandler | None = None,
+) -> Answer:
+    """Run the research graph on one question (streaming node updates to ``on_update``)."""
+    if not question or not question.strip():
+        raise FinagentError("the question is empty")
+    run_context = context or Context()
+    if provider:
+        run_context = replace(run_context, provider=provider)
+    if mode:
+        run_context = replace(run_context, answer_mode=mode)
+    inputs: dict[str, Any] = {"question": question}
+    if tickers:
+        inputs["tickers"] = tickers
+    if periods:
+        inputs["periods"] = periods
+    config: dict[str, Any] = {"configurable": {"thread_id": thread}} if thread else {}
+    started = time.perf_counter()
+    output: dict[str, Any] = {}
+    llm_calls: list[dict[str, Any]] = []
+    async with _checkpointed_graph(thread) as compiled:
+        async for stream_mode, chunk in compiled.astream(
+            inputs, config, context=run_context, stream_mode=["updates", "values"]
+        ):
+            if stream_mode == "values":
+                output = dict(chunk)
+                continue
+            for node, update in chunk.items():
+                if not isinstance(update, dict):
+                    continue
+                calls = update.get("llm_calls") or []
+                llm_calls = ([] if calls[:1] == [RESET] else llm_calls) + [c for c in calls if c != RESET]
+                if on_update is not None:
+                    on_update(node, update)
+    return Answer(
+        question=question,
+        answer=output.get("answer", ""),
+        citations=list(output.get("citations") or []),
+        confidence=float(output.get("confidence") or 0.0),
+        iterations=int(output.get("iterations") or 0),
+        periods_covered=list(output.get("periods_covered") or []),
+        warnings=list(output.get("warnings") or []),
+        llm_calls=llm_calls,
+        wall_time_s=round(time.perf_counter() - started, 2),
+        thread=thread,
+    )
+
+
+def ask(question: str, **options: Any) -> Answer:
+    """Blocking ``aask``; works inside a running event loop too (e.g. a notebook) via a worker thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(aask(question, **options))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, aask(question, **options)).result()

@@ -1,0 +1,48 @@
+"""Run configuration (LangGraph ``context_schema``): providers, answer mode, limits, weights."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ANSWER_MODES = ("direct", "standard", "detailed", "deep")
+
+DEFAULT_THRESHOLDS = {"direct": 0.70, "standard": 0.80, "detailed": 0.90, "deep": 0.95}
+DEFAULT_MAX_ITERATIONS = {"direct": 2, "standard": 3, "detailed": 4, "deep": 10}
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Per-run settings; every field has a default so Studio and the CLI may leave them out."""
+
+    provider: str = "auto"
+    """auto | openai | cerebras | local; the others in the auto chain are fallbacks."""
+    analyze_model: str | None = None
+    generate_model: str | None = None
+    evaluate_model: str | None = None
+    answer_mode: str | None = None
+    """Overrides the mode the analysis picks (direct / standard / detailed / deep)."""
+    chunks_per_quarter: int = 15
+    max_quarters: int = 12
+    max_tickers: int = 8
+    max_question_chars: int = 4000
+    vector_weight: float = 0.7
+    keyword_weight: float = 0.3
+    thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
+    max_iterations: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_ITERATIONS))
+    max_follow_up_searches: int = 48
+    evidence_per_period: int = 3
+    """Chunks per (ticker, period) shown to the model; small models read ~100 tokens/s."""
+    evidence_chars: int = 900
+    """Characters kept of each evidence chunk (table rows matching the question are kept first)."""
+    evidence_budget_chars: int = 6000
+    """Evidence characters per model call, shared by all (ticker, period) groups."""
+    max_evidence_items: int = 24
+    use_tools: bool = True
+    today: str | None = None
+    """ISO date treated as today (tests and reproducible runs); default: the real date."""
+
+    def threshold(self, mode: str) -> float:
+        return float(self.thresholds.get(mode, DEFAULT_THRESHOLDS["standard"]))
+
+    def iteration_limit(self, mode: str) -> int:
+        return int(self.max_iterations.get(mode, DEFAULT_MAX_ITERATIONS["standard"]))

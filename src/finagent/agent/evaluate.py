@@ -1,0 +1,110 @@
+"""evaluate node and the route after it: score the answer, decide whether to search again."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from finagent.agent.analyze import sanitize_phrases
+from finagent.agent.context import Context
+from finagent.agent.figures import format_facts
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.retrieve import plan_follow_ups
+from finagent.agent.schemas import Evaluation
+from finagent.agent.state import State
+from finagent.llm.structured import structured_call
+
+LLM_WEIGHT = 0.5  # the rest of the confidence is deterministic coverage of the asked periods
+
+
+def coverage(state: State) -> float:
+    """Share of target (ticker, period) pairs the answer has figures for (or evidence, if no figures)."""
+    targets = [(t.get("ticker"), t["label"]) for t in state.get("targets") or [] if t.get("available")]
+    facts = state.get("facts") or []
+    if facts:
+        covered = {(f["ticker"], f["period"]) for f in facts}
+    else:
+        covered = {(e.get("ticker"), e["period_label"]) for e in state.get("evidence") or []}
+    if not targets:
+        return 1.0 if covered else 0.0
+    return sum(1 for t in targets if t in covered) / len(targets)
+
+
+async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    context = runtime.context or Context()
+    analysis = state["analysis"]
+    targets = ", ".join(f"{t.get('ticker') or ''} {t['label']}".strip() for t in state.get("targets") or [])
+    messages = render(
+        "evaluate",
+        question=analysis["question"],
+        targets=targets or "any",
+        facts=format_facts(state.get("facts") or []),
+        answer=(state.get("answer") or "")[:3000],
+    )
+    reply, calls = await structured_call(
+        get_resources().chat_model("evaluate", context),
+        messages,
+        Evaluation,
+        role="evaluate",
+        default=Evaluation,
+    )
+    model_ok = bool(calls) and calls[-1].ok
+    share = coverage(state)
+    model_score = (reply.completeness + reply.specificity + reply.accuracy + reply.clarity) / 400
+    # Without a grade, coverage alone never reaches a threshold; an answer the model did not write
+    # (built from evidence after a failure) is low-confidence by construction.
+    confidence = LLM_WEIGHT * model_score + (1 - LLM_WEIGHT) * share if model_ok else 0.6 * share
+    if not state.get("draft_ok", True):
+        confidence = min(confidence, 0.3)
+    names = [t for t in analysis["tickers"]]
+    done = {s["query"].lower() for s in state.get("searches") or []}
+    follow_ups = [q for q in sanitize_phrases(list(reply.follow_up_keywords), names) if q.lower() not in done]
+    follow_ups = [q for q in follow_ups if not re.fullmatch(r"[\d\s.,%$]+", q)]
+    record = {
+        "iteration": state.get("iterations") or 0,
+        **reply.model_dump(),
+        "model_ok": model_ok,
+        "coverage": round(share, 3),
+        "confidence": round(confidence, 3),
+    }
+    return {
+        "evaluations": [record],
+        "confidence": round(confidence, 3),
+        "follow_up_queries": follow_ups,
+        "llm_calls": [c.to_dict() for c in calls],
+    }
+
+
+def route_after_evaluate(state: State, runtime: Runtime[Context]) -> list[Send] | str:
+    """Stop at the mode's threshold, its iteration limit, when satisfied or out of ideas; else search more."""
+    context = runtime.context or Context()
+    mode = state["analysis"]["answer_mode"]
+    last = (state.get("evaluations") or [{}])[-1]
+    if (
+        (state.get("confidence") or 0.0) >= context.threshold(mode)
+        or int(state.get("iterations") or 0) >= context.iteration_limit(mode)
+        or last.get("satisfied")
+        or not state.get("follow_up_queries")
+    ):
+        return "finish"
+    sends = plan_follow_ups(state, context)
+    return sends or "finish"
+
+
+async def finish(state: State) -> dict[str, Any]:
+    """Remember the turn for follow-up questions in the same thread."""
+    analysis = state["analysis"]
+    return {
+        "history": [
+            {
+                "question": analysis["question"],
+                "answer": state.get("answer", ""),
+                "tickers": analysis["tickers"],
+                "period_sources": analysis["period_sources"],
+            }
+        ]
+    }

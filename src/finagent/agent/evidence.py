@@ -1,0 +1,181 @@
+"""Evidence handling: pick the best chunks per (ticker, period), label them, condense and cite them.
+
+Labels follow the citation scheme users see: transcripts ``[1]``, 10-K ``[10K1]``, 10-Q ``[10Q1]``,
+8-K ``[8K1]``, earnings releases ``[ER1]``, news ``[N1]``, market data ``[M1]``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from finagent.fiscal import quarter_label
+from finagent.retrieval.hybrid import SearchHit
+
+LABEL_PREFIX = {
+    "10-K": "10K",
+    "10-Q": "10Q",
+    "8-K": "8K",
+    "earnings_release": "ER",
+    "transcript": "",
+    "news": "N",
+}
+CITATION = re.compile(r"\[((?:10K|10Q|8K|ER|N|M)?\d+(?:\s*[,;]\s*(?:10K|10Q|8K|ER|N|M)?\d+)*)\]")
+_STOPWORDS = frozenset(
+    """
+    a an and are as at be by compare did do does for from how in is it its of on or over the their
+    to vs was were what when which who with last most recent quarter quarters year years fiscal
+    between ending ended change changed total
+""".split()
+)
+_DELIMITER = re.compile(r"</?\s*evidence\b[^>]*>", re.IGNORECASE)
+
+
+def hit_to_evidence(hit: SearchHit, query: str, round_: int) -> dict[str, Any]:
+    """A JSON-friendly evidence record for the graph state."""
+    return {
+        "chunk_id": hit.chunk_id,
+        "document_id": hit.document_id,
+        "ticker": hit.ticker,
+        "kind": hit.kind,
+        "fiscal_year": hit.fiscal_year,
+        "fiscal_quarter": hit.fiscal_quarter,
+        "period_label": quarter_label(hit.fiscal_year, hit.fiscal_quarter),
+        "period_end": hit.period_end.isoformat() if hit.period_end else None,
+        "section": hit.section,
+        "section_title": hit.section_title,
+        "page": hit.page,
+        "char_start": hit.char_start,
+        "char_end": hit.char_end,
+        "is_table": hit.is_table,
+        "statement": hit.statement,
+        "title": hit.title,
+        "source_uri": hit.source_uri,
+        "content_sha256": hit.content_sha256,
+        "text": hit.text,
+        "fused_score": float(hit.fused_score),
+        "vector_score": None if hit.vector_score is None else float(hit.vector_score),
+        "keyword_score": None if hit.keyword_score is None else float(hit.keyword_score),
+        "queries": [query],
+        "round": round_,
+    }
+
+
+def query_terms(phrases: Iterable[str]) -> list[str]:
+    """Lower-case content words of the search phrases, used to keep the relevant lines of a chunk."""
+    terms: list[str] = []
+    for phrase in phrases:
+        for word in re.findall(r"[a-z][a-z&\-]+", phrase.lower()):
+            if word not in _STOPWORDS and word not in terms:
+                terms.append(word)
+    return terms
+
+
+def select_evidence(
+    evidence: Sequence[dict[str, Any]], per_period: int, max_items: int = 40
+) -> list[dict[str, Any]]:
+    """Top chunks per (ticker, period), best first, so every company and period gets a voice."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for item in evidence:
+        groups[(item.get("ticker") or "", item["period_label"])].append(item)
+    chosen: list[dict[str, Any]] = []
+    for key in sorted(groups, key=lambda k: (k[0], _period_sort_key(groups[k][0]))):
+        ranked = sorted(groups[key], key=lambda e: (-e["fused_score"], e["chunk_id"]))
+        chosen.extend(ranked[:per_period])
+    return chosen[:max_items]
+
+
+def _period_sort_key(item: dict[str, Any]) -> tuple[int, int]:
+    return (item.get("fiscal_year") or 0, item.get("fiscal_quarter") or 5)
+
+
+def assign_labels(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Give each item its citation label ("10Q1", "10K1", "1", "N1"), numbered per kind."""
+    counters: dict[str, int] = defaultdict(int)
+    labelled = []
+    for item in items:
+        prefix = LABEL_PREFIX.get(item["kind"], "D")
+        counters[prefix] += 1
+        labelled.append({**item, "label": f"{prefix}{counters[prefix]}"})
+    return labelled
+
+
+def condense(text: str, terms: Sequence[str], max_chars: int) -> str:
+    """Keep what matters for the question within ``max_chars``.
+
+    Tables keep their caption/header lines and every row naming a query term; prose keeps the
+    sentences with the most query terms, in document order.
+    """
+    text = _DELIMITER.sub(" ", text)
+    if len(text) <= max_chars:
+        return text
+    lines = [line for line in text.splitlines() if line.strip()]
+    if sum("|" in line for line in lines) >= 3:
+        header = lines[:3]
+        rows = [line for line in lines[3:] if any(t in line.lower() for t in terms)]
+        kept = "\n".join([*header, *rows]) if rows else "\n".join(lines)
+        return kept[:max_chars]
+    sentences = re.split(r"(?<=[.!?])\s+", " ".join(lines))
+    scored = sorted(
+        range(len(sentences)),
+        key=lambda i: (-sum(t in sentences[i].lower() for t in terms), i),
+    )
+    keep: set[int] = set()
+    size = 0
+    for index in scored:
+        if size + len(sentences[index]) > max_chars and keep:
+            break
+        keep.add(index)
+        size += len(sentences[index]) + 1
+    return " ".join(sentences[i] for i in sorted(keep))[:max_chars]
+
+
+def describe(item: dict[str, Any]) -> str:
+    """Where an item comes from, for the model and for people: "AAPL 10-Q Q3 FY2023, p.4"."""
+    where = [item.get("ticker") or "", item["kind"], item["period_label"]]
+    text = " ".join(w for w in where if w)
+    if item.get("section_title"):
+        text += f", {item['section_title']}"
+    if item.get("page") is not None:
+        text += f", p.{item['page'] + 1}"
+    return text
+
+
+def format_evidence(items: Sequence[dict[str, Any]], terms: Sequence[str], max_chars: int) -> str:
+    """Evidence as delimited data blocks; text is condensed and stripped of delimiter look-alikes."""
+    blocks = []
+    for item in items:
+        body = condense(item["text"], terms, max_chars)
+        blocks.append(f'<evidence id="{item["label"]}" from="{describe(item)}">\n{body}\n</evidence>')
+    return "\n".join(blocks) if blocks else "(no evidence found)"
+
+
+def cited_labels(answer: str) -> list[str]:
+    """Citation labels used in an answer, in order of first use ("[10Q1, 10Q2]" counts both)."""
+    labels: list[str] = []
+    for match in CITATION.finditer(answer):
+        for label in re.split(r"\s*[,;]\s*", match.group(1)):
+            if label not in labels:
+                labels.append(label)
+    return labels
+
+
+def citation_record(item: dict[str, Any]) -> dict[str, Any]:
+    """What a citation resolves to: ticker, source kind, fiscal period, section, page and URI."""
+    return {
+        "label": item["label"],
+        "ticker": item.get("ticker"),
+        "kind": item["kind"],
+        "period": item.get("period_label"),
+        "section": item.get("section_title") or item.get("section"),
+        "page": None if item.get("page") is None else item["page"] + 1,
+        "source_uri": item.get("source_uri"),
+        "title": item.get("title"),
+        "chunk_id": item.get("chunk_id"),
+        "document_id": item.get("document_id"),
+        "char_start": item.get("char_start"),
+        "char_end": item.get("char_end"),
+        "excerpt": (item.get("text") or "")[:300],
+    }

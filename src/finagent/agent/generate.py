@@ -1,0 +1,204 @@
+"""generate node: extract figures (JSON) → verify → compute (sympy) → write the cited answer.
+
+A small model computes poorly but copies well, so it only copies labelled values; the arithmetic is
+the calculator's, and a figure the evidence does not contain is dropped before anyone sees it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from finagent.agent.context import Context
+from finagent.agent.evidence import (
+    assign_labels,
+    citation_record,
+    cited_labels,
+    describe,
+    format_evidence,
+    query_terms,
+    select_evidence,
+)
+from finagent.agent.figures import (
+    compute_changes,
+    format_calculations,
+    format_facts,
+    verify_facts,
+)
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.schemas import Facts, facts_schema
+from finagent.agent.state import State
+from finagent.llm.structured import structured_call, text_call
+
+MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}
+
+
+def budgeted_evidence(evidence: list[dict[str, Any]], context: Context) -> list[dict[str, Any]]:
+    """Best chunks per (ticker, period) within the character budget the model can read in time."""
+    groups = {(e.get("ticker"), e["period_label"]) for e in evidence}
+    per_group_chars = max(context.evidence_chars // 2, context.evidence_budget_chars // max(1, len(groups)))
+    per_period = max(1, min(context.evidence_per_period, per_group_chars // max(1, context.evidence_chars)))
+    return assign_labels(select_evidence(evidence, per_period, max_items=context.max_evidence_items))
+
+
+def tool_items(tool_results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Market data and news results as citable items ([M1], [N1])."""
+    items = []
+    counters: dict[str, int] = defaultdict(int)
+    for result in tool_results:
+        if not result.get("ok"):
+            continue
+        prefix = "N" if result["tool"] == "company_news" else "M"
+        counters[prefix] += 1
+        items.append({**result, "label": f"{prefix}{counters[prefix]}"})
+    return items
+
+
+def format_tool_items(items: list[dict[str, Any]]) -> str:
+    return "\n".join(
+        f'<evidence id="{i["label"]}" from="{i["source"]}">\n{i["summary"]}\n</evidence>' for i in items
+    )
+
+
+def finalize_answer(
+    text: str,
+    facts: list[dict[str, Any]],
+    calculations: list[dict[str, Any]],
+    by_label: dict[str, dict[str, Any]],
+    tools_by_label: dict[str, dict[str, Any]],
+) -> tuple[str, list[dict[str, Any]], list[str]]:
+    """Drop citations that match no evidence, append the verified figures, resolve every citation."""
+    warnings: list[str] = []
+    for label in cited_labels(text):
+        if label not in by_label and label not in tools_by_label:
+            text = re.sub(rf"\[\s*{re.escape(label)}\s*\]", "", text)
+            text = re.sub(
+                rf"(?<=[\[,;\s]){re.escape(label)}\s*[,;]\s*|\s*[,;]\s*{re.escape(label)}(?=\])", "", text
+            )
+            warnings.append(f"removed citation [{label}]: it matches no retrieved evidence")
+    text = text.strip()
+    if facts:
+        lines = [format_facts(facts)]
+        lines += [
+            f"- {c['ticker']} {c['metric']} change {c['from_period']} → {c['to_period']}: {c['result_text']} "
+            f"(computed: {c['expression']})"
+            for c in calculations
+        ]
+        text += "\n\nFigures:\n" + "\n".join(lines)
+    citations = []
+    for label in cited_labels(text):
+        if label in by_label:
+            citations.append(citation_record(by_label[label]))
+        elif label in tools_by_label:
+            item = tools_by_label[label]
+            citations.append(
+                {
+                    "label": label,
+                    "ticker": item.get("ticker"),
+                    "kind": "market_data" if label.startswith("M") else "news",
+                    "period": item.get("as_of"),
+                    "section": item["tool"],
+                    "page": None,
+                    "source_uri": item.get("source"),
+                    "title": item.get("summary", "")[:120],
+                    "chunk_id": None,
+                    "document_id": None,
+                }
+            )
+    return text, citations, warnings
+
+
+def fallback_answer(facts: list[dict[str, Any]], items: list[dict[str, Any]]) -> str:
+    """An answer built from evidence alone when the model gives none."""
+    if facts:
+        return "The language model did not return an answer; these figures were found in the evidence."
+    if not items:
+        return "No evidence was found in the store for this question."
+    lines = [f"- {describe(i)}: {i['text'][:200].strip()} [{i['label']}]" for i in items[:5]]
+    return "The language model did not return an answer; the most relevant evidence is:\n" + "\n".join(lines)
+
+
+async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    context = runtime.context or Context()
+    resources = get_resources()
+    analysis = state["analysis"]
+    question: str = analysis["question"]
+    tickers: list[str] = analysis["tickers"]
+    iteration = int(state.get("iterations") or 0) + 1
+    items = budgeted_evidence(list(state.get("evidence") or []), context)
+    by_label = {i["label"]: i for i in items}
+    tools = tool_items(list(state.get("tool_results") or []))
+    tools_by_label = {t["label"]: t for t in tools}
+    phrases = [p for ps in analysis["keywords"].values() for p in ps] + list(
+        state.get("follow_up_queries") or []
+    )
+    terms = query_terms([question, *phrases])
+    evidence_block = format_evidence(items, terms, context.evidence_chars)
+    if tools:
+        evidence_block += "\n" + format_tool_items(tools)
+
+    calls: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    facts: list[dict[str, Any]] = []
+    filings = [i for i in items if i["kind"] not in ("news",)]
+    if filings:
+        labels = sorted(
+            {i["period_label"] for i in filings}
+            | {t["label"] for t in state.get("targets", []) if t.get("fiscal_year")}
+        )
+        schema = facts_schema(
+            tickers, labels, [i["label"] for i in filings], limit=min(24, 2 * len(filings) + 2)
+        )
+        reply, extract_calls = await structured_call(
+            resources.chat_model("extract", context),
+            render("extract", question=question, metrics=", ".join(phrases[:6]), evidence=evidence_block),
+            schema,
+            role="extract",
+            default=Facts,
+        )
+        calls += [c.to_dict() for c in extract_calls]
+        raw = [f.model_dump() for f in reply.facts]
+        facts, rejected = verify_facts(raw, by_label)
+        if rejected:
+            warnings.append(f"dropped {len(rejected)} extracted figure(s) not written in the cited evidence")
+    calculations = compute_changes(facts)
+
+    template = "synthesis" if len(tickers) > 1 else "generate"
+    compose_evidence = evidence_block if not facts else format_evidence(items[:6], terms, 400)
+    messages = render(
+        template,
+        question=question,
+        companies=", ".join(tickers),
+        facts=format_facts(facts),
+        calculations=format_calculations(calculations),
+        evidence=compose_evidence + ("\n" + format_tool_items(tools) if tools and facts else ""),
+        warnings="; ".join(state.get("warnings") or []) or "none",
+        max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
+    )
+    text, call = await text_call(resources.chat_model("generate", context), messages, role="generate")
+    calls.append(call.to_dict())
+    if not text.strip():
+        text = fallback_answer(facts, items)
+        warnings.append("the model returned no answer; the answer was built from the evidence alone")
+    answer, citations, citation_warnings = finalize_answer(
+        text, facts, calculations, by_label, tools_by_label
+    )
+    covered = sorted(
+        {f"{f['ticker']} {f['period']}" for f in facts}
+        or {f"{i.get('ticker') or ''} {i['period_label']}".strip() for i in items}
+    )
+    return {
+        "answer": answer,
+        "citations": citations,
+        "facts": facts,
+        "calculations": calculations,
+        "iterations": iteration,
+        "draft_ok": call.ok,
+        "periods_covered": covered,
+        "llm_calls": calls,
+        "warnings": warnings + citation_warnings,
+    }

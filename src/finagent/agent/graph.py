@@ -1,0 +1,43 @@
+"""The research graph: analyze → resolve periods → parallel searches → tools → generate → evaluate ⟲."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Checkpointer
+
+from finagent.agent.analyze import analyze
+from finagent.agent.context import Context
+from finagent.agent.evaluate import evaluate, finish, route_after_evaluate
+from finagent.agent.generate import generate
+from finagent.agent.retrieve import plan_searches, resolve_periods_node, search
+from finagent.agent.state import InputState, OutputState, SearchTask, State
+from finagent.agent.tools_node import call_tools
+
+
+def build_graph(checkpointer: Checkpointer = None) -> Any:
+    """Compile the graph (with a checkpointer when conversations must survive the process)."""
+    builder = StateGraph(State, input_schema=InputState, output_schema=OutputState, context_schema=Context)
+    builder.add_node("analyze", analyze)
+    builder.add_node("resolve_periods", resolve_periods_node)
+    builder.add_node("search", search, input_schema=SearchTask)  # type: ignore[call-overload]
+    builder.add_node("tools", call_tools)
+    builder.add_node("generate", generate)
+    builder.add_node("evaluate", evaluate)
+    builder.add_node("follow_up_search", search, input_schema=SearchTask)  # type: ignore[call-overload]
+    builder.add_node("finish", finish)
+
+    builder.add_edge(START, "analyze")
+    builder.add_edge("analyze", "resolve_periods")
+    builder.add_conditional_edges("resolve_periods", plan_searches, ["search"])
+    builder.add_edge("search", "tools")
+    builder.add_edge("tools", "generate")
+    builder.add_edge("generate", "evaluate")
+    builder.add_conditional_edges("evaluate", route_after_evaluate, ["follow_up_search", "finish"])
+    builder.add_edge("follow_up_search", "generate")
+    builder.add_edge("finish", END)
+    return builder.compile(checkpointer=checkpointer, name="finagent-research")
+
+
+graph = build_graph()

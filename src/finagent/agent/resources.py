@@ -1,0 +1,126 @@
+"""Process-wide resources the graph nodes share: the store, the embedder and the chat models.
+
+Opened lazily on first use (in a worker thread, so no node blocks the event loop) and closed at
+exit. Tests swap them with ``configure_resources`` (e.g. a scripted chat model).
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from langchain_core.runnables import Runnable
+
+from finagent.db import Database, open_database
+from finagent.db.companies import StoredCompany, list_companies
+from finagent.embeddings import Embedder, get_embedder
+from finagent.retrieval.hybrid import SearchHit, SearchRequest, run_search
+from finagent.settings import Settings, get_settings
+
+ChatModelFactory = Callable[[str, Any], Runnable]  # (role, Context) -> chat model runnable
+
+# Output caps per role: the local model writes ~30 tokens/s, so every token is time.
+MAX_TOKENS = {"analyze": 256, "extract": 700, "generate": 450, "evaluate": 160}
+
+
+class AgentResources:
+    """Lazily opened handles; thread-safe so parallel search branches can share them."""
+
+    def __init__(self, settings: Settings, chat_model_factory: ChatModelFactory | None = None) -> None:
+        self.settings = settings
+        self._chat_model_factory = chat_model_factory
+        self._db: Database | None = None
+        self._lock = threading.Lock()
+        self._query_vectors: dict[str, np.ndarray] = {}
+        self._models: dict[tuple[str, str, str | None], Runnable] = {}
+
+    # -- store -----------------------------------------------------------------------------
+    def database(self) -> Database:
+        with self._lock:
+            if self._db is None:
+                self._db = open_database(self.settings)
+            return self._db
+
+    def companies(self) -> list[StoredCompany]:
+        with self.database().connection() as conn:
+            return list_companies(conn)
+
+    def search(self, request: SearchRequest) -> list[SearchHit]:
+        with self.database().connection() as conn:
+            return run_search(conn, request)
+
+    # -- embeddings ------------------------------------------------------------------------
+    def embedder(self) -> Embedder:
+        return get_embedder(self.settings)
+
+    def query_vector(self, text: str) -> np.ndarray:
+        """Embed a search phrase once per process: the same phrase runs for every period."""
+        cached = self._query_vectors.get(text)
+        if cached is None:
+            cached = self.embedder().encode_query(text)
+            self._query_vectors[text] = cached
+        return cached
+
+    # -- language models -------------------------------------------------------------------
+    def chat_model(self, role: str, context: Any) -> Runnable:
+        """The model for a role (analyze / extract / generate / evaluate) with provider fallbacks."""
+        if self._chat_model_factory is not None:
+            return self._chat_model_factory(role, context)
+        from finagent.llm.providers import chat_model_for_role
+
+        llm_role = "generate" if role == "extract" else role
+        override = getattr(context, f"{llm_role}_model", None)
+        key = (role, context.provider, override)
+        with self._lock:
+            if key not in self._models:
+                settings = self.settings
+                if override:
+                    settings = settings.model_copy(update={f"{llm_role}_model": override})
+                self._models[key] = chat_model_for_role(
+                    llm_role, settings, provider=context.provider, max_tokens=MAX_TOKENS[role]
+                )
+            return self._models[key]
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+
+_current: AgentResources | None = None
+_current_lock = threading.Lock()
+
+
+def get_resources() -> AgentResources:
+    global _current
+    with _current_lock:
+        if _current is None:
+            _current = AgentResources(get_settings())
+        return _current
+
+
+def configure_resources(
+    settings: Settings | None = None, chat_model_factory: ChatModelFactory | None = None
+) -> AgentResources:
+    """Replace the process-wide resources (closing the previous ones)."""
+    global _current
+    with _current_lock:
+        if _current is not None:
+            _current.close()
+        _current = AgentResources(settings or get_settings(), chat_model_factory)
+        return _current
+
+
+def close_resources() -> None:
+    global _current
+    with _current_lock:
+        if _current is not None:
+            _current.close()
+            _current = None
+
+
+atexit.register(close_resources)

@@ -1,0 +1,235 @@
+"""resolve_periods, the search fan-out (Send API) and the search node itself."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import date
+from typing import Any
+
+import psycopg
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from finagent.agent.context import Context
+from finagent.agent.evidence import hit_to_evidence
+from finagent.agent.periods import (
+    calendar_for,
+    load_available_periods,
+    parse_time_phrases,
+    preferred_granularity,
+    resolve_periods,
+)
+from finagent.agent.resources import get_resources
+from finagent.agent.state import SearchTask, State
+from finagent.errors import FinagentError
+from finagent.retrieval.filters import SearchFilters
+from finagent.retrieval.hybrid import build_search
+
+FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]
+FILING_KINDS_ANNUAL = ["10-K", "earnings_release", "8-K"]
+
+
+def _today(context: Context) -> date:
+    return date.fromisoformat(context.today) if context.today else date.today()
+
+
+async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Concrete (fiscal_year, fiscal_quarter) targets per ticker from its calendar and the store."""
+    context = runtime.context or Context()
+    analysis = state["analysis"]
+    tickers: list[str] = analysis["tickers"]
+    resources = get_resources()
+    specs = [spec for text in analysis["period_sources"] for spec in parse_time_phrases(text)]
+    prefer = preferred_granularity(analysis["question"])
+
+    def load() -> tuple[dict[str, Any], dict[str, Any]]:
+        companies = {c.ticker: c for c in resources.companies()}
+        with resources.database().connection() as conn:
+            return companies, load_available_periods(conn, tickers)
+
+    companies, available = await asyncio.to_thread(load)
+    targets: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    for ticker in tickers:
+        resolution = resolve_periods(
+            specs,
+            calendar_for(companies[ticker]),
+            available.get(ticker, []),
+            today=_today(context),
+            max_quarters=context.max_quarters,
+            prefer=prefer,
+        )
+        warnings += resolution.warnings
+        periods = [p.to_dict() for p in resolution.periods]
+        if not periods:
+            # Nothing resolvable: search the company's whole history rather than give up.
+            periods = [
+                {
+                    "ticker": ticker,
+                    "fiscal_year": None,
+                    "fiscal_quarter": None,
+                    "label": "any period",
+                    "kinds": [],
+                    "available": False,
+                }
+            ]
+        targets += periods
+    if not tickers:
+        targets = [
+            {
+                "ticker": None,
+                "fiscal_year": None,
+                "fiscal_quarter": None,
+                "label": "any period",
+                "kinds": [],
+                "available": False,
+            }
+        ]
+    return {"targets": targets, "warnings": warnings}
+
+
+def search_kinds(target: dict[str, Any], sources: list[str], extra: list[str] | None = None) -> list[str]:
+    """Document kinds to search for a target: filings, plus transcripts/news when the question needs them."""
+    wanted = set(FILING_KINDS_ANNUAL if target.get("fiscal_quarter") is None else FILING_KINDS_QUARTER)
+    if "transcript" in sources or (extra and "transcript" in extra):
+        wanted.add("transcript")
+    if extra and "news" in extra:
+        wanted.add("news")
+    held = set(target.get("kinds") or [])
+    if held and not held & wanted:
+        wanted |= held - {"news"}  # only transcripts cover this period: better than nothing
+    if target.get("fiscal_year") is None:
+        return sorted(wanted | {"10-K", "10-Q"})
+    return sorted(wanted & held) if held & wanted else sorted(wanted)
+
+
+def make_task(target: dict[str, Any], query: str, kinds: list[str], k: int, round_: int) -> SearchTask:
+    annual = target.get("fiscal_year") is not None and target.get("fiscal_quarter") is None
+    return SearchTask(
+        ticker=target.get("ticker"),
+        fiscal_year=target.get("fiscal_year"),
+        fiscal_quarter=target.get("fiscal_quarter"),
+        annual=annual,
+        period_label=target.get("label") or "any period",
+        query=query,
+        kinds=kinds,
+        k=k,
+        round=round_,
+    )
+
+
+def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
+    """One sub-search per (ticker x period x phrase), run in parallel by LangGraph."""
+    context = runtime.context or Context()
+    analysis = state["analysis"]
+    sends = []
+    for target in state["targets"]:
+        phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
+        kinds = search_kinds(target, analysis["sources"])
+        for phrase in phrases:
+            sends.append(Send("search", make_task(target, phrase, kinds, context.chunks_per_quarter, 0)))
+    return sends
+
+
+def plan_follow_ups(state: State, context: Context) -> list[Send]:
+    """Every follow-up keyword against all target periods of all target tickers."""
+    analysis = state["analysis"]
+    done = {(s["query"].lower(), s.get("ticker"), s.get("period_label")) for s in state.get("searches", [])}
+    evaluation = (state.get("evaluations") or [{}])[-1]
+    extra = [
+        k
+        for k, flag in (
+            ("transcript", evaluation.get("needs_transcript_search")),
+            ("news", evaluation.get("needs_news_search")),
+        )
+        if flag
+    ]
+    round_ = int(state.get("iterations") or 0)
+    sends: list[Send] = []
+    for query in state.get("follow_up_queries") or []:
+        for target in state["targets"]:
+            key = (query.lower(), target.get("ticker"), target.get("label") or "any period")
+            if key in done:
+                continue
+            kinds = search_kinds(target, analysis["sources"], extra)
+            sends.append(
+                Send("follow_up_search", make_task(target, query, kinds, context.chunks_per_quarter, round_))
+            )
+    return sends[: context.max_follow_up_searches]
+
+
+async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
+    """One filtered hybrid sub-search; a failure becomes a warning for this branch only."""
+    context = runtime.context or Context()
+    resources = get_resources()
+    settings = resources.settings
+    started = time.perf_counter()
+    log: dict[str, Any] = {
+        "query": task["query"],
+        "ticker": task["ticker"],
+        "period_label": task["period_label"],
+        "fiscal_year": task["fiscal_year"],
+        "fiscal_quarter": task["fiscal_quarter"],
+        "kinds": task["kinds"],
+        "round": task["round"],
+    }
+    try:
+        filters = SearchFilters(
+            tickers=[task["ticker"]] if task["ticker"] else [],
+            fiscal_years=[task["fiscal_year"]] if task["fiscal_year"] else [],
+            fiscal_quarters=[task["fiscal_quarter"]] if task["fiscal_quarter"] else [],
+            annual_only=task["annual"],
+            kinds=task["kinds"],
+        )
+        vector = await asyncio.to_thread(resources.query_vector, task["query"])
+        request = build_search(
+            task["query"],
+            vector,
+            filters,
+            k=task["k"],
+            candidates=settings.search_candidates,
+            vector_weight=context.vector_weight,
+            keyword_weight=context.keyword_weight,
+            fusion=settings.fusion,
+            statement_boost=settings.statement_boost,
+        )
+        hits = await asyncio.to_thread(_search_with_retry, request)
+    except (FinagentError, psycopg.Error) as exc:
+        log |= {"hits": 0, "chunk_ids": [], "error": str(exc), "ms": _ms(started)}
+        return {
+            "searches": [log],
+            "warnings": [
+                f"search '{task['query']}' for {task['ticker'] or 'all'} {task['period_label']} failed: {exc}"
+            ],
+        }
+    evidence = [hit_to_evidence(hit, task["query"], task["round"]) for hit in hits]
+    log |= {
+        "hits": len(hits),
+        "chunk_ids": [h.chunk_id for h in hits],
+        "scores": [
+            {
+                "chunk_id": h.chunk_id,
+                "fused": round(h.fused_score, 4),
+                "vector": None if h.vector_score is None else round(h.vector_score, 4),
+                "keyword": None if h.keyword_score is None else round(h.keyword_score, 4),
+            }
+            for h in hits
+        ],
+        "ms": _ms(started),
+    }
+    return {"evidence": evidence, "searches": [log]}
+
+
+def _search_with_retry(request: Any) -> list[Any]:
+    """One retry on a dropped connection (e.g. the server restarted); then the error surfaces."""
+    resources = get_resources()
+    try:
+        return resources.search(request)
+    except psycopg.OperationalError:
+        time.sleep(0.5)
+        return resources.search(request)
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)

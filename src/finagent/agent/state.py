@@ -1,0 +1,111 @@
+"""Graph state: a narrow input, a narrow output, and the internal working state with reducers.
+
+Entries are plain JSON-like dicts so the Postgres checkpointer and LangGraph Studio can store and
+show them without custom serialisers. A node starts a fresh turn of a thread by sending
+``reset(...)``: the reducers then drop what the previous question accumulated.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Required, TypedDict
+
+RESET = "__reset__"
+
+
+def reset(items: list[Any] | None = None) -> list[Any]:
+    """An update that clears an accumulating channel, then adds ``items``."""
+    return [RESET, *(items or [])]
+
+
+def _split_reset(update: list[Any] | None) -> tuple[bool, list[Any]]:
+    if not update:
+        return False, []
+    if update[0] == RESET:
+        return True, list(update[1:])
+    return False, list(update)
+
+
+def append(existing: list[Any] | None, update: list[Any] | None) -> list[Any]:
+    """Concatenate updates from parallel branches; honour ``reset``."""
+    cleared, items = _split_reset(update)
+    return items if cleared else [*(existing or []), *items]
+
+
+def append_unique(existing: list[str] | None, update: list[str] | None) -> list[str]:
+    """Like ``append`` but keeps each message once (warnings repeat across branches)."""
+    cleared, items = _split_reset(update)
+    merged = [] if cleared else list(existing or [])
+    for item in items:
+        if item not in merged:
+            merged.append(item)
+    return merged
+
+
+def merge_evidence(
+    existing: list[dict[str, Any]] | None, update: list[dict[str, Any]] | None
+) -> list[dict[str, Any]]:
+    """Deduplicate retrieved chunks by chunk id, keeping the best score and every query that found it."""
+    cleared, items = _split_reset(update)
+    merged: dict[int, dict[str, Any]] = {} if cleared else {e["chunk_id"]: e for e in existing or []}
+    for item in items:
+        current = merged.get(item["chunk_id"])
+        if current is None:
+            merged[item["chunk_id"]] = item
+            continue
+        queries = sorted({*current.get("queries", []), *item.get("queries", [])})
+        best = item if item["fused_score"] > current["fused_score"] else current
+        merged[item["chunk_id"]] = {**best, "queries": queries}
+    return list(merged.values())
+
+
+class InputState(TypedDict, total=False):
+    """What a caller supplies: the question and optional overrides."""
+
+    question: Required[str]
+    tickers: list[str]
+    periods: list[str]
+    answer_mode: str
+    thread: str
+
+
+class OutputState(TypedDict, total=False):
+    """What a caller gets back."""
+
+    answer: str
+    citations: list[dict[str, Any]]
+    confidence: float
+    iterations: int
+    periods_covered: list[str]
+    warnings: Annotated[list[str], append_unique]
+
+
+class State(InputState, OutputState, total=False):
+    """Working state shared by the nodes."""
+
+    analysis: dict[str, Any]
+    targets: list[dict[str, Any]]
+    evidence: Annotated[list[dict[str, Any]], merge_evidence]
+    searches: Annotated[list[dict[str, Any]], append]
+    tool_results: Annotated[list[dict[str, Any]], append]
+    draft_ok: bool
+    facts: list[dict[str, Any]]
+    calculations: list[dict[str, Any]]
+    evaluations: Annotated[list[dict[str, Any]], append]
+    follow_up_queries: list[str]
+    llm_calls: Annotated[list[dict[str, Any]], append]
+    timings: Annotated[list[dict[str, Any]], append]
+    history: Annotated[list[dict[str, Any]], append]
+
+
+class SearchTask(TypedDict):
+    """Payload of one fanned-out sub-search (sent with the Send API)."""
+
+    ticker: str | None
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    annual: bool
+    period_label: str
+    query: str
+    kinds: list[str]
+    k: int
+    round: int

@@ -1,0 +1,280 @@
+"""The research graph with a scripted chat model over a real embedded store (synthetic filings)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+import pytest
+from langchain_core.messages import BaseMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from finagent.agent.context import Context
+from finagent.agent.graph import build_graph
+from finagent.agent.resources import close_resources, configure_resources
+from finagent.db import Database
+from finagent.embeddings import get_embedder
+from finagent.ingest.models import Block
+from finagent.ingest.pipeline import IngestPipeline
+from finagent.settings import Settings
+from tests.fakes import ScriptedModels
+from tests.helpers import item, make_doc
+
+# (ticker, fiscal year, quarter, period end, revenue label, revenue in millions)
+QUARTERS = [
+    ("AAPL", 2023, 1, date(2022, 12, 31), "Total net sales", "117,154"),
+    ("AAPL", 2023, 2, date(2023, 4, 1), "Total net sales", "94,836"),
+    ("AAPL", 2023, 3, date(2023, 7, 1), "Total net sales", "81,797"),
+    ("MSFT", 2023, 1, date(2022, 9, 30), "Total revenue", "50,122"),
+    ("MSFT", 2023, 2, date(2022, 12, 31), "Total revenue", "52,747"),
+    ("MSFT", 2023, 3, date(2023, 3, 31), "Total revenue", "52,857"),
+]
+
+
+def _statement(label: str, value: str, period_end: date) -> str:
+    return (
+        "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (In millions)\n"
+        f"| | Three Months Ended {period_end:%B %d, %Y} | Prior year |\n"
+        f"| {label} | {value} | 1,000 |\n"
+        "| Cost of sales | 40,000 | 900 |\n"
+        "| Operating income | 20,000 | 100 |"
+    )
+
+
+@pytest.fixture()
+def store(db: Database, settings: Settings) -> Iterator[Database]:
+    docs = []
+    for ticker, year, quarter, end, label, value in QUARTERS:
+        docs.append(
+            make_doc(
+                ticker,
+                "10-Q",
+                year,
+                quarter,
+                [
+                    Block(
+                        _statement(label, value, end),
+                        section="part1_item1",
+                        section_title="Financial Statements",
+                        page=3,
+                        is_table=True,
+                    ),
+                    Block(
+                        f"{ticker} management discussion: revenue and operating results for the quarter "
+                        "ended "
+                        f"{end:%B %d, %Y} reflected demand across products and services.",
+                        section="part1_item2",
+                        section_title="Management's Discussion and Analysis",
+                        page=20,
+                    ),
+                ],
+                period_end=end,
+            )
+        )
+    IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in docs])
+    yield db
+    close_resources()
+
+
+EVIDENCE = re.compile(r'<evidence id="([^"]+)" from="(\S+) 10-Q (Q\d FY\d{4})[^"]*">\n(.*?)</evidence>', re.S)
+
+
+def extract_from_prompt(messages: list[BaseMessage]) -> dict[str, Any]:
+    """What a good extractor does: copy each evidence item's revenue row."""
+    facts = []
+    for label, ticker, period, body in EVIDENCE.findall(str(messages[-1].content)):
+        row = re.search(r"\| (Total net sales|Total revenue) \| ([\d,]+) \|", body)
+        if row:
+            facts.append(
+                {
+                    "ticker": ticker,
+                    "period": period,
+                    "metric": "revenue",
+                    "value": float(row.group(2).replace(",", "")),
+                    "unit": "USD millions",
+                    "source": label,
+                }
+            )
+    return {"facts": facts}
+
+
+def answer_from_prompt(messages: list[BaseMessage]) -> str:
+    labels = re.findall(r"\[(10Q\d+)\]", str(messages[-1].content))
+    return "Revenue by quarter is listed below " + " ".join(f"[{label}]" for label in labels) + " [10Q99]."
+
+
+ANALYSIS = {
+    "intent": "compare revenue",
+    "sources": ["10-Q"],
+    "answer_mode": "standard",
+    "keywords": [
+        {"ticker": "AAPL", "phrases": ["total net sales"]},
+        {"ticker": "MSFT", "phrases": ["total revenue"]},
+    ],
+}
+GOOD = {
+    "completeness": 95,
+    "specificity": 95,
+    "accuracy": 95,
+    "clarity": 95,
+    "follow_up_keywords": [],
+    "satisfied": True,
+}
+LOW = {
+    "completeness": 20,
+    "specificity": 20,
+    "accuracy": 20,
+    "clarity": 20,
+    "follow_up_keywords": ["operating income"],
+    "satisfied": False,
+}
+
+
+def script(
+    evaluations: list[Any], analyze: list[Any] | None = None, extract: list[Any] | None = None
+) -> ScriptedModels:
+    return ScriptedModels(
+        {
+            "analyze": analyze or [ANALYSIS],
+            "extract": extract or [extract_from_prompt],
+            "generate": [answer_from_prompt],
+            "evaluate": evaluations,
+        }
+    )
+
+
+def run(settings: Settings, models: ScriptedModels, question: str, **context: Any) -> dict[str, Any]:
+    configure_resources(settings, chat_model_factory=models)
+    graph = build_graph(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    ctx = Context(today="2023-11-21", use_tools=False, **context)
+    asyncio.run(graph.ainvoke({"question": question}, config, context=ctx))
+    return dict(graph.get_state(config).values)
+
+
+QUESTION = "Compare Apple and Microsoft revenue over the last 3 quarters"
+
+
+def test_fan_out_one_search_per_ticker_period_phrase(store: Database, settings: Settings) -> None:
+    models = script([GOOD])
+    state = run(settings, models, QUESTION)
+    targets = state["targets"]
+    assert [t["label"] for t in targets if t["ticker"] == "AAPL"] == ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]
+    assert [t["label"] for t in targets if t["ticker"] == "MSFT"] == ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]
+    first_round = [s for s in state["searches"] if s["round"] == 0]
+    expected = sum(len(state["analysis"]["keywords"][t["ticker"]]) for t in targets)
+    assert len(first_round) == expected >= 2 * 3
+    assert {(s["ticker"], s["period_label"]) for s in first_round} == {
+        (t["ticker"], t["label"]) for t in targets
+    }
+    # every phrase ran against every period; results merged and deduplicated by chunk id
+    ids = [e["chunk_id"] for e in state["evidence"]]
+    assert len(ids) == len(set(ids))
+    assert sum(s["hits"] for s in first_round) > len(ids)
+
+
+def test_answer_cites_right_ticker_and_period_and_stops_at_threshold(
+    store: Database, settings: Settings
+) -> None:
+    models = script([GOOD])
+    state = run(settings, models, QUESTION)
+    assert state["iterations"] == 1 and len(models.models["evaluate"].calls) == 1
+    assert state["confidence"] >= 0.8
+    facts = {(f["ticker"], f["period"]): f["value"] for f in state["facts"]}
+    assert facts[("AAPL", "Q3 FY2023")] == 81797 and facts[("MSFT", "Q1 FY2023")] == 50122
+    assert len(facts) == 6
+    # the growth figures come from the calculator, not the model
+    aapl = next(
+        c
+        for c in state["calculations"]
+        if c["ticker"] == "AAPL" and c["to_period"] == "Q3 FY2023" and c["from_period"] == "Q2 FY2023"
+    )
+    assert aapl["result"] == pytest.approx((81797 - 94836) / 94836 * 100)
+    # [10Q99] matched no evidence: removed, with a warning
+    assert "10Q99" not in state["answer"] and any("10Q99" in w for w in state["warnings"])
+    with store.connection() as conn:
+        for citation in state["citations"]:
+            row = conn.execute(
+                "SELECT ticker, fiscal_year, fiscal_quarter FROM chunks WHERE id = %s",
+                (citation["chunk_id"],),
+            ).fetchone()
+            assert row is not None
+            assert citation["ticker"] == row[0] and citation["period"] == f"Q{row[2]} FY{row[1]}"
+    assert {c["ticker"] for c in state["citations"]} == {"AAPL", "MSFT"}
+
+
+def test_low_confidence_searches_follow_ups_for_all_periods(store: Database, settings: Settings) -> None:
+    models = script([LOW, GOOD])
+    state = run(settings, models, QUESTION)
+    assert state["iterations"] == 2
+    follow = [s for s in state["searches"] if s["query"] == "operating income"]
+    assert {(s["ticker"], s["period_label"]) for s in follow} == {
+        (t["ticker"], t["label"]) for t in state["targets"]
+    }
+
+
+def test_never_exceeds_the_mode_iteration_limit(store: Database, settings: Settings) -> None:
+    counter = iter(range(100))
+
+    def always_low(_: list[BaseMessage]) -> str:
+        import json
+
+        return json.dumps(LOW | {"follow_up_keywords": [f"segment detail {next(counter)}"]})
+
+    models = script([always_low])
+    state = run(settings, models, QUESTION, answer_mode="direct")
+    assert state["iterations"] == 2  # direct: at most 2
+    models = script([always_low])
+    state = run(settings, models, QUESTION, answer_mode="deep", max_iterations={"deep": 3})
+    assert state["iterations"] == 3
+
+
+def test_stops_without_follow_up_keywords(store: Database, settings: Settings) -> None:
+    models = script([LOW | {"follow_up_keywords": []}])
+    state = run(settings, models, QUESTION)
+    assert state["iterations"] == 1
+
+
+def test_malformed_llm_json_is_repaired_then_defaulted(store: Database, settings: Settings) -> None:
+    models = script([GOOD], analyze=["this is not json", "{still not"], extract=["{'facts': oops", "nope"])
+    state = run(settings, models, QUESTION)
+    assert state["answer"]  # the run completed
+    failed = [c for c in state["llm_calls"] if not c["ok"]]
+    assert {c["role"] for c in failed} >= {"analyze", "extract"}
+    # defaults: keywords from the question itself, both companies still searched
+    assert {s["ticker"] for s in state["searches"]} == {"AAPL", "MSFT"}
+    assert state["facts"] == []
+
+
+def test_model_exception_still_gives_an_answer(store: Database, settings: Settings) -> None:
+    models = ScriptedModels(
+        {
+            "analyze": [RuntimeError("provider down")],
+            "extract": [RuntimeError("provider down")],
+            "generate": [RuntimeError("provider down")],
+            "evaluate": [RuntimeError("provider down")],
+        }
+    )
+    state = run(settings, models, "What was Apple's total net sales in Q3 FY2023?")
+    assert "evidence" in state["answer"].lower()
+    assert any("built from the evidence" in w for w in state["warnings"])
+    assert state["confidence"] < 0.8
+
+
+def test_new_question_in_a_thread_starts_fresh(store: Database, settings: Settings) -> None:
+    models = script([GOOD])
+    configure_resources(settings, chat_model_factory=models)
+    graph = build_graph(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "conversation"}}
+    ctx = Context(today="2023-11-21", use_tools=False)
+    asyncio.run(graph.ainvoke({"question": QUESTION}, config, context=ctx))
+    first = graph.get_state(config).values
+    asyncio.run(graph.ainvoke({"question": "And what about Q1 FY2023 only?"}, config, context=ctx))
+    second = graph.get_state(config).values
+    assert second["analysis"]["tickers"] == ["AAPL", "MSFT"]  # carried over from the conversation
+    assert {t["label"] for t in second["targets"]} == {"Q1 FY2023"}
+    assert all(s["period_label"] == "Q1 FY2023" for s in second["searches"])
+    assert len(second["history"]) == 2 and len(first["history"]) == 1
