@@ -81,7 +81,7 @@ class Settings(BaseSettings):
     )
     local_context: int = Field(default=8192, description="Context window of the local model (tokens).")
     local_threads: int | None = Field(default=None, description="CPU threads for the local model.")
-    local_port: int | None = Field(default=None, description="Port of the local model server (default: free).")
+    local_port: int | None = Field(default=None, description="Local model server port (default: free).")
     analyze_model: str | None = Field(default=None, description="Model for the analyze role.")
     generate_model: str | None = Field(default=None, description="Model for the generate role.")
     evaluate_model: str | None = Field(default=None, description="Model for the evaluate role.")

@@ -13,12 +13,13 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import ANSWER_MODES, Context
-from finagent.agent.entities import find_companies, unknown_ticker_mentions
+from finagent.agent.entities import find_companies, strip_legal_suffixes, unknown_ticker_mentions
 from finagent.agent.periods import parse_time_phrases
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import QuestionAnalysis, analysis_schema
 from finagent.agent.state import State, reset
+from finagent.agent.vocabulary import statement_phrases
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.llm.structured import structured_call
 
@@ -162,7 +163,8 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         suggested: list[str] = next((k.phrases for k in reply.keywords if k.ticker == ticker), [])
         if not tickers:
             suggested = [p for k in reply.keywords for p in k.phrases]
-        keywords[ticker] = sanitize_phrases([base_phrase, *suggested], names)[:3] or [base_phrase]
+        candidates = [base_phrase, *statement_phrases(question), *suggested]
+        keywords[ticker] = sanitize_phrases(candidates, names)[:3] or [base_phrase]
     mode = state.get("answer_mode") or context.answer_mode or reply.answer_mode
     if mode not in ANSWER_MODES:
         warnings.append(f"unknown answer mode '{mode}'; using standard")
@@ -178,6 +180,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "sources": required_sources(question, list(reply.sources)),
         "answer_mode": mode,
         "keywords": keywords,
+        "names": {t: [t, *_names(by_ticker.get(t)), *_short_names(by_ticker.get(t))] for t in tickers},
     }
     return {
         "analysis": analysis,
@@ -199,6 +202,13 @@ def _names(company: StoredCompany | None) -> list[str]:
     if company is None:
         return []
     return [n for n in (company.name, *company.aliases) if n]
+
+
+def _short_names(company: StoredCompany | None) -> list[str]:
+    """ "Apple" for "Apple Inc.", so a sentence naming the company is recognised."""
+    if company is None or not company.name:
+        return []
+    return [strip_legal_suffixes(company.name)]
 
 
 def _spec_dict(spec: Any) -> dict[str, Any]:

