@@ -1,13 +1,10 @@
-"""Structured and plain LLM calls that never take a run down.
+"""LLM calls that never crash the agent: JSON constrained by a pydantic schema, one repair, then a default.
 
-JSON output is constrained by the schema (OpenAI-style ``response_format``), parsed tolerantly,
-validated with pydantic, repaired once, and otherwise replaced by a safe default. Every call is
-recorded (role, provider, model, tokens, latency) so runs can report and audit their LLM use.
+Every attempt is recorded as an LLMCall (tokens, latency, outcome) so runs can report cost and failures.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import time
@@ -15,18 +12,22 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
+from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ValidationError
 
 T = TypeVar("T", bound=BaseModel)
 
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S)
+MAX_ERROR_CHARS = 1500  # of a validation error echoed back in the repair prompt
+MAX_SCHEMA_CHARS = 6000  # larger schemas are left to response_format alone
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
 @dataclass
 class LLMCall:
-    """One request to a model, as recorded in the run's state."""
+    """One request to a model: who answered, what it cost, and whether its answer was usable."""
 
     role: str
     provider: str | None = None
@@ -34,7 +35,7 @@ class LLMCall:
     input_tokens: int = 0
     output_tokens: int = 0
     latency_s: float = 0.0
-    ok: bool = True
+    ok: bool = False
     error: str | None = None
     repaired: bool = False
 
@@ -42,102 +43,145 @@ class LLMCall:
         return asdict(self)
 
 
-def response_format(schema: type[BaseModel]) -> dict[str, Any]:
-    """OpenAI-compatible JSON-schema response format (llama.cpp, OpenAI, Cerebras accept it)."""
+class ReplyError(ValueError):
+    """The reply holds no JSON object matching the schema."""
+
+
+def response_format_for(schema: type[BaseModel]) -> dict[str, Any]:
+    """OpenAI-style json_schema response_format; pydantic emits maxItems/maxLength from max_length."""
     return {
         "type": "json_schema",
         "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema(), "strict": False},
     }
 
 
-def extract_json(text: str) -> str:
-    """The JSON object in a reply: tolerate fences, leading prose and trailing text."""
-    fenced = _FENCE.search(text)
-    if fenced:
-        text = fenced.group(1)
-    start = text.find("{")
-    if start < 0:
-        return text.strip()
+def extract_json_object(text: str) -> dict[str, Any]:
+    """The first JSON object in a reply, tolerating ```json fences, leading prose and trailing garbage."""
+    text = _THINK.sub("", text).strip()
+    candidates = [match.group(1) for match in _FENCE.finditer(text)]
+    candidates.append(text)
+    decoder = json.JSONDecoder()
+    for candidate in candidates:
+        start = candidate.find("{")
+        while start != -1:
+            try:
+                value, _ = decoder.raw_decode(candidate, start)
+            except json.JSONDecodeError:
+                pass
+            else:
+                if isinstance(value, dict):
+                    return value
+            start = candidate.find("{", start + 1)
+    raise ReplyError("the reply holds no JSON object")
+
+
+def parse_reply(text: str, schema: type[T]) -> T:
+    """Extract and validate; raises ReplyError with a message fit to show the model."""
+    data = extract_json_object(text)
     try:
-        _, end = json.JSONDecoder().raw_decode(text[start:])
-        return text[start : start + end]
-    except json.JSONDecodeError:
-        return text[start:].strip()
+        return schema.model_validate(data)
+    except ValidationError as exc:
+        raise ReplyError(str(exc)[:MAX_ERROR_CHARS]) from exc
 
 
-def _record(call: LLMCall, message: Any, started: float) -> None:
-    call.latency_s = round(time.perf_counter() - started, 3)
-    if isinstance(message, AIMessage):
-        usage = message.usage_metadata or {}
-        call.input_tokens += int(usage.get("input_tokens") or 0)
-        call.output_tokens += int(usage.get("output_tokens") or 0)
-        meta = message.response_metadata or {}
-        call.model = meta.get("model_name") or meta.get("model") or call.model
-        call.provider = meta.get("finagent_provider") or call.provider
+def _describe(exc: BaseException) -> str:
+    message = str(exc).strip() or "no message"
+    return f"{type(exc).__name__}: {message}"[:MAX_ERROR_CHARS]
 
 
-def _text(message: Any) -> str:
-    content = getattr(message, "content", message)
-    if isinstance(content, list):
-        return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
-    return str(content or "")
+async def _invoke(
+    model: Runnable[LanguageModelInput, BaseMessage], messages: list[BaseMessage], call: LLMCall
+) -> str:
+    """Run the model once, filling the call's usage, model and latency; returns the reply text."""
+    started = time.perf_counter()
+    try:
+        reply = await model.ainvoke(messages)
+    finally:
+        call.latency_s = round(time.perf_counter() - started, 3)
+    metadata = reply.response_metadata or {}
+    call.provider = metadata.get("model_provider") or call.provider
+    call.model = metadata.get("model_name") or metadata.get("model") or call.model
+    usage = reply.usage_metadata if isinstance(reply, AIMessage) else None
+    if usage:
+        call.input_tokens = int(usage.get("input_tokens", 0) or 0)
+        call.output_tokens = int(usage.get("output_tokens", 0) or 0)
+    return reply.text
+
+
+def _repair_prompt(error: str, schema: type[BaseModel]) -> str:
+    schema_text = json.dumps(schema.model_json_schema(), separators=(",", ":"))
+    lines = [
+        f"Your reply was not valid: {error}",
+        "Reply again with only the corrected JSON object: no prose, no code fence.",
+    ]
+    if len(schema_text) <= MAX_SCHEMA_CHARS:
+        lines.append(f"It must match this JSON schema: {schema_text}")
+    return "\n".join(lines)
+
+
+def _default_value(default: T | Callable[[], T]) -> T:
+    return default if isinstance(default, BaseModel) else default()
 
 
 async def structured_call(
-    model: Runnable,
+    model: Runnable[LanguageModelInput, BaseMessage],
     messages: list[BaseMessage],
     schema: type[T],
     *,
     role: str,
     default: T | Callable[[], T],
 ) -> tuple[T, list[LLMCall]]:
-    """Ask for JSON matching ``schema``; one repair attempt; else the default. Never raises."""
-    bound = model.bind(response_format=response_format(schema)) if hasattr(model, "bind") else model
-    calls: list[LLMCall] = []
-    conversation = list(messages)
-    for attempt in range(2):
-        call = LLMCall(role=role, repaired=attempt > 0)
-        calls.append(call)
-        started = time.perf_counter()
-        try:
-            message = await bound.ainvoke(conversation)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            call.latency_s = round(time.perf_counter() - started, 3)
-            call.ok, call.error = False, f"{type(exc).__name__}: {exc}"[:500]
-            break
-        _record(call, message, started)
-        raw = _text(message)
-        try:
-            return schema.model_validate_json(extract_json(raw)), calls
-        except (ValidationError, ValueError) as exc:
-            call.ok, call.error = False, f"invalid output: {str(exc)[:300]}"
-            conversation = [
-                *messages,
-                AIMessage(raw[:2000]),
-                HumanMessage(
-                    "That reply was not valid JSON for the schema. Error:\n"
-                    f"{str(exc)[:600]}\nReply again with the corrected JSON object only."
-                ),
-            ]
-    return (default() if callable(default) else default), calls
+    """Ask for JSON matching `schema`; one repair round on an invalid reply; else `default`.
 
-
-async def text_call(model: Runnable, messages: list[BaseMessage], *, role: str) -> tuple[str, LLMCall]:
-    """A plain completion; an empty string (and ok=False) when the model fails."""
-    call = LLMCall(role=role)
-    started = time.perf_counter()
+    Never raises for a bad reply or a failed provider (only cancellation propagates). Returns one LLMCall
+    per attempt: the last one's `ok` tells whether the value came from the model.
+    """
+    bound = model.bind(response_format=response_format_for(schema))
+    first = LLMCall(role=role)
+    calls = [first]
     try:
-        message = await model.ainvoke(messages)
-    except asyncio.CancelledError:
-        raise
+        text = await _invoke(bound, messages, first)
     except Exception as exc:
-        call.latency_s = round(time.perf_counter() - started, 3)
-        call.ok, call.error = False, f"{type(exc).__name__}: {exc}"[:500]
+        first.error = _describe(exc)
+        return _default_value(default), calls
+    try:
+        value = parse_reply(text, schema)
+    except ReplyError as exc:
+        first.error = f"invalid reply: {exc}"
+        error = str(exc)
+    else:
+        first.ok = True
+        return value, calls
+
+    repair = LLMCall(role=role, provider=first.provider, model=first.model, repaired=True)
+    calls.append(repair)
+    repair_messages = [
+        *messages,
+        AIMessage(content=text),
+        HumanMessage(content=_repair_prompt(error, schema)),
+    ]
+    try:
+        text = await _invoke(bound, repair_messages, repair)
+        value = parse_reply(text, schema)
+    except ReplyError as exc:
+        repair.error = f"invalid reply after repair: {exc}"
+    except Exception as exc:
+        repair.error = _describe(exc)
+    else:
+        repair.ok = True
+        return value, calls
+    return _default_value(default), calls
+
+
+async def text_call(
+    model: Runnable[LanguageModelInput, BaseMessage], messages: list[BaseMessage], *, role: str
+) -> tuple[str, LLMCall]:
+    """Free-text answer with the same recording; "" and ok=False when the call fails."""
+    call = LLMCall(role=role)
+    try:
+        text = await _invoke(model, messages, call)
+    except Exception as exc:
+        call.error = _describe(exc)
         return "", call
-    _record(call, message, started)
-    text = _text(message).strip()
-    if not text:
-        call.ok, call.error = False, "empty reply"
+    call.ok = True
     return text, call
