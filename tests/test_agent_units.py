@@ -167,3 +167,20 @@ def test_period_key_and_value_format() -> None:
     assert format_value(81797, "USD millions") == "$81,797 million"
     assert format_value(44.5, "percent") == "44.5%"
     assert format_value(1.26, "per share") == "$1.26 per share"
+
+
+def test_prose_check_catches_misattributed_and_reversed_changes() -> None:
+    from finagent.agent.figures import check_prose
+
+    facts = [
+        {"ticker": "AAPL", "value": 81797.0, "source": "10Q4", "period": "Q3 FY2023"},
+        {"ticker": "MSFT", "value": 50122.0, "source": "10Q5", "period": "Q1 FY2023"},
+    ]
+    calcs = [{"ticker": "MSFT", "result": 5.237}, {"ticker": "AAPL", "result": -1.4}]
+    names = {"AAPL": ["AAPL", "Apple"], "MSFT": ["MSFT", "Microsoft"]}
+    _, bad = check_prose("Apple's revenue increased by 5.2% from Q1 to Q2.", facts, calcs, [], names)
+    assert bad == ["5.2%"]  # Microsoft's growth rate attributed to Apple
+    _, bad = check_prose("Microsoft's revenue fell 5.2%.", facts, calcs, [], names)
+    assert bad == ["5.2%"]  # the right number in the wrong direction
+    text, bad = check_prose("Apple's net sales were $81.8 billion in Q3 FY2023.", facts, calcs, [], names)
+    assert bad == [] and text.endswith("[10Q4].")  # cited automatically

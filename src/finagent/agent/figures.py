@@ -281,6 +281,7 @@ def check_prose(
         own_calcs = [c for c in calculations if not named or c["ticker"] in named]
         allowed = [f["value"] for f in own_facts] + [c["result"] for c in own_calcs] + list(extra_numbers)
         bad += unsupported_numbers(sentence, allowed)
+        bad += wrong_directions(sentence, own_calcs)
         if "[" not in sentence:
             stripped = _CITATION_TOKEN.sub(" ", sentence)
             numbers = [
@@ -298,3 +299,79 @@ def check_prose(
                 sentence = body + cite + end
         out.append(sentence)
     return " ".join(out), bad
+
+
+def sort_facts(facts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """By company, then chronologically (a fiscal year after its quarters)."""
+    return sorted(facts, key=lambda f: (f["ticker"], period_key(f["period"]), f["metric"]))
+
+
+def figures_by_company(facts: Sequence[dict[str, Any]], calculations: Sequence[dict[str, Any]]) -> str:
+    """Figures and computed changes grouped under each company, so none is attributed to another."""
+    if not facts:
+        return "(none)"
+    blocks = []
+    for ticker in dict.fromkeys(f["ticker"] for f in sort_facts(facts)):
+        lines = [f"{ticker}:"]
+        lines += [
+            f"- {f['period']} {f['metric']}: {format_value(f['value'], f.get('unit'))} [{f['source']}]"
+            for f in sort_facts(facts)
+            if f["ticker"] == ticker
+        ]
+        lines += [
+            f"- {c['metric']} change {c['from_period']} -> {c['to_period']}: {c['result_text']}"
+            for c in calculations
+            if c["ticker"] == ticker
+        ]
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks)
+
+
+def _figure(fact: dict[str, Any]) -> str:
+    return f"{format_value(fact['value'], fact.get('unit'))} in {fact['period']} [{fact['source']}]"
+
+
+def summary_lines(facts: Sequence[dict[str, Any]], calculations: Sequence[dict[str, Any]]) -> str:
+    """A plain, verified summary: first and last figure of each company's series and the change."""
+    lines = []
+    for ticker in dict.fromkeys(f["ticker"] for f in sort_facts(facts)):
+        own = [f for f in sort_facts(facts) if f["ticker"] == ticker and not f["period"].startswith("FY")]
+        own = own or [f for f in sort_facts(facts) if f["ticker"] == ticker]
+        first, last = own[0], own[-1]
+        text = f"{ticker} {last['metric']}: {_figure(last)}"
+        if first is not last and _metric_key(first["metric"]) == _metric_key(last["metric"]):
+            change = next(
+                (
+                    c
+                    for c in calculations
+                    if c["ticker"] == ticker
+                    and c["from_period"] == first["period"]
+                    and c["to_period"] == last["period"]
+                ),
+                None,
+            )
+            text += f", from {_figure(first)}"
+            if change:
+                text += f" ({change['result_text']})"
+        lines.append(text + ".")
+    return " ".join(lines)
+
+
+_DOWN = re.compile(r"\b(decreas\w*|declin\w*|fell|fall\w*|drop\w*|down|lower|shrank|contract\w*)\b", re.I)
+_UP = re.compile(r"\b(increas\w*|rose|rise\w*|grew|grow\w*|up|higher|gain\w*|expand\w*)\b", re.I)
+
+
+def wrong_directions(sentence: str, calculations: Sequence[dict[str, Any]]) -> list[str]:
+    """Percent changes described in the wrong direction ("a 0.2% decrease" for +0.2%)."""
+    bad = []
+    for match in re.finditer(r"[+-]?\d+(?:\.\d+)?%", sentence):
+        number = abs(float(match.group(0).rstrip("%")))
+        signs = {c["result"] > 0 for c in calculations if _matches(number, c["result"])}
+        if len(signs) != 1:
+            continue
+        window = sentence[max(0, match.start() - 30) : match.end() + 15]
+        up, down = bool(_UP.search(window)), bool(_DOWN.search(window))
+        positive = signs.pop()
+        if (positive and down and not up) or (not positive and up and not down):
+            bad.append(match.group(0))
+    return bad

@@ -26,9 +26,11 @@ from finagent.agent.figures import (
     check_prose,
     compute_changes,
     deterministic_facts,
-    format_calculations,
+    figures_by_company,
     format_facts,
     numbers_in,
+    sort_facts,
+    summary_lines,
     verify_facts,
 )
 from finagent.agent.prompts import render
@@ -193,6 +195,7 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         facts += extracted
         if rejected:
             warnings.append(f"dropped {rejected} extracted figure(s) not written in the cited evidence")
+    facts = sort_facts(facts)
     calculations = compute_changes(facts)
 
     template = "synthesis" if len(tickers) > 1 else "generate"
@@ -201,8 +204,8 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         template,
         question=question,
         companies=", ".join(tickers),
-        facts=format_facts(facts),
-        calculations=format_calculations(calculations),
+        facts=figures_by_company(facts, calculations),
+        calculations="(listed with each company above)" if facts else "(none)",
         evidence=compose_evidence + ("\n" + format_tool_items(tools) if tools and facts else ""),
         warnings="; ".join(state.get("warnings") or []) or "none",
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
@@ -220,7 +223,7 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
                 "the model's summary was withheld: it stated figures found neither in the evidence nor "
                 f"in the computed results for the company it named ({', '.join(bad[:5])})"
             )
-            text = "Figures found in the evidence, with computed changes:"
+            text = summary_lines(facts, calculations)
     answer, citations, citation_warnings = finalize_answer(
         text, facts, calculations, by_label, tools_by_label
     )
