@@ -147,6 +147,10 @@ _THREE_MONTHS = re.compile(r"\bthree months ended\b", re.I)
 _WORD = re.compile(r"[a-z][a-z&\-]+")
 _LABEL_STOP = frozenset({"total", "of", "and", "the", "a", "in"})
 _MAX_EXTRA_WORDS = 3
+# Words that turn a line item into a different one ("Cost of revenue" is not revenue).
+_QUALIFIERS = frozenset(
+    {"cost", "costs", "deferred", "unearned", "unbilled", "other", "accrued", "change", "changes"}
+)
 
 
 def _cells(line: str) -> list[str]:
@@ -176,6 +180,8 @@ def _label_match(label: str, terms: list[str]) -> int | None:
     """Extra words in a row label that holds every term (lower is better); None if a term is missing."""
     words = _WORD.findall(label.lower())
     if not terms or not all(any(w.startswith(t) for w in words) for t in terms):
+        return None
+    if any(w in _QUALIFIERS and w not in terms for w in words):
         return None
     return sum(1 for w in words if w not in _LABEL_STOP and not any(w.startswith(t) for t in terms))
 

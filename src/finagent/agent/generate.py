@@ -224,6 +224,12 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
                 f"in the computed results for the company it named ({', '.join(bad[:5])})"
             )
             text = summary_lines(facts, calculations)
+    missing = [r for r in state.get("tool_results") or [] if not r.get("ok")]
+    if missing:
+        text += "\n\nNot available: " + "; ".join(
+            f"{r['tool'].replace('_', ' ')} for {r.get('ticker') or 'all'} ({r.get('warning') or 'no data'})"
+            for r in missing
+        )
     answer, citations, citation_warnings = finalize_answer(
         text, facts, calculations, by_label, tools_by_label
     )
