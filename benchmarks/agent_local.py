@@ -17,6 +17,7 @@ from benchmarks.common import RESULTS, machine
 
 from finagent.agent.api import ask
 from finagent.agent.resources import close_resources, get_resources
+from finagent.llm.local_model import get_local_server
 
 QUESTIONS = [
     (
@@ -38,7 +39,11 @@ def main() -> None:
     parser.add_argument("--provider", default="local")
     args = parser.parse_args()
     started = time.perf_counter()
-    get_resources().chat_model("analyze", type("C", (), {"provider": args.provider, "analyze_model": None})())
+    resources = get_resources()
+    resources.database()
+    resources.query_vector("warm up")
+    if args.provider == "local":
+        get_local_server(resources.settings).ensure_started()
     warmup = time.perf_counter() - started
     runs: list[dict[str, Any]] = []
     for name, question, mode in QUESTIONS:

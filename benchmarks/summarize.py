@@ -50,9 +50,31 @@ def search_table(data: dict) -> list[str]:  # type: ignore[type-arg]
     ]
 
 
+def agent_table(data: dict) -> list[str]:  # type: ignore[type-arg]
+    lines = [
+        f"Questions end to end with the offline local model — {data['machine']['date']}, "
+        f"{data['machine']['cpus']} CPUs, store: ../shared/data/filings "
+        f"(set-up — store, embedder, model server — {data['model_setup_s']} s, not included):",
+        "",
+        "| question | wall time | LLM calls | input tokens | output tokens | time in LLM | confidence |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for run in data["runs"]:
+        lines.append(
+            f"| {run['name']} | {run['wall_time_s']} s | {run['llm_calls']} | {run['input_tokens']:,} "
+            f"| {run['output_tokens']:,} | {run['llm_seconds']} s | {run['confidence']} |"
+        )
+    return lines
+
+
 def main() -> None:
     out: list[str] = []
-    for name, render in (("ingest_throughput", ingest_table), ("search_latency", search_table)):
+    renderers = (
+        ("ingest_throughput", ingest_table),
+        ("search_latency", search_table),
+        ("agent_local", agent_table),
+    )
+    for name, render in renderers:
         path = RESULTS / f"{name}.json"
         if path.exists():
             out += [*render(json.loads(path.read_text())), ""]
