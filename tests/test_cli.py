@@ -55,6 +55,19 @@ def test_search_bad_input(db_url: str, tmp_path: Path, args: list[str], message:
     assert_clean_failure(finagent(args, db_url, tmp_path), message)
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["ask", ""], "empty"),
+        (["ask", "   "], "empty"),
+        (["ask", "Apple revenue?", "--mode", "fast"], "unknown mode 'fast'"),
+        (["ask", "Apple revenue?", "--provider", "gemini"], "unknown provider 'gemini'"),
+    ],
+)
+def test_ask_bad_input(tmp_path: Path, args: list[str], message: str) -> None:
+    assert_clean_failure(finagent(args, None, tmp_path), message)
+
+
 def test_ingest_bad_files_are_reported_and_store_stays_intact(db_url: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad"
     bad.mkdir()

@@ -287,4 +287,6 @@ def test_new_question_in_a_thread_starts_fresh(store: Database, settings: Settin
     assert second["analysis"]["tickers"] == ["AAPL", "MSFT"]  # carried over from the conversation
     assert {t["label"] for t in second["targets"]} == {"Q1 FY2023"}
     assert all(s["period_label"] == "Q1 FY2023" for s in second["searches"])
+    # the follow-up names no metric: the previous question's keywords are searched again
+    assert "revenue" in {s["query"] for s in second["searches"]}
     assert len(second["history"]) == 2 and len(first["history"]) == 1

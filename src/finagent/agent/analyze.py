@@ -38,7 +38,7 @@ _STOP = frozenset(
     it its latest last me most of on or our over past per please recent reported show since tell
     than that the their them then there these they this those through to trend was were what when
     where which while who why will with within would year years quarter quarters fiscal fy vs versus
-    change changed changes period periods company companies
+    change changed changes period periods company companies only just same again instead now
 """.split()
 )
 
@@ -143,7 +143,12 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     by_ticker = {c.ticker: c for c in companies}
     names = [*matched, *tickers, *(n for t in tickers for n in _names(by_ticker.get(t)))]
     phrase_texts = [s.text for s in specs if s.text]
-    base_phrase = fallback_phrase(question, [*names, *phrase_texts]) or question[:80]
+    base_phrase = fallback_phrase(question, [*names, *phrase_texts])
+    if not base_phrase and previous:
+        # "And in Q3?" asks the previous question again for another period.
+        earlier = previous[0].get("question", "")
+        base_phrase = fallback_phrase(earlier, [*names, *(s.text for s in parse_time_phrases(earlier))])
+    base_phrase = base_phrase or question[:80]
 
     messages = render(
         "analyze",
