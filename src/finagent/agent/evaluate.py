@@ -60,7 +60,7 @@ async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     confidence = LLM_WEIGHT * model_score + (1 - LLM_WEIGHT) * share if model_ok else 0.6 * share
     if not state.get("draft_ok", True):
         confidence = min(confidence, 0.3)
-    names = [t for t in analysis["tickers"]]
+    names = [n for aliases in (analysis.get("names") or {}).values() for n in aliases] or analysis["tickers"]
     done = {s["query"].lower() for s in state.get("searches") or []}
     follow_ups = [q for q in sanitize_phrases(list(reply.follow_up_keywords), names) if q.lower() not in done]
     follow_ups = [q for q in follow_ups if not re.fullmatch(r"[\d\s.,%$]+", q)]

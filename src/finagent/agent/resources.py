@@ -23,6 +23,7 @@ from finagent.settings import Settings, get_settings
 ChatModelFactory = Callable[[str, Any], Runnable]  # (role, Context) -> chat model runnable
 
 # Output caps per role: the local model writes ~30 tokens/s, so every token is time.
+QUERY_VECTOR_CACHE = 4096  # phrases kept embedded in a long-running server (oldest dropped first)
 MAX_TOKENS = {"analyze": 256, "extract": 700, "generate": 450, "evaluate": 160}
 
 
@@ -61,6 +62,8 @@ class AgentResources:
         cached = self._query_vectors.get(text)
         if cached is None:
             cached = self.embedder().encode_query(text)
+            if len(self._query_vectors) >= QUERY_VECTOR_CACHE:
+                self._query_vectors.pop(next(iter(self._query_vectors)))
             self._query_vectors[text] = cached
         return cached
 
