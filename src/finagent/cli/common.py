@@ -13,12 +13,12 @@ from finagent.settings import get_settings
 
 
 @contextmanager
-def store() -> Iterator[Database]:
-    """Open the configured store for one command and always close it (stopping the embedded server)."""
+def store(database: str | None = None) -> Iterator[Database]:
+    """Open the configured store (or another database on its server) for one command, then close it."""
     settings = get_settings()
     where = "external database" if settings.database_url else "embedded PostgreSQL"
     with err_console.status(f"opening {where}…"):
-        db = open_database(settings)
+        db = open_database(settings, database=database)
     try:
         yield db
     finally:

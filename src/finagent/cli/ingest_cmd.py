@@ -19,10 +19,10 @@ from finagent.settings import get_settings
 ingest_app = typer.Typer(help="Add documents to the store (idempotent and resumable).", no_args_is_help=True)
 
 
-def run_ingest(found: Discovery) -> IngestReport:
+def run_ingest(found: Discovery, database: str | None = None) -> IngestReport:
     """Run discovered items through the pipeline with progress bars; print and return the summary."""
     settings = get_settings()
-    with store() as db:
+    with store(database) as db:
         embedder = get_embedder(settings)
         with Progress(
             TextColumn("[bold]{task.description:<7}"),

@@ -7,6 +7,7 @@ import typer
 from finagent.cli.ask_cmd import ask_command
 from finagent.cli.console import guarded, quiet_third_party_logs
 from finagent.cli.db_cmd import db_app
+from finagent.cli.eval_cmd import eval_app
 from finagent.cli.ingest_cmd import ingest_app
 from finagent.cli.search_cmd import search_command
 
@@ -19,6 +20,7 @@ app = typer.Typer(
 )
 app.add_typer(ingest_app, name="ingest")
 app.add_typer(db_app, name="db")
+app.add_typer(eval_app, name="eval")
 app.command("search")(search_command)
 app.command("ask")(ask_command)
 

@@ -10,6 +10,8 @@ from typing import Any
 
 import psycopg
 from pgvector.psycopg import register_vector
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from finagent.companies import BUILTIN_COMPANIES
@@ -120,14 +122,42 @@ class Database:
             raise DatabaseError("no database connection became free in time (pool exhausted)") from exc
 
 
-def open_database(settings: Settings | None = None) -> Database:
-    """Open the configured store: FINAGENT_DATABASE_URL if set, else the embedded server."""
+_DATABASE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+def ensure_named_database(server_url: str, name: str) -> str:
+    """URL of database ``name`` on the server of ``server_url``, created when missing.
+
+    Evaluation corpora live in their own databases beside the user's store, on the same server.
+    """
+    if not _DATABASE_NAME.match(name):
+        raise DatabaseError(f"'{name}' is not a usable database name (lower-case letters, digits, _)")
+    try:
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+            if not exists:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    except psycopg.OperationalError as exc:
+        raise DatabaseError(f"cannot reach the database server at {redact_url(server_url)}: {exc}") from exc
+    return make_conninfo(server_url, dbname=name)
+
+
+def open_database(settings: Settings | None = None, *, database: str | None = None) -> Database:
+    """Open the configured store: FINAGENT_DATABASE_URL if set, else the embedded server.
+
+    ``database`` names another database on the same server (created on first use).
+    """
     settings = settings or get_settings()
     if settings.database_url:
-        return Database(settings.database_url, settings).open()
+        url = settings.database_url
+        if database:
+            url = ensure_named_database(url, database)
+        return Database(url, settings).open()
     embedded = EmbeddedPostgres(settings.embedded_data_dir)
     url = embedded.start()
     try:
+        if database:
+            url = ensure_named_database(url, database)
         return Database(url, settings, embedded).open()
     except Exception:
         embedded.stop()

@@ -1,0 +1,1 @@
+"""Evaluation harness: benchmark corpora, retrieval and answer metrics, baselines."""

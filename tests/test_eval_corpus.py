@@ -1,0 +1,58 @@
+"""`finagent eval build-corpus`: a benchmark corpus in its own database, resumable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+from psycopg.conninfo import make_conninfo
+
+from tests.conftest import SHARED_DATA, require_shared
+from tests.test_cli import assert_clean_failure, finagent
+
+
+def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tmp_path: Path) -> None:
+    require_shared("financebench", "pages.jsonl.gz")
+    args = [
+        "eval",
+        "build-corpus",
+        "financebench",
+        "--data-dir",
+        str(SHARED_DATA),
+        "--limit",
+        "2",
+        "--database",
+        "t_eval_corpus_" + tmp_path.name[-8:].lower().replace("-", "_"),
+    ]
+    first = finagent(args, db_url, tmp_path, timeout=900)
+    assert first.returncode == 0, first.stdout + first.stderr
+    name = args[-1]
+    with psycopg.connect(make_conninfo(db_url, dbname=name)) as conn:
+        documents, pages = conn.execute(
+            "SELECT count(DISTINCT d.id), count(DISTINCT c.page) "
+            "FROM documents d JOIN chunks c ON c.document_id = d.id"
+        ).fetchone()  # type: ignore[misc]
+        doc_names = {r[0] for r in conn.execute("SELECT metadata->>'doc_name' FROM documents")}
+    assert documents == 2 and pages > 10 and all(doc_names)
+    with psycopg.connect(db_url) as conn:  # the user's store is untouched
+        assert conn.execute("SELECT to_regclass('documents')").fetchone() == (None,)
+    again = finagent(args, db_url, tmp_path, timeout=900)
+    assert again.returncode == 0 and "unchanged" in again.stdout
+
+
+def test_build_corpus_bad_input(db_url: str, tmp_path: Path) -> None:
+    assert_clean_failure(
+        finagent(["eval", "build-corpus", "nope"], db_url, tmp_path), "unknown corpus 'nope'"
+    )
+    assert_clean_failure(
+        finagent(["eval", "build-corpus", "sec10q", "--data-dir", str(tmp_path)], db_url, tmp_path),
+        "needs",
+    )
+    assert_clean_failure(
+        finagent(
+            ["eval", "build-corpus", "financebench", "--database", "Robert'); DROP TABLE x;--"],
+            db_url,
+            tmp_path,
+        ),
+        "not a usable database name",
+    )
