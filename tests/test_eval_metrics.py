@@ -1,0 +1,51 @@
+"""Retrieval metrics and question-set loading of the evaluation harness."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from finagent.errors import FinagentError
+from finagent.evaluation.datasets import filter_questions, load_questions
+from finagent.evaluation.metrics import RankedChunk, aggregate, ranked_documents, retrieval_scores
+from tests.conftest import SHARED
+
+
+def test_document_and_page_metrics() -> None:
+    chunks = [RankedChunk("B", 3), RankedChunk("A", 1), RankedChunk("A", 7), RankedChunk("C", 0)]
+    assert ranked_documents(chunks) == ["B", "A", "C"]
+    scores = retrieval_scores(chunks, ["A"], [("A", 7), ("A", 9)])
+    assert scores["doc_hit@1"] == 0.0 and scores["doc_hit@5"] == 1.0
+    assert scores["page_recall@5"] == 0.5 and scores["page_mrr"] == pytest.approx(1 / 3)
+    assert retrieval_scores(chunks, ["B", "C", "D"], [])["doc_recall"] == pytest.approx(2 / 3)
+    assert retrieval_scores([], ["A"], [("A", 1)])["page_mrr"] == 0.0
+
+
+def test_aggregate_by_question_type() -> None:
+    table = aggregate([("x", {"m": 1.0}), ("y", {"m": 0.0}), ("x", {"m": 0.5})])
+    assert table["all"] == {"n": 3.0, "m": 0.5} and table["x"]["m"] == 0.75
+
+
+def test_load_real_question_sets() -> None:
+    path = SHARED / "eval" / "financebench_dev.jsonl"
+    if not path.exists():
+        pytest.skip("needs ../shared/eval")
+    questions = load_questions(path)
+    assert len(questions) == 66 and all(q.gold_pages and q.gold_docs for q in questions)
+    sec = load_questions(SHARED / "eval" / "sec10q_dev.jsonl")
+    assert sec and all(q.gold_docs and not q.gold_pages for q in sec)
+    assert len(filter_questions(questions, question_type="metrics-generated", limit=5)) == 5
+
+
+def test_malformed_question_set_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "q.jsonl"
+    bad.write_text('{"id": 1, "question": "x"}\nnot json\n')
+    with pytest.raises(FinagentError, match="not a JSON line"):
+        load_questions(bad)
+    bad.write_text(json.dumps({"id": 1, "question": "x"}) + "\n")
+    with pytest.raises(FinagentError, match="malformed"):
+        load_questions(bad)
+    with pytest.raises(FinagentError, match="not found"):
+        load_questions(tmp_path / "missing.jsonl")
