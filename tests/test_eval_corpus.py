@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import psycopg
@@ -38,6 +39,39 @@ def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tm
         assert conn.execute("SELECT to_regclass('documents')").fetchone() == (None,)
     again = finagent(args, db_url, tmp_path, timeout=900)
     assert again.returncode == 0 and "unchanged" in again.stdout
+
+    # retrieval evaluation of all three systems, same corpus, same run
+    split = require_shared().parent / "eval" / "financebench_dev.jsonl"
+    stem = tmp_path / "results" / "retrieval"
+    result = finagent(
+        [
+            "eval",
+            "retrieval",
+            "financebench",
+            "--split",
+            str(split),
+            "--systems",
+            "dense,seed-hybrid,finagent",
+            "--limit",
+            "3",
+            "--database",
+            name,
+            "--output",
+            str(stem),
+        ],
+        db_url,
+        tmp_path,
+        timeout=900,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "page_recall@10" in result.stdout and "finagent / dense" in result.stdout
+    rows = [json.loads(line) for line in stem.with_suffix(".jsonl").read_text().splitlines()]
+    assert len(rows) == 9 and {r["system"] for r in rows} == {"dense", "seed-hybrid", "finagent"}
+    assert all(0 <= r["scores"]["page_recall@10"] <= 1 for r in rows)
+    bad = finagent(
+        ["eval", "retrieval", "financebench", "--split", str(split), "--systems", "bm25"], db_url, tmp_path
+    )
+    assert_clean_failure(bad, "unknown system(s) bm25")
 
 
 def test_build_corpus_bad_input(db_url: str, tmp_path: Path) -> None:

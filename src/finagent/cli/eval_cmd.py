@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
-from finagent.cli.console import console
+from finagent.cli.console import console, err_console
 from finagent.cli.ingest_cmd import run_ingest
+from finagent.db import open_database
 from finagent.errors import FinagentError
 from finagent.evaluation.corpus import CORPORA, corpus_spec, discover_corpus
 
@@ -36,3 +37,58 @@ def build_corpus(
     report = run_ingest(found, database=target)
     if report.failed:
         raise typer.Exit(1)
+
+
+@eval_app.command("retrieval")
+def retrieval(
+    name: Annotated[str, typer.Argument(help=f"Corpus: {', '.join(CORPORA)}.")],
+    split: Annotated[Path, typer.Option(help="Question set (JSONL with gold evidence).")],
+    systems: Annotated[str, typer.Option(help="Comma-separated: dense, seed-hybrid, finagent.")] = "finagent",
+    database: Annotated[
+        str | None, typer.Option(help="Database name (default: finagent_eval_<name>).")
+    ] = None,
+    limit: Annotated[int | None, typer.Option(help="First N questions.")] = None,
+    ids: Annotated[str | None, typer.Option(help="Comma-separated question ids.")] = None,
+    question_type: Annotated[str | None, typer.Option(help="Only this question_type.")] = None,
+    output: Annotated[
+        Path | None, typer.Option(help="Results stem (default benchmarks/results/...).")
+    ] = None,
+) -> None:
+    """Retrieval only (no generation): document Hit@1/@5, page Recall@5/10/20, MRR, per system."""
+    from rich.progress import Progress
+
+    from finagent.agent.resources import configure_resources
+    from finagent.evaluation.datasets import filter_questions, load_questions
+    from finagent.evaluation.retrieval import markdown_table, run_retrieval, summarise, write_results
+    from finagent.evaluation.systems import SYSTEMS, NoModel
+    from finagent.settings import get_settings
+
+    spec = corpus_spec(name)
+    chosen = [s.strip() for s in systems.split(",") if s.strip()]
+    unknown = [s for s in chosen if s not in SYSTEMS]
+    if unknown or not chosen:
+        raise FinagentError(f"unknown system(s) {', '.join(unknown) or '(none)'}; use: {', '.join(SYSTEMS)}")
+    questions = filter_questions(
+        load_questions(split),
+        ids=[i.strip() for i in ids.split(",")] if ids else None,
+        question_type=question_type,
+        limit=limit,
+    )
+    if not questions:
+        raise FinagentError("no questions match the filters")
+    settings = get_settings()
+    target = database or spec.database
+    resources = configure_resources(settings, chat_model_factory=lambda role, context: NoModel())
+    resources._db = open_database(settings, database=target)
+    try:
+        with Progress(console=err_console, disable=not err_console.is_terminal) as progress:
+            task = progress.add_task("questions", total=len(questions))
+            rows = run_retrieval(questions, chosen, resources, on_done=lambda: progress.advance(task))
+    finally:
+        resources.close()
+    summary = summarise(rows, chosen)
+    table = markdown_table(summary)
+    stem = output or Path("benchmarks/results") / f"eval_retrieval_{spec.name}"
+    write_results(rows, summary, table, stem)
+    console.print(f"{len(questions)} questions · corpus database {target} · results {stem}.jsonl\n")
+    console.print(table, markup=False, highlight=False)

@@ -1,0 +1,121 @@
+"""Retrieval evaluation: every system on every question in one run, scored and summarised."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from finagent.agent.context import Context
+from finagent.agent.resources import AgentResources
+from finagent.evaluation.datasets import EvalQuestion
+from finagent.evaluation.metrics import RankedChunk, aggregate, retrieval_scores
+from finagent.evaluation.systems import Ranked, dense, document_names, finagent_system, seed_hybrid
+
+K = 20
+
+
+def system_runners(
+    names: Sequence[str], context: Context
+) -> dict[str, Callable[[AgentResources, str, int], Ranked]]:
+    available = {"dense": dense, "seed-hybrid": seed_hybrid, "finagent": finagent_system(context)}
+    return {name: available[name] for name in names}
+
+
+def run_retrieval(
+    questions: Sequence[EvalQuestion],
+    systems: Sequence[str],
+    resources: AgentResources,
+    *,
+    context: Context | None = None,
+    on_done: Callable[[], None] | None = None,
+) -> list[dict[str, Any]]:
+    """One result row per (question, system): ranked chunks, their documents and pages, scores, time."""
+    runners = system_runners(systems, context or Context(use_tools=False))
+    rows: list[dict[str, Any]] = []
+    for question in questions:
+        for name, runner in runners.items():
+            started = time.perf_counter()
+            ranked = runner(resources, question.question, K)
+            seconds = time.perf_counter() - started
+            with resources.database().connection() as conn:
+                names = document_names(conn, sorted({d for _, d, _ in ranked}))
+            chunks = [RankedChunk(names.get(d, "?"), page) for _, d, page in ranked]
+            rows.append(
+                {
+                    "id": question.id,
+                    "system": name,
+                    "question_type": question.question_type,
+                    "chunk_ids": [c for c, _, _ in ranked],
+                    "pages": [[c.doc, c.page] for c in chunks],
+                    "gold_docs": list(question.gold_docs),
+                    "gold_pages": [list(p) for p in question.gold_pages],
+                    "scores": retrieval_scores(chunks, question.gold_docs, question.gold_pages),
+                    "seconds": round(seconds, 3),
+                }
+            )
+        if on_done:
+            on_done()
+    return rows
+
+
+def summarise(
+    rows: Sequence[dict[str, Any]], systems: Sequence[str]
+) -> dict[str, dict[str, dict[str, float]]]:
+    return {
+        name: aggregate([(r["question_type"], r["scores"]) for r in rows if r["system"] == name])
+        for name in systems
+    }
+
+
+def markdown_table(summary: dict[str, dict[str, dict[str, float]]], baseline: str = "dense") -> str:
+    """Systems side by side (overall), with each metric's ratio to the baseline."""
+    systems = list(summary)
+    metrics = [m for m in next(iter(summary.values()))["all"] if m != "n"]
+    header = (
+        "| metric | "
+        + " | ".join(systems)
+        + " | "
+        + " | ".join(f"{s} / {baseline}" for s in systems if s != baseline and baseline in summary)
+        + " |"
+    )
+    lines = [
+        header,
+        "|" + "---|" * (1 + len(systems) + sum(s != baseline for s in systems if baseline in summary)),
+    ]
+    for metric in metrics:
+        values = [summary[s]["all"][metric] for s in systems]
+        ratios = []
+        if baseline in summary:
+            base = summary[baseline]["all"][metric]
+            ratios = [
+                f"{summary[s]['all'][metric] / base:.2f}×" if base else "n/a"
+                for s in systems
+                if s != baseline
+            ]
+        lines.append(
+            f"| {metric} | " + " | ".join(f"{v:.3f}" for v in values) + " | " + " | ".join(ratios) + " |"
+        )
+    by_type = []
+    for system in systems:
+        for group, scores in summary[system].items():
+            if group != "all":
+                recall = scores.get("page_recall@10", scores.get("doc_recall", 0.0))
+                by_type.append(f"| {system} | {group} | {int(scores['n'])} | {recall:.3f} |")
+    if by_type:
+        lines += [
+            "",
+            "| system | question type | n | page recall@10 (doc recall without pages) |",
+            "|---|---|---|---|",
+            *by_type,
+        ]
+    return "\n".join(lines)
+
+
+def write_results(rows: Sequence[dict[str, Any]], summary: dict[str, Any], table: str, stem: Path) -> None:
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    stem.with_suffix(".jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    stem.with_suffix(".json").write_text(json.dumps(summary, indent=2) + "\n")
+    stem.with_suffix(".md").write_text(table + "\n")

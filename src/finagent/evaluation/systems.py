@@ -1,0 +1,115 @@
+"""Retrieval systems compared in one run: ``dense``, ``seed-hybrid`` and ``finagent``.
+
+Each returns ranked (chunk id, document id, page) for a question; the runner maps documents to
+benchmark names. ``finagent`` runs the graph's own analyze → resolve → search stages with no LLM
+(the deterministic analyzer), so retrieval is measured without generation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatResult
+
+from finagent.agent.analyze import analyze
+from finagent.agent.context import Context
+from finagent.agent.entities import find_companies
+from finagent.agent.resources import AgentResources
+from finagent.agent.retrieve import plan_searches, resolve_periods_node, search
+from finagent.errors import FinagentError
+from finagent.resources import read_sql
+
+Ranked = list[tuple[int, int, int | None]]  # (chunk id, document id, page)
+SYSTEMS = ("dense", "seed-hybrid", "finagent")
+_YEAR = re.compile(r"\b(19[89]\d|20[0-4]\d)\b")
+
+
+class NoModel(BaseChatModel):
+    """Stands in for every LLM during retrieval evaluation: each call fails, the defaults apply."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "none"
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        raise FinagentError("retrieval evaluation runs without a language model")
+
+
+def dense(resources: AgentResources, question: str, k: int) -> Ranked:
+    vector = resources.query_vector(question)
+    with resources.database().connection() as conn:
+        return [
+            tuple(r)
+            for r in conn.execute(read_sql("queries/eval_dense.sql"), {"query_vector": vector, "k": k})
+        ]
+
+
+def seed_hybrid(resources: AgentResources, question: str, k: int) -> Ranked:
+    """The replaced system: its filters are the first company named and the first year written."""
+    with resources.database().connection() as conn:
+        companies = _companies(resources)
+        matches = find_companies(question, companies)
+        year = _YEAR.search(question)
+        params = {
+            "query_vector": resources.query_vector(question),
+            "query": question,
+            "ticker": matches[0].ticker if matches else None,
+            "year": int(year.group(1)) if year else None,
+            "k": k,
+        }
+        return [tuple(r) for r in conn.execute(read_sql("queries/eval_seed_hybrid.sql"), params)]
+
+
+def _companies(resources: AgentResources) -> list[Any]:
+    cached = getattr(resources, "_eval_companies", None)
+    if cached is None:
+        cached = resources.companies()
+        resources._eval_companies = cached  # type: ignore[attr-defined]
+    return cached
+
+
+class _Runtime:
+    def __init__(self, context: Context) -> None:
+        self.context = context
+
+
+async def _finagent(question: str, k: int, context: Context) -> Ranked:
+    runtime: Any = _Runtime(context)
+    state: dict[str, Any] = {"question": question}
+    state |= await analyze(state, runtime)  # type: ignore[arg-type]
+    state |= await resolve_periods_node(state, runtime)  # type: ignore[arg-type]
+    sends = plan_searches(state, runtime)  # type: ignore[arg-type]
+    results = await asyncio.gather(*(search(send.arg, runtime) for send in sends))
+    best: dict[int, dict[str, Any]] = {}
+    for result in results:
+        for item in result.get("evidence", []):
+            if item["chunk_id"] not in best or item["fused_score"] > best[item["chunk_id"]]["fused_score"]:
+                best[item["chunk_id"]] = item
+    ranked = sorted(best.values(), key=lambda e: (-e["fused_score"], e["chunk_id"]))[:k]
+    return [(e["chunk_id"], e["document_id"], e["page"]) for e in ranked]
+
+
+def finagent_system(context: Context) -> Callable[[AgentResources, str, int], Ranked]:
+    def run(_: AgentResources, question: str, k: int) -> Ranked:
+        return asyncio.run(_finagent(question, k, context))
+
+    return run
+
+
+def document_names(conn: psycopg.Connection[Any], document_ids: list[int]) -> dict[int, str]:
+    """Benchmark names of documents: FinanceBench doc_name, else the source file's stem."""
+    rows = conn.execute(read_sql("queries/eval_document_names.sql"), {"ids": document_ids})
+    return {int(r[0]): str(r[1]) for r in rows}
