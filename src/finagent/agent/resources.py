@@ -30,8 +30,14 @@ MAX_TOKENS = {"analyze": 256, "extract": 700, "generate": 450, "evaluate": 160}
 class AgentResources:
     """Lazily opened handles; thread-safe so parallel search branches can share them."""
 
-    def __init__(self, settings: Settings, chat_model_factory: ChatModelFactory | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        chat_model_factory: ChatModelFactory | None = None,
+        database_name: str | None = None,
+    ) -> None:
         self.settings = settings
+        self.database_name = database_name  # another database on the store's server (benchmarks)
         self._chat_model_factory = chat_model_factory
         self._db: Database | None = None
         self._lock = threading.Lock()
@@ -42,7 +48,7 @@ class AgentResources:
     def database(self) -> Database:
         with self._lock:
             if self._db is None:
-                self._db = open_database(self.settings)
+                self._db = open_database(self.settings, database=self.database_name)
             return self._db
 
     def companies(self) -> list[StoredCompany]:
@@ -107,14 +113,16 @@ def get_resources() -> AgentResources:
 
 
 def configure_resources(
-    settings: Settings | None = None, chat_model_factory: ChatModelFactory | None = None
+    settings: Settings | None = None,
+    chat_model_factory: ChatModelFactory | None = None,
+    database_name: str | None = None,
 ) -> AgentResources:
     """Replace the process-wide resources (closing the previous ones)."""
     global _current
     with _current_lock:
         if _current is not None:
             _current.close()
-        _current = AgentResources(settings or get_settings(), chat_model_factory)
+        _current = AgentResources(settings or get_settings(), chat_model_factory, database_name)
         return _current
 
 

@@ -9,7 +9,6 @@ import typer
 
 from finagent.cli.console import console, err_console
 from finagent.cli.ingest_cmd import run_ingest
-from finagent.db import open_database
 from finagent.errors import FinagentError
 from finagent.evaluation.corpus import CORPORA, corpus_spec, discover_corpus
 
@@ -78,8 +77,9 @@ def retrieval(
         raise FinagentError("no questions match the filters")
     settings = get_settings()
     target = database or spec.database
-    resources = configure_resources(settings, chat_model_factory=lambda role, context: NoModel())
-    resources._db = open_database(settings, database=target)
+    resources = configure_resources(
+        settings, chat_model_factory=lambda role, context: NoModel(), database_name=target
+    )
     try:
         with Progress(console=err_console, disable=not err_console.is_terminal) as progress:
             task = progress.add_task("questions", total=len(questions))
@@ -91,4 +91,82 @@ def retrieval(
     stem = output or Path("benchmarks/results") / f"eval_retrieval_{spec.name}"
     write_results(rows, summary, table, stem)
     console.print(f"{len(questions)} questions · corpus database {target} · results {stem}.jsonl\n")
+    console.print(table, markup=False, highlight=False)
+
+
+@eval_app.command("answers")
+def answers(
+    name: Annotated[str, typer.Argument(help=f"Corpus: {', '.join(CORPORA)}.")],
+    split: Annotated[Path, typer.Option(help="Question set (JSONL with reference answers).")],
+    database: Annotated[
+        str | None, typer.Option(help="Database name (default: finagent_eval_<name>).")
+    ] = None,
+    provider: Annotated[str | None, typer.Option(help="auto | openai | cerebras | local.")] = None,
+    judge_provider: Annotated[
+        str | None, typer.Option(help="Judge model provider (default: --provider).")
+    ] = None,
+    flagged: Annotated[
+        Path | None, typer.Option(help="Reviewed items whose alternative answers count.")
+    ] = None,
+    limit: Annotated[int | None, typer.Option(help="First N questions.")] = None,
+    ids: Annotated[str | None, typer.Option(help="Comma-separated question ids.")] = None,
+    question_type: Annotated[str | None, typer.Option(help="Only this question_type.")] = None,
+    mode: Annotated[str, typer.Option(help="Answer mode for every question.")] = "direct",
+    output: Annotated[
+        Path | None, typer.Option(help="Results stem (default benchmarks/results/...).")
+    ] = None,
+) -> None:
+    """Full graph per question, graded: numeric within 1%, otherwise an LLM judge (verdicts stored)."""
+    import asyncio
+    import json
+
+    from rich.progress import Progress
+
+    from finagent.agent.context import Context
+    from finagent.agent.resources import configure_resources
+    from finagent.evaluation.answers import answer_question, answer_summary, load_flagged
+    from finagent.evaluation.datasets import filter_questions, load_questions
+    from finagent.llm.providers import chat_model_for_role
+    from finagent.settings import get_settings
+
+    spec = corpus_spec(name)
+    questions = filter_questions(
+        load_questions(split),
+        ids=[i.strip() for i in ids.split(",")] if ids else None,
+        question_type=question_type,
+        limit=limit,
+    )
+    if not questions:
+        raise FinagentError("no questions match the filters")
+    settings = get_settings()
+    resources = configure_resources(settings, database_name=database or spec.database)
+    judge = chat_model_for_role("judge", settings, provider=judge_provider or provider, max_tokens=160)
+    alternatives = load_flagged(flagged or split.with_name("financebench_flagged.jsonl"))
+    context = Context(provider=provider, answer_mode=mode)
+    rows = []
+    try:
+        with Progress(console=err_console, disable=not err_console.is_terminal) as progress:
+            task = progress.add_task("questions", total=len(questions))
+            for question in questions:
+                references = [question.answer, *alternatives.get(question.id, [])]
+                rows.append(asyncio.run(answer_question(question, references, judge, context)))
+                progress.advance(task)
+    finally:
+        resources.close()
+    summary = answer_summary(rows)
+    stem = output or Path("benchmarks/results") / f"eval_answers_{spec.name}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    stem.with_suffix(".jsonl").write_text("".join(json.dumps(r, default=str) + "\n" for r in rows))
+    stem.with_suffix(".json").write_text(json.dumps(summary, indent=2) + "\n")
+    table = (
+        "| "
+        + " | ".join(summary)
+        + " |\n|"
+        + "---|" * len(summary)
+        + "\n| "
+        + " | ".join(f"{v:g}" for v in summary.values())
+        + " |"
+    )
+    stem.with_suffix(".md").write_text(table + "\n")
+    console.print(f"{len(rows)} questions · results {stem}.jsonl\n")
     console.print(table, markup=False, highlight=False)

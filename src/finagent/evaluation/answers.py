@@ -1,0 +1,185 @@
+"""Answer evaluation: numeric answers within tolerance, the rest by an LLM judge whose verdicts are kept."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.runnables import Runnable
+from pydantic import BaseModel, Field
+
+from finagent.agent.prompts import render
+from finagent.llm.structured import structured_call
+
+RELATIVE_TOLERANCE = 0.01
+_NUMBER = re.compile(
+    r"(?<![\w.])-?\$?\(?\d[\d,]*(?:\.\d+)?\)?\s*(%|percent|billion|million|thousand|bn|mn|m|b|k)?", re.I
+)
+_SCALE = {"billion": 1e9, "bn": 1e9, "b": 1e9, "million": 1e6, "mn": 1e6, "m": 1e6, "thousand": 1e3, "k": 1e3}
+_NO_ANSWER = re.compile(
+    r"(no evidence was found|not (available|found|provided|disclosed) in"
+    r"|does not (contain|provide|include|mention)|cannot (be )?(determine|answer)"
+    r"|unable to (determine|answer|find)|did not return an answer)",
+    re.I,
+)
+
+
+class JudgeVerdict(BaseModel):
+    verdict: Literal["correct", "incorrect", "failed"] = "failed"
+    reason: str = Field(default="", max_length=400)
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    value: float
+    percent: bool
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Numbers with their scale: "$94.9 billion" → 9.49e10, "44.5%" → 44.5 (percent)."""
+    found = []
+    for match in _NUMBER.finditer(text):
+        token = match.group(0)
+        unit = (match.group(1) or "").lower()
+        digits = re.sub(r"[^\d.\-]", "", token.split()[0] if unit else token)
+        try:
+            value = float(digits.replace("--", "-"))
+        except ValueError:
+            continue
+        if "(" in token and ")" in token:
+            value = -abs(value)
+        percent = unit in ("%", "percent")
+        found.append(Quantity(value * _SCALE.get(unit, 1.0), percent))
+    return found
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=RELATIVE_TOLERANCE, abs_tol=1e-9)
+
+
+def numeric_match(answer: str, reference: str) -> bool | None:
+    """True when the reference's leading figure appears in the answer (any usual scale, 1% tolerance);
+    None when the reference states no figure (then the judge decides)."""
+    wanted = [q for q in quantities(reference) if not (q.value.is_integer() and 1990 <= q.value <= 2100)]
+    if not wanted:
+        return None
+    target = wanted[0]
+    for got in quantities(answer):
+        if target.percent and got.percent:
+            if _close(got.value, target.value):
+                return True
+            continue
+        for scale in (1.0, 1e3, 1e6, 1e9, 1e-3, 1e-6, 1e-9):
+            if _close(abs(got.value) * scale, abs(target.value)) and (got.value < 0) == (target.value < 0):
+                return True
+    return False
+
+
+def failed_to_answer(answer: str) -> bool:
+    return not answer.strip() or bool(_NO_ANSWER.search(answer[:400]))
+
+
+async def grade(
+    question: str,
+    answer: str,
+    references: Sequence[str],
+    judge: Runnable | None,
+    *,
+    numeric: bool,
+) -> dict[str, Any]:
+    """Verdict for one answer: numeric tolerance first when the question is numeric, else the judge."""
+    if failed_to_answer(answer):
+        return {"verdict": "failed", "method": "rule", "reason": "the answer says it could not answer"}
+    if numeric:
+        matches = [numeric_match(answer, r) for r in references]
+        if any(m is True for m in matches):
+            return {"verdict": "correct", "method": "numeric", "reason": "figure within 1% of the reference"}
+        if judge is None and any(m is False for m in matches):
+            return {
+                "verdict": "incorrect",
+                "method": "numeric",
+                "reason": "no figure within 1% of the reference",
+            }
+    if judge is None:
+        return {"verdict": "ungraded", "method": "none", "reason": "no judge model configured"}
+    alternatives = "".join(f"Also accepted: {r}\n" for r in references[1:])
+    verdict, calls = await structured_call(
+        judge,
+        render(
+            "judge",
+            question=question,
+            reference=references[0],
+            alternatives=alternatives,
+            answer=answer[:3000],
+        ),
+        JudgeVerdict,
+        role="judge",
+        default=JudgeVerdict,
+    )
+    return {
+        "verdict": verdict.verdict,
+        "method": "judge",
+        "reason": verdict.reason,
+        "judge_calls": [c.to_dict() for c in calls],
+    }
+
+
+def load_flagged(path: Path | None) -> dict[str, list[str]]:
+    """Alternative answers accepted for questions an independent review flagged."""
+    if path is None or not path.is_file():
+        return {}
+    alternatives: dict[str, list[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            if row.get("mafin_answer_gpt4o"):
+                alternatives.setdefault(row["financebench_id"], []).append(str(row["mafin_answer_gpt4o"]))
+    return alternatives
+
+
+def is_numeric_question(reasoning: str | None, reference: str) -> bool:
+    return bool(reasoning and "numerical" in reasoning.lower()) or bool(re.match(r"^\s*[-$(]?\d", reference))
+
+
+async def answer_question(
+    question: Any, references: Sequence[str], judge: Runnable | None, context: Any
+) -> dict[str, Any]:
+    """Run the full graph on one question and grade it; the row keeps everything needed to audit it."""
+    from finagent.agent.api import aask
+
+    result = await aask(question.question, context=context)
+    numeric = is_numeric_question(question.extra.get("question_reasoning"), references[0])
+    verdict = await grade(question.question, result.answer, references, judge, numeric=numeric)
+    return {
+        "id": question.id,
+        "question_type": question.question_type,
+        "question": question.question,
+        "reference": references[0],
+        "alternatives": list(references[1:]),
+        "answer": result.answer,
+        "citations": result.citations,
+        "confidence": result.confidence,
+        "iterations": result.iterations,
+        "llm_calls": len(result.llm_calls),
+        "tokens": result.tokens,
+        "seconds": result.wall_time_s,
+        "warnings": result.warnings,
+        **verdict,
+    }
+
+
+def answer_summary(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
+    n = max(1, len(rows))
+    return {
+        "n": float(len(rows)),
+        "accuracy": round(sum(r["verdict"] == "correct" for r in rows) / n, 4),
+        "failed_to_answer": round(sum(r["verdict"] == "failed" for r in rows) / n, 4),
+        "mean_llm_calls": round(sum(r["llm_calls"] for r in rows) / n, 2),
+        "mean_tokens": round(sum(r["tokens"] for r in rows) / n, 1),
+        "mean_seconds": round(sum(r["seconds"] for r in rows) / n, 2),
+    }

@@ -1,0 +1,60 @@
+"""Answer grading: numeric tolerance with units, failure to answer, the LLM judge and flagged items."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from finagent.evaluation.answers import failed_to_answer, grade, load_flagged, numeric_match, quantities
+from tests.fakes import ScriptedChatModel
+
+
+@pytest.mark.parametrize(
+    ("answer", "reference", "expected"),
+    [
+        ("Capital expenditure was $1,577 million [10K1].", "$1577.00", True),
+        ("It was $1.577 billion.", "$1577.00 million", True),
+        ("The effective tax rate was 0.62%.", "0.62%", True),
+        ("The effective tax rate was 0.7%.", "0.62%", False),
+        ("Net income was $2,000 million.", "$1577", False),
+        ("Working capital was negative: (1,561) million.", "-$1561M", True),
+        ("Yes, it is.", "Yes. Corning had positive working capital.", None),
+        ("Revenue grew in 2023.", "In FY2023 revenue rose", None),  # years are not figures
+    ],
+)
+def test_numeric_match(answer: str, reference: str, expected: bool | None) -> None:
+    assert numeric_match(answer, reference) is expected
+
+
+def test_quantities_read_scale_and_sign() -> None:
+    values = [(q.value, q.percent) for q in quantities("$94.9 billion, 44.5%, (1,234) and 3 thousand")]
+    assert values == [(94.9e9, False), (44.5, True), (-1234.0, False), (3000.0, False)]
+
+
+def test_failed_to_answer() -> None:
+    assert failed_to_answer("")
+    assert failed_to_answer("The filing does not contain the capital expenditure figure.")
+    assert not failed_to_answer("Capital expenditure was $1,577 million.")
+
+
+def test_grade_uses_numbers_then_the_judge_and_keeps_its_verdict() -> None:
+    numeric = asyncio.run(grade("capex?", "It was $1,577 million.", ["$1577.00"], None, numeric=True))
+    assert numeric["verdict"] == "correct" and numeric["method"] == "numeric"
+    judge = ScriptedChatModel(
+        replies=[{"verdict": "incorrect", "reason": "says no, reference says yes"}], calls=[]
+    )
+    verdict = asyncio.run(grade("positive WC?", "No.", ["Yes, positive.", "Yes (alt)"], judge, numeric=False))
+    assert verdict["verdict"] == "incorrect" and verdict["method"] == "judge" and verdict["judge_calls"]
+    prompt = str(judge.calls[0]["messages"][-1].content)
+    assert "Also accepted: Yes (alt)" in prompt  # flagged alternatives reach the judge
+    broken = ScriptedChatModel(replies=["not json"], calls=[])
+    assert asyncio.run(grade("q", "An answer.", ["ref"], broken, numeric=False))["verdict"] == "failed"
+
+
+def test_load_flagged_alternatives(tmp_path: Path) -> None:
+    path = tmp_path / "flagged.jsonl"
+    path.write_text(json.dumps({"financebench_id": "fb_1", "mafin_answer_gpt4o": "alt"}) + "\n")
+    assert load_flagged(path) == {"fb_1": ["alt"]} and load_flagged(tmp_path / "none.jsonl") == {}
