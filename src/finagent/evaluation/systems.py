@@ -59,26 +59,17 @@ def dense(resources: AgentResources, question: str, k: int) -> Ranked:
 
 def seed_hybrid(resources: AgentResources, question: str, k: int) -> Ranked:
     """The replaced system: its filters are the first company named and the first year written."""
+    matches = find_companies(question, resources.companies())
+    year = _YEAR.search(question)
+    params = {
+        "query_vector": resources.query_vector(question),
+        "query": question,
+        "ticker": matches[0].ticker if matches else None,
+        "year": int(year.group(1)) if year else None,
+        "k": k,
+    }
     with resources.database().connection() as conn:
-        companies = _companies(resources)
-        matches = find_companies(question, companies)
-        year = _YEAR.search(question)
-        params = {
-            "query_vector": resources.query_vector(question),
-            "query": question,
-            "ticker": matches[0].ticker if matches else None,
-            "year": int(year.group(1)) if year else None,
-            "k": k,
-        }
         return [tuple(r) for r in conn.execute(read_sql("queries/eval_seed_hybrid.sql"), params)]
-
-
-def _companies(resources: AgentResources) -> list[Any]:
-    cached = getattr(resources, "_eval_companies", None)
-    if cached is None:
-        cached = resources.companies()
-        resources._eval_companies = cached  # type: ignore[attr-defined]
-    return cached
 
 
 class _Runtime:
