@@ -11,6 +11,7 @@ from finagent.cli.console import console, err_console
 from finagent.cli.ingest_cmd import run_ingest
 from finagent.errors import FinagentError
 from finagent.evaluation.corpus import CORPORA, corpus_spec, discover_corpus
+from finagent.evaluation.datasets import EvalQuestion, filter_questions, load_questions
 
 eval_app = typer.Typer(help="Benchmarks: corpora, retrieval and answer evaluation.", no_args_is_help=True)
 
@@ -38,6 +39,21 @@ def build_corpus(
         raise typer.Exit(1)
 
 
+def select_questions(
+    split: Path, ids: str | None, question_type: str | None, limit: int | None
+) -> list[EvalQuestion]:
+    """The question set filtered by the command's --ids / --question-type / --limit."""
+    questions = filter_questions(
+        load_questions(split),
+        ids=[i.strip() for i in ids.split(",")] if ids else None,
+        question_type=question_type,
+        limit=limit,
+    )
+    if not questions:
+        raise FinagentError("no questions match the filters")
+    return questions
+
+
 @eval_app.command("retrieval")
 def retrieval(
     name: Annotated[str, typer.Argument(help=f"Corpus: {', '.join(CORPORA)}.")],
@@ -57,7 +73,6 @@ def retrieval(
     from rich.progress import Progress
 
     from finagent.agent.resources import configure_resources
-    from finagent.evaluation.datasets import filter_questions, load_questions
     from finagent.evaluation.retrieval import markdown_table, run_retrieval, summarise, write_results
     from finagent.evaluation.systems import SYSTEMS, NoModel
     from finagent.settings import get_settings
@@ -67,14 +82,7 @@ def retrieval(
     unknown = [s for s in chosen if s not in SYSTEMS]
     if unknown or not chosen:
         raise FinagentError(f"unknown system(s) {', '.join(unknown) or '(none)'}; use: {', '.join(SYSTEMS)}")
-    questions = filter_questions(
-        load_questions(split),
-        ids=[i.strip() for i in ids.split(",")] if ids else None,
-        question_type=question_type,
-        limit=limit,
-    )
-    if not questions:
-        raise FinagentError("no questions match the filters")
+    questions = select_questions(split, ids, question_type, limit)
     settings = get_settings()
     target = database or spec.database
     resources = configure_resources(
@@ -125,19 +133,11 @@ def answers(
     from finagent.agent.context import Context
     from finagent.agent.resources import configure_resources
     from finagent.evaluation.answers import answer_question, answer_summary, load_flagged
-    from finagent.evaluation.datasets import filter_questions, load_questions
     from finagent.llm.providers import chat_model_for_role
     from finagent.settings import get_settings
 
     spec = corpus_spec(name)
-    questions = filter_questions(
-        load_questions(split),
-        ids=[i.strip() for i in ids.split(",")] if ids else None,
-        question_type=question_type,
-        limit=limit,
-    )
-    if not questions:
-        raise FinagentError("no questions match the filters")
+    questions = select_questions(split, ids, question_type, limit)
     settings = get_settings()
     resources = configure_resources(settings, database_name=database or spec.database)
     judge = chat_model_for_role("judge", settings, provider=judge_provider or provider, max_tokens=160)
