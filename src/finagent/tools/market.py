@@ -77,6 +77,21 @@ class Recorded:
     def source(self) -> str:
         return f"recorded prices {display_path(self.path)} (offline; last close {self.last_day.isoformat()})"
 
+    def result(
+        self, tool: str, symbol: str, data: dict[str, Any], *, warning: str | None, as_of: date | None = None
+    ) -> ToolResult:
+        """A successful tool answer from these recorded prices (source and offline flag filled in)."""
+        return ToolResult(
+            tool=tool,
+            ticker=symbol,
+            ok=True,
+            data=data,
+            source=self.source(),
+            offline=True,
+            as_of=(as_of or self.last_day).isoformat(),
+            warning=warning,
+        )
+
 
 # ------------------------------------------------------------------------------------ helpers
 
@@ -553,16 +568,7 @@ def get_quote(ticker: str, settings: Settings) -> ToolResult:
     def recorded(symbol: str, stored: Recorded, note: str) -> ToolResult:
         data = _quote_data(stored.bars)
         data["market_cap"] = None
-        return ToolResult(
-            tool="market_quote",
-            ticker=symbol,
-            ok=True,
-            data=data,
-            source=stored.source(),
-            offline=True,
-            as_of=stored.last_day.isoformat(),
-            warning=note,
-        )
+        return stored.result("market_quote", symbol, data, warning=note)
 
     return _run("market_quote", ticker, settings, live, recorded)
 
@@ -622,16 +628,7 @@ def get_price_history(
         if (start and start < first) or (end and end > last):
             gap = f"the requested range is only partly covered: {coverage}"
         data, cap = _history_data(_resample(bars, interval), interval, bars[0].day, bars[-1].day)
-        return ToolResult(
-            tool="price_history",
-            ticker=symbol,
-            ok=True,
-            data=data,
-            source=stored.source(),
-            offline=True,
-            as_of=bars[-1].day.isoformat(),
-            warning=_join(note, gap, cap),
-        )
+        return stored.result("price_history", symbol, data, warning=_join(note, gap, cap), as_of=bars[-1].day)
 
     return _run("price_history", ticker, settings, live, recorded)
 
@@ -676,15 +673,6 @@ def get_key_statistics(ticker: str, settings: Settings) -> ToolResult:
         data = _statistics_data(stored.bars)
         data["unavailable"] = OFFLINE_UNAVAILABLE
         extra = "market cap, P/E, EPS, beta and dividend yield need live data"
-        return ToolResult(
-            tool="key_statistics",
-            ticker=symbol,
-            ok=True,
-            data=data,
-            source=stored.source(),
-            offline=True,
-            as_of=stored.last_day.isoformat(),
-            warning=_join(note, extra),
-        )
+        return stored.result("key_statistics", symbol, data, warning=_join(note, extra))
 
     return _run("key_statistics", ticker, settings, live, recorded)
