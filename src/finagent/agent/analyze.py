@@ -195,7 +195,6 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "searches": reset(),
         "tool_results": reset(),
         "evaluations": reset(),
-        "timings": reset(),
         "llm_calls": reset([c.to_dict() for c in calls]),
         "facts": [],
         "calculations": [],

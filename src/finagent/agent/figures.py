@@ -131,15 +131,6 @@ def format_facts(facts: Sequence[dict[str, Any]]) -> str:
     )
 
 
-def format_calculations(calculations: Sequence[dict[str, Any]]) -> str:
-    if not calculations:
-        return "(none)"
-    return "\n".join(
-        f"- {c['ticker']} {c['metric']} {c['from_period']} -> {c['to_period']}: {c['result_text']}"
-        for c in calculations
-    )
-
-
 # -- deterministic extraction from statement tables ------------------------------------------------
 _UNIT = re.compile(r"\bin (millions|billions|thousands)\b", re.I)
 _YEAR_TO_DATE = re.compile(r"\b(six|nine|twelve) months ended\b", re.I)

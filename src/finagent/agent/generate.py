@@ -205,7 +205,6 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         question=question,
         companies=", ".join(tickers),
         facts=figures_by_company(facts, calculations),
-        calculations="(listed with each company above)" if facts else "(none)",
         evidence=compose_evidence + ("\n" + format_tool_items(tools) if tools and facts else ""),
         warnings="; ".join(state.get("warnings") or []) or "none",
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),

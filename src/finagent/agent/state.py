@@ -93,7 +93,6 @@ class State(InputState, OutputState, total=False):
     evaluations: Annotated[list[dict[str, Any]], append]
     follow_up_queries: list[str]
     llm_calls: Annotated[list[dict[str, Any]], append]
-    timings: Annotated[list[dict[str, Any]], append]
     history: Annotated[list[dict[str, Any]], append]
 
 
