@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from finagent.ingest.chunking import chunk_blocks
+from finagent.ingest.chunking import chunk_blocks, chunk_pages
 from finagent.ingest.models import Block, ChunkDraft
 
 
@@ -276,3 +276,41 @@ def test_multi_row_header_from_metadata_is_repeated() -> None:
         seen += lines[2:]
     assert seen == rows
     assert chunks[0].metadata == {"header_rows": 2}
+
+
+# -- page-aligned chunks (page-text sources cited by page) -----------------------------------------
+
+
+def test_page_chunks_pack_a_page_with_its_statement_title() -> None:
+    blocks = [
+        Block("3M Company\nConsolidated Statement of Cash Flows", page=4),
+        Block(_table(12, prefix="Purchases of property"), page=4, is_table=True),
+        Block("See notes to the financial statements.", page=4),
+        Block("Next page prose.", page=5),
+    ]
+    full = _doc_text(blocks)
+    chunks = chunk_pages(blocks)
+    assert [c.page for c in chunks] == [4, 5]
+    assert chunks[0].text == "\n\n".join(b.text for b in blocks[:3])
+    assert chunks[0].is_table and not chunks[1].is_table
+    assert "Statement of Cash Flows" in chunks[0].metadata["caption"]
+    assert [c.ordinal for c in chunks] == [0, 1]
+    _assert_offsets(chunks, full)
+
+
+def test_page_chunks_split_long_pages_and_blocks_without_crossing_pages() -> None:
+    blocks = [
+        Block(_sentences(30), page=0),
+        Block(_sentences(30, 30), page=0),
+        Block(_table(300), page=0, is_table=True),
+        Block(_sentences(3), page=1),
+    ]
+    full = _doc_text(blocks)
+    chunks = chunk_pages(blocks, max_chars=1500)
+    assert all(len(c.text) <= 1500 for c in chunks)
+    assert [c.page for c in chunks][-1] == 1 and {c.page for c in chunks[:-1]} == {0}
+    assert sum(1 for c in chunks if c.page == 0 and c.is_table) >= 2  # the long table, split on rows
+    assert [c.ordinal for c in chunks] == list(range(len(chunks)))
+    _assert_offsets(chunks, full)
+    with pytest.raises(ValueError):
+        chunk_pages(blocks, max_chars=0)

@@ -46,6 +46,11 @@ class Settings(BaseSettings):
     chunk_size: int = Field(default=1000, description="Target characters per text chunk.")
     chunk_overlap: int = Field(default=200, description="Characters shared by consecutive text chunks.")
     table_chunk_max: int = Field(default=3600, description="Max characters of merged table chunks.")
+    page_chunk_max: int = Field(
+        default=3000,
+        gt=0,
+        description="Max characters of a page chunk (page-text sources).",
+    )
 
     vector_weight: float = 0.7
     keyword_weight: float = 0.3

@@ -272,3 +272,69 @@ def _split_table(piece: _Piece, out: list[ChunkDraft], table_max: int) -> None:
         _emit(out, chunk_text, piece.block, start, end, True)
         first = False
         i = j
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def chunk_pages(blocks: list[Block], *, max_chars: int = 3000, overlap: int = 200) -> list[ChunkDraft]:
+    """Page-aligned chunks for page-text sources whose unit of citation is the page (FinanceBench).
+
+    Each page's blocks are packed in reading order, prose and tables together, into as few chunks
+    of at most ``max_chars`` as block boundaries allow, so a statement keeps its title and most
+    pages are one or two chunks (the 1,000-character rules give ~5 per page, mostly fragments).
+    A block longer than ``max_chars`` is split by the usual rules. A chunk counts as a table when
+    tables make up at least ``TABLE_SHARE`` of it.
+    """
+    if max_chars <= 0:
+        raise ValueError(f"max_chars must be positive, got {max_chars}")
+    out: list[ChunkDraft] = []
+    pack: list[_Piece] = []
+    pos = 0
+
+    def flush() -> None:
+        if pack:
+            _emit_pack(out, pack)
+            pack.clear()
+
+    for block in blocks:
+        start = pos
+        pos += len(block.text) + len(_JOIN)
+        if not block.text.strip():
+            continue
+        if pack and block.page != pack[0].block.page:
+            flush()
+        if len(block.text) > max_chars:
+            flush()
+            for piece in chunk_blocks([block], chunk_size=max_chars, overlap=overlap, table_max=max_chars):
+                piece.ordinal = len(out)
+                piece.char_start += start
+                piece.char_end += start
+                out.append(piece)
+            continue
+        size = sum(len(p.block.text) + len(_JOIN) for p in pack)
+        if pack and size + len(block.text) > max_chars:
+            flush()
+        pack.append(_Piece(block, start))
+    flush()
+    return out
+
+
+TABLE_SHARE = 0.4
+
+
+def _emit_pack(out: list[ChunkDraft], pack: list[_Piece]) -> None:
+    text = _JOIN.join(p.block.text for p in pack)
+    table_chars = sum(len(p.block.text) for p in pack if p.block.is_table)
+    first = pack[0].block
+    metadata = dict(first.metadata)
+    caption = next((p.block.metadata.get("caption") for p in pack if p.block.metadata.get("caption")), None)
+    if caption is None and not first.is_table:
+        # On a statement page the title is the prose above the table: let it name the table.
+        caption = first.text[:300]
+    if caption:
+        metadata["caption"] = caption
+    last = pack[-1]
+    end = last.doc_start + len(last.block.text)
+    _emit(out, text, first, pack[0].doc_start, end, table_chars >= TABLE_SHARE * len(text))
+    out[-1].metadata = metadata

@@ -224,4 +224,5 @@ def _build(doc: _Doc, uri: str) -> ParsedDocument:
         published_at=published,
         fiscal_year_end_month=fye,
         metadata=metadata,
+        chunking="pages",
     )

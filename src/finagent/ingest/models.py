@@ -44,6 +44,8 @@ class ParsedDocument:
     published_at: datetime | None = None  # filing date, call date or article date
     fiscal_year_end_month: int | None = None  # learnt from the document, fills `companies`
     metadata: dict[str, Any] = field(default_factory=dict)
+    # "pages": page-text sources cited by page are packed per page (see chunking.chunk_pages)
+    chunking: str = "blocks"
 
 
 @dataclass(slots=True)

@@ -18,7 +18,7 @@ from finagent.db import Database
 from finagent.db.documents import is_stored, record_event, write_document
 from finagent.embeddings import Embedder
 from finagent.errors import FinagentError, ParseError, SkipDocument
-from finagent.ingest.chunking import chunk_blocks
+from finagent.ingest.chunking import chunk_blocks, chunk_pages
 from finagent.ingest.models import ChunkDraft, ParsedDocument, SourceItem
 from finagent.ingest.statements import classify_statement
 from finagent.settings import Settings
@@ -135,17 +135,22 @@ class IngestPipeline:
             report.unchanged += 1
             return None
         seen.add(doc.content_sha256)
-        chunks = chunk_blocks(
-            doc.blocks,
-            chunk_size=self.settings.chunk_size,
-            overlap=self.settings.chunk_overlap,
-            table_max=self.settings.table_chunk_max,
+        settings = self.settings
+        chunks = (
+            chunk_pages(doc.blocks, max_chars=settings.page_chunk_max, overlap=settings.chunk_overlap)
+            if doc.chunking == "pages"
+            else chunk_blocks(
+                doc.blocks,
+                chunk_size=self.settings.chunk_size,
+                overlap=self.settings.chunk_overlap,
+                table_max=self.settings.table_chunk_max,
+            )
         )
         if not chunks:
             self._fail(conn, item.uri, "no text could be extracted", report)
             return None
         for chunk in chunks:
-            if chunk.is_table:
+            if chunk.is_table or doc.chunking == "pages":  # a page chunk mixes a table with its title
                 chunk.statement = classify_statement(chunk.text, chunk.metadata.get("caption"))
         record_event(
             conn,
