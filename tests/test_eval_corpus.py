@@ -29,16 +29,22 @@ def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tm
     assert first.returncode == 0, first.stdout + first.stderr
     name = args[-1]
     with psycopg.connect(make_conninfo(db_url, dbname=name)) as conn:
-        documents, pages = conn.execute(
-            "SELECT count(DISTINCT d.id), count(DISTINCT c.page) "
+        documents, pages, chunks = conn.execute(
+            "SELECT count(DISTINCT d.id), count(DISTINCT (d.id, c.page)), count(*) "
             "FROM documents d JOIN chunks c ON c.document_id = d.id"
         ).fetchone()  # type: ignore[misc]
         doc_names = {r[0] for r in conn.execute("SELECT metadata->>'doc_name' FROM documents")}
     assert documents == 2 and pages > 10 and all(doc_names)
+    assert chunks < 2.5 * pages  # page-aligned chunks: a page is one or two chunks, not five fragments
+    assert f"now holds 2 documents and {chunks:,} chunks" in first.stdout
     with psycopg.connect(db_url) as conn:  # the user's store is untouched
         assert conn.execute("SELECT to_regclass('documents')").fetchone() == (None,)
     again = finagent(args, db_url, tmp_path, timeout=900)
     assert again.returncode == 0 and "unchanged" in again.stdout
+    rebuilt = finagent([*args[:-4], "--limit", "1", *args[-2:], "--rebuild"], db_url, tmp_path, timeout=900)
+    assert rebuilt.returncode == 0 and "now holds 1 documents" in rebuilt.stdout
+    again = finagent(args, db_url, tmp_path, timeout=900)  # resumes: the second document is added
+    assert again.returncode == 0 and "now holds 2 documents" in again.stdout
 
     # retrieval evaluation of all three systems, same corpus, same run
     split = require_shared().parent / "eval" / "financebench_dev.jsonl"

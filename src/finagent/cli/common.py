@@ -13,12 +13,12 @@ from finagent.settings import get_settings
 
 
 @contextmanager
-def store(database: str | None = None) -> Iterator[Database]:
+def store(database: str | None = None, *, fresh: bool = False) -> Iterator[Database]:
     """Open the configured store (or another database on its server) for one command, then close it."""
     settings = get_settings()
     where = "external database" if settings.database_url else "embedded PostgreSQL"
     with err_console.status(f"opening {where}…"):
-        db = open_database(settings, database=database)
+        db = open_database(settings, database=database, fresh=fresh)
     try:
         yield db
     finally:

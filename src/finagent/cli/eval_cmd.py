@@ -7,11 +7,13 @@ from typing import Annotated
 
 import typer
 
+from finagent.cli.common import store
 from finagent.cli.console import console, err_console
 from finagent.cli.ingest_cmd import run_ingest
 from finagent.errors import FinagentError
 from finagent.evaluation.corpus import CORPORA, corpus_spec, discover_corpus
 from finagent.evaluation.datasets import EvalQuestion, filter_questions, load_questions
+from finagent.resources import read_sql
 
 eval_app = typer.Typer(help="Benchmarks: corpora, retrieval and answer evaluation.", no_args_is_help=True)
 
@@ -26,6 +28,9 @@ def build_corpus(
         str | None, typer.Option(help="Database name (default: finagent_eval_<name>).")
     ] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N documents (smoke runs).")] = None,
+    rebuild: Annotated[
+        bool, typer.Option("--rebuild", help="Drop the corpus database first (e.g. after chunking changes).")
+    ] = False,
 ) -> None:
     """Ingest a benchmark corpus into its own database (resumable: rerun to continue)."""
     spec = corpus_spec(name)
@@ -34,7 +39,11 @@ def build_corpus(
     found = discover_corpus(spec, data_dir, limit)
     target = database or spec.database
     console.print(f"building corpus [bold]{spec.name}[/] into database [bold]{target}[/]: {spec.description}")
-    report = run_ingest(found, database=target)
+    report = run_ingest(found, database=target, fresh=rebuild)
+    with store(target) as db, db.connection() as conn:
+        row = conn.execute(read_sql("queries/corpus_size.sql")).fetchone()
+    if row is not None:
+        console.print(f"corpus {spec.name} now holds {row[0]:,} documents and {row[1]:,} chunks")
     if report.failed:
         raise typer.Exit(1)
 

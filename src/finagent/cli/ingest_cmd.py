@@ -19,10 +19,13 @@ from finagent.settings import get_settings
 ingest_app = typer.Typer(help="Add documents to the store (idempotent and resumable).", no_args_is_help=True)
 
 
-def run_ingest(found: Discovery, database: str | None = None) -> IngestReport:
-    """Run discovered items through the pipeline with progress bars; print and return the summary."""
+def run_ingest(found: Discovery, database: str | None = None, *, fresh: bool = False) -> IngestReport:
+    """Run discovered items through the pipeline with progress bars; print and return the summary.
+
+    ``fresh`` empties the named ``database`` first (corpus rebuilds).
+    """
     settings = get_settings()
-    with store(database) as db:
+    with store(database, fresh=fresh) as db:
         embedder = get_embedder(settings)
         with Progress(
             TextColumn("[bold]{task.description:<7}"),

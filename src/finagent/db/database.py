@@ -125,15 +125,21 @@ class Database:
 _DATABASE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
-def ensure_named_database(server_url: str, name: str) -> str:
+def ensure_named_database(server_url: str, name: str, *, fresh: bool = False) -> str:
     """URL of database ``name`` on the server of ``server_url``, created when missing.
 
     Evaluation corpora live in their own databases beside the user's store, on the same server.
+    ``fresh`` drops an existing one first (a rebuild after chunking changes).
     """
     if not _DATABASE_NAME.match(name):
         raise DatabaseError(f"'{name}' is not a usable database name (lower-case letters, digits, _)")
     try:
         with psycopg.connect(server_url, autocommit=True) as conn:
+            current = conn.execute("SELECT current_database()").fetchone()
+            if fresh and current is not None and current[0] == name:
+                raise DatabaseError(f"refusing to drop '{name}': it is the store itself")
+            if fresh:
+                conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
             exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
             if not exists:
                 conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
@@ -142,22 +148,25 @@ def ensure_named_database(server_url: str, name: str) -> str:
     return make_conninfo(server_url, dbname=name)
 
 
-def open_database(settings: Settings | None = None, *, database: str | None = None) -> Database:
+def open_database(
+    settings: Settings | None = None, *, database: str | None = None, fresh: bool = False
+) -> Database:
     """Open the configured store: FINAGENT_DATABASE_URL if set, else the embedded server.
 
-    ``database`` names another database on the same server (created on first use).
+    ``database`` names another database on the same server (created on first use; emptied first
+    when ``fresh``).
     """
     settings = settings or get_settings()
     if settings.database_url:
         url = settings.database_url
         if database:
-            url = ensure_named_database(url, database)
+            url = ensure_named_database(url, database, fresh=fresh)
         return Database(url, settings).open()
     embedded = EmbeddedPostgres(settings.embedded_data_dir)
     url = embedded.start()
     try:
         if database:
-            url = ensure_named_database(url, database)
+            url = ensure_named_database(url, database, fresh=fresh)
         return Database(url, settings, embedded).open()
     except Exception:
         embedded.stop()
