@@ -16,6 +16,7 @@ from finagent.agent.periods import (
     aload_available_periods,
     calendar_for,
     load_available_periods,
+    named_kinds,
     parse_time_phrases,
     preferred_granularity,
     resolve_periods,
@@ -481,3 +482,86 @@ def test_load_available_periods(db: Database, settings: Settings) -> None:
         parse_time_phrases("last 2 quarters"), cal("AAPL"), inventory["AAPL"], today=TODAY
     )
     assert [p.label for p in resolution.periods] == ["Q3 FY2023", "Q4 FY2023", "FY2023"]
+
+
+# -- periods the question implies without naming them ------------------------------------------
+SEC10Q_LIKE = [
+    doc("MSFT", "10-Q", 2023, 1),
+    doc("MSFT", "10-Q", 2023, 2),
+    doc("MSFT", "10-Q", 2023, 3),
+    doc("MSFT", "10-K", 2023, None),
+    doc("MSFT", "transcript", 2024, 2),  # a newer call than any filing
+]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How have Microsoft's inventory levels changed across these quarters?",
+        "Are there new disclosures in Microsoft's accounting policies as reported in these 10-Qs?",
+        "How has Microsoft's total revenue trended over time?",
+        "Have there been fluctuations in Microsoft's expenses during the reported quarters?",
+    ],
+)
+def test_plural_periods_without_dates_mean_every_stored_report(question: str) -> None:
+    specs = parse_time_phrases(question)
+    assert [s.describe() for s in specs] == ["held[quarter]"]
+    result = resolve_periods(specs, cal("MSFT"), SEC10Q_LIKE, today=TODAY, kinds=frozenset({"10-Q"}))
+    assert [p.label for p in result.periods] == ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]
+
+
+def test_dated_quarters_are_not_every_stored_report() -> None:
+    specs = parse_time_phrases("over the quarters ending between June 2022 and June 2023")
+    assert [s.kind for s in specs] == ["date_range"]
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds"),
+    [
+        ("What did Apple report in its latest 10-Q?", {"10-Q"}),
+        ("In the FY2022 10-K, what was capex?", {"10-K"}),
+        ("What did the CEO say on the earnings call?", {"transcript"}),
+        ("Per the Q2 earnings release, what was EPS?", {"earnings_release"}),
+        ("What was Apple's revenue in Q2?", set()),
+    ],
+)
+def test_named_kinds(question: str, kinds: set[str]) -> None:
+    assert named_kinds(question) == kinds
+
+
+def test_latest_follows_the_kinds_searched() -> None:
+    anything = resolve_periods([], cal("MSFT"), SEC10Q_LIKE, today=TODAY)
+    filings = resolve_periods([], cal("MSFT"), SEC10Q_LIKE, today=TODAY, kinds=frozenset({"10-Q", "10-K"}))
+    assert [p.label for p in anything.periods] == ["Q2 FY2024"]
+    assert [p.label for p in filings.periods] == ["FY2023"]
+    missing = resolve_periods([], cal("MSFT"), SEC10Q_LIKE, today=TODAY, kinds=frozenset({"8-K"}))
+    assert [p.label for p in missing.periods] == ["Q2 FY2024"]
+    assert "no 8-K of MSFT in the store; using what it holds" in missing.warnings
+
+
+@pytest.mark.parametrize(
+    ("ticker", "phrase", "labels"),
+    [
+        # Microsoft's fiscal Q1 2023 ends Sep 2022; calendar Q1 2023 is its fiscal Q3.
+        ("MSFT", "Q1 2023", ["Q1 FY2023", "Q3 FY2023"]),
+        ("MSFT", "fiscal Q1 2023", ["Q1 FY2023"]),
+        ("MSFT", "Q1 FY2023", ["Q1 FY2023"]),
+        # Nvidia's quarter closest to calendar Q1 2023 ends in late April 2023 (Q1 FY2024).
+        ("NVDA", "Q1 2023", ["Q1 FY2023", "Q1 FY2024"]),
+        # December year ends: both readings agree.
+        ("AMZN", "Q1 2023", ["Q1 FY2023"]),
+    ],
+)
+def test_unqualified_quarter_also_searches_the_calendar_reading(
+    ticker: str, phrase: str, labels: list[str]
+) -> None:
+    store = [doc(ticker, "10-Q", year, q) for year in (2023, 2024) for q in (1, 2, 3)]
+    result = resolve_periods(parse_time_phrases(phrase), cal(ticker), store, today=TODAY)
+    assert [p.label for p in result.periods] == labels
+    assert any("searched too" in w for w in result.warnings) == (len(labels) > 1)
+
+
+def test_calendar_reading_only_when_the_store_holds_it() -> None:
+    store = [doc("MSFT", "10-Q", 2023, 1)]
+    result = resolve_periods(parse_time_phrases("Q1 2023"), cal("MSFT"), store, today=TODAY)
+    assert [p.label for p in result.periods] == ["Q1 FY2023"] and result.warnings == []

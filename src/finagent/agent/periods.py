@@ -59,6 +59,7 @@ SpecKind = Literal[
     "last_years",
     "latest",
     "since_year",
+    "held",
 ]
 Unit = Literal["year", "quarter"]
 Prefer = Literal["quarter", "annual"]
@@ -140,6 +141,11 @@ class TimeSpec:
     @classmethod
     def latest(cls, *, text: str = "", position: int = 0, unit: Unit | None = None) -> TimeSpec:
         return cls("latest", text, position, unit=unit)
+
+    @classmethod
+    def held(cls, *, text: str = "", position: int = 0, unit: Unit | None = None) -> TimeSpec:
+        """Every period the store holds ("across these quarters", "over time")."""
+        return cls("held", text, position, unit=unit)
 
     @classmethod
     def since_year(
@@ -258,6 +264,9 @@ _YEXPR = (
     rf"(?:\bFY\s*'?(?P<fy>\d{{4}}|\d{{2}})(?!\d)|(?:\bfiscal\s+(?:year\s+)?)?(?<![\w$.,/#])(?P<y4>{_Y4}))"
     rf"{_YEAR_END}"
 )
+_FISCAL_WORD = re.compile(r"\bfiscal\b|\bFY", re.I)
+# "the quarters ending …", "the periods from 2019 to 2021": the dates that follow name the periods.
+_NOT_NAMED = r"(?!\s+(?:end|ending|ended|of|from|between|since|through|in|to)\b)"
 _LATEST_WORD = r"(?:latest|newest|most\s+recent(?:ly)?(?:\s+(?:reported|completed|ended|filed|available))?)"
 _RECENT = r"(?:last|past|previous|prior|preceding|trailing|recent|latest|most\s+recent)"
 
@@ -490,6 +499,19 @@ _RULES: tuple[tuple[re.Pattern[str], _Handler], ...] = (
         _spec(lambda m: TimeSpec.last_years(1)),
     ),
     (re.compile(rf"\b(?:the\s+)?{_LATEST_WORD}\b", _I), _spec(lambda m: TimeSpec.latest())),
+    # No period named, but many meant: "across these quarters", "in these 10-Qs", "over time".
+    (
+        re.compile(
+            rf"\b(?:across|over|throughout|in|from|during|for)\s+(?:all\s+)?(?:the\s+|these\s+|those\s+|its\s+)?"
+            r"(?:multiple\s+|several\s+|various\s+|different\s+|successive\s+|consecutive\s+)?"
+            rf"(?:reported\s+|covered\s+|available\s+|fiscal\s+)?(?:quarters|periods|10-?Qs|reports|filings)\b{_NOT_NAMED}"
+            rf"|\b(?:these|those|all\s+the|each\s+of\s+the)\s+(?:reported\s+)?(?:quarters|periods|10-?Qs)\b{_NOT_NAMED}"
+            r"|\b(?:previous|prior|preceding|earlier|past|other)\s+quarters\b"
+            r"|\bover\s+time\b|\bquarter[- ]over[- ]quarter\b|\bfrom\s+quarter\s+to\s+quarter\b",
+            _I,
+        ),
+        _spec(lambda m: TimeSpec.held(unit="quarter")),
+    ),
     # Calendar years are date ranges: "calendar 2023" is FY2023 only for December year ends.
     (
         re.compile(
@@ -806,6 +828,22 @@ def _finish(specs: list[TimeSpec], text: str, claimed: list[tuple[int, int]]) ->
     return out
 
 
+_KIND_WORDS = (
+    ("10-Q", re.compile(r"\b10-?Qs?\b|\bquarterly\s+reports?\b", _I)),
+    ("10-K", re.compile(r"\b10-?Ks?\b|\bannual\s+reports?\b", _I)),
+    ("annual_report", re.compile(r"\bannual\s+reports?\b", _I)),
+    ("transcript", re.compile(r"\b(?:earnings|conference)\s+calls?\b|\btranscripts?\b", _I)),
+    ("earnings_release", re.compile(r"\b(?:earnings|press)\s+releases?\b", _I)),
+    ("8-K", re.compile(r"\b8-?Ks?\b", _I)),
+)
+
+
+def named_kinds(question: str) -> frozenset[str]:
+    """Document kinds the question names ("in its Q2 10-Q", "on the earnings call"); empty if none."""
+    text = question.translate(_NORMALISE)
+    return frozenset(kind for kind, rx in _KIND_WORDS if rx.search(text))
+
+
 def preferred_granularity(question: str) -> Prefer:
     """What "latest" or no time phrase should mean for this question: "annual" or "quarter"."""
     text = question.translate(_NORMALISE)
@@ -1005,6 +1043,15 @@ class _Inventory:
         reports = ANNUAL_KINDS | QUARTER_KINDS
         return max((y for (y, _), kinds in self.kinds.items() if kinds & reports), default=None)
 
+    def held(self, *, annual: bool) -> list[Key]:
+        """Every period with a report (10-K when ``annual``, else quarterly reports), oldest first."""
+        keys = [
+            key
+            for key, kinds in self.kinds.items()
+            if (key[1] is None) == annual and kinds & (ANNUAL_KINDS if annual else QUARTER_KINDS)
+        ]
+        return sorted(keys, key=_order)
+
     def latest_any(self) -> Key | None:
         return max(self.kinds, key=_order, default=None)
 
@@ -1068,6 +1115,27 @@ class _Resolver:
         return anchor
 
     # -- expansion ----------------------------------------------------------------------------
+    def calendar_reading(self, spec: TimeSpec) -> Key | None:
+        """The fiscal quarter that overlaps calendar "Qn YYYY" most, when "Qn YYYY" did not say fiscal.
+
+        For a company whose year ends in December the readings agree; for others "Q1 2023" is often
+        meant as January-March 2023. Exactly one fiscal quarter ends within a month of March.
+        """
+        if (
+            spec.year is None
+            or spec.quarter is None
+            or self.cal.fye_month == 12
+            or _FISCAL_WORD.search(spec.text)
+        ):
+            return None
+        month_index = spec.year * 12 + 3 * spec.quarter - 1  # the calendar quarter's last month, 0-based
+        for shift in (0, 1, -1):
+            year, month0 = divmod(month_index + shift, 12)
+            if (month0 + 1 - self.cal.fye_month) % 3 == 0:
+                last_day = _calendar.monthrange(year, month0 + 1)[1]
+                return self.cal.period_of(date(year, month0 + 1, last_day))
+        return None
+
     def quarters_between(self, start: tuple[int, int], end: tuple[int, int]) -> list[Key]:
         low, high = sorted((_quarter_index(*start), _quarter_index(*end)))
         return [_from_index(i) for i in range(low, high + 1)]
@@ -1111,7 +1179,15 @@ class _Resolver:
                 return [((spec.year, q), True) for q in range(1, 5)]
             return [((spec.year, None), False)]
         if spec.kind == "fiscal_quarter" and spec.year is not None and spec.quarter is not None:
-            return [((spec.year, spec.quarter), False)]
+            named: Key = (spec.year, spec.quarter)
+            calendar = self.calendar_reading(spec)
+            if calendar is None or calendar == named or calendar not in self.inv.kinds:
+                return [(named, False)]
+            self.warn(
+                f"'{spec.text}' read as {self.ticker} fiscal {quarter_label(*named)}; the quarter closest to "
+                f"calendar Q{spec.quarter} {spec.year} is {quarter_label(*calendar)}, searched too"
+            )
+            return [(named, False), (calendar, True)]
         if spec.kind == "year_range" and spec.start_year is not None and spec.end_year is not None:
             if quarterly:
                 return [(k, True) for k in self.quarters_between((spec.start_year, 1), (spec.end_year, 4))]
@@ -1157,6 +1233,8 @@ class _Resolver:
             return [((y, None), True) for y in range(spec.year, max(spec.year, last_year) + 1)]
         if spec.kind == "latest":
             return [(k, False) for k in self.latest(spec.unit, prefer)]
+        if spec.kind == "held":
+            return [(k, True) for k in self.inv.held(annual=spec.unit == "year")]
         return []
 
     # -- materialisation ----------------------------------------------------------------------
@@ -1223,15 +1301,22 @@ def resolve_periods(
     today: date,
     max_quarters: int = 12,
     prefer: str = "quarter",
+    kinds: frozenset[str] = frozenset(),
 ) -> PeriodResolution:
     """Concrete, chronological target periods of one company for the question's time specs.
 
     No specs means "latest" (quarterly or annual per ``prefer``). ``today`` is passed in so the
-    result is reproducible; ``available`` is that company's store inventory.
+    result is reproducible; ``available`` is that company's store inventory, narrowed to ``kinds``
+    when the question names document kinds the store holds ("the latest 10-Q" is not a newer call).
     """
     if prefer not in ("quarter", "annual"):
         raise ValueError(f"prefer must be 'quarter' or 'annual', got {prefer!r}")
-    resolver = _Resolver(calendar, _Inventory(calendar.ticker.upper(), available), today)
+    named = [row for row in available if row.kind in kinds] if kinds else []
+    resolver = _Resolver(calendar, _Inventory(calendar.ticker.upper(), named or available), today)
+    if kinds and available and not named:
+        resolver.warn(
+            f"no {' or '.join(sorted(kinds))} of {calendar.ticker} in the store; using what it holds"
+        )
     requested: dict[Key, bool] = {}
     for spec in specs or [TimeSpec.latest()]:
         for key, generated in resolver.expand(spec, cast(Prefer, prefer)):

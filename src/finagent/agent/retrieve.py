@@ -16,6 +16,7 @@ from finagent.agent.evidence import hit_to_evidence
 from finagent.agent.periods import (
     calendar_for,
     load_available_periods,
+    named_kinds,
     parse_time_phrases,
     preferred_granularity,
     resolve_periods,
@@ -28,6 +29,7 @@ from finagent.retrieval.hybrid import build_search
 
 FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]
 FILING_KINDS_ANNUAL = ["10-K", "earnings_release", "8-K"]
+REPORT_KINDS = frozenset({"10-K", "annual_report", "10-Q", "earnings_release"})
 
 
 def _today(context: Context) -> date:
@@ -42,6 +44,11 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     resources = get_resources()
     specs = [spec for text in analysis["period_sources"] for spec in parse_time_phrases(text)]
     prefer = preferred_granularity(analysis["question"])
+    # Periods are those of the documents to be searched: "the latest quarter" of a filings question
+    # is the latest 10-Q, not a newer earnings call.
+    kinds = named_kinds(analysis["question"]) or (
+        REPORT_KINDS if "transcript" not in analysis["sources"] else frozenset()
+    )
 
     def load() -> tuple[dict[str, Any], dict[str, Any]]:
         companies = {c.ticker: c for c in resources.companies()}
@@ -59,6 +66,7 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
             today=_today(context),
             max_quarters=context.max_quarters,
             prefer=prefer,
+            kinds=kinds,
         )
         warnings += resolution.warnings
         periods = [p.to_dict() for p in resolution.periods]
