@@ -70,34 +70,23 @@ def summarise(
     }
 
 
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
 def markdown_table(summary: dict[str, dict[str, dict[str, float]]], baseline: str = "dense") -> str:
     """Systems side by side (overall), with each metric's ratio to the baseline."""
     systems = list(summary)
     metrics = [m for m in next(iter(summary.values()))["all"] if m != "n"]
-    header = (
-        "| metric | "
-        + " | ".join(systems)
-        + " | "
-        + " | ".join(f"{s} / {baseline}" for s in systems if s != baseline and baseline in summary)
-        + " |"
-    )
-    lines = [
-        header,
-        "|" + "---|" * (1 + len(systems) + sum(s != baseline for s in systems if baseline in summary)),
-    ]
+    compared = [s for s in systems if s != baseline] if baseline in summary else []
+    header = ["metric", *systems, *(f"{s} / {baseline}" for s in compared)]
+    lines = [_row(header), _row(["---"] * len(header))]
     for metric in metrics:
-        values = [summary[s]["all"][metric] for s in systems]
-        ratios = []
-        if baseline in summary:
+        cells = [metric, *(f"{summary[s]['all'][metric]:.3f}" for s in systems)]
+        if compared:
             base = summary[baseline]["all"][metric]
-            ratios = [
-                f"{summary[s]['all'][metric] / base:.2f}×" if base else "n/a"
-                for s in systems
-                if s != baseline
-            ]
-        lines.append(
-            f"| {metric} | " + " | ".join(f"{v:.3f}" for v in values) + " | " + " | ".join(ratios) + " |"
-        )
+            cells += [f"{summary[s]['all'][metric] / base:.2f}×" if base else "n/a" for s in compared]
+        lines.append(_row(cells))
     by_type = []
     for system in systems:
         for group, scores in summary[system].items():
