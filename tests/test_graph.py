@@ -290,3 +290,18 @@ def test_new_question_in_a_thread_starts_fresh(store: Database, settings: Settin
     # the follow-up names no metric: the previous question's keywords are searched again
     assert "revenue" in {s["query"] for s in second["searches"]}
     assert len(second["history"]) == 2 and len(first["history"]) == 1
+
+
+def test_computed_metric_comes_from_the_calculator(store: Database, settings: Settings) -> None:
+    question = "What was Apple's operating margin in Q3 FY2023?"
+    analysis = ANALYSIS | {"keywords": [{"ticker": "AAPL", "phrases": ["operating income"]}]}
+    state = run(settings, script([GOOD], analyze=[analysis]), question)
+    (margin,) = [c for c in state["calculations"] if c.get("kind") == "formula"]
+    assert margin["metric"] == "operating margin" and margin["period"] == "Q3 FY2023"
+    assert margin["result"] == pytest.approx(20000 / 81797 * 100)
+    assert margin["expression"] == "20000 / 81797 * 100"
+    assert "operating margin Q3 FY2023: 24.5%" in state["answer"]  # listed under Figures, with its inputs
+    assert "Total net sales" in state["answer"] or "total revenue" in state["answer"]
+    # The ablation switch: no calculator, no computed metric.
+    state = run(settings, script([GOOD], analyze=[analysis]), question, use_calculator=False)
+    assert not [c for c in state["calculations"] if c.get("kind") == "formula"]

@@ -132,7 +132,7 @@ def format_facts(facts: Sequence[dict[str, Any]]) -> str:
 
 
 # -- deterministic extraction from statement tables ------------------------------------------------
-_UNIT = re.compile(r"\bin (millions|billions|thousands)\b", re.I)
+_UNIT = re.compile(r"\bin (millions|billions|thousands)\b|\((millions|billions|thousands)\)", re.I)
 _YEAR_TO_DATE = re.compile(r"\b(six|nine|twelve) months ended\b", re.I)
 _THREE_MONTHS = re.compile(r"\bthree months ended\b", re.I)
 _WORD = re.compile(r"[a-z][a-z&\-]+")
@@ -164,7 +164,7 @@ def _row_values(cells: list[str]) -> list[float]:
 
 def table_unit(text: str) -> str:
     match = _UNIT.search(text)
-    return f"USD {match.group(1).lower()}" if match else "other"
+    return f"USD {(match.group(1) or match.group(2)).lower()}" if match else "other"
 
 
 def _label_match(label: str, terms: list[str]) -> int | None:
@@ -315,13 +315,17 @@ def figures_by_company(facts: Sequence[dict[str, Any]], calculations: Sequence[d
             for f in sort_facts(facts)
             if f["ticker"] == ticker
         ]
-        lines += [
-            f"- {c['metric']} change {c['from_period']} -> {c['to_period']}: {c['result_text']}"
-            for c in calculations
-            if c["ticker"] == ticker
-        ]
+        lines += [f"- {describe_calculation(c)}" for c in calculations if c["ticker"] == ticker]
         blocks.append("\n".join(lines))
     return "\n".join(blocks)
+
+
+def describe_calculation(calculation: dict[str, Any]) -> str:
+    """ "gross margin FY2022: 43.3%" or "revenue change Q1 FY2023 -> Q2 FY2023: +2.1%"."""
+    c = calculation
+    if "from_period" in c:
+        return f"{c['metric']} change {c['from_period']} -> {c['to_period']}: {c['result_text']}"
+    return f"{c['metric']} {c['period']}: {c['result_text']} (= {c.get('formula', c['expression'])})"
 
 
 def _figure(fact: dict[str, Any]) -> str:
@@ -342,6 +346,7 @@ def summary_lines(facts: Sequence[dict[str, Any]], calculations: Sequence[dict[s
                     c
                     for c in calculations
                     if c["ticker"] == ticker
+                    and "from_period" in c
                     and c["from_period"] == first["period"]
                     and c["to_period"] == last["period"]
                 ),
@@ -351,6 +356,11 @@ def summary_lines(facts: Sequence[dict[str, Any]], calculations: Sequence[dict[s
             if change:
                 text += f" ({change['result_text']})"
         lines.append(text + ".")
+        lines += [
+            f"{ticker} {describe_calculation(c)} [{', '.join(c['sources'])}]."
+            for c in calculations
+            if c["ticker"] == ticker and "from_period" not in c
+        ]
     return " ".join(lines)
 
 

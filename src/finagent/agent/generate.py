@@ -25,6 +25,7 @@ from finagent.agent.evidence import (
 from finagent.agent.figures import (
     check_prose,
     compute_changes,
+    describe_calculation,
     deterministic_facts,
     figures_by_company,
     format_facts,
@@ -33,6 +34,7 @@ from finagent.agent.figures import (
     summary_lines,
     verify_facts,
 )
+from finagent.agent.formulas import Formula, compute_formulas, formulas_for, input_items, read_line_items
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts, facts_schema
@@ -92,9 +94,7 @@ def finalize_answer(
     if facts:
         lines = [format_facts(facts)]
         lines += [
-            f"- {c['ticker']} {c['metric']} change {c['from_period']} → {c['to_period']}: {c['result_text']} "
-            f"(computed: {c['expression']})"
-            for c in calculations
+            f"- {c['ticker']} {describe_calculation(c)} (computed: {c['expression']})" for c in calculations
         ]
         text += "\n\nFigures:\n" + "\n".join(lines)
     citations = []
@@ -138,10 +138,14 @@ async def _extract(
     terms: list[str],
     item_chars: int,
     context: Context,
+    metrics: list[str] | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
     """Model extraction of labelled figures from the given items, verified against their text."""
     labels = sorted({i["period_label"] for i in items})
-    schema = facts_schema(tickers, labels, [i["label"] for i in items], limit=min(24, 2 * len(items) + 2))
+    limit = min(
+        24, 2 * len(items) + 2, *([len(metrics) * len(labels) * max(1, len(tickers))] if metrics else [])
+    )
+    schema = facts_schema(tickers, labels, [i["label"] for i in items], limit=limit, metrics=metrics)
     reply, calls = await structured_call(
         get_resources().chat_model("extract", context),
         render(
@@ -157,6 +161,46 @@ async def _extract(
     by_label = {i["label"]: i for i in items}
     verified, rejected = verify_facts([f.model_dump() | {"method": "model"} for f in reply.facts], by_label)
     return verified, [c.to_dict() for c in calls], len(rejected)
+
+
+async def _formula_inputs(
+    formulas: list[Formula],
+    items: list[dict[str, Any]],
+    tickers: list[str],
+    question: str,
+    terms: list[str],
+    item_chars: int,
+    context: Context,
+) -> tuple[dict[tuple[str, str], dict[str, dict[str, Any]]], list[dict[str, Any]], int]:
+    """Line items of the formulas per (ticker, period): statement rows first, then the model copies
+    the missing ones (constrained to those line items) from the same periods' evidence."""
+    wanted = input_items(formulas)
+    inputs = read_line_items(items, wanted)
+    groups = {(i.get("ticker") or "", i["period_label"]) for i in items}
+    missing = {
+        line.label
+        for group in groups
+        for line in wanted
+        if line.name not in inputs.get(group, {})
+        and not any(all(n in inputs.get(group, {}) for n in f.inputs) for f in formulas)
+    }
+    if not missing:
+        return inputs, [], 0
+    by_label = {line.label: line for line in wanted}
+    extracted, calls, rejected = await _extract(
+        items, tickers, question, sorted(missing), terms, item_chars, context, metrics=sorted(missing)
+    )
+    for fact in extracted:
+        line = by_label.get(fact["metric"])
+        if line is not None:
+            group = inputs.setdefault((fact["ticker"], fact["period"]), {})
+            group.setdefault(line.name, fact | {"line_item": line.name})
+    return inputs, calls, rejected
+
+
+def _merge_facts(facts: list[dict[str, Any]], more: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen = {(f["ticker"], f["period"], f["source"], f["value"]) for f in facts}
+    return facts + [f for f in more if (f["ticker"], f["period"], f["source"], f["value"]) not in seen]
 
 
 async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -185,18 +229,30 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     # Statement rows named by the search phrases are read directly; the model extracts only what
     # the tables do not state plainly (it copies well but picks table columns poorly).
     facts = deterministic_facts(filings, phrases)
-    found = {(f["ticker"], f["period"]) for f in facts}
-    uncovered = [i for i in filings if (i.get("ticker") or "", i["period_label"]) not in found]
-    if uncovered:
-        extracted, extract_calls, rejected = await _extract(
-            uncovered, tickers, question, phrases, terms, item_chars, context
+    formulas = formulas_for(question) if context.use_calculator else []
+    if formulas:
+        # A computed metric: its line items are the figures wanted, the calculator does the rest.
+        inputs, extract_calls, rejected = await _formula_inputs(
+            formulas, filings, tickers, question, terms, item_chars, context
         )
-        calls += extract_calls
-        facts += extracted
-        if rejected:
-            warnings.append(f"dropped {rejected} extracted figure(s) not written in the cited evidence")
+        facts = _merge_facts(facts, [f for group in inputs.values() for f in group.values()])
+        calculations = compute_formulas(formulas, inputs)
+    else:
+        found = {(f["ticker"], f["period"]) for f in facts}
+        uncovered = [i for i in filings if (i.get("ticker") or "", i["period_label"]) not in found]
+        extract_calls, rejected = [], 0
+        if uncovered:
+            extracted, extract_calls, rejected = await _extract(
+                uncovered, tickers, question, phrases, terms, item_chars, context
+            )
+            facts += extracted
+        calculations = []
+    calls += extract_calls
+    if rejected:
+        warnings.append(f"dropped {rejected} extracted figure(s) not written in the cited evidence")
     facts = sort_facts(facts)
-    calculations = compute_changes(facts)
+    if context.use_calculator:
+        calculations += compute_changes(facts)
 
     template = "synthesis" if len(tickers) > 1 else "generate"
     compose_evidence = evidence_block if not facts else "(the figures above are quoted from the evidence)"
@@ -214,7 +270,7 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if not text.strip():
         text = fallback_answer(facts, items)
         warnings.append("the model returned no answer; the answer was built from the evidence alone")
-    elif facts:
+    elif facts and context.use_calculator:
         extra = [n for t in tools for n in numbers_in(t.get("summary", ""))]
         text, bad = check_prose(text, facts, calculations, extra, analysis.get("names") or {})
         if bad:

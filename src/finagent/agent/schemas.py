@@ -61,9 +61,18 @@ class Facts(BaseModel):
     facts: list[Fact] = Field(default_factory=list, max_length=24)
 
 
-def facts_schema(tickers: list[str], periods: list[str], sources: list[str], limit: int) -> type[Facts]:
-    """Facts constrained to known tickers, period labels and evidence ids (the model cannot invent them)."""
+def facts_schema(
+    tickers: list[str],
+    periods: list[str],
+    sources: list[str],
+    limit: int,
+    metrics: list[str] | None = None,
+) -> type[Facts]:
+    """Facts constrained to known tickers, period labels and evidence ids (the model cannot invent
+    them), and to the given line items when a formula needs exactly those."""
     fields: dict[str, Any] = {}
+    if metrics:
+        fields["metric"] = (Literal[tuple(metrics)], ...)
     if tickers:
         fields["ticker"] = (Literal[tuple(tickers)], ...)
     if periods:
