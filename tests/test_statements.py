@@ -71,3 +71,52 @@ def test_real_10k_statements_found(ticker: str) -> None:
         classify_statement(c.text, c.metadata.get("caption")) for c in chunk_blocks(doc.blocks) if c.is_table
     }
     assert {INCOME, BALANCE, CASH_FLOW} <= found
+
+
+# Real FinanceBench pages (page-text source, whole pages): title required, letter-split titles read.
+REAL_PAGES = [
+    ("3M_2016_10K", 54, INCOME),  # "Consolidated Statement of Incom e"
+    ("3M_2018_10K", 59, CASH_FLOW),  # "Consolidated Statement of Cash Flow s"
+    ("AMCOR_2023_10K", 51, BALANCE),
+    ("COSTCO_2022_10K", 35, INCOME),
+    ("COSTCO_2022_10K", 37, BALANCE),
+    ("COSTCO_2022_10K", 39, CASH_FLOW),
+    ("VERIZON_2022_10K", 53, INCOME),
+    ("VERIZON_2022_10K", 55, BALANCE),
+    ("VERIZON_2022_10K", 56, CASH_FLOW),
+    ("3M_2016_10K", 35, None),  # geographic table: statement rows, no statement title
+    ("3M_2016_10K", 22, None),  # MD&A results of operations
+]
+
+
+def _real_pages() -> dict[tuple[str, int], str]:
+    import gzip
+    import json
+
+    path = require_shared("financebench", "pages.jsonl.gz")
+    wanted = {(doc, page) for doc, page, _ in REAL_PAGES}
+    found: dict[tuple[str, int], str] = {}
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            if (row["doc_name"], row["page"]) in wanted:
+                found[(row["doc_name"], row["page"])] = row["text"]
+    return found
+
+
+def test_statement_pages_of_real_filings() -> None:
+    from finagent.ingest.chunking import chunk_pages
+    from finagent.ingest.pdf import page_text_blocks
+
+    pages = _real_pages()
+    for doc, page, expected in REAL_PAGES:
+        chunks = chunk_pages(page_text_blocks([(page, pages[(doc, page)])], "10-K"))
+        got = classify_statement(chunks[0].text, chunks[0].metadata.get("caption"), require_title=True)
+        assert got == expected, (doc, page)
+
+
+def test_title_required_for_whole_pages() -> None:
+    assert classify_statement(INCOME_ROWS) == INCOME
+    assert classify_statement(INCOME_ROWS, require_title=True) is None
+    titled = "Consolidated Statements of Operation s\n" + INCOME_ROWS
+    assert classify_statement(titled, require_title=True) == INCOME

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 from rich.table import Table
 
@@ -39,3 +41,23 @@ def status() -> None:
     console.print(table)
     if not rows:
         console.print("The store is empty: add documents with [bold]finagent ingest path <dir>[/].")
+
+
+@db_app.command("reclassify")
+def reclassify(
+    database: Annotated[
+        str | None, typer.Option(help="Another database on the store's server (e.g. a benchmark corpus).")
+    ] = None,
+) -> None:
+    """Recompute which chunks are primary statements (after upgrading finagent); no re-ingest needed."""
+    from finagent.ingest.reclassify import reclassify_statements
+
+    with store(database) as db, db.connection() as conn:
+        changed = reclassify_statements(conn)
+    if not changed:
+        console.print("statement labels are up to date")
+        return
+    console.print(
+        f"relabelled {sum(changed.values()):,} chunks: "
+        + ", ".join(f"{label} {n:,}" for label, n in sorted(changed.items()))
+    )

@@ -129,6 +129,10 @@ def answers(
     ids: Annotated[str | None, typer.Option(help="Comma-separated question ids.")] = None,
     question_type: Annotated[str | None, typer.Option(help="Only this question_type.")] = None,
     mode: Annotated[str, typer.Option(help="Answer mode for every question.")] = "direct",
+    no_calculator: Annotated[
+        bool,
+        typer.Option("--no-calculator", help="Ablation: the model computes ratios and changes itself."),
+    ] = False,
     output: Annotated[
         Path | None, typer.Option(help="Results stem (default benchmarks/results/...).")
     ] = None,
@@ -151,7 +155,7 @@ def answers(
     resources = configure_resources(settings, database_name=database or spec.database)
     judge = chat_model_for_role("judge", settings, provider=judge_provider or provider, max_tokens=160)
     alternatives = load_flagged(flagged or split.with_name("financebench_flagged.jsonl"))
-    context = Context(provider=provider, answer_mode=mode)
+    context = Context(provider=provider, answer_mode=mode, use_calculator=not no_calculator)
     rows = []
     try:
         with Progress(console=err_console, disable=not err_console.is_terminal) as progress:

@@ -142,6 +142,9 @@ def load_flagged(path: Path | None) -> dict[str, list[str]]:
     return alternatives
 
 
+RETRIEVED_KEPT = 20  # top chunks kept per question in the results file
+
+
 def is_numeric_question(reasoning: str | None, reference: str) -> bool:
     return bool(reasoning and "numerical" in reasoning.lower()) or bool(re.match(r"^\s*[-$(]?\d", reference))
 
@@ -152,7 +155,21 @@ async def answer_question(
     """Run the full graph on one question and grade it; the row keeps everything needed to audit it."""
     from finagent.agent.api import aask
 
-    result = await aask(question.question, context=context)
+    retrieved: dict[int, dict[str, Any]] = {}
+
+    def collect(node: str, update: dict[str, Any]) -> None:
+        for item in update.get("evidence") or []:
+            if isinstance(item, dict) and "chunk_id" in item:
+                best = retrieved.get(item["chunk_id"])
+                if best is None or item.get("fused_score", 0) > best["score"]:
+                    retrieved[item["chunk_id"]] = {
+                        "chunk_id": item["chunk_id"],
+                        "document_id": item.get("document_id"),
+                        "page": item.get("page"),
+                        "score": round(float(item.get("fused_score") or 0.0), 4),
+                    }
+
+    result = await aask(question.question, context=context, on_update=collect)
     numeric = is_numeric_question(question.extra.get("question_reasoning"), references[0])
     verdict = await grade(question.question, result.answer, references, judge, numeric=numeric)
     return {
@@ -162,6 +179,7 @@ async def answer_question(
         "reference": references[0],
         "alternatives": list(references[1:]),
         "answer": result.answer,
+        "retrieved": sorted(retrieved.values(), key=lambda r: (-r["score"], r["chunk_id"]))[:RETRIEVED_KEPT],
         "citations": result.citations,
         "confidence": result.confidence,
         "iterations": result.iterations,

@@ -154,7 +154,7 @@ def _kind(doc: _Doc) -> str:
 
 
 def _build(doc: _Doc, uri: str) -> ParsedDocument:
-    metadata: dict[str, Any] = {"doc_name": doc.name, "source": "financebench"}
+    metadata: dict[str, Any] = {"doc_name": doc.name, "source": "financebench", "chunking": "pages"}
     company_label = doc.company
     fiscal_year = doc.doc_period
     parts = _NAME_PARTS.match(doc.name)

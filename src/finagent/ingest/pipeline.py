@@ -151,7 +151,9 @@ class IngestPipeline:
             return None
         for chunk in chunks:
             if chunk.is_table or doc.chunking == "pages":  # a page chunk mixes a table with its title
-                chunk.statement = classify_statement(chunk.text, chunk.metadata.get("caption"))
+                chunk.statement = classify_statement(
+                    chunk.text, chunk.metadata.get("caption"), require_title=doc.chunking == "pages"
+                )
         record_event(
             conn,
             item.uri,

@@ -63,17 +63,28 @@ _MIN_VOTES = 4  # row labels alone: several statement lines must be present
 _MIN_VOTES_WITH_CAPTION = 2  # a matching title needs fewer (and keeps index/TOC tables out)
 
 
-def classify_statement(text: str, caption: str | None = None) -> str | None:
+# Page-text extraction sometimes splits a word's last letter off ("Statement of Incom e").
+_SPLIT_LETTER = re.compile(r"(?<=[A-Za-z]{3}) (?=[a-z]\b)")
+_HEAD_CHARS = 400
+
+
+def classify_statement(text: str, caption: str | None = None, *, require_title: bool = False) -> str | None:
     """The primary statement a table chunk belongs to, or None for other tables (segments, notes…).
 
     A title ("Consolidated Statements of Cash Flows") decides when the rows agree with it; a table of
-    contents that merely lists the titles has no such rows. Without a title, the row labels vote.
+    contents that merely lists the titles has no such rows. Without a title, the row labels vote,
+    unless ``require_title``: a whole page (page-text sources) always shows its statement's title,
+    and segment or geographic tables on other pages repeat statement rows without one.
     """
     labels = [line.split("|", 1)[0].strip() for line in text.splitlines() if "|" in line]
     votes = {name: sum(bool(rx.search(label)) for label in labels) for name, rx in _ROWS.items()}
-    head = caption or "\n".join(text.splitlines()[:2])
+    head = _SPLIT_LETTER.sub("", "\n".join(filter(None, (caption, text[:_HEAD_CHARS]))))
+    if not require_title:
+        head = caption or "\n".join(text.splitlines()[:2])
     for name, pattern in _CAPTIONS:
         if pattern.search(head) and votes[name] >= _MIN_VOTES_WITH_CAPTION:
             return name
+    if require_title:
+        return None
     best = max((INCOME, BALANCE, CASH_FLOW), key=lambda name: votes[name])
     return best if votes[best] >= _MIN_VOTES else None

@@ -1,0 +1,2 @@
+-- Store a chunk's recomputed primary-statement label.
+UPDATE chunks SET statement = %(statement)s WHERE id = %(id)s;
