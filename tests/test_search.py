@@ -161,3 +161,37 @@ def test_bad_input_is_refused_clearly(
 
 def test_unknown_ticker_returns_nothing(corpus: Database, settings: Settings) -> None:
     assert _search(corpus, settings, "sales", filters=SearchFilters(tickers=["ZZZZ"])) == []
+
+
+def test_statement_routing_brings_the_statement_into_the_candidates(db: Database, settings: Settings) -> None:
+    narrative = [
+        Block(
+            f"Capital expenditures discussion {i}: we invested in plants and capacity expansion.",
+            section="item_7",
+        )
+        for i in range(6)
+    ]
+    statement = Block(
+        "Consolidated Statement of Cash Flows (Millions)\nNet income | 5,363 | 4,869\n"
+        "Depreciation and amortization | 1,488 | 1,544\n"
+        "Net cash provided by operating activities | 6,439 | 6,240\n"
+        "Purchases of property, plant and equipment (PP&E) | (1,577) | (1,373)\n"
+        "Net cash used in investing activities | (222) | (3,086)",
+        section="item_8",
+        is_table=True,
+    )
+    doc = make_doc("MMM", "10-K", 2018, None, [*narrative, statement])
+    IngestPipeline(db, get_embedder(settings), settings).run([item(doc)])
+    options = {"filters": SearchFilters(tickers=["MMM"]), "k": 3, "candidates": 1}
+    plain = _search(
+        db, settings, "management discussed the capital expenditure amount in each region", **options
+    )
+    routed = _search(
+        db,
+        settings,
+        "management discussed the capital expenditure amount in each region",
+        statements=["cash_flow", "bogus"],
+        **options,
+    )
+    assert all(h.statement is None for h in plain)
+    assert routed[0].statement == "cash_flow" and "(1,577)" in routed[0].text

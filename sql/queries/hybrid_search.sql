@@ -11,8 +11,22 @@ WITH query AS (
 query_terms AS (
     SELECT all_terms, phrase, replace(all_terms::text, ' & ', ' | ')::tsquery AS any_term FROM query
 ),
-vector_raw AS (
+vector_ranked AS (
     {vector_leg}
+),
+-- Statement routing: the pages of the statements the question needs (a metric's cash-flow statement)
+-- are always candidates, even when narrative pages outrank them on both legs.
+routed_raw AS (
+    SELECT c.id, 1 - (c.embedding <=> %(query_vector)s) AS score
+    FROM chunks c
+    WHERE c.statement = ANY(%(statements)s) AND {filters}
+    ORDER BY c.embedding <=> %(query_vector)s, c.id
+    LIMIT %(routed)s
+),
+vector_raw AS (
+    SELECT id, score FROM vector_ranked
+    UNION
+    SELECT id, score FROM routed_raw
 ),
 keyword_raw AS (
     SELECT c.id,
@@ -52,12 +66,14 @@ fused AS (
     FULL OUTER JOIN keyword_leg k ON v.id = k.id
     CROSS JOIN bounds b
 )
--- A primary statement (income, balance sheet, cash flow, equity) holding every query term is where
--- a reported line item is authoritative; it gets an additive lift over MD&A/segment tables that
--- repeat the line.
+-- A primary statement (income, balance sheet, cash flow, equity) holding every query term, or one
+-- of the statements the question is routed to, is where a reported line item is authoritative; it
+-- gets an additive lift over MD&A/segment tables that repeat the line.
 SELECT f.id AS chunk_id, c.document_id,
-       f.fused_score + %(statement_boost)s * (c.statement IS NOT NULL AND c.tsv @@ q.all_terms)::int
-           AS fused_score,
+       f.fused_score + %(statement_boost)s * (
+           (c.statement IS NOT NULL AND c.tsv @@ q.all_terms)
+           OR coalesce(c.statement = ANY(%(statements)s), false)
+       )::int AS fused_score,
        f.vector_score, f.keyword_score,
        c.ticker, c.kind, c.fiscal_year, c.fiscal_quarter, c.period_end, c.section, c.section_title,
        c.page, c.char_start, c.char_end, c.is_table, c.statement, c.text, c.metadata,

@@ -19,7 +19,7 @@ from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import QuestionAnalysis, analysis_schema
 from finagent.agent.state import State, reset
-from finagent.agent.vocabulary import statement_phrases
+from finagent.agent.vocabulary import statement_phrases, statements_for
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.llm.structured import structured_call
 
@@ -185,6 +185,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "sources": required_sources(question, list(reply.sources)),
         "answer_mode": mode,
         "keywords": keywords,
+        "statements": statements_for(question),
         "names": {t: [t, *_names(by_ticker.get(t)), *_short_names(by_ticker.get(t))] for t in tickers},
     }
     return {

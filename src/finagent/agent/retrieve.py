@@ -112,7 +112,14 @@ def search_kinds(target: dict[str, Any], sources: list[str], extra: list[str] | 
     return sorted(wanted & held) if held & wanted else sorted(wanted)
 
 
-def make_task(target: dict[str, Any], query: str, kinds: list[str], k: int, round_: int) -> SearchTask:
+def make_task(
+    target: dict[str, Any],
+    query: str,
+    kinds: list[str],
+    k: int,
+    round_: int,
+    statements: list[str] | None = None,
+) -> SearchTask:
     annual = target.get("fiscal_year") is not None and target.get("fiscal_quarter") is None
     return SearchTask(
         ticker=target.get("ticker"),
@@ -122,6 +129,7 @@ def make_task(target: dict[str, Any], query: str, kinds: list[str], k: int, roun
         period_label=target.get("label") or "any period",
         query=query,
         kinds=kinds,
+        statements=list(statements or []),
         k=k,
         round=round_,
     )
@@ -136,7 +144,8 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
         kinds = search_kinds(target, analysis["sources"])
         for phrase in phrases:
-            sends.append(Send("search", make_task(target, phrase, kinds, context.chunks_per_quarter, 0)))
+            task = make_task(target, phrase, kinds, context.chunks_per_quarter, 0, analysis.get("statements"))
+            sends.append(Send("search", task))
     return sends
 
 
@@ -161,9 +170,10 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
             if key in done:
                 continue
             kinds = search_kinds(target, analysis["sources"], extra)
-            sends.append(
-                Send("follow_up_search", make_task(target, query, kinds, context.chunks_per_quarter, round_))
+            task = make_task(
+                target, query, kinds, context.chunks_per_quarter, round_, analysis.get("statements")
             )
+            sends.append(Send("follow_up_search", task))
     return sends[: context.max_follow_up_searches]
 
 
@@ -201,6 +211,7 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
             keyword_weight=context.keyword_weight,
             fusion=settings.fusion,
             statement_boost=settings.statement_boost,
+            statements=task.get("statements") or [],
         )
         hits = await asyncio.to_thread(_search_with_retry, request)
     except (FinagentError, psycopg.Error) as exc:

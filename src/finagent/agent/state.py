@@ -106,5 +106,6 @@ class SearchTask(TypedDict):
     period_label: str
     query: str
     kinds: list[str]
+    statements: list[str]  # primary statements to route to (always candidates, lifted)
     k: int
     round: int

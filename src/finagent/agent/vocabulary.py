@@ -1,37 +1,78 @@
-"""Financial vocabulary: the words filings use for what analysts ask about.
+"""Financial vocabulary: the words filings use for what analysts ask about, and where they stand.
 
 "capital expenditure" is "purchases of property and equipment" in a cash-flow statement and Apple
-reports "net sales" where Microsoft reports "revenue"; neither search leg bridges that alone.
+reports "net sales" where Microsoft reports "revenue"; neither search leg bridges that alone. Each
+term also names the primary statement that reports it, so search can route to that statement.
 """
 
 from __future__ import annotations
 
 import re
 
-# question term (regex) -> statement wording added as a search phrase
-STATEMENT_TERMS: tuple[tuple[str, str], ...] = (
-    (r"\brevenues?\b|\bsales\b|\btop line\b", "total net sales"),
-    (r"\bcap(ital)?\s*ex(penditures?)?\b|\bcapex\b", "purchases of property and equipment"),
-    (r"\boperating (margin|profit)\b|\bebit\b", "operating income"),
-    (r"\bgross (margin|profit)\b", "gross margin cost of sales"),
-    (r"\bworking capital\b|\bcurrent ratio\b", "total current assets total current liabilities"),
-    (r"\bfree cash flow\b|\bfcf\b", "net cash provided by operating activities"),
-    (r"\b(eps|earnings per share)\b", "diluted earnings per share"),
-    (r"\bnet (income|profit|earnings)\b|\bbottom line\b", "net income"),
-    (r"\br&d\b|\bresearch and development\b", "research and development expense"),
-    (r"\bbuybacks?\b|\bshare repurchases?\b", "repurchases of common stock"),
-    (r"\bdividends?\b", "dividends paid per share"),
-    (r"\bdebt\b|\bleverage\b", "long-term debt total liabilities"),
-    (r"\bcash (position|balance)\b|\bcash and equivalents\b", "cash and cash equivalents"),
-    (r"\binventor(y|ies)\b", "inventories"),
+from finagent.agent.formulas import LINE_ITEMS, formulas_for
+from finagent.ingest.statements import BALANCE, CASH_FLOW, EQUITY, INCOME
+
+# question term (regex) -> statement wording added as a search phrase, and the statement holding it
+STATEMENT_TERMS: tuple[tuple[str, str, str], ...] = (
+    (r"\bcap(ital)?\s*ex(penditures?)?\b|\bcapex\b", "purchases of property and equipment", CASH_FLOW),
+    (r"\bfree cash flow\b|\bfcf\b", "net cash provided by operating activities", CASH_FLOW),
+    (
+        r"\boperating cash flows?\b|\bcash from operations\b",
+        "net cash provided by operating activities",
+        CASH_FLOW,
+    ),
+    (r"\bdividends?\b", "dividends paid", CASH_FLOW),
+    (r"\bbuybacks?\b|\bshare repurchases?\b", "repurchases of common stock", CASH_FLOW),
+    (r"\bdepreciation\b|\bamortization\b|\bd&a\b", "depreciation and amortization", CASH_FLOW),
+    (r"\boperating (margin|profit)\b|\bebit\b", "operating income", INCOME),
+    (r"\bgross (margin|profit)\b", "gross margin cost of sales", INCOME),
+    (r"\b(eps|earnings per share)\b", "diluted earnings per share", INCOME),
+    (r"\bnet (income|profit|earnings)\b|\bbottom line\b", "net income", INCOME),
+    (r"\br&d\b|\bresearch and development\b", "research and development expense", INCOME),
+    (r"\brevenues?\b|\bsales\b|\btop line\b", "total net sales", INCOME),
+    (
+        r"\bworking capital\b|\bcurrent ratio\b|\bliquidity\b",
+        "total current assets total current liabilities",
+        BALANCE,
+    ),
+    (r"\bdebt\b|\bleverage\b", "long-term debt total liabilities", BALANCE),
+    (r"\bcash (position|balance)\b|\bcash and (cash )?equivalents\b", "cash and cash equivalents", BALANCE),
+    (r"\binventor(y|ies)\b", "inventories", BALANCE),
+    (r"\btotal assets\b", "total assets", BALANCE),
+)
+
+# A statement named outright ("… shown in the cash flow statement").
+NAMED_STATEMENTS: tuple[tuple[str, str], ...] = (
+    (r"\bcash ?flows? statements?\b|\bstatements? of cash flows?\b", CASH_FLOW),
+    (r"\bbalance sheets?\b|\bstatements? of financial (position|condition)\b", BALANCE),
+    (
+        r"\bincome statements?\b|\bstatements? of (consolidated )?(operations|income|earnings)\b"
+        r"|\bP&L\b|\bprofit and loss\b",
+        INCOME,
+    ),
+    (r"\bstatements? of (changes in )?(shareholders|stockholders)['’]? equity\b", EQUITY),
 )
 
 
 def statement_phrases(text: str, limit: int = 1) -> list[str]:
-    """Statement wording for the metrics a question or phrase names (most specific first)."""
+    """Statement wording for the metrics a question or phrase names (most specific first).
+
+    A computed metric ("quick ratio") searches for the line items its formula needs.
+    """
     found: list[str] = []
-    for pattern, phrase in STATEMENT_TERMS:
+    for formula in formulas_for(text)[:1]:
+        found.append(" ".join(LINE_ITEMS[name].label for name in formula.inputs))
+    for pattern, phrase, _ in STATEMENT_TERMS:
         if re.search(pattern, text, re.I) and phrase not in found:
             found.append(phrase)
-    # "operating margin" also matches "sales"-less patterns first; keep the order of the table
     return found[:limit]
+
+
+def statements_for(text: str) -> list[str]:
+    """Primary statements the question needs: those it names, else those its metrics live in."""
+    named = [statement for pattern, statement in NAMED_STATEMENTS if re.search(pattern, text, re.I)]
+    if named:
+        return list(dict.fromkeys(named))
+    needed = [LINE_ITEMS[name].statement for f in formulas_for(text) for name in f.inputs]
+    needed += [statement for pattern, _, statement in STATEMENT_TERMS if re.search(pattern, text, re.I)]
+    return list(dict.fromkeys(needed))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal
@@ -13,6 +14,7 @@ from psycopg.rows import dict_row
 
 from finagent.errors import SearchInputError
 from finagent.fiscal import quarter_label
+from finagent.ingest.statements import STATEMENTS
 from finagent.resources import read_sql
 from finagent.retrieval.filters import SearchFilters
 
@@ -68,6 +70,9 @@ class SearchRequest:
     params: dict[str, Any]
 
 
+ROUTED_CANDIDATES = 24  # statement chunks always considered per sub-search when a question is routed
+
+
 def build_search(
     query: str,
     query_vector: np.ndarray,
@@ -79,6 +84,7 @@ def build_search(
     keyword_weight: float = 0.3,
     fusion: Fusion = "weighted",
     statement_boost: float = 0.3,
+    statements: Sequence[str] = (),
     exact: bool | None = None,
 ) -> SearchRequest:
     """Validate the request and compose its single SQL statement."""
@@ -106,6 +112,8 @@ def build_search(
         "vector_weight": float(vector_weight),
         "keyword_weight": float(keyword_weight),
         "statement_boost": float(statement_boost),
+        "statements": [s for s in statements if s in STATEMENTS],
+        "routed": ROUTED_CANDIDATES,
     }
     return SearchRequest(statement, params)
 
