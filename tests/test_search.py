@@ -163,11 +163,11 @@ def test_unknown_ticker_returns_nothing(corpus: Database, settings: Settings) ->
     assert _search(corpus, settings, "sales", filters=SearchFilters(tickers=["ZZZZ"])) == []
 
 
-def test_statement_routing_brings_the_statement_into_the_candidates(db: Database, settings: Settings) -> None:
+def test_statement_routing_lifts_the_routed_statement(db: Database, settings: Settings) -> None:
+    # Six narrative chunks (one per note) that match the query better than the statement does.
     narrative = [
         Block(
-            f"Capital expenditures discussion {i}: we invested in plants and capacity expansion.",
-            section="item_7",
+            f"The capital expenditure amount in region {i} was discussed by management.", section=f"note_{i}"
         )
         for i in range(6)
     ]
@@ -182,16 +182,16 @@ def test_statement_routing_brings_the_statement_into_the_candidates(db: Database
     )
     doc = make_doc("MMM", "10-K", 2018, None, [*narrative, statement])
     IngestPipeline(db, get_embedder(settings), settings).run([item(doc)])
-    options = {"filters": SearchFilters(tickers=["MMM"]), "k": 3, "candidates": 1}
-    plain = _search(
-        db, settings, "management discussed the capital expenditure amount in each region", **options
+    query = "management discussed the capital expenditure amount in each region"
+    mmm = SearchFilters(tickers=["MMM"])
+    plain = {h.chunk_id: h for h in _search(db, settings, query, filters=mmm, k=7)}
+    routed = {
+        h.chunk_id: h for h in _search(db, settings, query, filters=mmm, k=7, statements=["cash_flow", "x"])
+    }
+    (statement_id,) = [i for i, h in routed.items() if h.statement == "cash_flow"]
+    assert "(1,577)" in routed[statement_id].text
+    lift = routed[statement_id].fused_score - plain[statement_id].fused_score
+    assert lift == pytest.approx(settings.route_boost)
+    assert all(
+        routed[i].fused_score == pytest.approx(plain[i].fused_score) for i in plain if i != statement_id
     )
-    routed = _search(
-        db,
-        settings,
-        "management discussed the capital expenditure amount in each region",
-        statements=["cash_flow", "bogus"],
-        **options,
-    )
-    assert all(h.statement is None for h in plain)
-    assert routed[0].statement == "cash_flow" and "(1,577)" in routed[0].text

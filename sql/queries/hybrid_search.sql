@@ -70,10 +70,10 @@ fused AS (
 -- of the statements the question is routed to, is where a reported line item is authoritative; it
 -- gets an additive lift over MD&A/segment tables that repeat the line.
 SELECT f.id AS chunk_id, c.document_id,
-       f.fused_score + %(statement_boost)s * (
-           (c.statement IS NOT NULL AND c.tsv @@ q.all_terms)
-           OR coalesce(c.statement = ANY(%(statements)s), false)
-       )::int AS fused_score,
+       f.fused_score + greatest(
+           %(statement_boost)s * (c.statement IS NOT NULL AND c.tsv @@ q.all_terms)::int,
+           %(route_boost)s * coalesce(c.statement = ANY(%(statements)s), false)::int
+       ) AS fused_score,
        f.vector_score, f.keyword_score,
        c.ticker, c.kind, c.fiscal_year, c.fiscal_quarter, c.period_end, c.section, c.section_title,
        c.page, c.char_start, c.char_end, c.is_table, c.statement, c.text, c.metadata,

@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     statement_boost: float = Field(
         default=0.3, description="Lift for primary-statement tables holding every query term (0 = off)."
     )
+    route_boost: float = Field(
+        default=0.5,
+        description="Lift for chunks of the statements a question is routed to (capex -> cash flow).",
+    )
     hnsw_ef_search: int = 100
 
     # -- language models (finagent.llm) ------------------------------------------------------

@@ -212,6 +212,7 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
             fusion=settings.fusion,
             statement_boost=settings.statement_boost,
             statements=task.get("statements") or [],
+            route_boost=settings.route_boost,
         )
         hits = await asyncio.to_thread(_search_with_retry, request)
     except (FinagentError, psycopg.Error) as exc:

@@ -85,6 +85,7 @@ def build_search(
     fusion: Fusion = "weighted",
     statement_boost: float = 0.3,
     statements: Sequence[str] = (),
+    route_boost: float = 0.5,
     exact: bool | None = None,
 ) -> SearchRequest:
     """Validate the request and compose its single SQL statement."""
@@ -114,6 +115,7 @@ def build_search(
         "statement_boost": float(statement_boost),
         "statements": [s for s in statements if s in STATEMENTS],
         "routed": ROUTED_CANDIDATES,
+        "route_boost": float(route_boost),
     }
     return SearchRequest(statement, params)
 
