@@ -184,3 +184,18 @@ def test_prose_check_catches_misattributed_and_reversed_changes() -> None:
     assert bad == ["5.2%"]  # the right number in the wrong direction
     text, bad = check_prose("Apple's net sales were $81.8 billion in Q3 FY2023.", facts, calcs, [], names)
     assert bad == [] and text.endswith("[10Q4].")  # cited automatically
+
+
+def test_search_kinds_pick_the_periods_report() -> None:
+    from finagent.agent.retrieve import search_kinds
+
+    year = {"fiscal_year": 2022, "fiscal_quarter": None, "kinds": ["10-K", "earnings_release", "8-K"]}
+    plain = {"question": "What was the FY2022 capex?", "sources": ["10-K"]}
+    release = {"question": "What was FY2022 adjusted EBITDA?", "sources": ["10-K"]}
+    assert search_kinds(year, plain) == ["10-K"]
+    assert search_kinds(year, release) == ["10-K", "8-K", "earnings_release"]
+    no_10k = year | {"kinds": ["earnings_release"]}
+    assert search_kinds(no_10k, plain) == ["earnings_release"]
+    quarter = {"fiscal_year": 2023, "fiscal_quarter": 2, "kinds": ["10-Q", "transcript"]}
+    assert search_kinds(quarter, plain) == ["10-Q"]
+    assert search_kinds(quarter, plain | {"sources": ["transcript"]}) == ["10-Q", "transcript"]

@@ -1011,6 +1011,9 @@ class _Inventory:
             quarter = None if row.kind in ANNUAL_KINDS else row.fiscal_quarter
             key: Key = (row.fiscal_year, quarter)
             self.kinds.setdefault(key, set()).add(row.kind)
+            if row.kind == "earnings_release" and quarter == 4:
+                # The fourth-quarter release also reports the full year.
+                self.kinds.setdefault((row.fiscal_year, None), set()).add(row.kind)
             if row.period_end is not None:
                 # Filings date a period better than news or other material.
                 rank = 0 if row.kind in ANNUAL_KINDS | QUARTER_KINDS else 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from datetime import date
 from typing import Any
@@ -97,14 +98,32 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     return {"targets": targets, "warnings": warnings}
 
 
-def search_kinds(target: dict[str, Any], sources: list[str], extra: list[str] | None = None) -> list[str]:
-    """Document kinds to search for a target: filings, plus transcripts/news when the question needs them."""
-    wanted = set(FILING_KINDS_ANNUAL if target.get("fiscal_quarter") is None else FILING_KINDS_QUARTER)
+# An earnings release is the document for non-GAAP figures and guidance.
+_RELEASE_CUES = re.compile(
+    r"\b(adjusted|non-?GAAP|guidance|outlook|earnings (release|report)|press release)\b", re.I
+)
+
+
+def search_kinds(
+    target: dict[str, Any], analysis: dict[str, Any], extra: list[str] | None = None
+) -> list[str]:
+    """Document kinds to search for a target: the period's report, plus transcripts/news when needed.
+
+    A fiscal year is its 10-K; its Q4 earnings release and 8-Ks join only when the question asks for
+    what releases report (adjusted figures, guidance) or the year has no 10-K.
+    """
+    sources = analysis["sources"]
+    held = set(target.get("kinds") or [])
+    if target.get("fiscal_quarter") is None:
+        wanted = {"10-K", "annual_report"}
+        if _RELEASE_CUES.search(analysis.get("question", "")) or not held & wanted:
+            wanted |= {"earnings_release", "8-K"}
+    else:
+        wanted = set(FILING_KINDS_QUARTER)
     if "transcript" in sources or (extra and "transcript" in extra):
         wanted.add("transcript")
     if extra and "news" in extra:
         wanted.add("news")
-    held = set(target.get("kinds") or [])
     if held and not held & wanted:
         wanted |= held - {"news"}  # only transcripts cover this period: better than nothing
     if target.get("fiscal_year") is None:
@@ -142,7 +161,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
     sends = []
     for target in state["targets"]:
         phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
-        kinds = search_kinds(target, analysis["sources"])
+        kinds = search_kinds(target, analysis)
         for phrase in phrases:
             task = make_task(target, phrase, kinds, context.chunks_per_quarter, 0, analysis.get("statements"))
             sends.append(Send("search", task))
@@ -169,7 +188,7 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
             key = (query.lower(), target.get("ticker"), target.get("label") or "any period")
             if key in done:
                 continue
-            kinds = search_kinds(target, analysis["sources"], extra)
+            kinds = search_kinds(target, analysis, extra)
             task = make_task(
                 target, query, kinds, context.chunks_per_quarter, round_, analysis.get("statements")
             )

@@ -57,7 +57,7 @@ class SearchFilters:
     date_from: date | None = None
     date_to: date | None = None
     document_ids: list[int] = field(default_factory=list)
-    annual_only: bool = False  # fiscal_quarter IS NULL (10-K style documents)
+    annual_only: bool = False  # fiscal_quarter IS NULL (10-K style documents) or a Q4 earnings release
 
     def __post_init__(self) -> None:
         self.tickers = [normalize_ticker(t) for t in self.tickers]
@@ -89,7 +89,12 @@ class SearchFilters:
         if self.fiscal_quarters:
             add("c.fiscal_quarter = ANY({})", "f_quarters", self.fiscal_quarters)
         if self.annual_only:
-            parts.append(sql.SQL("c.fiscal_quarter IS NULL"))
+            # Annual documents, and fourth-quarter earnings releases (they report the full year too).
+            parts.append(
+                sql.SQL(
+                    "(c.fiscal_quarter IS NULL OR (c.fiscal_quarter = 4 AND c.kind = 'earnings_release'))"
+                )
+            )
         if self.kinds:
             add("c.kind = ANY({})", "f_kinds", self.kinds)
         if self.sections:
