@@ -58,3 +58,18 @@ def test_load_flagged_alternatives(tmp_path: Path) -> None:
     path = tmp_path / "flagged.jsonl"
     path.write_text(json.dumps({"financebench_id": "fb_1", "mafin_answer_gpt4o": "alt"}) + "\n")
     assert load_flagged(path) == {"fb_1": ["alt"]} and load_flagged(tmp_path / "none.jsonl") == {}
+
+
+def test_answers_table_by_question_type() -> None:
+    from finagent.evaluation.answers import answers_table
+
+    row = {"llm_calls": 3, "tokens": 900, "seconds": 40.0}
+    rows = [
+        row | {"question_type": "metrics-generated", "verdict": "correct"},
+        row | {"question_type": "metrics-generated", "verdict": "failed"},
+        row | {"question_type": "novel-generated", "verdict": "incorrect"},
+    ]
+    table = answers_table(rows).splitlines()
+    assert table[2].startswith("| all | 3 | 0.3333 | 0.3333 | 3 | 900 | 40 |")
+    assert table[3].startswith("| metrics-generated | 2 | 0.5 | 0.5 |")
+    assert table[4].startswith("| novel-generated | 1 | 0 | 0 |")

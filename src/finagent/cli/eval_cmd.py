@@ -145,7 +145,7 @@ def answers(
 
     from finagent.agent.context import Context
     from finagent.agent.resources import configure_resources
-    from finagent.evaluation.answers import answer_question, answer_summary, load_flagged
+    from finagent.evaluation.answers import answer_question, answer_summary, answers_table, load_flagged
     from finagent.llm.providers import chat_model_for_role
     from finagent.settings import get_settings
 
@@ -171,15 +171,7 @@ def answers(
     stem.parent.mkdir(parents=True, exist_ok=True)
     stem.with_suffix(".jsonl").write_text("".join(json.dumps(r, default=str) + "\n" for r in rows))
     stem.with_suffix(".json").write_text(json.dumps(summary, indent=2) + "\n")
-    table = (
-        "| "
-        + " | ".join(summary)
-        + " |\n|"
-        + "---|" * len(summary)
-        + "\n| "
-        + " | ".join(f"{v:g}" for v in summary.values())
-        + " |"
-    )
+    table = answers_table(rows)
     stem.with_suffix(".md").write_text(table + "\n")
     console.print(f"{len(rows)} questions · results {stem}.jsonl\n")
     console.print(table, markup=False, highlight=False)

@@ -201,3 +201,16 @@ def answer_summary(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
         "mean_tokens": round(sum(r["tokens"] for r in rows) / n, 1),
         "mean_seconds": round(sum(r["seconds"] for r in rows) / n, 2),
     }
+
+
+def answers_table(rows: Sequence[dict[str, Any]]) -> str:
+    """Markdown summary: overall, then by question type (accuracy, failures, calls, tokens, time)."""
+    groups: dict[str, list[dict[str, Any]]] = {"all": list(rows)}
+    for row in rows:
+        groups.setdefault(str(row.get("question_type") or "other"), []).append(row)
+    columns = ["n", "accuracy", "failed_to_answer", "mean_llm_calls", "mean_tokens", "mean_seconds"]
+    lines = ["| questions | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for name, members in groups.items():
+        summary = answer_summary(members)
+        lines.append(f"| {name} | " + " | ".join(f"{summary[c]:g}" for c in columns) + " |")
+    return "\n".join(lines)
