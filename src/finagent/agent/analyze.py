@@ -168,7 +168,8 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         suggested: list[str] = next((k.phrases for k in reply.keywords if k.ticker == ticker), [])
         if not tickers:
             suggested = [p for k in reply.keywords for p in k.phrases]
-        candidates = [base_phrase, *statement_phrases(question), *suggested]
+        vocabulary = statement_phrases(question) if context.use_vocabulary else []
+        candidates = [base_phrase, *vocabulary, *suggested]
         keywords[ticker] = sanitize_phrases(candidates, names)[:3] or [base_phrase]
     mode = state.get("answer_mode") or context.answer_mode or reply.answer_mode
     if mode not in ANSWER_MODES:
@@ -185,7 +186,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "sources": required_sources(question, list(reply.sources)),
         "answer_mode": mode,
         "keywords": keywords,
-        "statements": statements_for(question),
+        "statements": statements_for(question) if context.use_vocabulary else [],
         "names": {t: [t, *_names(by_ticker.get(t)), *_short_names(by_ticker.get(t))] for t in tickers},
     }
     return {

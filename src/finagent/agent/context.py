@@ -40,6 +40,17 @@ class Context:
     max_evidence_items: int = 24
     use_tools: bool = True
     use_calculator: bool = True
+    # Retrieval levers, on by default; the evaluation harness turns each off for its ablation table.
+    use_vocabulary: bool = True
+    """Statement wording for metrics ("capex" -> "purchases of property and equipment")."""
+    route_statements: bool = True
+    """Search the statements a metric lives in (always candidates, lifted)."""
+    lift_statements: bool = True
+    """Lift primary-statement chunks holding every query term."""
+    narrow_kinds: bool = True
+    """A period's own report (a fiscal year is its 10-K; "the latest 10-Q" is not a newer call)."""
+    filter_periods: bool = True
+    """Filter sub-searches on the resolved fiscal periods (off: the company's whole history)."""
     """False is an ablation switch: the model computes ratios and changes itself and its numbers are
     not checked against calculator results (benchmarks report accuracy with and without)."""
     today: str | None = None

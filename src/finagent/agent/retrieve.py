@@ -50,6 +50,8 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     kinds = named_kinds(analysis["question"]) or (
         REPORT_KINDS if "transcript" not in analysis["sources"] else frozenset()
     )
+    if not context.narrow_kinds:
+        kinds = frozenset()
 
     def load() -> tuple[dict[str, Any], dict[str, Any]]:
         companies = {c.ticker: c for c in resources.companies()}
@@ -105,7 +107,7 @@ _RELEASE_CUES = re.compile(
 
 
 def search_kinds(
-    target: dict[str, Any], analysis: dict[str, Any], extra: list[str] | None = None
+    target: dict[str, Any], analysis: dict[str, Any], extra: list[str] | None = None, *, narrow: bool = True
 ) -> list[str]:
     """Document kinds to search for a target: the period's report, plus transcripts/news when needed.
 
@@ -116,7 +118,7 @@ def search_kinds(
     held = set(target.get("kinds") or [])
     if target.get("fiscal_quarter") is None:
         wanted = {"10-K", "annual_report"}
-        if _RELEASE_CUES.search(analysis.get("question", "")) or not held & wanted:
+        if not narrow or _RELEASE_CUES.search(analysis.get("question", "")) or not held & wanted:
             wanted |= {"earnings_release", "8-K"}
     else:
         wanted = set(FILING_KINDS_QUARTER)
@@ -154,6 +156,10 @@ def make_task(
     )
 
 
+def _routed(analysis: dict[str, Any], context: Context) -> list[str]:
+    return list(analysis.get("statements") or []) if context.route_statements else []
+
+
 def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
     """One sub-search per (ticker x period x phrase), run in parallel by LangGraph."""
     context = runtime.context or Context()
@@ -161,7 +167,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
     sends = []
     for target in state["targets"]:
         phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
-        kinds = search_kinds(target, analysis)
+        kinds = search_kinds(target, analysis, narrow=context.narrow_kinds)
         for phrase in phrases:
             task = make_task(target, phrase, kinds, context.chunks_per_quarter, 0, analysis.get("statements"))
             sends.append(Send("search", task))
@@ -188,9 +194,9 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
             key = (query.lower(), target.get("ticker"), target.get("label") or "any period")
             if key in done:
                 continue
-            kinds = search_kinds(target, analysis, extra)
+            kinds = search_kinds(target, analysis, extra, narrow=context.narrow_kinds)
             task = make_task(
-                target, query, kinds, context.chunks_per_quarter, round_, analysis.get("statements")
+                target, query, kinds, context.chunks_per_quarter, round_, _routed(analysis, context)
             )
             sends.append(Send("follow_up_search", task))
     return sends[: context.max_follow_up_searches]
@@ -214,9 +220,11 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
     try:
         filters = SearchFilters(
             tickers=[task["ticker"]] if task["ticker"] else [],
-            fiscal_years=[task["fiscal_year"]] if task["fiscal_year"] else [],
-            fiscal_quarters=[task["fiscal_quarter"]] if task["fiscal_quarter"] else [],
-            annual_only=task["annual"],
+            fiscal_years=[task["fiscal_year"]] if task["fiscal_year"] and context.filter_periods else [],
+            fiscal_quarters=[task["fiscal_quarter"]]
+            if task["fiscal_quarter"] and context.filter_periods
+            else [],
+            annual_only=task["annual"] and context.filter_periods,
             kinds=task["kinds"],
         )
         vector = await asyncio.to_thread(resources.query_vector, task["query"])
@@ -229,7 +237,7 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
             vector_weight=context.vector_weight,
             keyword_weight=context.keyword_weight,
             fusion=settings.fusion,
-            statement_boost=settings.statement_boost,
+            statement_boost=settings.statement_boost if context.lift_statements else 0.0,
             statements=task.get("statements") or [],
             route_boost=settings.route_boost,
         )

@@ -67,7 +67,10 @@ def select_questions(
 def retrieval(
     name: Annotated[str, typer.Argument(help=f"Corpus: {', '.join(CORPORA)}.")],
     split: Annotated[Path, typer.Option(help="Question set (JSONL with gold evidence).")],
-    systems: Annotated[str, typer.Option(help="Comma-separated: dense, seed-hybrid, finagent.")] = "finagent",
+    systems: Annotated[
+        str,
+        typer.Option(help="Comma-separated: dense, seed-hybrid, finagent, finagent/<lever> (one lever off)."),
+    ] = "finagent",
     database: Annotated[
         str | None, typer.Option(help="Database name (default: finagent_eval_<name>).")
     ] = None,
@@ -82,15 +85,25 @@ def retrieval(
     from rich.progress import Progress
 
     from finagent.agent.resources import configure_resources
-    from finagent.evaluation.retrieval import markdown_table, run_retrieval, summarise, write_results
+    from finagent.evaluation.retrieval import (
+        LEVERS,
+        known_system,
+        markdown_table,
+        run_retrieval,
+        summarise,
+        write_results,
+    )
     from finagent.evaluation.systems import SYSTEMS, NoModel
     from finagent.settings import get_settings
 
     spec = corpus_spec(name)
     chosen = [s.strip() for s in systems.split(",") if s.strip()]
-    unknown = [s for s in chosen if s not in SYSTEMS]
+    unknown = [s for s in chosen if not known_system(s)]
     if unknown or not chosen:
-        raise FinagentError(f"unknown system(s) {', '.join(unknown) or '(none)'}; use: {', '.join(SYSTEMS)}")
+        raise FinagentError(
+            f"unknown system(s) {', '.join(unknown) or '(none)'}; use: {', '.join(SYSTEMS)}, "
+            f"or finagent/<lever> with a lever off ({', '.join(LEVERS)})"
+        )
     questions = select_questions(split, ids, question_type, limit)
     settings = get_settings()
     target = database or spec.database

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,16 +13,40 @@ from finagent.agent.context import Context
 from finagent.agent.resources import AgentResources
 from finagent.evaluation.datasets import EvalQuestion
 from finagent.evaluation.metrics import RankedChunk, aggregate, retrieval_scores
-from finagent.evaluation.systems import Ranked, dense, document_names, finagent_system, seed_hybrid
+from finagent.evaluation.systems import SYSTEMS, Ranked, dense, document_names, finagent_system, seed_hybrid
 
 K = 20
+
+
+# "finagent/no-routing" is finagent with one retrieval lever off (the ablation table).
+LEVERS = {
+    "no-vocabulary": "use_vocabulary",
+    "no-routing": "route_statements",
+    "no-statement-lift": "lift_statements",
+    "no-kind-narrowing": "narrow_kinds",
+    "no-period-filter": "filter_periods",
+}
+
+
+def known_system(name: str) -> bool:
+    base, _, lever = name.partition("/")
+    return base in SYSTEMS and (not lever or (base == "finagent" and lever in LEVERS))
 
 
 def system_runners(
     names: Sequence[str], context: Context
 ) -> dict[str, Callable[[AgentResources, str, int], Ranked]]:
-    available = {"dense": dense, "seed-hybrid": seed_hybrid, "finagent": finagent_system(context)}
-    return {name: available[name] for name in names}
+    runners: dict[str, Callable[[AgentResources, str, int], Ranked]] = {}
+    for name in names:
+        base, _, lever = name.partition("/")
+        if base == "finagent":
+            variant = replace(context) if lever else context
+            if lever:
+                setattr(variant, LEVERS[lever], False)
+            runners[name] = finagent_system(variant)
+        else:
+            runners[name] = {"dense": dense, "seed-hybrid": seed_hybrid}[base]
+    return runners
 
 
 def run_retrieval(
