@@ -91,8 +91,17 @@ def test_failed_item_is_reported_and_others_continue(db: Database, settings: Set
 
 
 def test_nul_bytes_in_text_do_not_abort(db: Database, settings: Settings) -> None:
-    doc = make_doc("KO", "news", 2024, 1, [Block("Coca-Cola\x00 raised its dividend.")])
+    doc = make_doc(
+        "KO", "news", 2024, 1, [Block("Coca-Cola\x00 raised its dividend.", metadata={"caption": "K\x00O"})]
+    )
+    doc.metadata["note"] = ["a\x00b"]
     assert _pipeline(db, settings).run([item(doc)]).documents == 1
+    with db.connection() as conn:
+        row = conn.execute(
+            "SELECT c.metadata->>'caption', d.metadata->'note'->>0 "
+            "FROM chunks c JOIN documents d ON d.id = c.document_id"
+        ).fetchone()
+    assert row == ("KO", "ab")
 
 
 def test_unreachable_external_database_is_a_clear_error(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -39,6 +39,17 @@ def clean_text(value: str | None) -> str | None:
     return value.replace("\x00", "")
 
 
+def clean_json(value: Any) -> Any:
+    """JSON for a jsonb column: NUL characters removed from every string (PostgreSQL rejects them)."""
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {clean_json(k): clean_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [clean_json(v) for v in value]
+    return value
+
+
 def is_stored(conn: psycopg.Connection[Any], content_sha256: str) -> bool:
     row = conn.execute("SELECT 1 FROM documents WHERE content_sha256 = %s", (content_sha256,)).fetchone()
     return row is not None
@@ -120,7 +131,7 @@ def write_document(
                 "source_uri": doc.source_uri,
                 "content_sha256": doc.content_sha256,
                 "chunk_count": len(chunks),
-                "metadata": Jsonb(doc.metadata),
+                "metadata": Jsonb(clean_json(doc.metadata)),
             },
         ).fetchone()
         assert row is not None
@@ -145,7 +156,7 @@ def write_document(
                         chunk.is_table,
                         chunk.statement,
                         clean_text(chunk.text),
-                        Jsonb(chunk.metadata),
+                        Jsonb(clean_json(chunk.metadata)),
                         vector,
                     )
                 )
