@@ -35,7 +35,7 @@ BUILTIN_COMPANIES: tuple[Company, ...] = (
     Company("BA", "The Boeing Company", 12, ("Boeing",)),
     Company("CRM", "Salesforce, Inc.", 1, ("Salesforce", "salesforce.com")),
     Company("HD", "The Home Depot, Inc.", 1, ("Home Depot",), fiscal_year_offset=-1),
-    Company("JNJ", "Johnson & Johnson", 12, ("J&J", "Johnson and Johnson")),
+    Company("JNJ", "Johnson & Johnson", 12, ("J&J", "JnJ", "Johnson and Johnson")),
     Company("KO", "The Coca-Cola Company", 12, ("Coca-Cola", "Coca Cola", "Coke")),
     Company("NKE", "NIKE, Inc.", 5, ("Nike",)),
     Company("PG", "The Procter & Gamble Company", 6, ("Procter & Gamble", "P&G", "Procter and Gamble")),

@@ -646,7 +646,11 @@ _SENTENCE_BREAK = re.compile(r"[.?!;](?:\s|$)")
 _QUARTER_WORDS = re.compile(
     r"\bquarter(?:ly|s)?\b(?!\s+(?:that\s+)?(?:ended|ending|end)\b)|\bQoQ\b|\bsequential(?:ly)?\b", _I
 )
-_ANNUAL_WORDS = re.compile(r"\b(?:annual(?:ly)?|yearly|full[- ]year|10-?K)\b", _I)
+_ANNUAL_WORDS = re.compile(
+    r"\b(?:annual(?:ly)?|yearly|full[- ]year|10-?K|each\s+year|every\s+year|historical(?:ly)?"
+    r"|year[- ]over[- ]year)\b",
+    _I,
+)
 _YEAR_KINDS = frozenset({"fiscal_year", "year_range", "since_year", "last_years"})
 
 
@@ -1355,6 +1359,31 @@ def resolve_periods(
         )
         ordered_keys = ordered_keys[ordered_keys.index(first) :]
     return PeriodResolution(periods=[targets[k] for k in ordered_keys], warnings=resolver.warnings)
+
+
+def nearest_earlier_report(
+    periods: Sequence[TargetPeriod], available: Sequence[AvailablePeriod], kinds: frozenset[str] = frozenset()
+) -> TimeSpec | None:
+    """The newest stored report older than the requested periods, when none of them is stored.
+
+    "What is Boeing forecasting for FY2023?" is answered by the FY2022 10-K when the store has no
+    FY2023 documents; the caller says so in a warning.
+    """
+    if not periods or any(p.available for p in periods):
+        return None
+    newest = max(periods, key=lambda p: _order((p.fiscal_year, p.fiscal_quarter)))
+    annual = newest.fiscal_quarter is None
+    reports = (ANNUAL_KINDS if annual else QUARTER_KINDS) & (kinds or ANNUAL_KINDS | QUARTER_KINDS)
+    keys = [
+        (row.fiscal_year, None if annual else row.fiscal_quarter)
+        for row in available
+        if row.kind in reports and (row.fiscal_quarter is None) == annual
+    ]
+    older = [k for k in keys if _order(k) < _order((newest.fiscal_year, newest.fiscal_quarter))]
+    if not older:
+        return None
+    year, quarter = max(older, key=_order)
+    return TimeSpec.fiscal_year(year) if quarter is None else TimeSpec.fiscal_quarter(year, quarter)
 
 
 def resolve_for_companies(

@@ -18,6 +18,7 @@ from finagent.agent.periods import (
     calendar_for,
     load_available_periods,
     named_kinds,
+    nearest_earlier_report,
     parse_time_phrases,
     preferred_granularity,
     resolve_periods,
@@ -72,6 +73,20 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
             kinds=kinds,
         )
         warnings += resolution.warnings
+        fallback = nearest_earlier_report(resolution.periods, available.get(ticker, []), kinds)
+        if fallback is not None:
+            earlier = resolve_periods(
+                [fallback],
+                calendar_for(companies[ticker]),
+                available.get(ticker, []),
+                today=_today(context),
+                kinds=kinds,
+            )
+            labels = ", ".join(p.label for p in earlier.periods)
+            warnings.append(
+                f"{ticker}: nothing stored for the periods asked; searching {labels}, the latest before"
+            )
+            resolution.periods.extend(earlier.periods)
         periods = [p.to_dict() for p in resolution.periods]
         if not periods:
             # Nothing resolvable: search the company's whole history rather than give up.
@@ -151,6 +166,7 @@ def make_task(
         query=query,
         kinds=kinds,
         statements=list(statements or []),
+        priors={},
         k=k,
         round=round_,
     )
@@ -158,6 +174,25 @@ def make_task(
 
 def _routed(analysis: dict[str, Any], context: Context) -> list[str]:
     return list(analysis.get("statements") or []) if context.route_statements else []
+
+
+# Document priors added to fused scores: the newest of several periods restates the older ones
+# (a 10-K shows three years), and adjusted figures or guidance are what earnings releases report.
+NEWEST_PERIOD_PRIOR = 0.1
+RELEASE_PRIOR = 0.2
+
+
+def search_priors(
+    target: dict[str, Any], targets: list[dict[str, Any]], analysis: dict[str, Any]
+) -> dict[str, float]:
+    """Score priors for one target's sub-searches, by document kind ("*" for every kind)."""
+    priors: dict[str, float] = {}
+    own = [t for t in targets if t.get("ticker") == target.get("ticker") and t.get("fiscal_year") is not None]
+    if len(own) > 1 and target is max(own, key=lambda t: (t["fiscal_year"], t.get("fiscal_quarter") or 5)):
+        priors["*"] = NEWEST_PERIOD_PRIOR
+    if _RELEASE_CUES.search(analysis.get("question", "")):
+        priors["earnings_release"] = RELEASE_PRIOR
+    return priors
 
 
 def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
@@ -169,7 +204,8 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
         kinds = search_kinds(target, analysis, narrow=context.narrow_kinds)
         for phrase in phrases:
-            task = make_task(target, phrase, kinds, context.chunks_per_quarter, 0, analysis.get("statements"))
+            task = make_task(target, phrase, kinds, context.chunks_per_quarter, 0, _routed(analysis, context))
+            task["priors"] = search_priors(target, state["targets"], analysis)
             sends.append(Send("search", task))
     return sends
 
@@ -198,6 +234,7 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
             task = make_task(
                 target, query, kinds, context.chunks_per_quarter, round_, _routed(analysis, context)
             )
+            task["priors"] = search_priors(target, state["targets"], analysis)
             sends.append(Send("follow_up_search", task))
     return sends[: context.max_follow_up_searches]
 
@@ -251,6 +288,11 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
             ],
         }
     evidence = [hit_to_evidence(hit, task["query"], task["round"]) for hit in hits]
+    priors = task.get("priors") or {}
+    if priors:
+        for item in evidence:
+            item["fused_score"] += priors.get("*", 0.0) + priors.get(item["kind"], 0.0)
+        evidence.sort(key=lambda e: (-e["fused_score"], e["chunk_id"]))
     log |= {
         "hits": len(hits),
         "chunk_ids": [h.chunk_id for h in hits],

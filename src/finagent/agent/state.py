@@ -107,5 +107,6 @@ class SearchTask(TypedDict):
     query: str
     kinds: list[str]
     statements: list[str]  # primary statements to route to (always candidates, lifted)
+    priors: dict[str, float]  # added to fused scores by document kind ("*": all kinds)
     k: int
     round: int

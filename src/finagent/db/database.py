@@ -18,6 +18,7 @@ from finagent.companies import BUILTIN_COMPANIES
 from finagent.db.embedded import EmbeddedPostgres
 from finagent.db.migrate import apply_migrations
 from finagent.errors import DatabaseError
+from finagent.resources import read_sql
 from finagent.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -85,8 +86,7 @@ class Database:
     def _seed_companies(conn: psycopg.Connection) -> None:
         with conn.cursor() as cur:
             cur.executemany(
-                """INSERT INTO companies (ticker, name, aliases, fiscal_year_end_month, source)
-                   VALUES (%s, %s, %s, %s, 'builtin') ON CONFLICT (ticker) DO NOTHING""",
+                read_sql("queries/seed_company.sql"),
                 [(c.ticker, c.name, list(c.aliases), c.fiscal_year_end_month) for c in BUILTIN_COMPANIES],
             )
 
