@@ -141,3 +141,39 @@ def test_current_ratio_and_working_capital_from_amcor_balance_sheet() -> None:
     }
     assert results["current ratio"]["result_text"] == "1.19"  # 5,308 / 4,476
     assert results["working capital"]["result"] == pytest.approx(5308 - 4476)
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase", "statements"),
+    [
+        (
+            "What is the FY2018 capital expenditure amount (in USD millions) for 3M? Give a response to the "
+            "question by relying on the details shown in the cash flow statement.",
+            "purchases of property and equipment",
+            ["cash_flow"],
+        ),
+        (
+            "Does Corning have positive working capital based on FY2022 data?",
+            "total current assets total current liabilities",
+            ["balance_sheet"],
+        ),
+        (
+            "What is FY2018 days payable outstanding (DPO) for Walmart?",
+            "accounts payable cost of revenue",
+            ["balance_sheet", "income_statement"],
+        ),
+        ("Is 3M a capital-intensive business based on FY2022 data?", None, ["balance_sheet", "cash_flow"]),
+        # Income-statement words add wording but do not route (they fill narrative pages too).
+        ("How did Apple's revenue change in Q2?", "total net sales", []),
+        ("Using the income statement, what was revenue?", "total net sales", ["income_statement"]),
+        ("Is Boeing's business subject to cyclicality?", None, []),
+    ],
+)
+def test_vocabulary_phrases_and_statement_routing(
+    question: str, phrase: str | None, statements: list[str]
+) -> None:
+    from finagent.agent.vocabulary import statement_phrases, statements_for
+
+    if phrase is not None:
+        assert statement_phrases(question) == [phrase]
+    assert statements_for(question) == statements

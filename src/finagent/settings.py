@@ -60,7 +60,7 @@ class Settings(BaseSettings):
         default=0.3, description="Lift for primary-statement tables holding every query term (0 = off)."
     )
     route_boost: float = Field(
-        default=0.5,
+        default=1.0,
         description="Lift for chunks of the statements a question is routed to (capex -> cash flow).",
     )
     hnsw_ef_search: int = 100

@@ -39,7 +39,14 @@ STATEMENT_TERMS: tuple[tuple[str, str, str], ...] = (
     (r"\bcash (position|balance)\b|\bcash and (cash )?equivalents\b", "cash and cash equivalents", BALANCE),
     (r"\binventor(y|ies)\b", "inventories", BALANCE),
     (r"\btotal assets\b", "total assets", BALANCE),
+    (r"\bcapital[- ]intensive\b", "property plant and equipment total assets", BALANCE),
+    (r"\bcapital[- ]intensive\b", "purchases of property and equipment", CASH_FLOW),
 )
+
+# Balance-sheet and cash-flow line items are found on their statements; income-statement words
+# (revenue, net income) fill narrative pages too, so they add search wording but no routing
+# (measured: routing them cost novel questions page recall on FinanceBench dev).
+ROUTED_BY_TERM = frozenset({BALANCE, CASH_FLOW})
 
 # A statement named outright ("… shown in the cash flow statement").
 NAMED_STATEMENTS: tuple[tuple[str, str], ...] = (
@@ -74,5 +81,9 @@ def statements_for(text: str) -> list[str]:
     if named:
         return list(dict.fromkeys(named))
     needed = [LINE_ITEMS[name].statement for f in formulas_for(text) for name in f.inputs]
-    needed += [statement for pattern, _, statement in STATEMENT_TERMS if re.search(pattern, text, re.I)]
+    needed += [
+        statement
+        for pattern, _, statement in STATEMENT_TERMS
+        if statement in ROUTED_BY_TERM and re.search(pattern, text, re.I)
+    ]
     return list(dict.fromkeys(needed))

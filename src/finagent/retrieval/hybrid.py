@@ -85,7 +85,7 @@ def build_search(
     fusion: Fusion = "weighted",
     statement_boost: float = 0.3,
     statements: Sequence[str] = (),
-    route_boost: float = 0.5,
+    route_boost: float = 1.0,
     exact: bool | None = None,
 ) -> SearchRequest:
     """Validate the request and compose its single SQL statement."""
