@@ -21,6 +21,10 @@ def test_document_and_page_metrics() -> None:
     assert scores["page_recall@5"] == 0.5 and scores["page_mrr"] == pytest.approx(1 / 3)
     assert retrieval_scores(chunks, ["B", "C", "D"], [])["doc_recall"] == pytest.approx(2 / 3)
     assert retrieval_scores([], ["A"], [("A", 1)])["page_mrr"] == 0.0
+    # Several gold documents (multi-quarter questions): any of them at the top is a hit.
+    multi = retrieval_scores(chunks, ["D", "B"], [])
+    assert multi["doc_hit@1"] == 1.0 and multi["doc_hit@5"] == 1.0 and multi["doc_recall"] == 0.5
+    assert retrieval_scores(chunks, ["D", "E"], [])["doc_hit@5"] == 0.0
 
 
 def test_aggregate_by_question_type() -> None:

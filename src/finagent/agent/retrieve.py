@@ -176,7 +176,7 @@ def _routed(analysis: dict[str, Any], context: Context) -> list[str]:
     return list(analysis.get("statements") or []) if context.route_statements else []
 
 
-# Document priors added to fused scores: the newest of several periods restates the older ones
+# Document priors added to fused scores: the newest of several fiscal years restates the older ones
 # (a 10-K shows three years), and adjusted figures or guidance are what earnings releases report.
 NEWEST_PERIOD_PRIOR = 0.1
 RELEASE_PRIOR = 0.2
@@ -187,8 +187,12 @@ def search_priors(
 ) -> dict[str, float]:
     """Score priors for one target's sub-searches, by document kind ("*" for every kind)."""
     priors: dict[str, float] = {}
-    own = [t for t in targets if t.get("ticker") == target.get("ticker") and t.get("fiscal_year") is not None]
-    if len(own) > 1 and target is max(own, key=lambda t: (t["fiscal_year"], t.get("fiscal_quarter") or 5)):
+    years = [
+        t
+        for t in targets
+        if t.get("ticker") == target.get("ticker") and t.get("fiscal_year") and t.get("fiscal_quarter") is None  # noqa: E501
+    ]
+    if len(years) > 1 and target is max(years, key=lambda t: t["fiscal_year"]):
         priors["*"] = NEWEST_PERIOD_PRIOR
     if _RELEASE_CUES.search(analysis.get("question", "")):
         priors["earnings_release"] = RELEASE_PRIOR
