@@ -89,10 +89,24 @@ def run_retrieval(
 def summarise(
     rows: Sequence[dict[str, Any]], systems: Sequence[str]
 ) -> dict[str, dict[str, dict[str, float]]]:
-    return {
+    summary = {
         name: aggregate([(r["question_type"], r["scores"]) for r in rows if r["system"] == name])
         for name in systems
     }
+    for name in systems:
+        times = sorted(r["seconds"] * 1000 for r in rows if r["system"] == name)
+        if times:
+            summary[name]["all"]["latency_ms_p50"] = round(_percentile(times, 50), 1)
+            summary[name]["all"]["latency_ms_p95"] = round(_percentile(times, 95), 1)
+    return summary
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    """Linear-interpolated percentile of sorted values."""
+    position = (len(values) - 1) * q / 100
+    low = int(position)
+    high = min(low + 1, len(values) - 1)
+    return values[low] + (values[high] - values[low]) * (position - low)
 
 
 def _row(cells: list[str]) -> str:
