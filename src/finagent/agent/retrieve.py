@@ -122,19 +122,17 @@ _RELEASE_CUES = re.compile(
 
 
 def search_kinds(
-    target: dict[str, Any], analysis: dict[str, Any], extra: list[str] | None = None, *, narrow: bool = True
+    target: dict[str, Any], analysis: dict[str, Any], extra: list[str] | None = None
 ) -> list[str]:
     """Document kinds to search for a target: the period's report, plus transcripts/news when needed.
 
-    A fiscal year is its 10-K; its Q4 earnings release and 8-Ks join only when the question asks for
-    what releases report (adjusted figures, guidance) or the year has no 10-K.
+    A fiscal year is its 10-K, its Q4 earnings release and its 8-Ks (``search_priors`` ranks the
+    10-K first unless the question asks for what releases report).
     """
     sources = analysis["sources"]
     held = set(target.get("kinds") or [])
     if target.get("fiscal_quarter") is None:
-        wanted = {"10-K", "annual_report"}
-        if not narrow or _RELEASE_CUES.search(analysis.get("question", "")) or not held & wanted:
-            wanted |= {"earnings_release", "8-K"}
+        wanted = {"10-K", "annual_report", "earnings_release", "8-K"}
     else:
         wanted = set(FILING_KINDS_QUARTER)
     if "transcript" in sources or (extra and "transcript" in extra):
@@ -180,22 +178,27 @@ def _routed(analysis: dict[str, Any], context: Context) -> list[str]:
 # (a 10-K shows three years), and adjusted figures or guidance are what earnings releases report.
 NEWEST_PERIOD_PRIOR = 0.1
 RELEASE_PRIOR = 0.2
+ANNUAL_REPORT_PRIOR = 0.1
 
 
 def search_priors(
-    target: dict[str, Any], targets: list[dict[str, Any]], analysis: dict[str, Any]
+    target: dict[str, Any], targets: list[dict[str, Any]], analysis: dict[str, Any], narrow: bool = True
 ) -> dict[str, float]:
     """Score priors for one target's sub-searches, by document kind ("*" for every kind)."""
     priors: dict[str, float] = {}
     years = [
         t
         for t in targets
-        if t.get("ticker") == target.get("ticker") and t.get("fiscal_year") and t.get("fiscal_quarter") is None  # noqa: E501
+        if t.get("ticker") == target.get("ticker")
+        and t.get("fiscal_year")
+        and t.get("fiscal_quarter") is None
     ]
     if len(years) > 1 and target is max(years, key=lambda t: t["fiscal_year"]):
         priors["*"] = NEWEST_PERIOD_PRIOR
     if _RELEASE_CUES.search(analysis.get("question", "")):
         priors["earnings_release"] = RELEASE_PRIOR
+    elif target.get("fiscal_quarter") is None and target.get("fiscal_year") and narrow:
+        priors["10-K"] = priors["annual_report"] = ANNUAL_REPORT_PRIOR  # "FY2022" means the annual report
     return priors
 
 
@@ -206,10 +209,10 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
     sends = []
     for target in state["targets"]:
         phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
-        kinds = search_kinds(target, analysis, narrow=context.narrow_kinds)
+        kinds = search_kinds(target, analysis)
         for phrase in phrases:
             task = make_task(target, phrase, kinds, context.chunks_per_quarter, 0, _routed(analysis, context))
-            task["priors"] = search_priors(target, state["targets"], analysis)
+            task["priors"] = search_priors(target, state["targets"], analysis, context.narrow_kinds)
             sends.append(Send("search", task))
     return sends
 
@@ -234,11 +237,11 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
             key = (query.lower(), target.get("ticker"), target.get("label") or "any period")
             if key in done:
                 continue
-            kinds = search_kinds(target, analysis, extra, narrow=context.narrow_kinds)
+            kinds = search_kinds(target, analysis, extra)
             task = make_task(
                 target, query, kinds, context.chunks_per_quarter, round_, _routed(analysis, context)
             )
-            task["priors"] = search_priors(target, state["targets"], analysis)
+            task["priors"] = search_priors(target, state["targets"], analysis, context.narrow_kinds)
             sends.append(Send("follow_up_search", task))
     return sends[: context.max_follow_up_searches]
 
