@@ -169,20 +169,30 @@ def answers(
     judge = chat_model_for_role("judge", settings, provider=judge_provider or provider, max_tokens=160)
     alternatives = load_flagged(flagged or split.with_name("financebench_flagged.jsonl"))
     context = Context(provider=provider, answer_mode=mode, use_calculator=not no_calculator)
+    stem = output or Path("benchmarks/results") / f"eval_answers_{spec.name}"
+    stem.parent.mkdir(parents=True, exist_ok=True)
     rows = []
     try:
-        with Progress(console=err_console, disable=not err_console.is_terminal) as progress:
+        # Rows are written as they finish, so a long run can be watched and an interruption loses
+        # only the question in progress.
+        with (
+            stem.with_suffix(".jsonl").open("w", encoding="utf-8") as out,
+            Progress(console=err_console, disable=not err_console.is_terminal) as progress,
+        ):
             task = progress.add_task("questions", total=len(questions))
-            for question in questions:
+            for number, question in enumerate(questions, 1):
                 references = [question.answer, *alternatives.get(question.id, [])]
-                rows.append(asyncio.run(answer_question(question, references, judge, context)))
+                row = asyncio.run(answer_question(question, references, judge, context))
+                rows.append(row)
+                out.write(json.dumps(row, default=str) + "\n")
+                out.flush()
                 progress.advance(task)
+                if not err_console.is_terminal:
+                    done = f"{number}/{len(questions)} {question.id}: {row['verdict']}"
+                    err_console.print(f"{done} ({row['seconds']:.0f} s)", markup=False, highlight=False)
     finally:
         resources.close()
     summary = answer_summary(rows)
-    stem = output or Path("benchmarks/results") / f"eval_answers_{spec.name}"
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    stem.with_suffix(".jsonl").write_text("".join(json.dumps(r, default=str) + "\n" for r in rows))
     stem.with_suffix(".json").write_text(json.dumps(summary, indent=2) + "\n")
     table = answers_table(rows)
     stem.with_suffix(".md").write_text(table + "\n")
