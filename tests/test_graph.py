@@ -6,6 +6,7 @@ import asyncio
 import re
 from collections.abc import Iterator
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -305,3 +306,12 @@ def test_computed_metric_comes_from_the_calculator(store: Database, settings: Se
     # The ablation switch: no calculator, no computed metric.
     state = run(settings, script([GOOD], analyze=[analysis]), question, use_calculator=False)
     assert not [c for c in state["calculations"] if c.get("kind") == "formula"]
+
+
+def test_misconfigured_reranker_is_a_warning_not_a_failure(
+    store: Database, settings: Settings, tmp_path: Path
+) -> None:
+    broken = settings.model_copy(update={"reranker_model_path": tmp_path / "no-such-model"})
+    state = run(broken, script([GOOD]), QUESTION)
+    assert state["evidence"] and state["answer"]
+    assert any("reranker not used" in w and "no-such-model" in w for w in state["warnings"])

@@ -63,6 +63,14 @@ class Settings(BaseSettings):
         default=1.0,
         description="Lift for chunks of the statements a question is routed to (capex -> cash flow).",
     )
+    line_item_boost: float = Field(
+        default=0.0,
+        description="Rerank lift for a table row naming every word of a short search phrase (0 = off).",
+    )
+    reranker_model_path: Path | None = Field(
+        default=None, description="Local cross-encoder directory for reranking (off when unset)."
+    )
+    reranker_weight: float = Field(default=0.5, description="Weight of the cross-encoder's relevance (0-1).")
     hnsw_ef_search: int = 100
 
     # -- language models (finagent.llm) ------------------------------------------------------

@@ -51,6 +51,9 @@ class Context:
     """A period's own report (a fiscal year is its 10-K; "the latest 10-Q" is not a newer call)."""
     filter_periods: bool = True
     """Filter sub-searches on the resolved fiscal periods (off: the company's whole history)."""
+    rerank: bool = True
+    """Rerank each sub-search's hits (line-item match; a cross-encoder when one is configured)."""
+    """Filter sub-searches on the resolved fiscal periods (off: the company's whole history)."""
     """False is an ablation switch: the model computes ratios and changes itself and its numbers are
     not checked against calculator results (benchmarks report accuracy with and without)."""
     today: str | None = None

@@ -18,6 +18,7 @@ from finagent.db import Database, open_database
 from finagent.db.companies import StoredCompany, list_companies
 from finagent.embeddings import Embedder, get_embedder
 from finagent.retrieval.hybrid import SearchHit, SearchRequest, run_search
+from finagent.retrieval.rerank import PairScorer, cross_encoder
 from finagent.settings import Settings, get_settings
 
 ChatModelFactory = Callable[[str, Any], Runnable]  # (role, Context) -> chat model runnable
@@ -72,6 +73,11 @@ class AgentResources:
                 self._query_vectors.pop(next(iter(self._query_vectors)))
             self._query_vectors[text] = cached
         return cached
+
+    def reranker(self) -> PairScorer | None:
+        """The configured cross-encoder, or None (the default: no reranker weights ship on PyPI)."""
+        path = self.settings.reranker_model_path
+        return cross_encoder(str(path)) if path else None
 
     # -- language models -------------------------------------------------------------------
     def chat_model(self, role: str, context: Any) -> Runnable:

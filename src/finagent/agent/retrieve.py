@@ -28,6 +28,7 @@ from finagent.agent.state import SearchTask, State
 from finagent.errors import FinagentError
 from finagent.retrieval.filters import SearchFilters
 from finagent.retrieval.hybrid import build_search
+from finagent.retrieval.rerank import rerank
 
 FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]
 FILING_KINDS_ANNUAL = ["10-K", "earnings_release", "8-K"]
@@ -296,9 +297,23 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
         }
     evidence = [hit_to_evidence(hit, task["query"], task["round"]) for hit in hits]
     priors = task.get("priors") or {}
-    if priors:
-        for item in evidence:
-            item["fused_score"] += priors.get("*", 0.0) + priors.get(item["kind"], 0.0)
+    for item in evidence:
+        item["fused_score"] += priors.get("*", 0.0) + priors.get(item["kind"], 0.0)
+    notes: list[str] = []
+    if context.rerank:
+        try:
+            scorer = resources.reranker()
+        except FinagentError as exc:  # a misconfigured reranker must not lose the search
+            scorer, notes = None, [f"reranker not used: {exc}"]
+        evidence = await asyncio.to_thread(
+            rerank,
+            evidence,
+            task["query"],
+            line_item_boost=settings.line_item_boost,
+            scorer=scorer,
+            scorer_weight=settings.reranker_weight,
+        )
+    else:
         evidence.sort(key=lambda e: (-e["fused_score"], e["chunk_id"]))
     log |= {
         "hits": len(hits),
@@ -314,7 +329,7 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
         ],
         "ms": _ms(started),
     }
-    return {"evidence": evidence, "searches": [log]}
+    return {"evidence": evidence, "searches": [log], "warnings": notes}
 
 
 def _search_with_retry(request: Any) -> list[Any]:

@@ -25,6 +25,7 @@ LEVERS = {
     "no-statement-lift": "lift_statements",
     "no-kind-narrowing": "narrow_kinds",
     "no-period-filter": "filter_periods",
+    "no-rerank": "rerank",
 }
 
 
