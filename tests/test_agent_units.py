@@ -204,9 +204,9 @@ def test_search_kinds_and_priors_pick_the_periods_report() -> None:
     assert search_priors(year, [year], release) == {"earnings_release": 0.2}
     # The newest of several fiscal years restates the older ones.
     older = year | {"fiscal_year": 2020}
-    assert search_priors(year, [older, year], plain)["*"] == 0.1
+    assert search_priors(year, [older, year], plain)["*"] == 0.5
     assert "*" not in search_priors(older, [older, year], plain)
     quarter = {"ticker": "X", "fiscal_year": 2023, "fiscal_quarter": 2, "kinds": ["10-Q", "transcript"]}
     assert search_kinds(quarter, plain) == ["10-Q"]
     assert search_kinds(quarter, plain | {"sources": ["transcript"]}) == ["10-Q", "transcript"]
-    assert search_priors(quarter, [quarter], plain) == {}
+    assert search_priors(quarter, [quarter], plain) == {"10-Q": 0.1}

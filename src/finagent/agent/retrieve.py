@@ -177,9 +177,9 @@ def _routed(analysis: dict[str, Any], context: Context) -> list[str]:
 
 # Document priors added to fused scores: the newest of several fiscal years restates the older ones
 # (a 10-K shows three years), and adjusted figures or guidance are what earnings releases report.
-NEWEST_PERIOD_PRIOR = 0.1
+NEWEST_PERIOD_PRIOR = 0.5
 RELEASE_PRIOR = 0.2
-ANNUAL_REPORT_PRIOR = 0.1
+REPORT_PRIOR = 0.1
 
 
 def search_priors(
@@ -198,8 +198,12 @@ def search_priors(
         priors["*"] = NEWEST_PERIOD_PRIOR
     if _RELEASE_CUES.search(analysis.get("question", "")):
         priors["earnings_release"] = RELEASE_PRIOR
-    elif target.get("fiscal_quarter") is None and target.get("fiscal_year") and narrow:
-        priors["10-K"] = priors["annual_report"] = ANNUAL_REPORT_PRIOR  # "FY2022" means the annual report
+    elif target.get("fiscal_year") and narrow:
+        # "FY2022" means the annual report, "Q2 FY2024" the quarterly report.
+        if target.get("fiscal_quarter") is None:
+            priors["10-K"] = priors["annual_report"] = REPORT_PRIOR
+        else:
+            priors["10-Q"] = REPORT_PRIOR
     return priors
 
 
