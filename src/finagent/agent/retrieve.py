@@ -309,14 +309,15 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
             scorer = resources.reranker()
         except FinagentError as exc:  # a misconfigured reranker must not lose the search
             scorer, notes = None, [f"reranker not used: {exc}"]
-        evidence = await asyncio.to_thread(
-            rerank,
-            evidence,
-            task["query"],
-            line_item_boost=settings.line_item_boost,
-            scorer=scorer,
-            scorer_weight=settings.reranker_weight,
-        )
+        options: dict[str, Any] = {
+            "line_item_boost": settings.line_item_boost,
+            "scorer": scorer,
+            "scorer_weight": settings.reranker_weight,
+        }
+        if scorer is None:  # cheap: no thread hop
+            evidence = rerank(evidence, task["query"], **options)
+        else:  # a cross-encoder runs off the event loop
+            evidence = await asyncio.to_thread(rerank, evidence, task["query"], **options)
     else:
         evidence.sort(key=lambda e: (-e["fused_score"], e["chunk_id"]))
     log |= {
