@@ -23,7 +23,7 @@ LEVERS = {
     "no-vocabulary": "use_vocabulary",
     "no-routing": "route_statements",
     "no-statement-lift": "lift_statements",
-    "no-kind-narrowing": "narrow_kinds",
+    "no-kind-priors": "narrow_kinds",
     "no-period-filter": "filter_periods",
     "no-rerank": "rerank",
 }
