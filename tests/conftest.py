@@ -8,6 +8,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -57,12 +58,8 @@ MODEL_CACHE = Settings().cache_dir
 
 
 def make_settings(url: str, tmp: Path, **overrides: object) -> Settings:
-    return Settings(
-        database_url=url,
-        home=tmp / "home",
-        cache_dir_override=MODEL_CACHE,
-        **overrides,  # type: ignore[arg-type]
-    )
+    fields: dict[str, Any] = {"database_url": url, "home": tmp / "home", **overrides}
+    return Settings(**fields).model_copy(update={"cache_dir_override": MODEL_CACHE})
 
 
 @pytest.fixture()

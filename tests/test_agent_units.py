@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from finagent.agent.evidence import assign_labels, cited_labels, condense, select_evidence
@@ -16,7 +18,7 @@ def _ev(
     period: str = "Q1 FY2023",
     kind: str = "10-Q",
     query: str = "q",
-) -> dict:  # type: ignore[type-arg]
+) -> dict[str, Any]:
     year, quarter = int(period[-4:]), (int(period[1]) if period.startswith("Q") else None)
     return {
         "chunk_id": chunk_id,

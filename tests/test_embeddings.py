@@ -11,7 +11,7 @@ from finagent.settings import Settings
 
 
 def test_onnx_export_goes_to_cache_and_matches_torch(tmp_path: Path) -> None:
-    settings = Settings(home=tmp_path, cache_dir_override=tmp_path / "cache")
+    settings = Settings(home=tmp_path).model_copy(update={"cache_dir_override": tmp_path / "cache"})
     before = set(model_source_path().rglob("*"))
     onnx = Embedder(settings, backend="onnx")
     texts = ["Total net sales increased 8%", "capital expenditures", "Purchases of property and equipment"]
@@ -27,7 +27,7 @@ def test_onnx_export_goes_to_cache_and_matches_torch(tmp_path: Path) -> None:
 def test_empty_input_and_order_is_preserved(tmp_path: Path) -> None:
     from tests.conftest import MODEL_CACHE
 
-    embedder = Embedder(Settings(home=tmp_path, cache_dir_override=MODEL_CACHE))
+    embedder = Embedder(Settings(home=tmp_path).model_copy(update={"cache_dir_override": MODEL_CACHE}))
     assert embedder.encode([]).shape == (0, EMBEDDING_DIM)
     texts = ["a much longer sentence about revenue growth in the third quarter", "EPS", "cash"]
     together = embedder.encode(texts)

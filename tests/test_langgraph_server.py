@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -79,7 +80,7 @@ def server(store: Database, settings: Settings, tmp_path: Path) -> Iterator[str]
 def test_graph_runs_through_the_langgraph_api(server: str) -> None:
     from langgraph_sdk import get_client
 
-    async def run() -> tuple[list[str], dict]:  # type: ignore[type-arg]
+    async def run() -> tuple[list[str], Any]:
         client = get_client(url=server)
         assistants = await client.assistants.search(graph_id="research")
         assert assistants and "hybrid search" in (assistants[0].get("description") or "")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ from finagent.errors import SearchInputError
 from finagent.ingest.models import Block
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.retrieval import SearchFilters, hybrid_search
+from finagent.retrieval.hybrid import SearchHit
 from finagent.settings import Settings
 from tests.helpers import item, make_doc
 
@@ -75,10 +78,10 @@ def corpus(db: Database, settings: Settings) -> Database:
     return db
 
 
-def _search(db: Database, settings: Settings, query: str, **kw: object) -> list:  # type: ignore[type-arg]
+def _search(db: Database, settings: Settings, query: str, **kw: Any) -> list[SearchHit]:
     vector = get_embedder(settings).encode_query(query)
     with db.connection() as conn:
-        return hybrid_search(conn, query, vector, **kw)  # type: ignore[arg-type]
+        return hybrid_search(conn, query, vector, **kw)
 
 
 def test_filters_restrict_ticker_period_and_kind(corpus: Database, settings: Settings) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import psycopg
 import pytest
 
@@ -104,14 +106,14 @@ def test_nul_bytes_in_text_do_not_abort(db: Database, settings: Settings) -> Non
     assert row == ("KO", "ab")
 
 
-def test_unreachable_external_database_is_a_clear_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_unreachable_external_database_is_a_clear_error(tmp_path: Path) -> None:
     settings = Settings(database_url="postgresql://u:secret@127.0.0.1:1/x", home=tmp_path, connect_timeout=2)
     with pytest.raises(DatabaseError) as info:
         Database(settings.database_url or "", settings).open()
     assert "cannot connect" in str(info.value) and "secret" not in str(info.value)
 
 
-def test_database_without_pgvector_is_refused(pg_server_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_database_without_pgvector_is_refused(pg_server_url: str, tmp_path: Path) -> None:
     # A role that may not create extensions stands in for a server without pgvector.
     with psycopg.connect(pg_server_url, autocommit=True) as conn:
         conn.execute("DROP DATABASE IF EXISTS novector")
