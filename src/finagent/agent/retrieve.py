@@ -31,7 +31,6 @@ from finagent.retrieval.hybrid import build_search
 from finagent.retrieval.rerank import rerank
 
 FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]
-FILING_KINDS_ANNUAL = ["10-K", "earnings_release", "8-K"]
 REPORT_KINDS = frozenset({"10-K", "annual_report", "10-Q", "earnings_release"})
 
 
@@ -154,6 +153,7 @@ def make_task(
     k: int,
     round_: int,
     statements: list[str] | None = None,
+    priors: dict[str, float] | None = None,
 ) -> SearchTask:
     annual = target.get("fiscal_year") is not None and target.get("fiscal_quarter") is None
     return SearchTask(
@@ -165,7 +165,7 @@ def make_task(
         query=query,
         kinds=kinds,
         statements=list(statements or []),
-        priors={},
+        priors=dict(priors or {}),
         k=k,
         round=round_,
     )
@@ -215,9 +215,11 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
     for target in state["targets"]:
         phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
         kinds = search_kinds(target, analysis)
+        priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
         for phrase in phrases:
-            task = make_task(target, phrase, kinds, context.chunks_per_quarter, 0, _routed(analysis, context))
-            task["priors"] = search_priors(target, state["targets"], analysis, context.narrow_kinds)
+            task = make_task(
+                target, phrase, kinds, context.chunks_per_quarter, 0, _routed(analysis, context), priors
+            )
             sends.append(Send("search", task))
     return sends
 
@@ -243,10 +245,10 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
             if key in done:
                 continue
             kinds = search_kinds(target, analysis, extra)
+            priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
             task = make_task(
-                target, query, kinds, context.chunks_per_quarter, round_, _routed(analysis, context)
+                target, query, kinds, context.chunks_per_quarter, round_, _routed(analysis, context), priors
             )
-            task["priors"] = search_priors(target, state["targets"], analysis, context.narrow_kinds)
             sends.append(Send("follow_up_search", task))
     return sends[: context.max_follow_up_searches]
 
