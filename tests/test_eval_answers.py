@@ -46,7 +46,11 @@ def test_grade_uses_numbers_then_the_judge_and_keeps_its_verdict() -> None:
     judge = ScriptedChatModel(
         replies=[{"verdict": "incorrect", "reason": "says no, reference says yes"}], calls=[]
     )
-    verdict = asyncio.run(grade("positive WC?", "No.", ["Yes, positive.", "Yes (alt)"], judge, numeric=False))
+    # The answer does not open with yes/no, so the judge decides (an opposite yes/no never reaches it).
+    answer = "Working capital was negative at year end."
+    verdict = asyncio.run(
+        grade("positive WC?", answer, ["Yes, positive.", "Yes (alt)"], judge, numeric=False)
+    )
     assert verdict["verdict"] == "incorrect" and verdict["method"] == "judge" and verdict["judge_calls"]
     prompt = str(judge.calls[0]["messages"][-1].content)
     assert "Also accepted: Yes (alt)" in prompt  # flagged alternatives reach the judge
@@ -73,3 +77,32 @@ def test_answers_table_by_question_type() -> None:
     assert table[2].startswith("| all | 3 | 0.3333 | 0.3333 | 3 | 900 | 40 |")
     assert table[3].startswith("| metrics-generated | 2 | 0.5 | 0.5 |")
     assert table[4].startswith("| novel-generated | 1 | 0 | 0 |")
+
+
+@pytest.mark.parametrize(
+    ("answer", "references", "expected"),
+    [
+        ("No, the quick ratio was 0.54.", ["No. The quick ratio was approximately 0.54."], True),
+        (
+            "Yes, Verizon has a healthy quick ratio of 0.54.",
+            ["No. The quick ratio was approximately 0.54."],
+            False,
+        ),
+        ("Yes.", ["No, it declined.", "Yes, per the review."], True),  # a flagged item's alternative
+        ("Verizon's quick ratio was 0.54.", ["No. The quick ratio was 0.54."], None),
+        ("No.", ["65.4%"], None),
+    ],
+)
+def test_yes_no_agreement(answer: str, references: list[str], expected: bool | None) -> None:
+    from finagent.evaluation.answers import yes_no_agree
+
+    assert yes_no_agree(answer, references) is expected
+
+
+def test_opposite_yes_no_is_incorrect_before_numbers_or_judge() -> None:
+    verdict = asyncio.run(
+        grade(
+            "Healthy quick ratio?", "Yes, it was 0.54.", ["No. The quick ratio was 0.54."], None, numeric=True
+        )
+    )
+    assert verdict["verdict"] == "incorrect" and verdict["method"] == "yes/no"

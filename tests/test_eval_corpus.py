@@ -126,6 +126,18 @@ def test_build_corpus_bad_input(db_url: str, tmp_path: Path) -> None:
     assert_clean_failure(
         finagent(["eval", "build-corpus", "nope"], db_url, tmp_path), "unknown corpus 'nope'"
     )
+    split = tmp_path / "split.jsonl"
+    split.write_text("")
+    missing = finagent(
+        ["eval", "regrade", str(tmp_path / "none.jsonl"), "--split", str(split)], db_url, tmp_path
+    )
+    assert_clean_failure(missing, "cannot read answer results")
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text('{"x": 1}\n')
+    assert_clean_failure(
+        finagent(["eval", "regrade", str(junk), "--split", str(split)], db_url, tmp_path),
+        "holds no answer results",
+    )
     assert_clean_failure(
         finagent(["eval", "build-corpus", "sec10q", "--data-dir", str(tmp_path)], db_url, tmp_path),
         "needs",

@@ -198,3 +198,52 @@ def answers(
     stem.with_suffix(".md").write_text(table + "\n")
     console.print(f"{len(rows)} questions · results {stem}.jsonl\n")
     console.print(table, markup=False, highlight=False)
+
+
+@eval_app.command("regrade")
+def regrade(
+    results: Annotated[Path, typer.Argument(help="An answers results file (.jsonl) to grade again.")],
+    split: Annotated[Path, typer.Option(help="The question set the results came from.")],
+    judge_provider: Annotated[
+        str | None, typer.Option(help="Judge model provider: auto | openai | cerebras | local.")
+    ] = None,
+    output: Annotated[Path | None, typer.Option(help="Results stem (default: overwrite RESULTS).")] = None,
+) -> None:
+    """Grade stored answers again (another judge, newer rules) without running the graph."""
+    import asyncio
+    import json
+
+    from finagent.evaluation.answers import answer_summary, answers_table, grade, is_numeric_question
+    from finagent.llm.providers import chat_model_for_role
+    from finagent.settings import get_settings
+
+    try:
+        rows = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (OSError, ValueError) as exc:
+        raise FinagentError(f"cannot read answer results {results}: {exc}") from exc
+    if not rows or not all(isinstance(r, dict) and {"id", "answer", "reference"} <= r.keys() for r in rows):
+        raise FinagentError(f"{results} holds no answer results (rows need id, answer and reference)")
+    questions = {q.id: q for q in load_questions(split)}
+    judge = chat_model_for_role("judge", get_settings(), provider=judge_provider, max_tokens=160)
+    for row in rows:
+        question = questions.get(row["id"])
+        reasoning = question.extra.get("question_reasoning") if question else None
+        references = [row["reference"], *row.get("alternatives", [])]
+        verdict = asyncio.run(
+            grade(
+                row.get("question", ""),
+                row["answer"],
+                references,
+                judge,
+                numeric=is_numeric_question(reasoning, row["reference"]),
+            )
+        )
+        row.pop("judge_calls", None)
+        row.update(verdict)
+    stem = (output or results).with_suffix("")
+    stem.with_suffix(".jsonl").write_text("".join(json.dumps(r, default=str) + "\n" for r in rows))
+    stem.with_suffix(".json").write_text(json.dumps(answer_summary(rows), indent=2) + "\n")
+    table = answers_table(rows)
+    stem.with_suffix(".md").write_text(table + "\n")
+    console.print(f"{len(rows)} answers graded again · results {stem}.jsonl\n")
+    console.print(table, markup=False, highlight=False)

@@ -80,6 +80,25 @@ def numeric_match(answer: str, reference: str) -> bool | None:
     return False
 
 
+_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
+
+
+def yes_no(text: str) -> str | None:
+    """ "yes" / "no" when the text opens with it (FinanceBench's judgement questions do), else None."""
+    match = _YES_NO.match(text)
+    return match.group(1).lower() if match else None
+
+
+def yes_no_agree(answer: str, references: Sequence[str]) -> bool | None:
+    """False when the answer opens with the opposite yes/no of every reference that opens with one;
+    None when either side does not open with yes/no (the check does not apply)."""
+    wanted = {yes_no(r) for r in references} - {None}
+    given = yes_no(answer)
+    if not wanted or given is None:
+        return None
+    return given in wanted
+
+
 def failed_to_answer(answer: str) -> bool:
     return not answer.strip() or bool(_NO_ANSWER.search(answer[:400]))
 
@@ -95,6 +114,13 @@ async def grade(
     """Verdict for one answer: numeric tolerance first when the question is numeric, else the judge."""
     if failed_to_answer(answer):
         return {"verdict": "failed", "method": "rule", "reason": "the answer says it could not answer"}
+    if yes_no_agree(answer, references) is False:
+        # A judgement question answered the other way round is wrong whatever figures it quotes.
+        return {
+            "verdict": "incorrect",
+            "method": "yes/no",
+            "reason": f"the reference answers {yes_no(references[0]) or 'differently'}; the answer does not",
+        }
     if numeric:
         matches = [numeric_match(answer, r) for r in references]
         if any(m is True for m in matches):
