@@ -55,7 +55,9 @@ def test_grade_uses_numbers_then_the_judge_and_keeps_its_verdict() -> None:
     prompt = str(judge.calls[0]["messages"][-1].content)
     assert "Also accepted: Yes (alt)" in prompt  # flagged alternatives reach the judge
     broken = ScriptedChatModel(replies=["not json"], calls=[])
-    assert asyncio.run(grade("q", "An answer.", ["ref"], broken, numeric=False))["verdict"] == "failed"
+    # A judge that gives no valid verdict grades nothing: that is not the answer failing.
+    unjudged = asyncio.run(grade("q", "An answer.", ["ref"], broken, numeric=False))
+    assert unjudged["verdict"] == "ungraded" and "no valid verdict" in unjudged["reason"]
 
 
 def test_load_flagged_alternatives(tmp_path: Path) -> None:
@@ -74,7 +76,7 @@ def test_answers_table_by_question_type() -> None:
         row | {"question_type": "novel-generated", "verdict": "incorrect"},
     ]
     table = answers_table(rows).splitlines()
-    assert table[2].startswith("| all | 3 | 0.3333 | 0.3333 | 3 | 900 | 40 |")
+    assert table[2].startswith("| all | 3 | 0.3333 | 0.3333 | 0 | 3 | 900 | 40 |")
     assert table[3].startswith("| metrics-generated | 2 | 0.5 | 0.5 |")
     assert table[4].startswith("| novel-generated | 1 | 0 | 0 |")
 

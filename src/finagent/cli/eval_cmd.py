@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TextIO
 
 import typer
 
@@ -18,6 +18,7 @@ from finagent.resources import read_sql
 eval_app = typer.Typer(help="Benchmarks: corpora, retrieval and answer evaluation.", no_args_is_help=True)
 
 DEFAULT_DATA_DIR = Path("../shared/data")
+JUDGE_MAX_TOKENS = 300  # a verdict plus a one-sentence reason, with room to close the JSON
 
 
 @eval_app.command("build-corpus")
@@ -166,12 +167,29 @@ def answers(
     questions = select_questions(split, ids, question_type, limit)
     settings = get_settings()
     resources = configure_resources(settings, database_name=database or spec.database)
-    judge = chat_model_for_role("judge", settings, provider=judge_provider or provider, max_tokens=160)
+    judge = chat_model_for_role(
+        "judge", settings, provider=judge_provider or provider, max_tokens=JUDGE_MAX_TOKENS
+    )
     alternatives = load_flagged(flagged or split.with_name("financebench_flagged.jsonl"))
     context = Context(provider=provider, answer_mode=mode, use_calculator=not no_calculator)
     stem = output or Path("benchmarks/results") / f"eval_answers_{spec.name}"
     stem.parent.mkdir(parents=True, exist_ok=True)
-    rows = []
+    rows: list[dict[str, Any]] = []
+
+    async def answer_all(out: TextIO, progress: Progress) -> None:
+        # One event loop for the whole run: model clients (graph and judge) keep their connections.
+        task = progress.add_task("questions", total=len(questions))
+        for number, question in enumerate(questions, 1):
+            references = [question.answer, *alternatives.get(question.id, [])]
+            row = await answer_question(question, references, judge, context)
+            rows.append(row)
+            out.write(json.dumps(row, default=str) + "\n")
+            out.flush()
+            progress.advance(task)
+            if not err_console.is_terminal:
+                done = f"{number}/{len(questions)} {question.id}: {row['verdict']}"
+                err_console.print(f"{done} ({row['seconds']:.0f} s)", markup=False, highlight=False)
+
     try:
         # Rows are written as they finish, so a long run can be watched and an interruption loses
         # only the question in progress.
@@ -179,17 +197,7 @@ def answers(
             stem.with_suffix(".jsonl").open("w", encoding="utf-8") as out,
             Progress(console=err_console, disable=not err_console.is_terminal) as progress,
         ):
-            task = progress.add_task("questions", total=len(questions))
-            for number, question in enumerate(questions, 1):
-                references = [question.answer, *alternatives.get(question.id, [])]
-                row = asyncio.run(answer_question(question, references, judge, context))
-                rows.append(row)
-                out.write(json.dumps(row, default=str) + "\n")
-                out.flush()
-                progress.advance(task)
-                if not err_console.is_terminal:
-                    done = f"{number}/{len(questions)} {question.id}: {row['verdict']}"
-                    err_console.print(f"{done} ({row['seconds']:.0f} s)", markup=False, highlight=False)
+            asyncio.run(answer_all(out, progress))
     finally:
         resources.close()
     summary = answer_summary(rows)
@@ -224,22 +232,19 @@ def regrade(
     if not rows or not all(isinstance(r, dict) and {"id", "answer", "reference"} <= r.keys() for r in rows):
         raise FinagentError(f"{results} holds no answer results (rows need id, answer and reference)")
     questions = {q.id: q for q in load_questions(split)}
-    judge = chat_model_for_role("judge", get_settings(), provider=judge_provider, max_tokens=160)
-    for row in rows:
-        question = questions.get(row["id"])
-        reasoning = question.extra.get("question_reasoning") if question else None
-        references = [row["reference"], *row.get("alternatives", [])]
-        verdict = asyncio.run(
-            grade(
-                row.get("question", ""),
-                row["answer"],
-                references,
-                judge,
-                numeric=is_numeric_question(reasoning, row["reference"]),
-            )
-        )
-        row.pop("judge_calls", None)
-        row.update(verdict)
+    judge = chat_model_for_role("judge", get_settings(), provider=judge_provider, max_tokens=JUDGE_MAX_TOKENS)
+
+    async def grade_all() -> None:  # one event loop: the judge's HTTP client lives in it
+        for row in rows:
+            question = questions.get(row["id"])
+            reasoning = question.extra.get("question_reasoning") if question else None
+            references = [row["reference"], *row.get("alternatives", [])]
+            numeric = is_numeric_question(reasoning, row["reference"])
+            verdict = await grade(row.get("question", ""), row["answer"], references, judge, numeric=numeric)
+            row.pop("judge_calls", None)
+            row.update(verdict)
+
+    asyncio.run(grade_all())
     stem = (output or results).with_suffix("")
     stem.with_suffix(".jsonl").write_text("".join(json.dumps(r, default=str) + "\n" for r in rows))
     stem.with_suffix(".json").write_text(json.dumps(answer_summary(rows), indent=2) + "\n")

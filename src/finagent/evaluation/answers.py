@@ -147,12 +147,13 @@ async def grade(
         role="judge",
         default=JudgeVerdict,
     )
-    return {
-        "verdict": verdict.verdict,
-        "method": "judge",
-        "reason": verdict.reason,
-        "judge_calls": [c.to_dict() for c in calls],
-    }
+    record = [c.to_dict() for c in calls]
+    if not calls or not calls[-1].ok:
+        # The judge itself failed: that is no verdict on the answer.
+        error = calls[-1].error if calls else "no call was made"
+        reason = f"the judge gave no valid verdict ({error})"
+        return {"verdict": "ungraded", "method": "judge", "reason": reason, "judge_calls": record}
+    return {"verdict": verdict.verdict, "method": "judge", "reason": verdict.reason, "judge_calls": record}
 
 
 def load_flagged(path: Path | None) -> dict[str, list[str]]:
@@ -223,6 +224,7 @@ def answer_summary(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
         "n": float(len(rows)),
         "accuracy": round(sum(r["verdict"] == "correct" for r in rows) / n, 4),
         "failed_to_answer": round(sum(r["verdict"] == "failed" for r in rows) / n, 4),
+        "ungraded": round(sum(r["verdict"] == "ungraded" for r in rows) / n, 4),
         "mean_llm_calls": round(sum(r["llm_calls"] for r in rows) / n, 2),
         "mean_tokens": round(sum(r["tokens"] for r in rows) / n, 1),
         "mean_seconds": round(sum(r["seconds"] for r in rows) / n, 2),
@@ -234,7 +236,15 @@ def answers_table(rows: Sequence[dict[str, Any]]) -> str:
     groups: dict[str, list[dict[str, Any]]] = {"all": list(rows)}
     for row in rows:
         groups.setdefault(str(row.get("question_type") or "other"), []).append(row)
-    columns = ["n", "accuracy", "failed_to_answer", "mean_llm_calls", "mean_tokens", "mean_seconds"]
+    columns = [
+        "n",
+        "accuracy",
+        "failed_to_answer",
+        "ungraded",
+        "mean_llm_calls",
+        "mean_tokens",
+        "mean_seconds",
+    ]
     lines = ["| questions | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
     for name, members in groups.items():
         summary = answer_summary(members)
