@@ -177,3 +177,25 @@ def test_vocabulary_phrases_and_statement_routing(
     if phrase is not None:
         assert statement_phrases(question) == [phrase]
     assert statements_for(question) == statements
+
+
+def test_average_of_a_computed_metric_over_the_years_asked() -> None:
+    from finagent.agent.formulas import average_over_periods
+
+    def statement(year: int, revenue: str, operating: str, depreciation: str) -> dict[str, Any]:
+        text = (
+            f"Consolidated Statements of Income (in millions)\nItem | {year}\nTotal revenues | {revenue}\n"
+            f"Operating income | {operating}\nDepreciation and amortization | {depreciation}"
+        )
+        return _item(text, label=f"10K{year % 10}", period=f"FY{year}")
+
+    items = [statement(2018, "500,343", "20,437", "10,529"), statement(2020, "523,964", "20,568", "10,987")]
+    question = "What is the FY2018 - FY2020 average unadjusted EBITDA % margin for Walmart?"
+    formulas = formulas_for(question)
+    assert [f.metric for f in formulas] == ["EBITDA margin"]
+    margins = compute_formulas(formulas, read_line_items(items, input_items(formulas)))
+    (average,) = average_over_periods(question, margins)
+    expected = ((20437 + 10529) / 500343 * 100 + (20568 + 10987) / 523964 * 100) / 2
+    assert average["result"] == pytest.approx(expected) and average["result_text"] == f"{expected:.1f}%"
+    assert average["period"] == "FY2018-FY2020" and average["metric"] == "average EBITDA margin"
+    assert average_over_periods("What was the EBITDA margin?", margins) == []

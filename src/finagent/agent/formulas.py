@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from finagent.agent.figures import table_facts
+from finagent.agent.figures import period_key, table_facts
 from finagent.tools.calculator import calculate
 
 
@@ -147,7 +147,7 @@ def _cue(pattern: str) -> re.Pattern[str]:
 FORMULAS: tuple[Formula, ...] = (
     Formula(
         "operating margin",
-        _cue(r"\boperating (profit )?margin\b"),
+        _cue(r"\boperating (profit |income )?(%\s*)?margin\b"),
         "{operating_income} / {revenue} * 100",
         "percent",
     ),
@@ -161,7 +161,10 @@ FORMULAS: tuple[Formula, ...] = (
         "percent",
     ),
     Formula(
-        "net margin", _cue(r"\bnet (profit |income )?margin\b"), "{net_income} / {revenue} * 100", "percent"
+        "net margin",
+        _cue(r"\bnet (profit |income )?(%\s*)?margin\b"),
+        "{net_income} / {revenue} * 100",
+        "percent",
     ),
     Formula("current ratio", _cue(r"\bcurrent ratio\b"), "{current_assets} / {current_liabilities}", "ratio"),
     Formula(
@@ -179,7 +182,15 @@ FORMULAS: tuple[Formula, ...] = (
         "{operating_cash_flow} - abs({capex})",
         "amount",
     ),
-    Formula("EBITDA", _cue(r"\bEBITDA\b"), "{operating_income} + {depreciation}", "amount"),
+    Formula(
+        "EBITDA margin",
+        _cue(r"\bEBITDA\s*(%\s*)?margin\b"),
+        "({operating_income} + {depreciation}) / {revenue} * 100",
+        "percent",
+    ),
+    Formula(
+        "EBITDA", _cue(r"\bEBITDA\b(?!\s*(%\s*)?margin)"), "{operating_income} + {depreciation}", "amount"
+    ),
     Formula(
         "return on assets",
         _cue(r"\breturn on (total )?assets\b|\bROA\b"),
@@ -300,6 +311,7 @@ def compute_formulas(
                     "formula": formula.expression.replace("{", "").replace("}", ""),
                     "result": result.result,
                     "result_text": _result_text(result.result, formula.unit, amount_unit),
+                    "unit": formula.unit if formula.unit != "amount" else amount_unit,
                     "sources": sorted({values[n]["source"] for n in formula.inputs}),
                 }
             )
@@ -319,3 +331,42 @@ def _result_text(value: float, unit: str, amount_unit: str | None) -> str:
         return f"{value:.2f}"
     scale = {"USD millions": " million", "USD billions": " billion", "USD thousands": " thousand"}
     return f"${value:,.0f}{scale.get(amount_unit or '', '')}"
+
+
+_AVERAGE = re.compile(r"\b(average|mean)\b", re.I)
+
+
+def average_over_periods(question: str, calculations: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The mean of each computed metric over its periods when the question asks for an average
+    ("the FY2018 - FY2020 3 year average EBITDA margin"), evaluated by the calculator."""
+    if not _AVERAGE.search(question):
+        return []
+    series: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for calc in calculations:
+        if calc.get("kind") == "formula":
+            series.setdefault((calc["ticker"], calc["metric"]), []).append(calc)
+    results = []
+    for (ticker, metric), members in sorted(series.items()):
+        if len(members) < 2:
+            continue
+        members = sorted(members, key=lambda c: period_key(c["period"]))
+        expression = f"({' + '.join(_number(c['result']) for c in members)}) / {len(members)}"
+        result = calculate(expression)
+        if not result.ok or result.result is None:
+            continue
+        unit = members[0].get("unit") or "ratio"
+        results.append(
+            {
+                "kind": "formula",
+                "ticker": ticker,
+                "metric": f"average {metric}",
+                "period": f"{members[0]['period']}-{members[-1]['period']}",
+                "expression": expression,
+                "formula": f"mean of {metric} over {len(members)} periods",
+                "result": result.result,
+                "result_text": _result_text(result.result, unit, unit),
+                "unit": unit,
+                "sources": sorted({s for c in members for s in c["sources"]}),
+            }
+        )
+    return results

@@ -34,7 +34,14 @@ from finagent.agent.figures import (
     summary_lines,
     verify_facts,
 )
-from finagent.agent.formulas import Formula, compute_formulas, formulas_for, input_items, read_line_items
+from finagent.agent.formulas import (
+    Formula,
+    average_over_periods,
+    compute_formulas,
+    formulas_for,
+    input_items,
+    read_line_items,
+)
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts, facts_schema
@@ -237,6 +244,7 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         )
         facts = _merge_facts(facts, [f for group in inputs.values() for f in group.values()])
         calculations = compute_formulas(formulas, inputs)
+        calculations += average_over_periods(question, calculations)
     else:
         found = {(f["ticker"], f["period"]) for f in facts}
         uncovered = [i for i in filings if (i.get("ticker") or "", i["period_label"]) not in found]
