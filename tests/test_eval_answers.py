@@ -108,3 +108,16 @@ def test_opposite_yes_no_is_incorrect_before_numbers_or_judge() -> None:
         )
     )
     assert verdict["verdict"] == "incorrect" and verdict["method"] == "yes/no"
+
+
+def test_figure_references_are_graded_by_the_figure_even_with_a_judge() -> None:
+    lenient = ScriptedChatModel(replies=[{"verdict": "correct", "reason": "close enough"}], calls=[])
+    wrong = asyncio.run(grade("Ratio?", "The ratio is 5.9.", ["0.68"], lenient, numeric=True))
+    assert wrong["verdict"] == "incorrect" and wrong["method"] == "numeric" and not lenient.calls
+    right = asyncio.run(grade("Margin?", "It was 6.2% on average.", ["6.2%"], lenient, numeric=True))
+    assert right["verdict"] == "correct" and right["method"] == "numeric"
+    # A sentence with figures still goes to the judge when no figure matches.
+    asyncio.run(
+        grade("Healthy?", "Liquidity is fine.", ["Adequate, quick ratio 0.54."], lenient, numeric=True)
+    )
+    assert len(lenient.calls) == 1

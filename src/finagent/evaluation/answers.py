@@ -99,6 +99,16 @@ def yes_no_agree(answer: str, references: Sequence[str]) -> bool | None:
     return given in wanted
 
 
+_FIGURE = re.compile(
+    r"^\s*[-+$(]?\s*\d[\d,]*(\.\d+)?\s*\)?\s*(%|percent|x|times|days|[a-z]{0,8})?\.?\s*$", re.I
+)
+
+
+def is_figure(reference: str) -> bool:
+    """The reference is just a figure with its unit ("65.4%", "$1577.00", "-3.7", "0.68", "63.86 days")."""
+    return bool(_FIGURE.match(reference))
+
+
 def failed_to_answer(answer: str) -> bool:
     return not answer.strip() or bool(_NO_ANSWER.search(answer[:400]))
 
@@ -125,7 +135,10 @@ async def grade(
         matches = [numeric_match(answer, r) for r in references]
         if any(m is True for m in matches):
             return {"verdict": "correct", "method": "numeric", "reason": "figure within 1% of the reference"}
-        if judge is None and any(m is False for m in matches):
+        # A reference that *is* a figure ("65.4%", "$1,577.00") is graded by the figure alone: a
+        # lenient judge must not accept a different number. Sentences with figures go to the judge.
+        figure_only = any(is_figure(r) for r in references)
+        if (judge is None or figure_only) and any(m is False for m in matches):
             return {
                 "verdict": "incorrect",
                 "method": "numeric",
