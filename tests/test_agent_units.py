@@ -63,6 +63,15 @@ def test_select_evidence_gives_every_period_a_voice_and_labels_by_kind() -> None
     ]
 
 
+def test_select_evidence_keeps_a_place_for_the_periods_statement() -> None:
+    items = [_ev(i, 1 - i / 10, kind="10-K", period="FY2016") for i in range(5)]
+    items[4]["statement"] = "income_statement"  # ranked fifth, behind a geographic table and MD&A
+    chosen = select_evidence(items, per_period=3)
+    assert [c["chunk_id"] for c in chosen] == [0, 1, 4]
+    items[1]["statement"] = "balance_sheet"  # a statement already among the top: nothing changes
+    assert [c["chunk_id"] for c in select_evidence(items, per_period=3)] == [0, 1, 2]
+
+
 def test_cited_labels_reads_lists_and_ignores_other_brackets() -> None:
     text = "Sales rose [10Q1, 10Q2] and fell [10K1]; see [N1] and [M2] and [3]. Not [note] or [Q1]."
     assert cited_labels(text) == ["10Q1", "10Q2", "10K1", "N1", "M2", "3"]

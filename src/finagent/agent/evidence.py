@@ -76,14 +76,23 @@ def query_terms(phrases: Iterable[str]) -> list[str]:
 def select_evidence(
     evidence: Sequence[dict[str, Any]], per_period: int, max_items: int = 40
 ) -> list[dict[str, Any]]:
-    """Top chunks per (ticker, period), best first, so every company and period gets a voice."""
+    """Top chunks per (ticker, period), best first, so every company and period gets a voice.
+
+    A period's best primary-statement chunk always takes the last of its places: reported figures
+    are read from statements, and narrative pages that repeat a figure by segment or region can
+    outrank the statement itself (3M's geographic table for "net sales").
+    """
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for item in evidence:
         groups[(item.get("ticker") or "", item["period_label"])].append(item)
     chosen: list[dict[str, Any]] = []
     for key in sorted(groups, key=lambda k: (k[0], _period_sort_key(groups[k][0]))):
         ranked = sorted(groups[key], key=lambda e: (-e["fused_score"], e["chunk_id"]))
-        chosen.extend(ranked[:per_period])
+        top = ranked[:per_period]
+        statement = next((e for e in ranked if e.get("statement")), None)
+        if statement is not None and statement not in top and per_period > 0:
+            top = [*top[: per_period - 1], statement]
+        chosen.extend(top)
     return chosen[:max_items]
 
 
