@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import gzip
+import json
+from collections.abc import Iterable
 from datetime import date
+from functools import cache
 
-from finagent.ingest.models import Block, ParsedDocument, SourceItem, sha256_bytes
+import pytest
+
+from finagent.ingest.chunking import chunk_pages
+from finagent.ingest.models import Block, ChunkDraft, ParsedDocument, SourceItem, sha256_bytes
+from finagent.ingest.pdf import page_text_blocks
 
 
 def make_doc(
@@ -34,3 +42,28 @@ def make_doc(
 
 def item(doc: ParsedDocument) -> SourceItem:
     return SourceItem(uri=doc.source_uri, load=lambda: doc)
+
+
+def financebench_page_chunks(pages: Iterable[tuple[str, int]]) -> dict[tuple[str, int], ChunkDraft]:
+    """The first page chunk of each (doc_name, page) of the shared FinanceBench pages, chunked as the
+    corpus build does; the test is skipped when the shared data (or a page) is missing."""
+    wanted = frozenset(pages)
+    texts = _financebench_texts(wanted)
+    missing = sorted(wanted - texts.keys())
+    if missing:
+        pytest.skip(f"pages {missing} are not in the shared FinanceBench pages")
+    return {key: chunk_pages(page_text_blocks([(key[1], text)], "10-K"))[0] for key, text in texts.items()}
+
+
+@cache
+def _financebench_texts(wanted: frozenset[tuple[str, int]]) -> dict[tuple[str, int], str]:
+    from tests.conftest import require_shared
+
+    path = require_shared("financebench", "pages.jsonl.gz")
+    found: dict[tuple[str, int], str] = {}
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            if (row["doc_name"], row["page"]) in wanted:
+                found[(row["doc_name"], row["page"])] = row["text"]
+    return found

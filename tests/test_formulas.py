@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
-import json
-from functools import cache
 from typing import Any
 
 import pytest
@@ -18,10 +15,8 @@ from finagent.agent.formulas import (
     read_line_items,
 )
 from finagent.agent.schemas import facts_schema
-from finagent.ingest.chunking import chunk_pages
-from finagent.ingest.pdf import page_text_blocks
 from finagent.ingest.statements import classify_statement
-from tests.conftest import require_shared
+from tests.helpers import financebench_page_chunks
 
 
 @pytest.mark.parametrize(
@@ -99,27 +94,10 @@ def test_facts_schema_restricted_to_line_items() -> None:
         schema.model_validate({"facts": [ok | {"metric": "revenue"}]})
 
 
-@cache
-def _pages() -> dict[tuple[str, int], str]:
-    wanted = {("3M_2018_10K", 59), ("AMCOR_2023_10K", 51), ("AMCOR_2023_10K", 49)}
-    path = require_shared("financebench", "pages.jsonl.gz")
-    found = {}
-    with gzip.open(path, "rt", encoding="utf-8") as handle:
-        for line in handle:
-            row = json.loads(line)
-            if (row["doc_name"], row["page"]) in wanted:
-                found[(row["doc_name"], row["page"])] = row["text"]
-    return found
-
-
 def _page_item(doc: str, page: int, period: str) -> dict[str, Any]:
-    text = _pages().get((doc, page))
-    if text is None:
-        pytest.skip(f"{doc} page {page} is not in the shared FinanceBench pages")
-    chunk = chunk_pages(page_text_blocks([(page, text)], "10-K"))[0]
-    return _item(
-        chunk.text, period=period, statement=classify_statement(chunk.text, chunk.metadata.get("caption"))
-    )
+    chunk = financebench_page_chunks([(doc, page)])[(doc, page)]
+    caption = chunk.metadata.get("caption")
+    return _item(chunk.text, period=period, statement=classify_statement(chunk.text, caption))
 
 
 def test_free_cash_flow_from_3m_cash_flow_statement() -> None:

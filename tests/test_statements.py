@@ -8,6 +8,7 @@ from finagent.ingest.chunking import chunk_blocks
 from finagent.ingest.ixbrl import parse_ixbrl_html
 from finagent.ingest.statements import BALANCE, CASH_FLOW, EQUITY, INCOME, classify_statement
 from tests.conftest import require_shared
+from tests.helpers import financebench_page_chunks
 
 INCOME_ROWS = """Three Months Ended | Nine Months Ended
 Net sales | 94,036 | 85,777
@@ -89,29 +90,11 @@ REAL_PAGES = [
 ]
 
 
-def _real_pages() -> dict[tuple[str, int], str]:
-    import gzip
-    import json
-
-    path = require_shared("financebench", "pages.jsonl.gz")
-    wanted = {(doc, page) for doc, page, _ in REAL_PAGES}
-    found: dict[tuple[str, int], str] = {}
-    with gzip.open(path, "rt", encoding="utf-8") as handle:
-        for line in handle:
-            row = json.loads(line)
-            if (row["doc_name"], row["page"]) in wanted:
-                found[(row["doc_name"], row["page"])] = row["text"]
-    return found
-
-
 def test_statement_pages_of_real_filings() -> None:
-    from finagent.ingest.chunking import chunk_pages
-    from finagent.ingest.pdf import page_text_blocks
-
-    pages = _real_pages()
+    chunks = financebench_page_chunks((doc, page) for doc, page, _ in REAL_PAGES)
     for doc, page, expected in REAL_PAGES:
-        chunks = chunk_pages(page_text_blocks([(page, pages[(doc, page)])], "10-K"))
-        got = classify_statement(chunks[0].text, chunks[0].metadata.get("caption"), require_title=True)
+        chunk = chunks[(doc, page)]
+        got = classify_statement(chunk.text, chunk.metadata.get("caption"), require_title=True)
         assert got == expected, (doc, page)
 
 
