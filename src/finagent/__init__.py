@@ -8,12 +8,17 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from finagent.agent.api import Answer, aask, ask
+    from finagent.interfaces.langchain_tool import as_tool
 
-__all__ = ["Answer", "aask", "ask"]
+__all__ = ["Answer", "aask", "as_tool", "ask"]
 
 
 def __getattr__(name: str) -> Any:
     # Lazy: `import finagent` stays cheap for the CLI and ingestion, which do not need LangGraph.
+    if name == "as_tool":
+        from finagent.interfaces.langchain_tool import as_tool
+
+        return as_tool
     if name in __all__:
         from finagent.agent import api
 

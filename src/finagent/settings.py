@@ -73,6 +73,11 @@ class Settings(BaseSettings):
     reranker_weight: float = Field(default=0.5, description="Weight of the cross-encoder's relevance (0-1).")
     hnsw_ef_search: int = 100
 
+    mcp_token: SecretStr | None = Field(
+        default=None,
+        description="Bearer token `finagent mcp --http` requires of every request (unset = none).",
+    )
+
     # -- language models (finagent.llm) ------------------------------------------------------
     llm_provider: Literal["auto", "openai", "cerebras", "local"] = Field(
         default="auto", description="auto = Cerebras if its key is set, else OpenAI, else the local model."

@@ -11,11 +11,9 @@ from rich.table import Table
 
 from finagent.cli.common import parse_date_option, store
 from finagent.cli.console import console, err_console
-from finagent.db.companies import StoredCompany, list_companies, resolve_company
-from finagent.embeddings import get_embedder
 from finagent.errors import SearchInputError
-from finagent.retrieval.filters import SearchFilters
-from finagent.retrieval.hybrid import Fusion, build_search, run_search, validate_query
+from finagent.retrieval.hybrid import Fusion
+from finagent.retrieval.service import check_search_input, search_store
 from finagent.settings import get_settings
 
 
@@ -37,40 +35,23 @@ def search_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
 ) -> None:
     """Hybrid (vector + keyword) search over the store, with citations."""
-    settings = get_settings()
-    validate_query(query)
-    # Validate every filter before touching the database or loading the model.
-    SearchFilters(
-        tickers=[],
-        fiscal_years=year or [],
-        fiscal_quarters=quarter or [],
-        kinds=kind or [],
-        sections=section or [],
-    )
+    check_search_input(query, year or [], quarter or [], kind or [])
+    start, end = parse_date_option(date_from, "--from"), parse_date_option(date_to, "--to")
     with store() as db, db.connection() as conn:
-        tickers = _resolve_tickers(list_companies(conn), ticker or [])
-        filters = SearchFilters(
-            tickers=tickers,
+        hits = search_store(
+            conn,
+            get_settings(),
+            query,
+            tickers=ticker or [],
             fiscal_years=year or [],
             fiscal_quarters=quarter or [],
             kinds=kind or [],
             sections=section or [],
-            date_from=parse_date_option(date_from, "--from"),
-            date_to=parse_date_option(date_to, "--to"),
-        )
-        vector = get_embedder(settings).encode_query(query)
-        request = build_search(
-            query,
-            vector,
-            filters,
+            date_from=start,
+            date_to=end,
             k=k,
-            candidates=settings.search_candidates,
-            vector_weight=settings.vector_weight,
-            keyword_weight=settings.keyword_weight,
-            fusion=_fusion(fusion or settings.fusion),
-            statement_boost=settings.statement_boost,
+            fusion=_fusion(fusion) if fusion else None,
         )
-        hits = run_search(conn, request)
     if as_json:
         console.print_json(json.dumps([asdict(h) | {"citation": h.citation()} for h in hits], default=str))
         return
@@ -95,14 +76,3 @@ def _fusion(value: str) -> Fusion:
     if value not in ("weighted", "rrf"):
         raise SearchInputError(f"unknown fusion '{value}'; use weighted or rrf")
     return "rrf" if value == "rrf" else "weighted"
-
-
-def _resolve_tickers(companies: list[StoredCompany], requested: list[str]) -> list[str]:
-    tickers = []
-    for text in requested:
-        company = resolve_company(companies, text)
-        if company is None or company.documents == 0:
-            held = ", ".join(c.ticker for c in companies if c.documents) or "nothing yet"
-            raise SearchInputError(f"no documents for '{text}' in the store (it holds: {held})")
-        tickers.append(company.ticker)
-    return tickers

@@ -1,0 +1,114 @@
+"""What the store holds: companies and, per company, each fiscal period's documents.
+
+Shared by `finagent companies` / `finagent coverage` and the MCP tools, so a person and an agent
+see the same inventory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import date
+from typing import Any
+
+import psycopg
+
+from finagent.db.companies import list_companies, resolve_company
+from finagent.errors import SearchInputError
+from finagent.fiscal import quarter_label
+from finagent.resources import read_sql
+
+
+@dataclass(frozen=True, slots=True)
+class CompanySummary:
+    ticker: str
+    name: str | None
+    fiscal_year_end_month: int | None
+    documents: int
+    chunks: int
+    kinds: list[str]
+    first_fiscal_year: int | None
+    last_fiscal_year: int | None
+    last_period_end: date | None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["last_period_end"] = self.last_period_end.isoformat() if self.last_period_end else None
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodCoverage:
+    """The documents of one kind a company has for one fiscal period."""
+
+    period: str
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    kind: str
+    period_end: date | None
+    documents: int
+    chunks: int
+    sources: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["period_end"] = self.period_end.isoformat() if self.period_end else None
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    ticker: str
+    name: str | None
+    fiscal_year_end_month: int | None
+    periods: list[PeriodCoverage]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ticker": self.ticker,
+            "name": self.name,
+            "fiscal_year_end_month": self.fiscal_year_end_month,
+            "periods": [p.to_dict() for p in self.periods],
+        }
+
+
+def company_summaries(conn: psycopg.Connection[Any]) -> list[CompanySummary]:
+    """Every company with at least one current document."""
+    rows = conn.execute(read_sql("queries/company_summaries.sql")).fetchall()
+    return [
+        CompanySummary(
+            ticker=r[0],
+            name=r[1],
+            fiscal_year_end_month=r[2],
+            documents=int(r[3]),
+            chunks=int(r[4]),
+            kinds=list(r[5] or []),
+            first_fiscal_year=r[6],
+            last_fiscal_year=r[7],
+            last_period_end=r[8],
+        )
+        for r in rows
+    ]
+
+
+def company_coverage(conn: psycopg.Connection[Any], company: str) -> Coverage:
+    """The fiscal periods and document kinds held for a ticker or company name."""
+    companies = list_companies(conn)
+    found = resolve_company(companies, company)
+    if found is None or found.documents == 0:
+        held = ", ".join(c.ticker for c in companies if c.documents) or "nothing yet"
+        raise SearchInputError(f"no documents for '{company}' in the store (it holds: {held})")
+    rows = conn.execute(read_sql("queries/coverage.sql"), {"ticker": found.ticker}).fetchall()
+    periods = [
+        PeriodCoverage(
+            period=quarter_label(r[0], r[1]),
+            fiscal_year=r[0],
+            fiscal_quarter=r[1],
+            kind=r[2],
+            period_end=r[3],
+            documents=int(r[4]),
+            chunks=int(r[5]),
+            sources=list(r[6] or []),
+        )
+        for r in rows
+    ]
+    return Coverage(found.ticker, found.name, found.fiscal_year_end_month, periods)

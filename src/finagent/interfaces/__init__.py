@@ -1,0 +1,1 @@
+"""Ways in from outside: the MCP server and the LangChain tool."""
