@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from finagent.agent.context import Context
 from finagent.errors import FinagentError
@@ -40,6 +40,12 @@ class ResearchArgs(BaseModel):
     answer_mode: Literal["direct", "standard", "detailed", "deep"] | None = Field(
         default=None, description="direct is fastest; deeper modes search again until more confident."
     )
+
+
+def _explain(error: ValidationError) -> str:
+    """The refused fields and why, so the calling model can fix its call."""
+    problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in error.errors())
+    return f"invalid arguments: {problems}"
 
 
 def _payload(answer: Any) -> str:
@@ -96,5 +102,5 @@ def as_tool(
         description=DESCRIPTION,
         args_schema=ResearchArgs,
         handle_tool_error=True,
-        handle_validation_error=True,
+        handle_validation_error=_explain,
     )
