@@ -10,6 +10,8 @@ from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from langchain_core.messages import AIMessage
+
 from finagent.agent.context import Context
 from finagent.agent.graph import build_graph, graph
 from finagent.agent.resources import get_resources
@@ -17,6 +19,8 @@ from finagent.agent.state import RESET
 from finagent.errors import FinagentError
 
 UpdateHandler = Callable[[str, dict[str, Any]], None]
+TokenHandler = Callable[[str], None]
+PROSE_NODE = "generate"  # the node whose free-text model call drafts the answer
 
 
 @dataclass
@@ -66,8 +70,13 @@ async def aask(
     thread: str | None = None,
     context: Context | None = None,
     on_update: UpdateHandler | None = None,
+    on_token: TokenHandler | None = None,
 ) -> Answer:
-    """Run the research graph on one question (streaming node updates to ``on_update``)."""
+    """Run the research graph on one question (streaming node updates to ``on_update``).
+
+    ``on_token`` receives the answer draft as the model writes it. Only then is the "messages" stream
+    mode added: it makes streaming-capable chat models stream, so runs without it stay untouched.
+    """
     if not question or not question.strip():
         raise FinagentError("the question is empty")
     run_context = context or Context()
@@ -84,10 +93,18 @@ async def aask(
     started = time.perf_counter()
     output: dict[str, Any] = {}
     llm_calls: list[dict[str, Any]] = []
+    stream_modes = ["updates", "values"]
+    prose = _ProseFilter(on_token) if on_token is not None else None
+    if prose is not None:
+        stream_modes.append("messages")
     async with _checkpointed_graph(thread) as compiled:
         async for stream_mode, chunk in compiled.astream(
-            inputs, config, context=run_context, stream_mode=["updates", "values"]
+            inputs, config, context=run_context, stream_mode=stream_modes
         ):
+            if stream_mode == "messages":
+                if prose is not None:
+                    prose.feed(*chunk)
+                continue
             if stream_mode == "values":
                 output = dict(chunk)
                 continue
@@ -110,6 +127,41 @@ async def aask(
         wall_time_s=round(time.perf_counter() - started, 2),
         thread=thread,
     )
+
+
+class _ProseFilter:
+    """Forwards the text of the generate node's prose call, not its JSON extraction calls.
+
+    Both run in the same node and nothing in the stream metadata tells them apart, so a reply is
+    held back until its first characters show whether it opens a JSON object (or a code fence).
+    """
+
+    def __init__(self, on_token: TokenHandler) -> None:
+        self.on_token = on_token
+        self.pending: dict[str, str] = {}  # reply id -> text held back until its start is known
+        self.verdict: dict[str, bool] = {}  # reply id -> whether it is prose
+
+    def feed(self, message: Any, metadata: dict[str, Any]) -> None:
+        if not isinstance(message, AIMessage):  # AIMessageChunk too
+            return
+        if (metadata or {}).get("langgraph_node") != PROSE_NODE:
+            return
+        text = str(message.text)
+        if not text:
+            return
+        key = str(message.id)
+        verdict = self.verdict.get(key)
+        if verdict is None:
+            held = self.pending.get(key, "") + text
+            start = held.lstrip()
+            if not start or (start.startswith("`") and len(start) < 3):
+                self.pending[key] = held  # too early to tell
+                return
+            self.pending.pop(key, None)
+            verdict = self.verdict[key] = not start.startswith(("{", "```"))
+            text = held
+        if verdict:
+            self.on_token(text)
 
 
 def ask(question: str, **options: Any) -> Answer:

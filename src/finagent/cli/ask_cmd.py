@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from contextlib import nullcontext
-from typing import Annotated, Any
+import sys
+from contextlib import AbstractContextManager, nullcontext
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.live import Live
 from rich.markup import escape
+from rich.panel import Panel
+from rich.spinner import Spinner
 from rich.table import Table
+from rich.text import Text
 
 from finagent.cli.console import console, err_console
+from finagent.cli.markdown import check_output_path, write_answer_markdown
 from finagent.errors import FinagentError
+
+if TYPE_CHECKING:
+    from finagent.agent.api import Answer, TokenHandler
 
 MODES = ("direct", "standard", "detailed", "deep")
 PROVIDERS = ("auto", "openai", "cerebras", "local")
@@ -60,6 +72,99 @@ def describe_update(node: str, update: dict[str, Any]) -> list[str]:
     return lines
 
 
+def plain(line: str) -> str:
+    """A describe_update line without its rich markup (for machine-readable events)."""
+    return Text.from_markup(line).plain
+
+
+def json_safe(value: Any) -> Any:
+    """State values as JSON: string keys, lists for tuples/sets, ISO dates, str() for the rest."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [json_safe(v) for v in value]
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return json_safe(dataclasses.asdict(value))
+    return str(value)
+
+
+def emit_event(event: dict[str, Any]) -> None:
+    """One JSON object per stdout line, flushed at once so a reader sees progress as it happens."""
+    sys.stdout.write(json.dumps(json_safe(event), ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def node_event(node: str, update: dict[str, Any]) -> None:
+    emit_event(
+        {
+            "event": "node",
+            "node": node,
+            "summary": [plain(line) for line in describe_update(node, update)],
+            "update": update,
+        }
+    )
+
+
+def token_event(text: str) -> None:
+    emit_event({"event": "token", "text": text})
+
+
+class LiveProgress:
+    """The terminal view on stderr: the stages so far and the answer as the model drafts it.
+
+    Rendered by rich ``Live`` on every refresh; long runs keep the newest stages on screen, and
+    the full stage log is printed once the view closes (it is transient, so the draft disappears
+    and the verified answer takes its place).
+    """
+
+    DRAFT_LINES = 8
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.draft = ""
+        self.draft_done = False
+        self.spinner = Spinner("dots", text="researching…")
+
+    def on_update(self, node: str, update: dict[str, Any]) -> None:
+        self.lines.extend(describe_update(node, update))
+        if node == "generate" and "answer" in update:
+            self.draft_done = True  # the next tokens start a new iteration's draft
+
+    def on_token(self, text: str) -> None:
+        if self.draft_done:
+            self.draft, self.draft_done = "", False
+        self.draft += text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(20, options.max_width)
+        panel: Panel | None = None
+        tail: list[Text] = []
+        if self.draft.strip():
+            wrapped = Text(self.draft.strip()).wrap(console, width - 4)
+            tail = list(wrapped)[-self.DRAFT_LINES :]
+            title = "answer draft" if not self.draft_done else "answer draft (checking…)"
+            panel = Panel(Group(*tail), title=title, title_align="left", border_style="dim")
+        room = max(3, console.size.height - (len(tail) + 2 if tail else 0) - 2)
+        lines = list(self.lines)
+        if len(lines) > room:
+            yield Text(f"… {len(lines) - room + 1} earlier steps", style="dim")
+            lines = lines[-(room - 1) :]
+        for line in lines:
+            yield Text.from_markup(line)
+        if panel is not None:
+            yield panel
+        yield self.spinner
+
+    def print_log(self, target: Console) -> None:
+        """Every stage, once the live view is gone (the view may have shown only the newest)."""
+        for line in self.lines:
+            target.print(line, highlight=False)
+
+
 def ask_command(
     question: Annotated[str, typer.Argument(help="The question, e.g. 'Compare AAPL and MSFT revenue'.")],
     ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Company to research.")] = None,
@@ -72,25 +177,50 @@ def ask_command(
     provider: Annotated[str | None, typer.Option(help="auto | openai | cerebras | local.")] = None,
     thread: Annotated[str | None, typer.Option("--thread", help="Conversation id for follow-ups.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    jsonl_events: Annotated[
+        bool,
+        typer.Option(
+            "--jsonl-events", help="Stream JSON lines to stdout: node updates, answer tokens, the answer."
+        ),
+    ] = False,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Also write the answer as Markdown to this file.")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
 ) -> None:
     """Answer a financial question from the store, with citations."""
+    if as_json and jsonl_events:
+        raise FinagentError("--json and --jsonl-events cannot be combined: pick one output format")
     if mode is not None and mode not in MODES:
         raise FinagentError(f"unknown mode '{mode}'; use one of: {', '.join(MODES)}")
     if provider is not None and provider not in PROVIDERS:
         raise FinagentError(f"unknown provider '{provider}'; use one of: {', '.join(PROVIDERS)}")
     if not question.strip():
         raise FinagentError("the question is empty")
+    output_path = check_output_path(output) if output is not None else None
     from finagent.agent.api import ask
     from finagent.agent.resources import close_resources
 
+    live = LiveProgress() if err_console.is_terminal and not (quiet or as_json or jsonl_events) else None
+
     def show(node: str, update: dict[str, Any]) -> None:
-        if not quiet:
+        if jsonl_events:
+            node_event(node, update)
+        elif live is not None:
+            live.on_update(node, update)
+        elif not quiet:
             for line in describe_update(node, update):
                 err_console.print(line, highlight=False)
 
+    on_token: TokenHandler | None = token_event if jsonl_events else live.on_token if live else None
+    view: AbstractContextManager[Any] = nullcontext()
+    if live is not None:
+        view = Live(live, console=err_console, refresh_per_second=8, transient=True)
+    elif not (quiet or jsonl_events):
+        view = err_console.status("researching…")
+    cancelled = False
     try:
-        with err_console.status("researching…") if not quiet else nullcontext():
+        with view:
             answer = ask(
                 question,
                 tickers=ticker,
@@ -99,12 +229,32 @@ def ask_command(
                 provider=provider,
                 thread=thread,
                 on_update=show,
+                on_token=on_token,
             )
+    except KeyboardInterrupt:
+        cancelled = True
     finally:
         close_resources()
-    if as_json:
+        if live is not None:
+            live.print_log(err_console)
+    if cancelled:
+        err_console.print("[yellow]cancelled[/]")
+        raise typer.Exit(130)
+    if jsonl_events:
+        emit_event({"event": "answer", **answer.to_dict()})
+        print_warnings(answer)
+    elif as_json:
         console.print_json(json.dumps(answer.to_dict(), default=str))
-        return
+    else:
+        print_answer(answer)
+    if output_path is not None:  # after the answer is shown, so a failed write cannot lose it
+        write_answer_markdown(answer, output_path)
+        if not quiet:
+            err_console.print(f"wrote {escape(str(output_path))}", highlight=False)
+
+
+def print_answer(answer: Answer) -> None:
+    """The answer on stdout, its sources as a table, then warnings and run costs on stderr."""
     console.print()
     console.print(answer.answer, highlight=False, markup=False)
     if answer.citations:
@@ -113,18 +263,27 @@ def ask_command(
             table.add_column(column)
         for c in answer.citations:
             table.add_row(
-                c["label"],
-                c.get("ticker") or "",
-                c["kind"],
-                str(c.get("period") or ""),
-                str(c.get("section") or "")[:40],
-                str(c.get("page") or ""),
-                str(c.get("source_uri") or "")[-60:],
+                *(
+                    escape(value)
+                    for value in (
+                        c["label"],
+                        c.get("ticker") or "",
+                        c["kind"],
+                        str(c.get("period") or ""),
+                        str(c.get("section") or "")[:40],
+                        str(c.get("page") or ""),
+                        str(c.get("source_uri") or "")[-60:],
+                    )
+                )
             )
         console.print(table)
-    for warning in answer.warnings:
-        err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)
+    print_warnings(answer)
     err_console.print(
         f"confidence {answer.confidence:.2f} · {answer.iterations} iteration(s) · "
         f"{len(answer.llm_calls)} LLM calls · {answer.tokens:,} tokens · {answer.wall_time_s:.1f} s"
     )
+
+
+def print_warnings(answer: Answer) -> None:
+    for warning in answer.warnings:
+        err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import typer
 
 from finagent.cli.ask_cmd import ask_command
+from finagent.cli.catalog_cmd import companies_command, coverage_command
 from finagent.cli.console import guarded, quiet_third_party_logs
 from finagent.cli.db_cmd import db_app
 from finagent.cli.eval_cmd import eval_app
 from finagent.cli.ingest_cmd import ingest_app
+from finagent.cli.mcp_cmd import mcp_command
 from finagent.cli.search_cmd import search_command
 
 app = typer.Typer(
@@ -23,6 +25,9 @@ app.add_typer(db_app, name="db")
 app.add_typer(eval_app, name="eval")
 app.command("search")(search_command)
 app.command("ask")(ask_command)
+app.command("companies")(companies_command)
+app.command("coverage")(coverage_command)
+app.command("mcp")(mcp_command)
 
 
 def run() -> None:
