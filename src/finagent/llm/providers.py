@@ -139,7 +139,9 @@ class LocalChatOpenAI(ChatOpenAI):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         self._ensure_server()
-        yield from super()._stream(messages, stop=stop, run_manager=run_manager, **kwargs)
+        for chunk in super()._stream(messages, stop=stop, run_manager=run_manager, **kwargs):
+            chunk.message.response_metadata["model_provider"] = "local"
+            yield chunk
 
     async def _astream(
         self,
@@ -150,6 +152,7 @@ class LocalChatOpenAI(ChatOpenAI):
     ) -> AsyncIterator[ChatGenerationChunk]:
         await self._aensure_server()
         async for chunk in super()._astream(messages, stop=stop, run_manager=run_manager, **kwargs):
+            chunk.message.response_metadata["model_provider"] = "local"
             yield chunk
 
 
@@ -180,6 +183,7 @@ def make_chat_model(
             max_completion_tokens=max_tokens,
             temperature=temperature,
             use_responses_api=False,
+            stream_usage=True,  # token counts also when the CLI streams the answer (compatible servers too)
         )
     if provider == "cerebras":
         if settings.cerebras_api_key is None:
@@ -207,6 +211,7 @@ def make_chat_model(
             max_completion_tokens=max_tokens,
             temperature=temperature,
             use_responses_api=False,
+            stream_usage=True,  # llama.cpp reports usage in the last chunk only when asked
             local_server=local_server,
         )
     raise ConfigError(f"unknown LLM provider {provider!r}")
