@@ -103,3 +103,47 @@ def test_graph_runs_through_the_langgraph_api(server: str) -> None:
     assert nodes[:3] == ["analyze", "resolve_periods", "search"] and "evaluate" in nodes
     assert "81,797" in values["answer"]
     assert any(c["ticker"] == "AAPL" and c["period"] == "Q3 FY2023" for c in values["citations"])
+
+
+def mcp_call(server: str, method: str, params: dict[str, Any], request_id: int) -> dict[str, Any]:
+    """One JSON-RPC request to the LangGraph server's built-in /mcp endpoint (streamable HTTP, JSON)."""
+    response = httpx.post(
+        f"{server}/mcp",
+        json={"jsonrpc": "2.0", "id": request_id, "method": method, "params": params},
+        headers={"Accept": "application/json, text/event-stream"},
+        timeout=900,
+    )
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    assert "error" not in body, body
+    return body["result"]
+
+
+def test_langgraph_mcp_endpoint_lists_and_runs_the_graph(server: str) -> None:
+    init = mcp_call(
+        server,
+        "initialize",
+        {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}},
+        1,
+    )
+    assert init["capabilities"].get("tools") is not None
+    tools = mcp_call(server, "tools/list", {}, 2)["tools"]
+    research = next(t for t in tools if t["name"] == "finagent-research")
+    assert "hybrid search" in research["description"]
+    assert research["inputSchema"]["type"] == "object"
+    assert {"question", "tickers", "periods", "answer_mode"} <= set(research["inputSchema"]["properties"])
+    result = mcp_call(
+        server,
+        "tools/call",
+        {
+            "name": research["name"],
+            "arguments": {
+                "question": "What were Apple's total net sales in Q3 FY2023?",
+                "answer_mode": "direct",
+            },
+        },
+        3,
+    )
+    assert not result.get("isError"), result
+    text = result["content"][0]["text"]
+    assert "81,797" in text and "Q3 FY2023" in text

@@ -123,7 +123,10 @@ async def exercise_every_tool(client: Any, url: str) -> dict[str, Any]:
 
     answer = await client.call_tool(
         "ask_financial_question",
-        {"question": "What were Apple's total net sales in the quarter ended July 1, 2023?", "answer_mode": "direct"},
+        {
+            "question": "What were Apple's total net sales in the quarter ended July 1, 2023?",
+            "answer_mode": "direct",
+        },
         progress_callback=on_progress,
     )
     assert not answer.is_error, answer.content
@@ -142,7 +145,8 @@ def assert_cited_answer(seen: dict[str, Any], url: str) -> None:
     with psycopg.connect(url) as conn:
         for citation in cited:
             row = conn.execute(
-                "SELECT ticker, fiscal_year, fiscal_quarter FROM chunks WHERE id = %s", (citation["chunk_id"],)
+                "SELECT ticker, fiscal_year, fiscal_quarter FROM chunks WHERE id = %s",
+                (citation["chunk_id"],),
             ).fetchone()
             assert row == ("AAPL", 2023, 3), citation
     messages = [m or "" for _, m in seen["progress"]]

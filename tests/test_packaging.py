@@ -40,3 +40,23 @@ def test_wheel_ships_sql_and_prompts_and_uses_them(tmp_path: Path) -> None:
     module_file, sql_dir, migrations = out.stdout.split()
     assert module_file.startswith(str(target)) and sql_dir.startswith(str(target))
     assert int(migrations) >= 1
+
+
+def test_langgraph_json_is_complete() -> None:
+    """langgraph.json names the dependencies, each graph with a description and an entry that loads."""
+    import importlib.util
+    import json
+
+    config = json.loads((REPO / "langgraph.json").read_text())
+    assert config["dependencies"] == ["."]
+    assert config["env"] == ".env" and (REPO / ".env.example").is_file()
+    for name, graph in config["graphs"].items():
+        path, _, attribute = graph["path"].partition(":")
+        assert len(graph["description"]) > 40, name
+        spec = importlib.util.spec_from_file_location(f"langgraph_entry_{name}", REPO / path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        compiled = getattr(module, attribute)
+        schema = compiled.get_input_jsonschema()
+        assert schema["required"] == ["question"] and "description" in schema["properties"]["question"]

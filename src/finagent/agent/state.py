@@ -7,7 +7,11 @@ show them without custom serialisers. A node starts a fresh turn of a thread by 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Required, TypedDict
+from typing import Annotated, Any, Required
+
+# pydantic (LangGraph server schemas, Studio, /mcp) needs typing_extensions.TypedDict before Python 3.12.
+from pydantic import Field
+from typing_extensions import TypedDict
 
 RESET = "__reset__"
 
@@ -61,10 +65,12 @@ def merge_evidence(
 class InputState(TypedDict, total=False):
     """What a caller supplies: the question and optional overrides."""
 
-    question: Required[str]
-    tickers: list[str]
-    periods: list[str]
-    answer_mode: str
+    question: Required[
+        Annotated[str, Field(description="The financial question, e.g. 'Compare AAPL and MSFT revenue'.")]
+    ]
+    tickers: Annotated[list[str], Field(description="Companies to research (tickers or names).")]
+    periods: Annotated[list[str], Field(description='Fiscal periods, e.g. ["Q3 FY2023", "FY2022"].')]
+    answer_mode: Annotated[str, Field(description="direct | standard | detailed | deep.")]
     thread: str
 
 
