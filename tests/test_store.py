@@ -13,6 +13,7 @@ from finagent.embeddings import get_embedder
 from finagent.errors import DatabaseError, ParseError
 from finagent.ingest.models import Block, SourceItem
 from finagent.ingest.pipeline import IngestPipeline
+from finagent.retrieval import SearchFilters, hybrid_search
 from finagent.settings import Settings
 from tests.helpers import item, make_doc
 
@@ -55,7 +56,9 @@ def test_ingest_is_idempotent_and_audited(db: Database, settings: Settings) -> N
     assert states[-1] == "unchanged"
 
 
-def test_changed_document_replaces_old_version(db: Database, settings: Settings) -> None:
+def test_changed_document_supersedes_old_version_which_stays_resolvable(
+    db: Database, settings: Settings
+) -> None:
     old = make_doc(
         "MSFT", "10-K", 2023, None, [Block("Revenue was 211,915 million.")], source_uri="file://msft.htm"
     )
@@ -68,13 +71,36 @@ def test_changed_document_replaces_old_version(db: Database, settings: Settings)
         source_uri="file://msft.htm",
     )
     _pipeline(db, settings).run([item(old)])
+    with db.connection() as conn:
+        old_chunk = conn.execute("SELECT id FROM chunks").fetchone()
+    assert old_chunk is not None
     report = _pipeline(db, settings).run([item(new)])
     assert report.replaced == 1
     with db.connection() as conn:
-        shas = [r[0] for r in conn.execute("SELECT content_sha256 FROM documents")]
-        texts = [r[0] for r in conn.execute("SELECT text FROM chunks")]
-    assert shas == [new.content_sha256]
-    assert all("Restated" in t for t in texts)
+        versions = dict(conn.execute("SELECT content_sha256, status FROM documents").fetchall())
+        # the old version's chunk still resolves (an earlier run's citation), but no search finds it
+        old_row = conn.execute(
+            "SELECT c.text, d.content_sha256 FROM chunks c JOIN documents d ON d.id = c.document_id "
+            "WHERE c.id = %s",
+            (old_chunk[0],),
+        ).fetchone()
+        hits = hybrid_search(
+            conn, "revenue", get_embedder(settings).encode_query("revenue"), SearchFilters(tickers=["MSFT"])
+        )
+    assert versions == {old.content_sha256: "superseded", new.content_sha256: "ready"}
+    assert old_row == ("Revenue was 211,915 million.", old.content_sha256)
+    assert hits and all("Restated" in h.text for h in hits)
+
+    # going back to the old content restores that version without re-embedding
+    report = _pipeline(db, settings).run([item(old)])
+    assert report.documents == 0 and report.replaced == 1
+    with db.connection() as conn:
+        versions = dict(conn.execute("SELECT content_sha256, status FROM documents").fetchall())
+        hits = hybrid_search(
+            conn, "revenue", get_embedder(settings).encode_query("revenue"), SearchFilters(tickers=["MSFT"])
+        )
+    assert versions == {old.content_sha256: "ready", new.content_sha256: "superseded"}
+    assert hits and not any("Restated" in h.text for h in hits)
 
 
 def test_failed_item_is_reported_and_others_continue(db: Database, settings: Settings) -> None:

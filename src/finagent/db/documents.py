@@ -51,8 +51,43 @@ def clean_json(value: Any) -> Any:
 
 
 def is_stored(conn: psycopg.Connection[Any], content_sha256: str) -> bool:
-    row = conn.execute("SELECT 1 FROM documents WHERE content_sha256 = %s", (content_sha256,)).fetchone()
+    """True when this exact content is the current version of a document."""
+    row = conn.execute(
+        "SELECT 1 FROM documents WHERE content_sha256 = %s AND status = 'ready'", (content_sha256,)
+    ).fetchone()
     return row is not None
+
+
+def supersede_versions(conn: psycopg.Connection[Any], source_uri: str, content_sha256: str) -> list[int]:
+    """Mark the other current versions of ``source_uri`` superseded (kept, but out of every search)."""
+    ids = [
+        int(row[0])
+        for row in conn.execute(
+            read_sql("queries/supersede_previous_versions.sql"),
+            {"source_uri": source_uri, "content_sha256": content_sha256},
+        )
+    ]
+    if ids:
+        conn.execute(read_sql("queries/supersede_chunks.sql"), {"document_ids": ids})
+    return ids
+
+
+def restore_version(conn: psycopg.Connection[Any], content_sha256: str) -> tuple[int, list[int]] | None:
+    """Make a superseded version with this content current again; None when there is none.
+
+    Returns (restored document id, ids it superseded). One transaction: no moment with two or no
+    current versions.
+    """
+    with conn.transaction():
+        row = conn.execute(
+            read_sql("queries/restore_version.sql"), {"content_sha256": content_sha256}
+        ).fetchone()
+        if row is None:
+            return None
+        document_id, source_uri = int(row[0]), str(row[1])
+        replaced = supersede_versions(conn, source_uri, content_sha256)
+        conn.execute("UPDATE chunks SET superseded = false WHERE document_id = %s", (document_id,))
+    return document_id, replaced
 
 
 def record_event(
@@ -104,19 +139,13 @@ def write_document(
 ) -> tuple[int, list[int]]:
     """Store one document and all its chunks in a single transaction.
 
-    Returns (new document id, ids of replaced older versions). Either everything is stored or
-    nothing is: a crash mid-way leaves no partial document behind.
+    Returns (new document id, ids of the versions it supersedes; they are kept for audits). Either
+    everything is stored or nothing is: a crash mid-way leaves no partial document behind.
     """
     if len(chunks) != len(embeddings):
         raise ValueError("one embedding per chunk is required")
     with conn.transaction():
-        replaced = [
-            row[0]
-            for row in conn.execute(
-                read_sql("queries/delete_previous_versions.sql"),
-                {"source_uri": doc.source_uri, "content_sha256": doc.content_sha256},
-            )
-        ]
+        replaced = supersede_versions(conn, doc.source_uri, doc.content_sha256)
         row = conn.execute(
             read_sql("queries/insert_document.sql"),
             {

@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 
 from finagent.db import Database
-from finagent.db.documents import is_stored, record_event, write_document
+from finagent.db.documents import is_stored, record_event, restore_version, write_document
 from finagent.embeddings import Embedder
 from finagent.errors import FinagentError, ParseError, SkipDocument
 from finagent.ingest.chunking import chunk_blocks, chunk_pages
@@ -132,6 +132,18 @@ class IngestPipeline:
             return None
         if doc.content_sha256 in seen or is_stored(conn, doc.content_sha256):
             record_event(conn, item.uri, "unchanged", content_sha256=doc.content_sha256)
+            report.unchanged += 1
+            return None
+        restored = restore_version(conn, doc.content_sha256)
+        if restored is not None:  # back to an earlier version: it is still stored, with its embeddings
+            record_event(
+                conn,
+                item.uri,
+                "replaced",
+                content_sha256=doc.content_sha256,
+                reason="restored an earlier version",
+            )
+            report.replaced += len(restored[1])
             report.unchanged += 1
             return None
         seen.add(doc.content_sha256)

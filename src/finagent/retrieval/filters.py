@@ -75,7 +75,7 @@ class SearchFilters:
 
     def predicates(self) -> tuple[sql.Composable, dict[str, object]]:
         """SQL predicate over chunks ``c`` and its parameters (values are always bound, never inlined)."""
-        parts: list[sql.Composable] = []
+        parts: list[sql.Composable] = [sql.SQL("NOT c.superseded")]  # only current document versions
         params: dict[str, object] = {}
 
         def add(clause: str, name: str, value: object) -> None:
@@ -105,6 +105,4 @@ class SearchFilters:
             add("c.period_end <= {}", "f_date_to", self.date_to)
         if self.document_ids:
             add("c.document_id = ANY({})", "f_document_ids", self.document_ids)
-        if not parts:
-            return sql.SQL("TRUE"), params
         return sql.SQL(" AND ").join(parts), params

@@ -1,0 +1,5 @@
+-- Content that matches a superseded version makes that version current again (no re-embedding).
+UPDATE documents
+SET status = 'ready', superseded_at = NULL
+WHERE content_sha256 = %(content_sha256)s AND status = 'superseded'
+RETURNING id, source_uri
