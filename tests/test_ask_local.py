@@ -85,6 +85,21 @@ def test_single_company_direct_question(filings_db: tuple[str, Path]) -> None:
     assert ("AAPL", "Q3 FY2023") in assert_citations_resolve(filings_db[0], answer)
     assert answer["llm_calls"] and all(c["ok"] for c in answer["llm_calls"] if c["role"] == "analyze")
 
+    # the audit trail reconstructs this real offline run, each citation resolved to its document version
+    url, home = filings_db
+    shown = finagent(["runs", "show", answer["run_id"]], url, home)
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert "81,797" in shown.stdout and "qwen" in shown.stdout.lower()
+    exported = finagent(["runs", "export", answer["run_id"], "--json"], url, home)
+    run = json.loads(exported.stdout)
+    assert run["status"] == "completed" and run["answer"] == answer["answer"]
+    assert "quarter ended July 1, 2023" in run["llm_calls"][0]["prompt"]
+    cited = [c for c in run["citations"] if c["chunk_id"] is not None]
+    assert cited and all(
+        c["resolved"] and c["content_sha256"] and c["char_end"] > c["char_start"] for c in cited
+    )
+    assert any("81,797" in c["text"] for c in cited)
+
 
 def test_two_company_comparison(filings_db: tuple[str, Path]) -> None:
     answer, progress = ask(

@@ -37,6 +37,10 @@ class Answer:
     llm_calls: list[dict[str, Any]] = field(default_factory=list)
     wall_time_s: float = 0.0
     thread: str | None = None
+    run_id: str | None = None
+    """Audit trail id: `finagent runs show RUN_ID` reconstructs the run."""
+    validation: dict[str, Any] | None = None
+    """Numeric verification: numbers_total, numbers_verified, unverified figures, status."""
 
     @property
     def tokens(self) -> int:
@@ -97,24 +101,34 @@ async def aask(
     prose = _ProseFilter(on_token) if on_token is not None else None
     if prose is not None:
         stream_modes.append("messages")
-    async with _checkpointed_graph(thread) as compiled:
-        async for stream_mode, chunk in compiled.astream(
-            inputs, config, context=run_context, stream_mode=stream_modes
-        ):
-            if stream_mode == "messages":
-                if prose is not None:
-                    prose.feed(*chunk)
-                continue
-            if stream_mode == "values":
-                output = dict(chunk)
-                continue
-            for node, update in chunk.items():
-                if not isinstance(update, dict):
+    progress: dict[str, Any] = {"question": question, **inputs}  # what ran so far, for a failed run's record
+    try:
+        async with _checkpointed_graph(thread) as compiled:
+            async for stream_mode, chunk in compiled.astream(
+                inputs, config, context=run_context, stream_mode=stream_modes
+            ):
+                if stream_mode == "messages":
+                    if prose is not None:
+                        prose.feed(*chunk)
                     continue
-                calls = update.get("llm_calls") or []
-                llm_calls = ([] if calls[:1] == [RESET] else llm_calls) + [c for c in calls if c != RESET]
-                if on_update is not None:
-                    on_update(node, update)
+                if stream_mode == "values":
+                    output = dict(chunk)
+                    continue
+                for node, update in chunk.items():
+                    if not isinstance(update, dict):
+                        continue
+                    _accumulate(progress, update)
+                    calls = update.get("llm_calls") or []
+                    llm_calls = ([] if calls[:1] == [RESET] else llm_calls) + [c for c in calls if c != RESET]
+                    if on_update is not None:
+                        on_update(node, update)
+    except Exception as exc:
+        from finagent.agent.audit import record_failed_run
+
+        await asyncio.to_thread(
+            record_failed_run, progress, run_context, f"{type(exc).__name__}: {exc}", thread
+        )
+        raise
     return Answer(
         question=question,
         answer=output.get("answer", ""),
@@ -123,10 +137,23 @@ async def aask(
         iterations=int(output.get("iterations") or 0),
         periods_covered=list(output.get("periods_covered") or []),
         warnings=list(output.get("warnings") or []),
-        llm_calls=llm_calls,
+        llm_calls=[{k: v for k, v in c.items() if k not in ("prompt", "reply")} for c in llm_calls],
         wall_time_s=round(time.perf_counter() - started, 2),
         thread=thread,
+        run_id=output.get("run_id"),
+        validation=output.get("validation"),
     )
+
+
+def _accumulate(progress: dict[str, Any], update: dict[str, Any]) -> None:
+    """Fold a node update into ``progress`` like the graph's reducers (lists append, reset clears)."""
+    for key, value in update.items():
+        if isinstance(value, list):
+            cleared = bool(value) and value[0] == RESET
+            items = [v for v in value if v != RESET]
+            progress[key] = items if cleared else [*(progress.get(key) or []), *items]
+        else:
+            progress[key] = value
 
 
 class _ProseFilter:

@@ -40,6 +40,11 @@ class Context:
     max_evidence_items: int = 24
     use_tools: bool = True
     use_calculator: bool = True
+    """False is an ablation switch: the model computes ratios and changes itself and its numbers are
+    not checked against calculator results (benchmarks report accuracy with and without)."""
+    record_runs: bool = True
+    """Persist each run (question, searches, prompts, replies, answer, citations) in the store's
+    `runs` tables, for `finagent runs show`."""
     # Retrieval levers, on by default; the evaluation harness turns each off for its ablation table.
     use_vocabulary: bool = True
     """Statement wording for metrics ("capex" -> "purchases of property and equipment")."""
@@ -53,9 +58,6 @@ class Context:
     """Filter sub-searches on the resolved fiscal periods (off: the company's whole history)."""
     rerank: bool = True
     """Rerank each sub-search's hits (line-item match; a cross-encoder when one is configured)."""
-    """Filter sub-searches on the resolved fiscal periods (off: the company's whole history)."""
-    """False is an ablation switch: the model computes ratios and changes itself and its numbers are
-    not checked against calculator results (benchmarks report accuracy with and without)."""
     today: str | None = None
     """ISO date treated as today (tests and reproducible runs); default: the real date."""
 

@@ -1,4 +1,5 @@
-"""The research graph: analyze → resolve periods → parallel searches → tools → generate → evaluate ⟲."""
+"""The research graph: analyze → resolve periods → parallel searches → tools → generate → evaluate ⟲ →
+record the run."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Checkpointer
 
 from finagent.agent.analyze import analyze
+from finagent.agent.audit import record_run, timed
 from finagent.agent.context import Context
 from finagent.agent.evaluate import evaluate, finish, route_after_evaluate
 from finagent.agent.generate import generate
@@ -19,14 +21,19 @@ from finagent.agent.tools_node import call_tools
 def build_graph(checkpointer: Checkpointer = None) -> Any:
     """Compile the graph (with a checkpointer when conversations must survive the process)."""
     builder = StateGraph(State, input_schema=InputState, output_schema=OutputState, context_schema=Context)
-    builder.add_node("analyze", analyze)
-    builder.add_node("resolve_periods", resolve_periods_node)
-    builder.add_node("search", search, input_schema=SearchTask)  # type: ignore[call-overload]
-    builder.add_node("tools", call_tools)
-    builder.add_node("generate", generate)
-    builder.add_node("evaluate", evaluate)
-    builder.add_node("follow_up_search", search, input_schema=SearchTask)  # type: ignore[call-overload]
-    builder.add_node("finish", finish)
+    builder.add_node("analyze", timed("analyze", analyze, starts_run=True))
+    builder.add_node("resolve_periods", timed("resolve_periods", resolve_periods_node))
+    builder.add_node("search", timed("search", search), input_schema=SearchTask)
+    builder.add_node("tools", timed("tools", call_tools))
+    builder.add_node("generate", timed("generate", generate))
+    builder.add_node("evaluate", timed("evaluate", evaluate))
+    builder.add_node(
+        "follow_up_search",
+        timed("follow_up_search", search),
+        input_schema=SearchTask,
+    )
+    builder.add_node("finish", timed("finish", finish))
+    builder.add_node("record_run", record_run)
 
     builder.add_edge(START, "analyze")
     builder.add_edge("analyze", "resolve_periods")
@@ -36,7 +43,8 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
     builder.add_edge("generate", "evaluate")
     builder.add_conditional_edges("evaluate", route_after_evaluate, ["follow_up_search", "finish"])
     builder.add_edge("follow_up_search", "generate")
-    builder.add_edge("finish", END)
+    builder.add_edge("finish", "record_run")
+    builder.add_edge("record_run", END)
     return builder.compile(checkpointer=checkpointer, name="finagent-research")
 
 

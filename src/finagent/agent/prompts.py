@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from functools import cache
 from string import Template
@@ -35,13 +34,8 @@ def render(name: str, **values: object) -> list[BaseMessage]:
     """System + user messages for one role; missing placeholders are an error, not silent text."""
     template = load_prompt(name)
     strings = {k: str(v) for k, v in values.items()}
+    tag = {"template": name}  # recorded with the LLM call (audit trail); never sent to the model
     return [
-        SystemMessage(template.system.substitute(strings)),
-        HumanMessage(template.user.substitute(strings)),
+        SystemMessage(template.system.substitute(strings), response_metadata=tag),
+        HumanMessage(template.user.substitute(strings), response_metadata=tag),
     ]
-
-
-def prompt_digest(messages: list[BaseMessage]) -> str:
-    """Short hash of the rendered prompt, recorded with each LLM call for auditing."""
-    body = "\n".join(f"{m.type}:{m.content}" for m in messages)
-    return hashlib.sha256(body.encode()).hexdigest()[:16]

@@ -83,6 +83,8 @@ class OutputState(TypedDict, total=False):
     iterations: int
     periods_covered: list[str]
     warnings: Annotated[list[str], append_unique]
+    run_id: str  # audit trail id of this turn (`finagent runs show RUN_ID`)
+    validation: dict[str, Any]  # numeric verification of the answer's figures
 
 
 class State(InputState, OutputState, total=False):
@@ -100,6 +102,8 @@ class State(InputState, OutputState, total=False):
     follow_up_queries: list[str]
     llm_calls: Annotated[list[dict[str, Any]], append]
     history: Annotated[list[dict[str, Any]], append]
+    started_at: str
+    node_timings: Annotated[list[dict[str, Any]], append]
 
 
 class SearchTask(TypedDict):

@@ -1,4 +1,4 @@
-"""`finagent` command: ask, ingest, search, db."""
+"""`finagent` command: ask, ingest, search, db, runs, mcp, eval."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from finagent.cli.db_cmd import db_app
 from finagent.cli.eval_cmd import eval_app
 from finagent.cli.ingest_cmd import ingest_app
 from finagent.cli.mcp_cmd import mcp_command
+from finagent.cli.runs_cmd import runs_app
 from finagent.cli.search_cmd import search_command
 
 app = typer.Typer(
@@ -23,6 +24,7 @@ app = typer.Typer(
 app.add_typer(ingest_app, name="ingest")
 app.add_typer(db_app, name="db")
 app.add_typer(eval_app, name="eval")
+app.add_typer(runs_app, name="runs")
 app.command("search")(search_command)
 app.command("ask")(ask_command)
 app.command("companies")(companies_command)

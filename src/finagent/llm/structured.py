@@ -5,6 +5,7 @@ Every attempt is recorded as an LLMCall (tokens, latency, outcome) so runs can r
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import time
@@ -38,9 +39,28 @@ class LLMCall:
     ok: bool = False
     error: str | None = None
     repaired: bool = False
+    # For the audit trail: which template, the exact prompt sent (and its hash), the raw reply.
+    template: str | None = None
+    prompt_sha256: str | None = None
+    prompt: str | None = None
+    reply: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def prompt_text(messages: list[BaseMessage]) -> str:
+    """The prompt as sent, one "role: content" block per message."""
+    return "\n\n".join(f"{m.type}: {m.content}" for m in messages)
+
+
+def _record_prompt(call: LLMCall, messages: list[BaseMessage]) -> None:
+    text = prompt_text(messages)
+    call.prompt = text
+    call.prompt_sha256 = hashlib.sha256(text.encode()).hexdigest()
+    call.template = next(
+        (str(m.response_metadata["template"]) for m in messages if m.response_metadata.get("template")), None
+    )
 
 
 class ReplyError(ValueError):
@@ -93,6 +113,7 @@ async def _invoke(
     model: Runnable[LanguageModelInput, BaseMessage], messages: list[BaseMessage], call: LLMCall
 ) -> str:
     """Run the model once, filling the call's usage, model and latency; returns the reply text."""
+    _record_prompt(call, messages)
     started = time.perf_counter()
     try:
         reply = await model.ainvoke(messages)
@@ -105,6 +126,7 @@ async def _invoke(
     if usage:
         call.input_tokens = int(usage.get("input_tokens", 0) or 0)
         call.output_tokens = int(usage.get("output_tokens", 0) or 0)
+    call.reply = reply.text
     return reply.text
 
 

@@ -1,0 +1,11 @@
+-- A run's citations resolved to the stored chunk, its document version and location.
+SELECT rc.label, rc.chunk_id, rc.ticker, rc.kind, rc.period, rc.section, rc.page, rc.source_uri,
+       rc.document_id, rc.content_sha256,
+       d.status AS document_status, d.title AS document_title,
+       c.char_start, c.char_end, c.page AS chunk_page, left(c.text, 600) AS text,
+       (c.id IS NOT NULL) AS resolved
+FROM run_citations rc
+LEFT JOIN chunks c ON c.id = rc.chunk_id
+LEFT JOIN documents d ON d.id = c.document_id
+WHERE rc.run_id = %(run_id)s
+ORDER BY rc.label
