@@ -332,7 +332,10 @@ def test_jsonl_events_and_markdown_output(
     assert f"| [{first['label']}] | {first['ticker']} | 10-Q | {first['period']} |" in markdown
     assert "/filings/" in markdown
     assert "## Warnings" in markdown and "10Q99" in markdown  # the scripted draft cites a bogus label
-    assert re.search(r"\*confidence \d\.\d\d · 1 iteration\(s\) · [\d.]+ s\*\n$", markdown)
+    assert "Figures check: **verified** (15/15 verified)" in markdown
+    assert re.search(
+        rf"\*confidence \d\.\d\d · 1 iteration\(s\) · [\d.]+ s · run {final['run_id']}\*\n$", markdown
+    )
 
 
 def test_markdown_escapes_table_cells() -> None:

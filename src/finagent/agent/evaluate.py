@@ -16,9 +16,11 @@ from finagent.agent.resources import get_resources
 from finagent.agent.retrieve import plan_follow_ups
 from finagent.agent.schemas import Evaluation
 from finagent.agent.state import State
+from finagent.agent.verify import UNSUPPORTED as UNSUPPORTED_FIGURES
 from finagent.llm.structured import structured_call
 
 LLM_WEIGHT = 0.5  # the rest of the confidence is deterministic coverage of the asked periods
+UNSUPPORTED_CAP = 0.5  # confidence ceiling while the answer carries figures the evidence does not support
 
 
 def coverage(state: State) -> float:
@@ -60,6 +62,8 @@ async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     confidence = LLM_WEIGHT * model_score + (1 - LLM_WEIGHT) * share if model_ok else 0.6 * share
     if not state.get("draft_ok", True):
         confidence = min(confidence, 0.3)
+    if (state.get("validation") or {}).get("status") == UNSUPPORTED_FIGURES:
+        confidence = min(confidence, UNSUPPORTED_CAP)  # a figure nobody can check is not a confident answer
     names = [n for aliases in (analysis.get("names") or {}).values() for n in aliases] or analysis["tickers"]
     done = {s["query"].lower() for s in state.get("searches") or []}
     follow_ups = [q for q in sanitize_phrases(list(reply.follow_up_keywords), names) if q.lower() not in done]

@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
@@ -46,6 +47,7 @@ from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts, facts_schema
 from finagent.agent.state import State
+from finagent.agent.verify import UNSUPPORTED, feedback_for, flag_unsupported, verify_answer
 from finagent.llm.structured import structured_call, text_call
 
 MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}
@@ -210,6 +212,54 @@ def _merge_facts(facts: list[dict[str, Any]], more: list[dict[str, Any]]) -> lis
     return facts + [f for f in more if (f["ticker"], f["period"], f["source"], f["value"]) not in seen]
 
 
+class _Draft:
+    """Turns the model's text into the final answer: checks its figures, notes missing data, cites."""
+
+    def __init__(
+        self,
+        facts: list[dict[str, Any]],
+        calculations: list[dict[str, Any]],
+        items: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        tool_results: list[dict[str, Any]],
+        analysis: dict[str, Any],
+        context: Context,
+    ) -> None:
+        self.facts, self.calculations, self.items, self.tools = facts, calculations, items, tools
+        self.tool_results, self.analysis, self.context = tool_results, analysis, context
+
+    def compose(self, text: str) -> tuple[str, list[dict[str, Any]], list[str]]:
+        warnings: list[str] = []
+        if not text.strip():
+            text = fallback_answer(self.facts, self.items)
+            warnings.append("the model returned no answer; the answer was built from the evidence alone")
+        elif self.facts and self.context.use_calculator:
+            extra = [n for t in self.tools for n in numbers_in(t.get("summary", ""))]
+            names = self.analysis.get("names") or {}
+            text, bad = check_prose(text, self.facts, self.calculations, extra, names)
+            if bad:
+                warnings.append(
+                    "the model's summary was withheld: it stated figures found neither in the evidence nor "
+                    f"in the computed results for the company it named ({', '.join(bad[:5])})"
+                )
+                text = summary_lines(self.facts, self.calculations)
+        missing = [r for r in self.tool_results if not r.get("ok")]
+        if missing:
+            text += "\n\nNot available: " + "; ".join(
+                f"{r['tool'].replace('_', ' ')} for {r.get('ticker') or 'all'} "
+                f"({r.get('warning') or 'no data'})"
+                for r in missing
+            )
+        answer, citations, citation_warnings = finalize_answer(
+            text,
+            self.facts,
+            self.calculations,
+            {i["label"]: i for i in self.items},
+            {t["label"]: t for t in self.tools},
+        )
+        return answer, citations, warnings + citation_warnings
+
+
 async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
     resources = get_resources()
@@ -218,9 +268,7 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     tickers: list[str] = analysis["tickers"]
     iteration = int(state.get("iterations") or 0) + 1
     items, item_chars = budgeted_evidence(list(state.get("evidence") or []), context)
-    by_label = {i["label"]: i for i in items}
     tools = tool_items(list(state.get("tool_results") or []))
-    tools_by_label = {t["label"]: t for t in tools}
     phrases = [p for ps in analysis["keywords"].values() for p in ps] + list(
         state.get("follow_up_queries") or []
     )
@@ -273,29 +321,32 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         warnings="; ".join(state.get("warnings") or []) or "none",
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
     )
-    text, call = await text_call(resources.chat_model("generate", context), messages, role="generate")
+    model = resources.chat_model("generate", context)
+    text, call = await text_call(model, messages, role="generate")
     calls.append(call.to_dict())
-    if not text.strip():
-        text = fallback_answer(facts, items)
-        warnings.append("the model returned no answer; the answer was built from the evidence alone")
-    elif facts and context.use_calculator:
-        extra = [n for t in tools for n in numbers_in(t.get("summary", ""))]
-        text, bad = check_prose(text, facts, calculations, extra, analysis.get("names") or {})
-        if bad:
-            warnings.append(
-                "the model's summary was withheld: it stated figures found neither in the evidence nor "
-                f"in the computed results for the company it named ({', '.join(bad[:5])})"
-            )
-            text = summary_lines(facts, calculations)
-    missing = [r for r in state.get("tool_results") or [] if not r.get("ok")]
-    if missing:
-        text += "\n\nNot available: " + "; ".join(
-            f"{r['tool'].replace('_', ' ')} for {r.get('ticker') or 'all'} ({r.get('warning') or 'no data'})"
-            for r in missing
+    draft = _Draft(facts, calculations, items, tools, state.get("tool_results") or [], analysis, context)
+    answer, citations, draft_warnings = draft.compose(text)
+    warnings += draft_warnings
+    validation = verify_answer(answer, [*items, *tools], calculations, citations)
+    if validation.status == UNSUPPORTED:
+        # One rewrite with the unsupported figures named; the first text stays in the prompt as context.
+        retry = [*messages, AIMessage(text), HumanMessage(feedback_for(validation))]
+        text, call = await text_call(model, retry, role="generate")
+        calls.append(call.to_dict())
+        unsupported = ", ".join(c.text for c in validation.unverified[:5])
+        warnings.append(
+            f"the answer was rewritten once: it stated figures the evidence does not support ({unsupported})"
         )
-    answer, citations, citation_warnings = finalize_answer(
-        text, facts, calculations, by_label, tools_by_label
-    )
+        if text.strip():
+            answer, citations, draft_warnings = draft.compose(text)
+            warnings += draft_warnings
+            validation = verify_answer(answer, [*items, *tools], calculations, citations)
+        if validation.status == UNSUPPORTED:
+            answer = flag_unsupported(answer, validation)
+            warnings.append(
+                "figures marked [unverified] are not supported by the cited evidence or a computed result: "
+                + ", ".join(c.text for c in validation.unverified[:5])
+            )
     covered = sorted(
         {f"{f['ticker']} {f['period']}" for f in facts}
         or {f"{i.get('ticker') or ''} {i['period_label']}".strip() for i in items}
@@ -309,5 +360,6 @@ async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "draft_ok": call.ok,
         "periods_covered": covered,
         "llm_calls": calls,
-        "warnings": warnings + citation_warnings,
+        "warnings": warnings,
+        "validation": validation.to_dict(),
     }

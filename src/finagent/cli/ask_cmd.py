@@ -58,9 +58,12 @@ def describe_update(node: str, update: dict[str, Any]) -> list[str]:
                 + (" (offline)" if r.get("offline") else "")
             )
     elif node == "generate" and "answer" in update:
+        v = update.get("validation") or {}
+        checked = f"; figures check {v['status']} ({v['numbers_verified']}/{v['numbers_total']})" if v else ""
         lines.append(
             f"[bold]iteration {update.get('iterations')}[/] answer drafted: "
             f"{len(update.get('facts') or [])} figures, {len(update.get('citations') or [])} citations"
+            + escape(checked)
         )
     elif node == "evaluate":
         for e in update.get("evaluations") or []:
@@ -278,9 +281,24 @@ def print_answer(answer: Answer) -> None:
             )
         console.print(table)
     print_warnings(answer)
+    err_console.print(validation_line(answer), highlight=False)
     err_console.print(
         f"confidence {answer.confidence:.2f} · {answer.iterations} iteration(s) · "
         f"{len(answer.llm_calls)} LLM calls · {answer.tokens:,} tokens · {answer.wall_time_s:.1f} s"
+        + (f" · run {answer.run_id[:8]} (finagent runs show {answer.run_id[:8]})" if answer.run_id else "")
+    )
+
+
+def validation_line(answer: Answer) -> str:
+    """The figures check in one line: status, verified/total, the unverified figures."""
+    v = answer.validation
+    if not v:
+        return "figures check: not run"
+    colour = {"verified": "green", "needs review": "yellow"}.get(v["status"], "red")
+    unverified = ", ".join(str(c["text"]) for c in v.get("unverified") or [])
+    return (
+        f"figures check: [{colour}]{v['status']}[/] · {v['numbers_verified']}/{v['numbers_total']} verified"
+        + (f" · unverified: {escape(unverified)}" if unverified else "")
     )
 
 

@@ -58,9 +58,18 @@ def answer_markdown(answer: Answer) -> str:
         lines += ["## Warnings", ""]
         lines += [f"- {' '.join(w.split())}" for w in answer.warnings]
         lines.append("")
+    v = answer.validation
+    if v:
+        unverified = ", ".join(str(c["text"]) for c in v.get("unverified") or [])
+        lines.append(
+            f"Figures check: **{v['status']}** ({v['numbers_verified']}/{v['numbers_total']} verified"
+            + (f"; unverified: {unverified}" if unverified else "")
+            + ")"
+        )
+        lines.append("")
     lines.append(
         f"*confidence {answer.confidence:.2f} · {answer.iterations} iteration(s) · "
-        f"{answer.wall_time_s:.1f} s*"
+        f"{answer.wall_time_s:.1f} s" + (f" · run {answer.run_id}" if answer.run_id else "") + "*"
     )
     return "\n".join(lines) + "\n"
 

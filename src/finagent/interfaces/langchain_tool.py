@@ -56,6 +56,8 @@ def _payload(answer: Any) -> str:
             "confidence": answer.confidence,
             "periods_covered": answer.periods_covered,
             "warnings": answer.warnings,
+            "validation": {k: v for k, v in (answer.validation or {}).items() if k != "checks"},
+            "run_id": answer.run_id,
         },
         default=str,
     )

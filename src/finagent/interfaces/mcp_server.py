@@ -68,6 +68,13 @@ class AskResult(BaseModel):
     iterations: int
     periods_covered: list[str]
     warnings: list[str] = Field(description="What is missing or uncertain (missing periods, offline data…).")
+    figures_check: str | None = Field(
+        default=None, description="verified | needs review | unsupported figures (numeric verification)."
+    )
+    numbers_verified: int | None = None
+    numbers_total: int | None = None
+    unverified_figures: list[str] = Field(default_factory=list)
+    run_id: str | None = Field(default=None, description="Audit trail id (`finagent runs show RUN_ID`).")
     seconds: float
 
 
@@ -244,6 +251,7 @@ async def ask_financial_question(
         raise ToolError(str(exc)) from None
     finally:
         await asyncio.gather(*pending, return_exceptions=True)
+    validation = answer.validation or {}
     return AskResult(
         answer=answer.answer,
         citations=[
@@ -263,6 +271,11 @@ async def ask_financial_question(
         iterations=answer.iterations,
         periods_covered=answer.periods_covered,
         warnings=answer.warnings,
+        figures_check=validation.get("status"),
+        numbers_verified=validation.get("numbers_verified"),
+        numbers_total=validation.get("numbers_total"),
+        unverified_figures=[str(c.get("text")) for c in validation.get("unverified") or []],
+        run_id=answer.run_id,
         seconds=answer.wall_time_s,
     )
 

@@ -1,0 +1,674 @@
+"""Answer verification: every figure an answer states is checked against its evidence or a computed result.
+
+The generate node already checks the figures it extracts; this is the last check, on the text people
+read. Each numeric token of the answer (amounts with their scale, percentages, dates, fiscal periods,
+counts) must be written in the evidence the answer cites — compared after normalising scales, so
+"$94.9 billion" matches "94,930" in a table "(In millions)" — or be the result of a recorded calculator
+call whose inputs are themselves in the evidence. Matching is by whole number token at the precision
+the answer shows, never by substring ("1,797" is not in "81,797"). Pure and deterministic: no model,
+no database.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from finagent.agent.evidence import cited_labels
+from finagent.agent.figures import table_unit
+
+VERIFIED = "verified"
+NEEDS_REVIEW = "needs review"
+UNSUPPORTED = "unsupported figures"
+MARK = "[unverified]"
+
+_SCALE_WORDS = {
+    "thousand": 1e3,
+    "k": 1e3,
+    "million": 1e6,
+    "mn": 1e6,
+    "m": 1e6,
+    "billion": 1e9,
+    "bn": 1e9,
+    "b": 1e9,
+    "trillion": 1e12,
+    "tn": 1e12,
+    "t": 1e12,
+}
+_TABLE_SCALES = {"USD thousands": 1e3, "USD millions": 1e6, "USD billions": 1e9}
+_UNIT_WORDS = re.compile(r"\bin (thousands|millions|billions)\b|\((thousands|millions|billions)\)", re.I)
+_MONTH_NAMES = (
+    "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
+_YEAR = r"(?:19|20)\d\d"
+# One pass over the text; alternatives are tried in order at each position, so citation labels,
+# calculator expressions, form names and fiscal labels are consumed before their digits can be read.
+_SCAN = re.compile(
+    r"(?P<cite>\[[^\]\n]*\])"
+    r"|(?P<expr>\(computed:[^\n]*|\(= [^\n]*?\)(?=\s*\(computed:|[ \t]*\[|[.;,]?[ \t]*$))"
+    rf"|(?P<fiscal>\b(?:(?P<fq>Q[1-4])\s*)?(?:FY\s?'?|fiscal\s+(?:year\s+)?)(?P<fy>{_YEAR}|\d\d)\b"
+    rf"|\bQ(?P<cq>[1-4])\s*'?(?P<cy>{_YEAR})\b|\b(?P<nq>[1-4])Q\s*'?(?P<ny>{_YEAR}|\d\d)\b)"
+    r"|(?P<iso>\b(?P<iy>(?:19|20)\d\d)-(?P<im>[01]\d)-(?P<id>[0-3]\d)\b)"
+    rf"|(?P<mdy>\b(?P<m1>{_MONTH_NAMES})\.?\s+(?P<d1>\d{{1,2}}),?\s+(?P<y1>{_YEAR})\b)"
+    rf"|(?P<dmy>\b(?P<d2>\d{{1,2}})\s+(?P<m2>{_MONTH_NAMES})\.?,?\s+(?P<y2>{_YEAR})\b)"
+    rf"|(?P<my>\b(?P<m3>{_MONTH_NAMES})\.?,?\s+(?P<y3>{_YEAR})\b)"
+    r"|(?P<skip>\b(?:Form\s+)?(?:10-K|10-Q|8-K|20-F|6-K|S-1|DEF\s+14A)\b(?:/A)?"
+    r"|\b(?:Items?|Notes?|Part|Page|Section|Rule|Exhibit|ASC|ASU|Topic)\s+\d[\w.\-]*"
+    r"|\bpp?\.\s?\d+(?:[-–]\d+)?|\bS&P\s+\d+|\b[QH][1-4]\b"
+    r"|^[ \t]*(?:[-*•][ \t]*)?\d{1,2}[.)](?=[ \t]))"
+    r"|(?P<num>(?<![\w.,/\-−])(?P<open>\()?(?P<sign>[-+−])?(?P<cur>US\$|\$|USD\s?|€|£)?(?P<sign2>[-−])?"
+    r"(?P<digits>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<frac>\.\d+)?(?P<c1>\))?"
+    r"(?:\s?(?P<scale>trillion|billion|million|thousand|bn|mn|tn|[bmkt])(?![a-z]))?"
+    r"(?:\s?(?P<pct>%|percentage points?|percent|per\s?cent|pp|basis points?|bps)(?![a-z]))?"
+    r"(?P<times>x(?![a-z]))?(?P<c2>\))?(?![\w]))",
+    re.I | re.M,
+)
+_COUNT_NOUN = re.compile(
+    r"\s+(?:[a-z-]+\s+)?(?:shares|employees|stores|customers|subscribers|units|users|people|locations"
+    r"|restaurants|vehicles|deliveries|members|accounts|segments|countries|patents|properties)\b",
+    re.I,
+)
+_HEDGE = r"(?:by\s+)?(?:about\s+|approximately\s+|roughly\s+|nearly\s+|almost\s+|some\s+|around\s+)?"
+_DOWN_BEFORE = re.compile(
+    r"\b(?:decreased|declined|fell|dropped|shrank|contracted|slipped|down|lower|(?:a\s+)?(?:decrease|"
+    rf"decline|drop|reduction|fall|contraction)\s+of)\s+{_HEDGE}$",
+    re.I,
+)
+_UP_BEFORE = re.compile(
+    r"\b(?:increased|rose|grew|climbed|gained|expanded|up|higher|(?:an?\s+)?(?:increase|rise|growth|"
+    rf"gain|expansion)\s+of)\s+{_HEDGE}$",
+    re.I,
+)
+_DOWN_AFTER = re.compile(r"^\s*(?:decrease|decline|drop|reduction|contraction|lower|less|down)\b", re.I)
+_UP_AFTER = re.compile(r"^\s*(?:increase|rise|growth|gain|higher|more|up)\b", re.I)
+_EXPR_NUMBER = re.compile(
+    r"(\(-\s*)?(\d{1,3}(?:,\d{3})+(?![0-9])(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?)", re.I
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_MAX_RELATIVE = 0.05  # rounding to the shown precision never excuses more than 5% (a bare "5%" vs 4.6)
+_ROUNDING_LEVEL = 0.01  # within 1%: a rounding slip, for review rather than unsupported
+_SMALL_COUNT = 100
+
+
+@dataclass(frozen=True)
+class FigureCheck:
+    """One figure of the answer and whether (and how) it is supported."""
+
+    text: str
+    value: float
+    kind: str
+    verified: bool
+    how: str
+    start: int = field(default=-1, compare=False)  # offset in the answer; -1 when unknown
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The verdict on an answer's figures: counts, the unverified ones and a status."""
+
+    numbers_total: int
+    numbers_verified: int
+    unverified: list[FigureCheck]
+    checks: list[FigureCheck]
+    status: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "numbers_total": self.numbers_total,
+            "numbers_verified": self.numbers_verified,
+            "unverified": [asdict(c) for c in self.unverified],
+            "checks": [asdict(c) for c in self.checks],
+        }
+
+
+# -- tokens ------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Figure:
+    """A figure as written: its span, value in base units, sign certainty and shown precision."""
+
+    text: str
+    start: int
+    kind: str
+    value: float  # signed, base units (dollars, percent points, count, date ordinal / year)
+    magnitude: float  # |value|
+    mantissa: float  # the digits as written, unsigned, before the scale word
+    scale: float  # the scale word's factor (1 when none)
+    scaled: bool  # a scale word was written ("billion", "bn", "M")
+    currency: bool
+    sign: int  # -1 / +1 when written or stated ("-1.4%", "(370)", "1.4% decrease"); 0 when unknown
+    tolerance: float  # half a unit of the last digit shown, in base units
+    # ("day", ordinal) | ("month", (year, month)) | ("year", year) | ("fiscal", "Q3 FY2023")
+    date_key: tuple[str, Any] | None = None
+
+
+def _month(name: str) -> int:
+    return _MONTHS[name.lower()[:3]]
+
+
+def _year(text: str) -> int:
+    return int(text) if len(text) == 4 else 2000 + int(text)
+
+
+def _fiscal_label(quarter: str | None, year: int) -> str:
+    return f"Q{quarter} FY{year}" if quarter else f"FY{year}"
+
+
+def _date_figure(match: re.Match[str]) -> _Figure | None:
+    """Dates, months, fiscal labels; None for an impossible date ("February 30")."""
+    g = match.groupdict()
+    key: tuple[str, Any]
+    try:
+        if g["fiscal"]:
+            quarter = (g["fq"] or "")[1:] or g["cq"] or g["nq"]
+            year = _year(g["fy"] or g["cy"] or g["ny"])
+            key, value = (
+                ("fiscal", _fiscal_label(quarter, year)),
+                year + (int(quarter) / 10 if quarter else 0),
+            )
+        elif g["iso"]:
+            day = date(int(g["iy"]), int(g["im"]), int(g["id"]))
+            key, value = ("day", day.toordinal()), float(day.toordinal())
+        elif g["mdy"] or g["dmy"]:
+            month, day_, year_ = (g["m1"], g["d1"], g["y1"]) if g["mdy"] else (g["m2"], g["d2"], g["y2"])
+            day = date(int(year_), _month(month), int(day_))
+            key, value = ("day", day.toordinal()), float(day.toordinal())
+        else:
+            year, month_ = int(g["y3"]), _month(g["m3"])
+            key, value = ("month", (year, month_)), float(date(year, month_, 1).toordinal())
+    except ValueError:
+        return None
+    text = match.group(0)
+    return _Figure(text, match.start(), "date", value, abs(value), value, 1.0, False, False, 0, 0.0, key)
+
+
+def _direction(text: str, start: int, end: int) -> int:
+    before, after = text[max(0, start - 40) : start], text[end : end + 20]
+    if _DOWN_AFTER.match(after) or _DOWN_BEFORE.search(before):
+        return -1
+    if _UP_AFTER.match(after) or _UP_BEFORE.search(before):
+        return 1
+    return 0
+
+
+def _number_figure(match: re.Match[str], text: str) -> _Figure | None:
+    g = match.groupdict()
+    scale_word = (g["scale"] or "").lower()
+    if len(scale_word) == 1 and not g["cur"]:
+        return None  # "3M" is a company, "5 m" a distance: one-letter scales only after a currency sign
+    start, end = match.start(), match.end()
+    closed = bool(g["c1"] or g["c2"])
+    if g["open"] and not closed:
+        start += 1  # a parenthesis opening an aside, not a negative
+    if not g["open"] and closed:
+        end -= 1
+    shown = text[start:end]
+    digits = g["digits"].replace(",", "")
+    decimals = len(g["frac"]) - 1 if g["frac"] else 0
+    mantissa = float(digits + (g["frac"] or ""))
+    pct = (g["pct"] or "").lower()
+    scale = _SCALE_WORDS.get(scale_word, 1.0)
+    if pct in ("bps", "basis point", "basis points"):
+        scale = 0.01
+    percent = bool(pct)
+    if percent:
+        kind = "percent"
+    elif g["cur"]:
+        kind = "amount"
+    elif _COUNT_NOUN.match(text, end):
+        kind = "count"
+    elif scale_word:
+        kind = "amount"
+    elif not g["frac"] and "," not in g["digits"] and len(digits) == 4 and 1900 <= int(digits) <= 2100:
+        year = int(digits)
+        value = float(year)
+        return _Figure(shown, start, "date", value, value, value, 1.0, False, False, 0, 0.0, ("year", year))
+    elif not g["frac"] and mantissa <= _SMALL_COUNT and not g["times"]:
+        kind = "count"
+    else:
+        kind = "number"
+    explicit = g["sign"] or g["sign2"]
+    if explicit:
+        sign = 1 if explicit == "+" else -1
+    elif g["open"] and closed and not percent:
+        sign = -1  # "(370)": accounting negative; "(13.7%)" in prose is an aside, its sign unknown
+    else:
+        sign = _direction(text, start, end)
+    magnitude = float(Decimal(digits + (g["frac"] or "")) * Decimal(repr(scale)))  # 8.3 bn is 8.3e9 exactly
+    value = -magnitude if sign < 0 else magnitude
+    tolerance = 0.5 * 10.0**-decimals * scale
+    return _Figure(
+        shown,
+        start,
+        kind,
+        value,
+        magnitude,
+        mantissa,
+        scale,
+        bool(scale_word),
+        bool(g["cur"]),
+        sign,
+        tolerance,
+    )
+
+
+def _scan(text: str) -> list[_Figure]:
+    figures: list[_Figure] = []
+    for match in _SCAN.finditer(text):
+        if match.group("num"):
+            figure = _number_figure(match, text)
+        elif (
+            match.group("fiscal")
+            or match.group("iso")
+            or match.group("mdy")
+            or match.group("dmy")
+            or (match.group("my"))
+        ):
+            figure = _date_figure(match)
+        else:
+            continue
+        if figure is not None:
+            figures.append(figure)
+    return figures
+
+
+def extract_figures(answer: str) -> list[tuple[str, float, str]]:
+    """(text, value, kind) of every figure in the answer, in order.
+
+    Citation labels, form names ("10-Q"), list numbering, item/note/page numbers and calculator
+    expressions ("(computed: growth(94836, 81797))", checked through the calculation instead) are not
+    figures; fiscal labels ("Q3 FY2023") and bare years are dates.
+    """
+    return [(f.text, f.value, f.kind) for f in _scan(answer)]
+
+
+# -- evidence ----------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class _Item:
+    """An evidence item read once: its numbers (with the table's scales) and the dates it supports."""
+
+    name: str
+    label: str | None
+    numbers: list[_Figure]
+    in_table: set[int]  # starts of the numbers written in table rows ("| Revenue | 81,797 |")
+    scales: tuple[float, ...]
+    days: set[int]
+    months: set[tuple[int, int]]
+    years: set[int]
+    fiscal: set[str]
+
+
+def _scales(text: str) -> tuple[float, ...]:
+    """Scales a table states ("(In millions, except ... shares, which are reflected in thousands)")."""
+    found = {_TABLE_SCALES.get(table_unit(text), 0.0)}
+    head = text[:600]
+    for match in _UNIT_WORDS.finditer(head):
+        word = (match.group(1) or match.group(2)).lower()
+        found.add(_TABLE_SCALES[f"USD {word}"])
+    found.discard(0.0)
+    return tuple(sorted(found))
+
+
+def _add_period(item: _Item, period: Any, period_end: Any = None, fiscal_year: Any = None) -> None:
+    for figure in _scan(str(period or "")):
+        if figure.date_key and figure.date_key[0] == "fiscal":
+            label = figure.date_key[1]
+            item.fiscal.add(label)
+            item.fiscal.add(label.split()[-1])
+            item.years.add(int(label[-4:]))
+    if fiscal_year:
+        item.years.add(int(fiscal_year))
+        item.fiscal.add(f"FY{int(fiscal_year)}")
+    if period_end:
+        try:
+            end = date.fromisoformat(str(period_end)[:10])
+        except ValueError:
+            return
+        item.days.add(end.toordinal())
+        item.months.add((end.year, end.month))
+        item.years.add(end.year)
+
+
+def _read_item(record: dict[str, Any], label: str | None, period: Any = None) -> _Item:
+    text = str(record.get("text") or record.get("summary") or record.get("excerpt") or "")
+    if label:
+        name = f"[{label}]"
+    elif record.get("chunk_id") is not None:
+        name = f"chunk {record['chunk_id']}"
+    else:
+        name = (
+            " ".join(str(record.get(k) or "") for k in ("ticker", "kind", "period_label")).strip() or "item"
+        )
+    item = _Item(name, label, [], set(), _scales(text), set(), set(), set(), set())
+    for figure in _scan(text):
+        if figure.kind != "date":
+            item.numbers.append(figure)
+            line_start = text.rfind("\n", 0, figure.start) + 1
+            line_end = text.find("\n", figure.start)
+            if "|" in text[line_start : line_end if line_end >= 0 else len(text)]:
+                item.in_table.add(figure.start)
+            continue
+        key: Any
+        kind, key = figure.date_key or ("", None)
+        if kind == "day":
+            day = date.fromordinal(key)
+            item.days.add(key)
+            item.months.add((day.year, day.month))
+            item.years.add(day.year)
+        elif kind == "month":
+            item.months.add(key)
+            item.years.add(key[0])
+        elif kind == "year":
+            item.years.add(key)
+        elif kind == "fiscal":
+            item.fiscal.add(key)
+            item.fiscal.add(key.split()[-1])
+            item.years.add(int(key[-4:]))
+    _add_period(
+        item,
+        period or record.get("period_label") or record.get("period"),
+        record.get("period_end"),
+        record.get("fiscal_year"),
+    )
+    return item
+
+
+def _items(evidence: Sequence[dict[str, Any]], citations: Sequence[dict[str, Any]]) -> list[_Item]:
+    """Evidence items with their citation labels; a citation with no item stands in with its excerpt."""
+    by_chunk = {c["chunk_id"]: c for c in citations if c.get("chunk_id") is not None}
+    by_label = {c["label"]: c for c in citations if c.get("label")}
+    items: list[_Item] = []
+    for record in evidence:
+        citation = by_chunk.get(record.get("chunk_id")) if record.get("chunk_id") is not None else None
+        label = record.get("label") or (citation or {}).get("label")
+        period = record.get("period_label") or (citation or {}).get("period")
+        items.append(_read_item(record, label, period))
+    known = {i.label for i in items if i.label}
+    for label, citation in by_label.items():
+        if label not in known:
+            record = {**citation, "text": citation.get("excerpt") or citation.get("title") or ""}
+            items.append(_read_item(record, label, citation.get("period")))
+    return items
+
+
+# -- matching ----------------------------------------------------------------------------------------
+def _close(figure: _Figure, candidate: float, candidate_sign: int, tolerance: float | None = None) -> bool:
+    """Equal at the precision the answer shows (never looser than 5%), signs not contradicting."""
+    if figure.sign and candidate_sign and figure.sign != candidate_sign:
+        return False
+    if tolerance is None:
+        tolerance = min(figure.tolerance, _MAX_RELATIVE * figure.magnitude)
+    return abs(figure.magnitude - abs(candidate)) <= tolerance + 1e-9 * max(1.0, figure.magnitude)
+
+
+def _readings(figure: _Figure, token: _Figure, item: _Item) -> list[float]:
+    """What an evidence number may mean in the answer's terms: as written, times its own scale word,
+    times the table's unit; without a stated unit, in the answer's own scale.
+
+    The table's unit applies to numbers in table rows and to amounts, not to a count in prose ("42
+    employees" is no "$42 million"); a percent matches percents, table cells and non-count numbers.
+    """
+    table = token.start in item.in_table
+    if figure.kind == "percent":
+        plain = not (token.currency or token.scaled) and (table or token.kind == "number")
+        return [token.mantissa] if token.kind == "percent" or plain else []
+    if token.kind == "percent" or (figure.kind == "amount" and token.kind == "count" and not table):
+        return []
+    values = [token.magnitude]
+    if not token.scaled and (table or token.currency or token.kind != "count"):
+        values += [token.mantissa * s for s in item.scales]
+        if figure.scaled and not item.scales and (table or token.currency):
+            values.append(token.mantissa * figure.scale)
+    return values
+
+
+def _in_item(figure: _Figure, item: _Item, tolerance: float | None = None) -> _Figure | None:
+    for token in item.numbers:
+        sign = -1 if token.sign < 0 else 0  # an unsigned evidence number may sit in a "decrease" row
+        if any(_close(figure, v, sign, tolerance) for v in _readings(figure, token, item)):
+            return token
+    return None
+
+
+def _calc_candidates(figure: _Figure, calc: dict[str, Any]) -> list[float]:
+    result = calc.get("result")
+    if not isinstance(result, int | float) or isinstance(result, bool) or not math.isfinite(result):
+        return []
+    unit = str(calc.get("unit") or "")
+    percent = "from_period" in calc or unit == "percent"
+    if (figure.kind == "percent") != percent:
+        return []
+    values = [float(result)]
+    if unit in _TABLE_SCALES:
+        values.append(result * _TABLE_SCALES[unit])
+    return values
+
+
+def _expression_inputs(calc: dict[str, Any]) -> list[float]:
+    """The numbers a calculation was given: its expression's numbers less the formula's constants
+    ("* 100", "* 365", "/ 3" of a mean over 3 periods)."""
+    numbers = [
+        (-1 if m.group(1) else 1) * float(m.group(2).replace(",", ""))
+        for m in _EXPR_NUMBER.finditer(str(calc.get("expression") or ""))
+    ]
+    for constant in _EXPR_NUMBER.finditer(str(calc.get("formula") or "")):
+        value = float(constant.group(2).replace(",", ""))
+        match = next((n for n in numbers if n == value), None)
+        if match is not None:
+            numbers.remove(match)
+    return numbers
+
+
+class _Checker:
+    """Verification of one answer against its evidence items and calculations."""
+
+    def __init__(self, items: list[_Item], calculations: Sequence[dict[str, Any]], cited: Iterable[str]):
+        self.items = items
+        self.calculations = [c for c in calculations if isinstance(c, dict)]
+        self.by_label: dict[str, list[_Item]] = {}
+        for item in items:
+            if item.label:
+                self.by_label.setdefault(item.label, []).append(item)
+        self.cited = [i for label in cited for i in self.by_label.get(label, [])]
+        self._inputs: dict[int, list[float]] = {}
+
+    def scoped(self, labels: Sequence[str]) -> list[_Item]:
+        return [i for label in labels for i in self.by_label.get(label, [])]
+
+    def missing_inputs(self, calc: dict[str, Any], depth: int = 0) -> list[float]:
+        """Inputs of a calculation found neither in its sources nor as another verified result."""
+        key = id(calc)
+        if key in self._inputs:
+            return self._inputs[key]
+        sources = self.scoped([str(s) for s in calc.get("sources") or []]) or self.items
+        missing = []
+        for value in _expression_inputs(calc):
+            exact = 1e-9 * max(1.0, abs(value))
+            in_evidence = any(
+                abs(abs(t.mantissa) - abs(value)) <= exact or abs(t.magnitude - abs(value)) <= exact
+                for i in sources
+                for t in i.numbers
+                if t.kind != "percent"
+            )
+            from_result = depth < 2 and any(
+                other is not calc
+                and isinstance(other.get("result"), int | float)
+                and math.isclose(other["result"], value, rel_tol=1e-6, abs_tol=1e-9)
+                and not self.missing_inputs(other, depth + 1)
+                for other in self.calculations
+            )
+            if not (in_evidence or from_result):
+                missing.append(value)
+        self._inputs[key] = missing
+        return missing
+
+    def check_date(self, figure: _Figure, labels: Sequence[str]) -> tuple[bool, str]:
+        """A date, year or fiscal label written in an item's text or naming its period."""
+        kind, key = figure.date_key or ("", None)
+        for item in [*self.scoped(labels), *self.cited, *self.items]:
+            if (
+                (kind == "day" and key in item.days)
+                or (kind == "month" and key in item.months)
+                or (kind == "year" and key in item.years)
+                or (kind == "fiscal" and key in item.fiscal)
+            ):
+                return True, f"evidence {item.name}"
+        return False, "date not found in the evidence or its periods"
+
+    def check(self, figure: _Figure, labels: Sequence[str]) -> tuple[bool, str, bool]:
+        """(verified, how, minor): minor marks an unverified figure that is a citation or rounding slip."""
+        if figure.kind == "date":
+            ok, how = self.check_date(figure, labels)
+            return ok, how, True
+        scope = self.scoped(labels)
+        for item in scope:
+            if _in_item(figure, item):
+                return True, f"evidence {item.name}", False
+        unsupported_calc = ""
+        for calc in self.calculations:
+            result_sign = (calc["result"] > 0) - (calc["result"] < 0) if _calc_candidates(figure, calc) else 0
+            if any(_close(figure, v, result_sign) for v in _calc_candidates(figure, calc)):
+                missing = self.missing_inputs(calc)
+                if not missing:
+                    return True, f"calculation {calc.get('expression')}", False
+                unsupported_calc = unsupported_calc or (
+                    f"calculation {calc.get('expression')} whose inputs are not in the evidence "
+                    f"({', '.join(f'{m:g}' for m in missing)})"
+                )
+        if unsupported_calc:
+            return False, unsupported_calc, False
+        others = [i for i in [*self.cited, *self.items] if i not in scope]
+        for item in others:
+            if _in_item(figure, item):
+                if labels:
+                    cited = ", ".join(f"[{label}]" for label in labels)
+                    return False, f"in evidence {item.name}, not in the cited {cited}", True
+                note = "cited elsewhere in the answer" if item in self.cited else "not cited"
+                return True, f"evidence {item.name} ({note})", False
+        near = max(2 * figure.tolerance, _ROUNDING_LEVEL * figure.magnitude)
+        for item in scope or [*self.cited, *self.items]:
+            token = _in_item(figure, item, near)
+            if token is not None:
+                return (
+                    False,
+                    f"close to {token.text} in {item.name} but not equal at the precision shown",
+                    True,
+                )
+        where = "cited evidence" if labels else "the evidence"
+        minor = figure.kind == "count" and figure.magnitude <= _SMALL_COUNT and not figure.scaled
+        return False, f"not found in {where} or the computed results", minor
+
+
+def _sentence_labels(answer: str) -> list[tuple[int, int, list[str]]]:
+    """(start, end, labels) of each sentence or line; labels opening a sentence belong to the one before
+    ("... $81.8 billion. [10Q3] Revenue ...")."""
+    spans: list[tuple[int, int, list[str]]] = []
+    position = 0
+    for separator in [*_SENTENCE_END.finditer(answer), None]:
+        end = separator.start() if separator else len(answer)
+        chunk = answer[position:end]
+        labels = cited_labels(chunk)
+        leading = re.match(r"\s*(?:\[[^\]]*\]\s*)+", chunk)
+        if leading and spans and "\n" not in answer[spans[-1][1] : position]:
+            for label in cited_labels(leading.group(0)):
+                if label not in spans[-1][2]:
+                    spans[-1][2].append(label)
+        spans.append((position, end, labels))
+        position = separator.end() if separator else len(answer)
+    return spans
+
+
+def verify_answer(
+    answer: str,
+    evidence: list[dict[str, Any]],
+    calculations: list[dict[str, Any]],
+    citations: list[dict[str, Any]] | None = None,
+) -> Validation:
+    """Check every figure of ``answer``; see the module docstring for the rules.
+
+    ``evidence`` may be the labelled items the answer was written from (``label`` set), or the state's
+    evidence, labelled through ``citations`` (chunk id -> label); market data and news items may be
+    passed with their ``summary`` as text.
+    """
+    items = _items(evidence, citations or [])
+    checker = _Checker(items, calculations, cited_labels(answer))
+    spans = _sentence_labels(answer)
+    checks: list[FigureCheck] = []
+    minor: dict[int, bool] = {}
+    for figure in _scan(answer):
+        labels = next((s[2] for s in spans if s[0] <= figure.start < s[1] or figure.start < s[0]), [])
+        ok, how, is_minor = checker.check(figure, labels)
+        checks.append(FigureCheck(figure.text, figure.value, figure.kind, ok, how, figure.start))
+        minor[len(checks) - 1] = is_minor
+    # A figure repeated (prose and the Figures list) counts once per outcome.
+    distinct: dict[tuple[str, bool], int] = {}
+    for index, check in enumerate(checks):
+        distinct.setdefault((check.text, check.verified), index)
+    unverified = [checks[i] for (_, ok), i in distinct.items() if not ok]
+    total = len(distinct)
+    verified = total - len(unverified)
+    if not unverified:
+        status = VERIFIED
+    elif all(minor[i] for (_, ok), i in distinct.items() if not ok):
+        status = NEEDS_REVIEW
+    else:
+        status = UNSUPPORTED
+    return Validation(total, verified, unverified, checks, status)
+
+
+def feedback_for(validation: Validation) -> str:
+    """The regeneration instruction: which figures lack support and what to do about them."""
+    if not validation.unverified:
+        return ""
+    listed = "; ".join(f"{c.text} ({c.how})" for c in validation.unverified[:12])
+    return (
+        f"These figures in your answer are not supported by the evidence it cites or by a computed "
+        f"result: {listed}. Rewrite the answer using only figures quoted from the evidence or listed as "
+        "computed, each with the citation of the evidence it comes from; leave out any figure you "
+        "cannot support."
+    )
+
+
+def flag_unsupported(answer: str, validation: Validation) -> str:
+    """``answer`` with MARK after each unverified figure ("$42 million [unverified]"), nothing else."""
+    marks: set[int] = set()
+    fallback: set[str] = set()
+    for check in [*validation.checks, *validation.unverified]:
+        if check.verified:
+            continue
+        if check.start >= 0 and answer[check.start : check.start + len(check.text)] == check.text:
+            marks.add(check.start + len(check.text))
+        else:
+            fallback.add(check.text)
+    verified_at = {c.start for c in validation.checks if c.verified and c.start >= 0}
+    for text in fallback:  # checks made on another text: every occurrence not verified here
+        for match in re.finditer(rf"(?<![\w.,$]){re.escape(text)}(?![\w,]|\.\d)", answer):
+            if match.start() not in verified_at:
+                marks.add(match.end())
+    out = answer
+    for position in sorted(marks, reverse=True):
+        if out[position:].startswith(f" {MARK}"):
+            continue
+        out = out[:position] + f" {MARK}" + out[position:]
+    return out
+
+
+__all__ = [
+    "MARK",
+    "NEEDS_REVIEW",
+    "UNSUPPORTED",
+    "VERIFIED",
+    "FigureCheck",
+    "Validation",
+    "extract_figures",
+    "feedback_for",
+    "flag_unsupported",
+    "verify_answer",
+]

@@ -1,0 +1,449 @@
+"""Answer verification: every figure of an answer is found in its evidence or computed from it."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+import pytest
+
+from finagent.agent.evidence import assign_labels, citation_record, cited_labels
+from finagent.agent.figures import (
+    compute_changes,
+    describe_calculation,
+    format_facts,
+    sort_facts,
+    summary_lines,
+)
+from finagent.agent.formulas import compute_formulas, formulas_for
+from finagent.agent.verify import (
+    MARK,
+    NEEDS_REVIEW,
+    UNSUPPORTED,
+    VERIFIED,
+    FigureCheck,
+    Validation,
+    extract_figures,
+    feedback_for,
+    flag_unsupported,
+    verify_answer,
+)
+
+# (ticker, fiscal year, quarter, period end, revenue label, revenue in millions): as tests/test_graph.py
+QUARTERS = [
+    ("AAPL", 2023, 1, date(2022, 12, 31), "Total net sales", "117,154"),
+    ("AAPL", 2023, 2, date(2023, 4, 1), "Total net sales", "94,836"),
+    ("AAPL", 2023, 3, date(2023, 7, 1), "Total net sales", "81,797"),
+    ("MSFT", 2023, 1, date(2022, 9, 30), "Total revenue", "50,122"),
+    ("MSFT", 2023, 2, date(2022, 12, 31), "Total revenue", "52,747"),
+    ("MSFT", 2023, 3, date(2023, 3, 31), "Total revenue", "52,857"),
+]
+
+
+def _statement(label: str, value: str, period_end: date, unit: str = "(In millions)") -> str:
+    return (
+        f"CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS {unit}\n"
+        f"| | Three Months Ended {period_end:%B %d, %Y} | Prior year |\n"
+        f"| {label} | {value} | 1,000 |\n"
+        "| Cost of sales | 40,000 | 900 |\n"
+        "| Operating income | 20,000 | 100 |\n"
+        "| Other income (expense), net | (370) | 12 |"
+    )
+
+
+def _item(chunk_id: int, ticker: str, year: int, quarter: int, end: date, text: str) -> dict[str, Any]:
+    """An evidence record shaped like evidence.hit_to_evidence (without the label generate assigns)."""
+    return {
+        "chunk_id": chunk_id,
+        "document_id": chunk_id,
+        "ticker": ticker,
+        "kind": "10-Q",
+        "fiscal_year": year,
+        "fiscal_quarter": quarter,
+        "period_label": f"Q{quarter} FY{year}",
+        "period_end": end.isoformat(),
+        "section_title": "Financial Statements",
+        "page": 2,
+        "statement": "income_statement",
+        "text": text,
+        "fused_score": 1.0,
+    }
+
+
+@pytest.fixture()
+def items() -> list[dict[str, Any]]:
+    """Labelled as generate labels them: [10Q1]..[10Q3] Apple, [10Q4]..[10Q6] Microsoft."""
+    return assign_labels(
+        [
+            _item(100 + n, t, y, q, end, _statement(label, value, end))
+            for n, (t, y, q, end, label, value) in enumerate(QUARTERS)
+        ]
+    )
+
+
+def _facts(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    facts = []
+    for item, (ticker, _, _, _, label, value) in zip(items, QUARTERS, strict=True):
+        facts.append(
+            {
+                "ticker": ticker,
+                "period": item["period_label"],
+                "metric": label,
+                "value": float(value.replace(",", "")),
+                "unit": "USD millions",
+                "source": item["label"],
+                "method": "table",
+            }
+        )
+    return sort_facts(facts)
+
+
+def _compose(prose: str, facts: list[dict[str, Any]], calculations: list[dict[str, Any]]) -> str:
+    """The answer as generate.finalize_answer writes it: prose, then the Figures list."""
+    lines = [format_facts(facts)]
+    lines += [
+        f"- {c['ticker']} {describe_calculation(c)} (computed: {c['expression']})" for c in calculations
+    ]
+    return prose + "\n\nFigures:\n" + "\n".join(lines)
+
+
+def _citations(answer: str, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    by_label = {i["label"]: i for i in items}
+    return [citation_record(by_label[label]) for label in cited_labels(answer) if label in by_label]
+
+
+PROSE = (
+    "Apple's total net sales fell from $94.8 billion in Q2 FY2023 [10Q2] to $81.8 billion in the "
+    "quarter ended July 1, 2023 [10Q3], a 13.7% decrease, while Microsoft's revenue rose 0.2% to "
+    "$52,857 million in Q3 FY2023 [10Q6]."
+)
+
+
+def test_generated_answer_is_fully_verified(items: list[dict[str, Any]]) -> None:
+    facts = _facts(items)
+    calculations = compute_changes(facts)
+    answer = _compose(PROSE, facts, calculations)
+    validation = verify_answer(answer, items, calculations, _citations(answer, items))
+    assert validation.status == VERIFIED
+    assert validation.unverified == []
+    assert validation.numbers_verified == validation.numbers_total >= 15
+    how = {c.text: c.how for c in validation.checks}
+    # billions against a table in millions, at the precision shown
+    assert how["$94.8 billion"] == "evidence [10Q2]" and how["$81.8 billion"] == "evidence [10Q3]"
+    assert how["$81,797 million"] == "evidence [10Q3]"
+    # "a 13.7% decrease" is the calculator's growth(94836, 81797) = -13.75
+    assert how["13.7%"].startswith("calculation growth(94836")
+    assert how["-13.7%"] == how["13.7%"] and how["+0.2%"].startswith("calculation growth(52747")
+    assert how["July 1, 2023"] == "evidence [10Q3]"  # the table header and the period end
+    kinds = {c.text: c.kind for c in validation.checks}
+    assert kinds["Q2 FY2023"] == "date" and kinds["13.7%"] == "percent" and kinds["$94.8 billion"] == "amount"
+    assert json.loads(json.dumps(validation.to_dict()))["status"] == VERIFIED
+
+
+def test_state_evidence_is_labelled_through_the_citations(items: list[dict[str, Any]]) -> None:
+    """The state's evidence carries no labels; the citations map chunk ids to them."""
+    facts = _facts(items)
+    calculations = compute_changes(facts)
+    answer = _compose(PROSE, facts, calculations)
+    citations = _citations(answer, items)
+    unlabelled = [{k: v for k, v in i.items() if k != "label"} for i in items]
+    validation = verify_answer(answer, unlabelled, calculations, citations)
+    assert validation.status == VERIFIED
+    assert {c.how for c in validation.checks if c.text == "$81.8 billion"} == {"evidence [10Q3]"}
+
+
+def test_invented_figure_is_unsupported_flagged_and_fed_back(items: list[dict[str, Any]]) -> None:
+    facts = _facts(items)
+    calculations = compute_changes(facts)
+    prose = (
+        "Apple's net sales were $81.8 billion [10Q3], including $42 million of one-off services "
+        "revenue [10Q3]."
+    )
+    answer = _compose(prose, facts, calculations)
+    validation = verify_answer(answer, items, calculations, _citations(answer, items))
+    assert validation.status == UNSUPPORTED
+    assert [c.text for c in validation.unverified] == ["$42 million"]
+    assert validation.unverified[0].how.startswith("not found in cited evidence")
+    assert validation.numbers_verified == validation.numbers_total - 1
+    flagged = flag_unsupported(answer, validation)
+    assert f"$42 million {MARK} of one-off" in flagged
+    assert flagged.replace(f" {MARK}", "") == answer  # nothing else changes
+    assert flagged.count(MARK) == 1
+    feedback = feedback_for(validation)
+    assert "$42 million" in feedback and "$81.8 billion" not in feedback
+    assert feedback_for(verify_answer("Revenue was $81.8 billion [10Q3].", items, [])) == ""
+
+
+def test_scale_of_the_table_is_respected() -> None:
+    """A table "(In thousands)": 81,797 is $81.8 million, not $81.8 billion."""
+    end = date(2023, 7, 1)
+    thousands = assign_labels(
+        [_item(1, "XYZ", 2023, 3, end, _statement("Total revenue", "81,797", end, "(In thousands)"))]
+    )
+    check = {
+        text: verify_answer(f"Revenue was {text} [10Q1].", thousands, []).status
+        for text in ("$81,797 million", "$81.8 billion", "$81.8 million", "$81,797 thousand", "$81,797,000")
+    }
+    assert check == {
+        "$81,797 million": UNSUPPORTED,
+        "$81.8 billion": UNSUPPORTED,
+        "$81.8 million": VERIFIED,
+        "$81,797 thousand": VERIFIED,
+        "$81,797,000": VERIFIED,
+    }
+    # "$ in billions" headers and scale words written in prose evidence
+    billions = assign_labels(
+        [
+            _item(
+                2,
+                "XYZ",
+                2023,
+                3,
+                end,
+                "Revenue ($ in billions)\n| Revenue | 94.9 |\nNet sales of $12.3bn rose.",
+            )
+        ]
+    )
+    assert verify_answer("Revenue was $94,900 million [10Q1].", billions, []).status == VERIFIED
+    assert verify_answer("Net sales were $12.3 billion [10Q1].", billions, []).status == VERIFIED
+    assert verify_answer("Net sales were $12.3 million [10Q1].", billions, []).status == UNSUPPORTED
+
+
+def test_rounding_to_the_shown_precision(items: list[dict[str, Any]]) -> None:
+    def status(text: str) -> str:
+        return verify_answer(f"Apple's revenue was {text} [10Q2].", items, []).status
+
+    # 94,836 million
+    assert status("$94.8 billion") == VERIFIED
+    assert status("$95 billion") == VERIFIED
+    assert status("$94.84 billion") == VERIFIED
+    assert status("$94,836 million") == VERIFIED and status("94,836") == VERIFIED
+    assert status("$94.9 billion") == NEEDS_REVIEW  # off by one in the last digit: a rounding slip
+    assert status("$94.5 billion") == NEEDS_REVIEW  # within 1%
+    assert status("$90 billion") == UNSUPPORTED
+
+
+def test_a_number_is_matched_as_a_whole_token_not_a_substring(items: list[dict[str, Any]]) -> None:
+    for text in ("$1,797 million", "1,797", "$797 million", "8,179", "$81,79 million"):
+        validation = verify_answer(f"Revenue was {text} [10Q3].", items, [])
+        assert validation.status == UNSUPPORTED, text
+    assert verify_answer("Revenue was 81,797 [10Q3].", items, []).status == VERIFIED
+
+
+def test_parenthesised_negatives(items: list[dict[str, Any]]) -> None:
+    for text in (
+        "Other income (expense), net was (370) [10Q3].",
+        "Other income (expense), net was -$370 million [10Q3].",
+        "Other income (expense), net was $(370) million [10Q3].",
+        "Other income (expense), net showed a $370 million decrease [10Q3].",
+        "Other income (expense), net was a net expense of $370 million [10Q3].",
+        "- AAPL Q3 FY2023 Other income (expense), net: $-370 million [10Q3]",  # format_value of -370
+    ):
+        assert verify_answer(text, items, []).status == VERIFIED, text
+    explicit = verify_answer("Other income (expense), net was +$370 million [10Q3].", items, [])
+    assert explicit.status == UNSUPPORTED
+    assert [c.value for c in verify_answer("It was (370) [10Q3].", items, []).checks] == [-370.0]
+
+
+def test_percent_changes_match_the_calculators_growth() -> None:
+    end = date(2023, 7, 1)
+    evidence = assign_labels(
+        [
+            _item(1, "XYZ", 2023, 2, date(2023, 4, 1), _statement("Revenue", "1,000", date(2023, 4, 1))),
+            _item(2, "XYZ", 2023, 3, end, _statement("Revenue", "985.9", end)),
+        ]
+    )
+    calculations = [
+        {
+            "ticker": "XYZ",
+            "metric": "Revenue",
+            "from_period": "Q2 FY2023",
+            "to_period": "Q3 FY2023",
+            "expression": "growth(1000.0, 985.9)",
+            "result": -1.41,
+            "result_text": "-1.4%",
+            "sources": ["10Q1", "10Q2"],
+        }
+    ]
+
+    def status(text: str) -> str:
+        return verify_answer(f"Revenue {text} in Q3 FY2023 [10Q2].", evidence, calculations).status
+
+    for ok in ("changed -1.4%", "showed a 1.4% decrease", "decreased by 1.4%", "fell 1.41%", "moved 1.4%"):
+        assert status(ok) == VERIFIED, ok
+    for bad in ("rose 1.4%", "showed a 1.4% increase", "changed +1.4%", "fell 2.4%"):
+        assert status(bad) == UNSUPPORTED, bad
+
+
+def test_a_calculation_needs_its_inputs_in_the_evidence(items: list[dict[str, Any]]) -> None:
+    invented = {
+        "ticker": "AAPL",
+        "metric": "Total net sales",
+        "from_period": "Q2 FY2023",
+        "to_period": "Q3 FY2023",
+        "expression": "growth(90000.0, 81797.0)",
+        "result": (81797 - 90000) / 90000 * 100,
+        "result_text": "-9.1%",
+        "sources": ["10Q2", "10Q3"],
+    }
+    validation = verify_answer("Net sales fell 9.1% [10Q3].", items, [invented])
+    assert validation.status == UNSUPPORTED
+    (check,) = validation.unverified
+    assert check.text == "9.1%" and "inputs are not in the evidence (90000)" in check.how
+
+
+def test_computed_metric_and_its_average_are_verified_through_their_inputs(
+    items: list[dict[str, Any]],
+) -> None:
+    """Operating margin = operating income / revenue * 100: the 100 is the formula's, not an input."""
+    formulas = formulas_for("What was Apple's operating margin?")
+    inputs = {
+        ("AAPL", i["period_label"]): {
+            "revenue": {"value": float(v.replace(",", "")), "unit": "USD millions", "source": i["label"]},
+            "operating_income": {"value": 20000.0, "unit": "USD millions", "source": i["label"]},
+        }
+        for i, (*_, v) in zip(items[:3], QUARTERS[:3], strict=True)
+    }
+    calculations = compute_formulas(formulas, inputs)
+    assert calculations[0]["expression"] == "20000 / 117154 * 100"
+    mean = sum(c["result"] for c in calculations) / 3
+    calculations.append(
+        {
+            "kind": "formula",
+            "ticker": "AAPL",
+            "metric": "average operating margin",
+            "period": "Q1 FY2023-Q3 FY2023",
+            "expression": "(" + " + ".join(f"{c['result']:.10g}" for c in calculations) + ") / 3",
+            "formula": "mean of operating margin over 3 periods",
+            "result": mean,
+            "result_text": f"{mean:.1f}%",
+            "unit": "percent",
+            "sources": ["10Q1", "10Q2", "10Q3"],
+        }
+    )
+    lines = [f"- AAPL {describe_calculation(c)} (computed: {c['expression']})" for c in calculations]
+    answer = (
+        f"Apple's operating margin was 24.5% in Q3 FY2023 [10Q3], averaging {mean:.1f}% over the three "
+        "quarters.\n\nFigures:\n" + "\n".join(lines)
+    )
+    assert "100" not in [t for t, _, _ in extract_figures(answer)]
+    validation = verify_answer(answer, items, calculations)
+    assert validation.status == VERIFIED, validation.unverified
+    assert any(c.how.startswith("calculation (") for c in validation.checks)
+
+
+def test_summary_lines_shape_is_verified(items: list[dict[str, Any]]) -> None:
+    """figures.summary_lines: "(-30.2%)" is a signed change, "(= ... * 100)" a formula, not figures."""
+    facts = _facts(items)
+    calculations = compute_changes(facts)
+    margin = {
+        "kind": "formula",
+        "ticker": "AAPL",
+        "metric": "operating margin",
+        "period": "Q3 FY2023",
+        "expression": "20000 / 81797 * 100",
+        "formula": "operating_income / revenue * 100",
+        "result": 20000 / 81797 * 100,
+        "result_text": "24.5%",
+        "unit": "percent",
+        "sources": ["10Q3"],
+    }
+    answer = summary_lines(facts, [*calculations, margin])
+    assert "(-30.2%)" in answer and "(= operating_income / revenue * 100) [10Q3]." in answer
+    validation = verify_answer(answer, items, [*calculations, margin])
+    assert validation.status == VERIFIED, validation.unverified
+    assert "100" not in [c.text for c in validation.checks]
+
+
+def test_dates_years_and_fiscal_labels(items: list[dict[str, Any]]) -> None:
+    def check(sentence: str) -> Validation:
+        return verify_answer(sentence, items, [])
+
+    for ok in (
+        "In the quarter ended July 1, 2023 [10Q3] revenue was reported.",
+        "In the quarter ended 2023-07-01 [10Q3] revenue was reported.",
+        "In the quarter ended Jul. 1, 2023 [10Q3] revenue was reported.",
+        "The period ended in July 2023 [10Q3].",
+        "For fiscal 2023 and Q2 FY2023 [10Q2], see the statements.",
+        "In 2022 and 2023 [10Q1] sales held up.",
+    ):
+        assert check(ok).status == VERIFIED, ok
+    missing = check("In FY2021 and on June 30, 2021 [10Q3] sales held up.")
+    assert [c.kind for c in missing.unverified] == ["date", "date"]
+    assert missing.status == NEEDS_REVIEW  # dates that do not match are for review, not unsupported figures
+
+
+def test_extract_figures_skips_labels_numbering_and_names() -> None:
+    answer = (
+        "1. Per the Form 10-Q (Item 2, p. 4), 3M's Q3 revenue was $8.3 billion [10Q1, 10Q2] [M1].\n"
+        "2. Margin: 44.5%; EPS $1.26 per share; 15.7 billion shares; 3 segments; ratio 1.5x; 50 bps."
+    )
+    assert extract_figures(answer) == [
+        ("$8.3 billion", 8.3e9, "amount"),
+        ("44.5%", 44.5, "percent"),
+        ("$1.26", 1.26, "amount"),
+        ("15.7 billion", 15.7e9, "count"),
+        ("3", 3.0, "count"),
+        ("1.5x", 1.5, "number"),
+        ("50 bps", 0.5, "percent"),
+    ]
+    # a parenthetical aside is not a negative, an accounting parenthesis is
+    assert extract_figures("Sales ($94.8 billion in Q2) and (1,234)") == [
+        ("$94.8 billion", 94.8e9, "amount"),
+        ("(1,234)", -1234.0, "number"),
+    ]
+    assert extract_figures("In 2023, COVID-19 and 2022-23 aside") == [
+        ("2023", 2023.0, "date"),
+        ("2022", 2022.0, "date"),
+    ]
+
+
+def test_citation_scope_and_the_uncited_fallback(items: list[dict[str, Any]]) -> None:
+    # Microsoft's figure cited to Apple's filing: found, but not where the answer says
+    miscited = verify_answer("Revenue was $52,857 million [10Q3].", items, [])
+    assert miscited.status == NEEDS_REVIEW
+    assert miscited.unverified[0].how == "in evidence [10Q6], not in the cited [10Q3]"
+    # a sentence citing nothing falls back to other evidence, and says which
+    uncited = verify_answer("Revenue was $52,857 million. Apple's was $81.8 billion [10Q3].", items, [])
+    assert uncited.status == VERIFIED
+    assert uncited.checks[0].how == "evidence [10Q6] (not cited)"
+    # a citation placed after the full stop still belongs to its sentence
+    after = verify_answer("Revenue was $81.8 billion. [10Q3] Costs were stable.", items, [])
+    assert after.checks[0].how == "evidence [10Q3]"
+
+
+def test_market_data_items_and_per_share_amounts() -> None:
+    market = {"label": "M1", "tool": "market_data", "summary": "AAPL close $189.71 on 2023-11-20; P/E 31.2"}
+    caption = (
+        "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (In millions, except number of shares, which "
+        "are reflected in thousands, and per-share amounts)\n"
+        "| Diluted earnings per share | $ 1.26 |\n| Shares used in computing diluted | 15,775,021 |"
+    )
+    filing = assign_labels([_item(7, "AAPL", 2023, 3, date(2023, 7, 1), caption)])
+    answer = (
+        "Diluted EPS was $1.26 on 15.8 billion shares [10Q1]; the stock closed at $189.71 on "
+        "November 20, 2023 [M1]."
+    )
+    validation = verify_answer(answer, [*filing, market], [])
+    assert validation.status == VERIFIED, validation.unverified
+
+
+def test_flag_unsupported_marks_every_unverified_occurrence_only(items: list[dict[str, Any]]) -> None:
+    answer = "Revenue was $42 million [10Q3]. Revenue was $81,797 million [10Q3]. Again $42 million [10Q3]."
+    validation = verify_answer(answer, items, [])
+    assert validation.numbers_total == 2 and validation.numbers_verified == 1
+    flagged = flag_unsupported(answer, validation)
+    assert flagged.count(MARK) == 2 and f"$81,797 million {MARK}" not in flagged
+    assert flag_unsupported(flagged, verify_answer(flagged, items, [])).count(MARK) == 2  # idempotent
+    # a validation built elsewhere (no offsets) still marks by text
+    external = Validation(
+        1, 0, [FigureCheck("$42 million", 42e6, "amount", False, "not found")], [], UNSUPPORTED
+    )
+    assert flag_unsupported(answer, external).count(MARK) == 2
+
+
+def test_no_figures_is_verified() -> None:
+    validation = verify_answer("Management discussed demand across products [10Q1].", [], [])
+    assert validation.status == VERIFIED and validation.numbers_total == 0
+    assert validation.to_dict()["unverified"] == []
