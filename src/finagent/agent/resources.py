@@ -68,10 +68,11 @@ class AgentResources:
         """Embed a search phrase once per process: the same phrase runs for every period."""
         cached = self._query_vectors.get(text)
         if cached is None:
-            cached = self.embedder().encode_query(text)
-            if len(self._query_vectors) >= QUERY_VECTOR_CACHE:
-                self._query_vectors.pop(next(iter(self._query_vectors)))
-            self._query_vectors[text] = cached
+            cached = self.embedder().encode_query(text)  # outside the lock: parallel branches embed at once
+            with self._lock:  # search branches run in threads: evict and insert as one step
+                while len(self._query_vectors) >= QUERY_VECTOR_CACHE:
+                    self._query_vectors.pop(next(iter(self._query_vectors)), None)
+                self._query_vectors[text] = cached
         return cached
 
     def reranker(self) -> PairScorer | None:
