@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize(
     "command",
     [
-        ["ruff", "check", "src", "tests", "benchmarks", "graphs"],
-        ["ruff", "format", "--check", "src", "tests", "benchmarks", "graphs"],
+        ["ruff", "check", "src", "tests", "benchmarks", "graphs", "notebooks"],
+        ["ruff", "format", "--check", "src", "tests", "benchmarks", "graphs", "notebooks"],
         ["mypy", "src", "tests"],
     ],
     ids=["ruff-check", "ruff-format", "mypy"],
