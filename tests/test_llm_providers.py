@@ -6,6 +6,7 @@ No real model and no network: remote providers are pointed at a tiny HTTP server
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import threading
 import time
@@ -272,6 +273,7 @@ def test_valid_json() -> None:
     model = Scripted(replies=['{"tickers": ["AAPL", "MSFT"], "year": 2023}'])
     value, calls = run_structured(model)
     assert value == Picks(tickers=["AAPL", "MSFT"], year=2023)
+    prompt = "system: Extract.\n\nhuman: Apple and Microsoft in 2023"
     assert [call.to_dict() for call in calls] == [
         {
             "role": "analyze",
@@ -283,6 +285,11 @@ def test_valid_json() -> None:
             "ok": True,
             "error": None,
             "repaired": False,
+            # recorded for the audit trail: the prompt as sent, its hash and the raw reply
+            "template": None,
+            "prompt_sha256": hashlib.sha256(prompt.encode()).hexdigest(),
+            "prompt": prompt,
+            "reply": '{"tickers": ["AAPL", "MSFT"], "year": 2023}',
         }
     ]
     response_format = model.calls[0]["kwargs"]["response_format"]
