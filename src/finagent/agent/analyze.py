@@ -44,8 +44,9 @@ _STOP = frozenset(
 
 
 def clean_question(question: str, limit: int) -> tuple[str, list[str]]:
-    """Strip control characters; trim an oversized question with a warning instead of failing."""
-    text = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", " ", question or "").strip()
+    """Strip control characters and undecodable bytes; trim an oversized question with a warning."""
+    text = (question or "").encode("utf-8", "replace").decode("utf-8")  # lone surrogates -> "?"
+    text = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", " ", text).strip()
     if len(text) > limit:
         return text[:limit], [
             f"the question was {len(text):,} characters; only the first {limit:,} were used"
@@ -163,6 +164,9 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     reply, calls = await structured_call(
         resources.chat_model("analyze", context), messages, schema, role="analyze", default=QuestionAnalysis
     )
+    if calls and not calls[-1].ok:
+        reason = (calls[-1].error or "no usable reply").splitlines()[0][:160]
+        warnings.append(f"the model's question analysis failed ({reason}); keywords come from the question")
     keywords: dict[str, list[str]] = {}
     for ticker in tickers or [""]:
         suggested: list[str] = next((k.phrases for k in reply.keywords if k.ticker == ticker), [])

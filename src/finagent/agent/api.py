@@ -20,6 +20,7 @@ from finagent.errors import FinagentError
 
 UpdateHandler = Callable[[str, dict[str, Any]], None]
 TokenHandler = Callable[[str], None]
+MAX_THREAD_CHARS = 200  # a thread id is a key of the checkpoint tables' indexes
 PROSE_NODE = "generate"  # the node whose free-text model call drafts the answer
 
 
@@ -83,6 +84,9 @@ async def aask(
     """
     if not question or not question.strip():
         raise FinagentError("the question is empty")
+    if thread and not (len(thread) <= MAX_THREAD_CHARS and thread.isprintable()):
+        raise FinagentError(f"the thread id must be at most {MAX_THREAD_CHARS} printable characters")
+    question = question.encode("utf-8", "replace").decode("utf-8")  # undecodable bytes (argv) -> "?"
     run_context = context or Context()
     if provider:
         run_context = replace(run_context, provider=provider)

@@ -16,7 +16,6 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-import psycopg
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
@@ -25,7 +24,6 @@ from finagent.agent.context import Context
 from finagent.agent.resources import get_resources
 from finagent.agent.state import reset
 from finagent.db.runs import RunRecord, write_run
-from finagent.errors import FinagentError
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +84,7 @@ def build_record(
     calls = [c for c in state.get("llm_calls") or [] if isinstance(c, dict)]
     return RunRecord(
         run_id=state.get("run_id") or str(uuid.uuid4()),
-        question=str(state.get("question") or ""),
+        question=str((state.get("analysis") or {}).get("question") or state.get("question") or ""),
         status=status,
         started_at=datetime.fromisoformat(started) if started else datetime.now(UTC),
         finagent_version=__version__,
@@ -126,7 +124,7 @@ async def record_run(state: dict[str, Any], runtime: Runtime[Context]) -> dict[s
     record = build_record(state, context, status="completed", thread_id=thread_id)
     try:
         await asyncio.to_thread(save_record, record)
-    except (FinagentError, psycopg.Error) as exc:
+    except Exception as exc:  # e.g. the store is down, or text Postgres cannot encode
         log.warning("run %s not recorded: %s", record.run_id, exc)
         return {"warnings": [f"this run was not recorded in the audit trail: {exc}"]}
     return {}

@@ -30,7 +30,8 @@ _STOPWORDS = frozenset(
     between ending ended change changed total
 """.split()
 )
-_DELIMITER = re.compile(r"</?\s*evidence\b[^>]*>", re.IGNORECASE)
+_ATTRIBUTE_BREAK = re.compile(r'["<>\n]')
+_DELIMITER = re.compile(r"<\s*/?\s*evidence\b[^<>\n]{0,300}>?", re.IGNORECASE)  # unclosed too
 
 
 def hit_to_evidence(hit: SearchHit, query: str, round_: int) -> dict[str, Any]:
@@ -157,7 +158,8 @@ def format_evidence(items: Sequence[dict[str, Any]], terms: Sequence[str], max_c
     blocks = []
     for item in items:
         body = condense(item["text"], terms, max_chars)
-        blocks.append(f'<evidence id="{item["label"]}" from="{describe(item)}">\n{body}\n</evidence>')
+        source = _ATTRIBUTE_BREAK.sub(" ", describe(item))  # section titles are document text too
+        blocks.append(f'<evidence id="{item["label"]}" from="{source}">\n{body}\n</evidence>')
     return "\n".join(blocks) if blocks else "(no evidence found)"
 
 

@@ -230,6 +230,9 @@ class _Draft:
 
     def compose(self, text: str) -> tuple[str, list[dict[str, Any]], list[str]]:
         warnings: list[str] = []
+        if text.lstrip().startswith(("{", "[", "```")):  # JSON or code, not an answer to show
+            warnings.append("the model's answer was not prose (JSON or code); it was set aside")
+            text = ""
         if not text.strip():
             text = fallback_answer(self.facts, self.items)
             warnings.append("the model returned no answer; the answer was built from the evidence alone")

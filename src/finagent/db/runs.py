@@ -7,6 +7,7 @@ exact text, version (content hash), page and character offsets it quoted.
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -51,7 +52,12 @@ class RunRecord:
 
 
 def _json(value: Any) -> Jsonb:
-    return Jsonb(clean_json(value if value is not None else []))
+    return Jsonb(clean_json(value if value is not None else []), dumps=_dumps)
+
+
+def _dumps(value: Any) -> str:
+    """JSON Postgres accepts: lone surrogates (undecodable input bytes) become U+FFFD."""
+    return json.dumps(value, default=str).encode("utf-8", "replace").decode("utf-8")
 
 
 def write_run(conn: psycopg.Connection[Any], run: RunRecord) -> None:

@@ -259,6 +259,9 @@ def _read_manifest(directory: Path) -> tuple[dict[str, _Hints], str | None]:
         for entry in entries:
             if not isinstance(entry, dict) or not entry.get("file"):
                 continue
+            for name in ("file", "ticker", "form"):
+                if entry.get(name) is not None and not isinstance(entry[name], str):
+                    raise ValueError(f"entry {entry['file']!r}: '{name}' must be text")
             out[str(entry["file"])] = _Hints(
                 source="manifest",
                 ticker=(str(entry["ticker"]).strip().upper() if entry.get("ticker") else None),

@@ -93,7 +93,13 @@ _NAME_PATTERNS = (
 
 
 def _entry_from_row(directory: Path, row: dict[str, Any]) -> _Entry:
-    file = directory / str(row["file"])
+    for name in ("file", "ticker", "call_date", "title"):
+        if row.get(name) is not None and not isinstance(row[name], str):
+            raise ValueError(f"'{name}' must be text, not {type(row[name]).__name__}")
+    relative = Path(row["file"])
+    if relative.is_absolute() or ".." in relative.parts:
+        raise ValueError(f"file '{row['file']}' is outside the manifest's folder")
+    file = directory / relative
     ticker = str(row["ticker"]).strip().upper() if row.get("ticker") else None
     entry = _Entry(file=file, ticker=ticker)
     if row.get("call_date"):

@@ -17,6 +17,11 @@ _KIND_ALIASES = {k.lower().replace("-", "").replace("_", ""): k for k in KINDS}
 _KIND_ALIASES |= {"earnings": "earnings_release", "10ka": "10-K", "10qa": "10-Q"}
 
 
+def clean_text(value: str) -> str:
+    """User text as PostgreSQL can store it: NUL removed, undecodable bytes (lone surrogates) -> "?"."""
+    return value.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
+
+
 def normalize_ticker(value: str) -> str:
     """'$msft ' -> 'MSFT'; anything that cannot be a ticker is refused."""
     ticker = value.strip().lstrip("$").upper()
@@ -64,7 +69,7 @@ class SearchFilters:
         self.fiscal_years = [check_year(int(y)) for y in self.fiscal_years]
         self.fiscal_quarters = [check_quarter(int(q)) for q in self.fiscal_quarters]
         self.kinds = [normalize_kind(k) for k in self.kinds]
-        self.sections = [s.strip() for s in self.sections if s.strip()]
+        self.sections = [clean_text(s).strip() for s in self.sections if clean_text(s).strip()]
         if self.date_from and self.date_to and self.date_from > self.date_to:
             raise SearchInputError(f"date range is empty: {self.date_from} is after {self.date_to}")
 

@@ -16,7 +16,7 @@ from finagent.errors import SearchInputError
 from finagent.fiscal import quarter_label
 from finagent.ingest.statements import STATEMENTS
 from finagent.resources import read_sql
-from finagent.retrieval.filters import SearchFilters
+from finagent.retrieval.filters import SearchFilters, clean_text
 
 MAX_QUERY_CHARS = 4000
 Fusion = Literal["weighted", "rrf"]
@@ -121,7 +121,7 @@ def build_search(
 
 
 def validate_query(query: str) -> str:
-    text = (query or "").replace("\x00", " ").strip()
+    text = clean_text(query or "").strip()
     if not text:
         raise SearchInputError("the search query is empty")
     if len(text) > MAX_QUERY_CHARS:

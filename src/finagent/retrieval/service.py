@@ -60,6 +60,7 @@ def search_store(
 ) -> list[SearchHit]:
     """Hybrid search with validated filters; every filter is checked before the model loads."""
     check_search_input(query, fiscal_years, fiscal_quarters, kinds)
+    query = validate_query(query)  # the cleaned text is what is embedded and matched
     filters = SearchFilters(
         tickers=resolve_tickers(list_companies(conn), tickers),
         fiscal_years=list(fiscal_years),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,9 @@ from pydantic import BaseModel, Field
 from finagent.settings import Settings
 
 # ------------------------------------------------------------------------------------ results
+
+
+_EVIDENCE_TAG = re.compile(r"<\s*/?\s*evidence\b[^<>\n]{0,300}>?", re.IGNORECASE)
 
 
 class ToolResult(BaseModel):
@@ -33,13 +37,19 @@ class ToolResult(BaseModel):
     warning: str | None = Field(default=None, description="Why data is missing, stale or partial.")
 
     def summary(self) -> str:
-        """One line the model can quote verbatim, with the provenance spelled out."""
+        """One line the model can quote verbatim, with the provenance spelled out.
+
+        Headlines and error texts come from outside: look-alikes of the ``<evidence>`` delimiters the
+        agent wraps this line in are removed, so the line cannot close its block and pose as rules.
+        """
         name = self.ticker or "-"
         if not self.ok:
-            return f"{self.tool} for {name}: no data — {self.warning or 'unknown error'}"
-        formatter = _SUMMARIES.get(self.tool)
-        text = formatter(self) if formatter else f"{self.tool} for {name}: {self.data}"
-        return f"{text} [{self.source}]" if self.source else text
+            text = f"{self.tool} for {name}: no data — {self.warning or 'unknown error'}"
+        else:
+            formatter = _SUMMARIES.get(self.tool)
+            text = formatter(self) if formatter else f"{self.tool} for {name}: {self.data}"
+            text = f"{text} [{self.source}]" if self.source else text
+        return _EVIDENCE_TAG.sub(" ", text)
 
 
 def fmt_money(value: Any, currency: str | None = "USD") -> str:
