@@ -35,21 +35,19 @@ from finagent.cli.main import app
 from finagent.cli.markdown import answer_markdown, cell
 from finagent.db import Database
 from finagent.embeddings import get_embedder
-from finagent.ingest.models import Block
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings, get_settings
 from tests.conftest import MODEL_CACHE
 from tests.fakes import ScriptedChatModel, ScriptedModels
-from tests.helpers import item, make_doc
+from tests.helpers import item
 from tests.test_cli import assert_clean_failure, finagent
 from tests.test_graph import (
     ANALYSIS,
     GOOD,
-    QUARTERS,
     QUESTION,
-    _statement,
     answer_from_prompt,
     extract_from_prompt,
+    quarter_documents,
 )
 
 TICKERS = ["-t", "AAPL", "-t", "MSFT"]
@@ -58,32 +56,7 @@ TICKERS = ["-t", "AAPL", "-t", "MSFT"]
 @pytest.fixture()
 def filings(db: Database, settings: Settings) -> Iterator[Database]:
     """Three synthetic 10-Qs each for AAPL and MSFT, with file-like source names."""
-    docs = [
-        make_doc(
-            ticker,
-            "10-Q",
-            year,
-            quarter,
-            [
-                Block(
-                    _statement(label, value, end),
-                    section="part1_item1",
-                    section_title="Financial Statements",
-                    page=3,
-                    is_table=True,
-                ),
-                Block(
-                    f"{ticker} management discussion: revenue for the quarter ended {end:%B %d, %Y}.",
-                    section="part1_item2",
-                    section_title="Management's Discussion and Analysis",
-                    page=20,
-                ),
-            ],
-            source_uri=f"/filings/{ticker.lower()}-{year}-q{quarter}.htm",
-            period_end=end,
-        )
-        for ticker, year, quarter, end, label, value in QUARTERS
-    ]
+    docs = quarter_documents(file_names=True)
     IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in docs])
     yield db
     close_resources()

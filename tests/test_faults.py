@@ -54,7 +54,13 @@ from tests.conftest import REPO, create_database, make_settings
 from tests.fakes import ScriptedModels
 from tests.helpers import item, make_doc
 from tests.test_crash_safety import DUPLICATE_ORDINALS, PARTIAL_DOCUMENTS, scalar
-from tests.test_graph import ANALYSIS, GOOD, QUARTERS, _statement, answer_from_prompt, extract_from_prompt
+from tests.test_graph import (
+    ANALYSIS,
+    GOOD,
+    answer_from_prompt,
+    extract_from_prompt,
+    quarter_documents,
+)
 
 TODAY = "2023-11-21"
 
@@ -232,25 +238,7 @@ def test_sigkill_during_ingest_then_rerun(
 
 
 def corpus() -> list[ParsedDocument]:
-    return [
-        make_doc(
-            ticker,
-            "10-Q",
-            year,
-            quarter,
-            [
-                Block(
-                    _statement(label, value, end),
-                    section="part1_item1",
-                    section_title="Financial Statements",
-                    page=3,
-                    is_table=True,
-                )
-            ],
-            period_end=end,
-        )
-        for ticker, year, quarter, end, label, value in QUARTERS
-    ]
+    return quarter_documents(mdna=False)
 
 
 class OwnServer:

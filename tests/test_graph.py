@@ -18,7 +18,7 @@ from finagent.agent.graph import build_graph
 from finagent.agent.resources import close_resources, configure_resources
 from finagent.db import Database
 from finagent.embeddings import get_embedder
-from finagent.ingest.models import Block
+from finagent.ingest.models import Block, ParsedDocument
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
@@ -45,37 +45,40 @@ def _statement(label: str, value: str, period_end: date) -> str:
     )
 
 
-@pytest.fixture()
-def store(db: Database, settings: Settings) -> Iterator[Database]:
+def quarter_documents(*, mdna: bool = True, file_names: bool = False) -> list[ParsedDocument]:
+    """The synthetic 10-Qs of QUARTERS: a statement of operations (+ an MD&A paragraph).
+
+    ``file_names`` gives them file-like sources ("/filings/aapl-2023-q3.htm") instead of test:// URIs.
+    """
     docs = []
     for ticker, year, quarter, end, label, value in QUARTERS:
-        docs.append(
-            make_doc(
-                ticker,
-                "10-Q",
-                year,
-                quarter,
-                [
-                    Block(
-                        _statement(label, value, end),
-                        section="part1_item1",
-                        section_title="Financial Statements",
-                        page=3,
-                        is_table=True,
-                    ),
-                    Block(
-                        f"{ticker} management discussion: revenue and operating results for the quarter "
-                        "ended "
-                        f"{end:%B %d, %Y} reflected demand across products and services.",
-                        section="part1_item2",
-                        section_title="Management's Discussion and Analysis",
-                        page=20,
-                    ),
-                ],
-                period_end=end,
+        blocks = [
+            Block(
+                _statement(label, value, end),
+                section="part1_item1",
+                section_title="Financial Statements",
+                page=3,
+                is_table=True,
             )
-        )
-    IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in docs])
+        ]
+        if mdna:
+            blocks.append(
+                Block(
+                    f"{ticker} management discussion: revenue and operating results for the quarter "
+                    f"ended {end:%B %d, %Y} reflected demand across products and services.",
+                    section="part1_item2",
+                    section_title="Management's Discussion and Analysis",
+                    page=20,
+                )
+            )
+        source = f"/filings/{ticker.lower()}-{year}-q{quarter}.htm" if file_names else None
+        docs.append(make_doc(ticker, "10-Q", year, quarter, blocks, source_uri=source, period_end=end))
+    return docs
+
+
+@pytest.fixture()
+def store(db: Database, settings: Settings) -> Iterator[Database]:
+    IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in quarter_documents()])
     yield db
     close_resources()
 

@@ -45,7 +45,14 @@ from tests.bad_inputs import Q3_QUESTION, Case, cases_for, params
 from tests.conftest import MODEL_CACHE, create_database, make_settings
 from tests.fakes import ScriptedModels
 from tests.helpers import item, make_doc
-from tests.test_graph import GOOD, QUARTERS, _statement, answer_from_prompt, extract_from_prompt
+from tests.test_graph import (
+    GOOD,
+    QUARTERS,
+    _statement,
+    answer_from_prompt,
+    extract_from_prompt,
+    quarter_documents,
+)
 
 TODAY = "2023-11-21"
 INTACT_TABLES = ("documents", "chunks", "companies")
@@ -53,32 +60,7 @@ INTACT_TABLES = ("documents", "chunks", "companies")
 
 def corpus() -> list[ParsedDocument]:
     """Three synthetic 10-Qs each for Apple and Microsoft (statement table + MD&A paragraph)."""
-    return [
-        make_doc(
-            ticker,
-            "10-Q",
-            year,
-            quarter,
-            [
-                Block(
-                    _statement(label, value, end),
-                    section="part1_item1",
-                    section_title="Financial Statements",
-                    page=3,
-                    is_table=True,
-                ),
-                Block(
-                    f"{ticker} management discussion: revenue for the quarter ended {end:%B %d, %Y} "
-                    "reflected demand across products and services.",
-                    section="part1_item2",
-                    section_title="Management's Discussion and Analysis",
-                    page=20,
-                ),
-            ],
-            period_end=end,
-        )
-        for ticker, year, quarter, end, label, value in QUARTERS
-    ]
+    return quarter_documents()
 
 
 def snapshot(url: str) -> dict[str, Any]:

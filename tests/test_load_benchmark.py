@@ -8,65 +8,22 @@ maximum (the server's own count agrees).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from benchmarks.load import LoadPlan, ask_problems, run_load
 from benchmarks.stub_llm import reply_for
 
 from finagent.agent.api import Answer
-from finagent.agent.resources import close_resources
 from finagent.agent.schemas import Evaluation, analysis_schema, facts_schema
 from finagent.db import Database
-from finagent.embeddings import get_embedder
-from finagent.ingest.models import Block
-from finagent.ingest.pipeline import IngestPipeline
 from finagent.llm.structured import response_format_for
 from finagent.settings import Settings
-from tests.helpers import item, make_doc
-from tests.test_graph import QUARTERS
+from tests.test_graph import store  # noqa: F401  (fixture: six synthetic AAPL/MSFT 10-Qs)
 
 POOL_MAX = 4  # below the default 8, so 30 searches queue for connections
 
 
-@pytest.fixture()
-def store(db: Database, settings: Settings) -> Iterator[Database]:
-    """Six synthetic 10-Qs (AAPL, MSFT; FY2023 Q1-Q3) with a revenue table each."""
-    docs = [
-        make_doc(
-            ticker,
-            "10-Q",
-            year,
-            quarter,
-            [
-                Block(
-                    "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (In millions)\n"
-                    f"| | Three Months Ended {end:%B %d, %Y} | Prior year |\n"
-                    f"| {label} | {value} | 1,000 |\n| Operating income | 20,000 | 100 |",
-                    section="part1_item1",
-                    section_title="Financial Statements",
-                    page=3,
-                    is_table=True,
-                ),
-                Block(
-                    f"{ticker} management discussion: revenue for the quarter ended {end:%B %d, %Y} "
-                    "reflected demand across products and services.",
-                    section="part1_item2",
-                    section_title="Management's Discussion and Analysis",
-                    page=20,
-                ),
-            ],
-            period_end=end,
-        )
-        for ticker, year, quarter, end, label, value in QUARTERS
-    ]
-    IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in docs])
-    yield db
-    close_resources()
-
-
-def test_quick_load_has_no_errors_and_pool_limits_hold(store: Database, settings: Settings) -> None:
+def test_quick_load_has_no_errors_and_pool_limits_hold(store: Database, settings: Settings) -> None:  # noqa: F811
     plan = LoadPlan(
         questions=[
             "Compare Apple and Microsoft revenue over the last 3 quarters",
