@@ -29,16 +29,7 @@ from finagent.agent.verify import (
     flag_unsupported,
     verify_answer,
 )
-
-# (ticker, fiscal year, quarter, period end, revenue label, revenue in millions): as tests/test_graph.py
-QUARTERS = [
-    ("AAPL", 2023, 1, date(2022, 12, 31), "Total net sales", "117,154"),
-    ("AAPL", 2023, 2, date(2023, 4, 1), "Total net sales", "94,836"),
-    ("AAPL", 2023, 3, date(2023, 7, 1), "Total net sales", "81,797"),
-    ("MSFT", 2023, 1, date(2022, 9, 30), "Total revenue", "50,122"),
-    ("MSFT", 2023, 2, date(2022, 12, 31), "Total revenue", "52,747"),
-    ("MSFT", 2023, 3, date(2023, 3, 31), "Total revenue", "52,857"),
-]
+from tests.test_graph import QUARTERS  # the synthetic quarters the graph tests store
 
 
 def _statement(label: str, value: str, period_end: date, unit: str = "(In millions)") -> str:

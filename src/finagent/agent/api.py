@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage
 from finagent.agent.context import Context
 from finagent.agent.graph import build_graph, graph
 from finagent.agent.resources import get_resources
-from finagent.agent.state import RESET
+from finagent.agent.state import append
 from finagent.errors import FinagentError
 
 UpdateHandler = Callable[[str, dict[str, Any]], None]
@@ -100,7 +100,6 @@ async def aask(
     config: dict[str, Any] = {"configurable": {"thread_id": thread}} if thread else {}
     started = time.perf_counter()
     output: dict[str, Any] = {}
-    llm_calls: list[dict[str, Any]] = []
     stream_modes = ["updates", "values"]
     prose = _ProseFilter(on_token) if on_token is not None else None
     if prose is not None:
@@ -122,8 +121,6 @@ async def aask(
                     if not isinstance(update, dict):
                         continue
                     _accumulate(progress, update)
-                    calls = update.get("llm_calls") or []
-                    llm_calls = ([] if calls[:1] == [RESET] else llm_calls) + [c for c in calls if c != RESET]
                     if on_update is not None:
                         on_update(node, update)
     except Exception as exc:
@@ -141,7 +138,10 @@ async def aask(
         iterations=int(output.get("iterations") or 0),
         periods_covered=list(output.get("periods_covered") or []),
         warnings=list(output.get("warnings") or []),
-        llm_calls=[{k: v for k, v in c.items() if k not in ("prompt", "reply")} for c in llm_calls],
+        llm_calls=[
+            {k: v for k, v in c.items() if k not in ("prompt", "reply")}
+            for c in progress.get("llm_calls") or []
+        ],
         wall_time_s=round(time.perf_counter() - started, 2),
         thread=thread,
         run_id=output.get("run_id"),
@@ -150,14 +150,9 @@ async def aask(
 
 
 def _accumulate(progress: dict[str, Any], update: dict[str, Any]) -> None:
-    """Fold a node update into ``progress`` like the graph's reducers (lists append, reset clears)."""
+    """Fold a node update into ``progress`` with the graph's own list reducer (``reset`` clears)."""
     for key, value in update.items():
-        if isinstance(value, list):
-            cleared = bool(value) and value[0] == RESET
-            items = [v for v in value if v != RESET]
-            progress[key] = items if cleared else [*(progress.get(key) or []), *items]
-        else:
-            progress[key] = value
+        progress[key] = append(progress.get(key), value) if isinstance(value, list) else value
 
 
 class _ProseFilter:

@@ -171,9 +171,7 @@ def _store_call(func: Callable[[Any], Any]) -> Callable[[], Any]:
 
 def _progress_reporter(ctx: Context | None) -> tuple[Callable[[str, dict[str, Any]], None], list[Any]]:
     """An ``on_update`` handler that turns graph steps into MCP progress notifications."""
-    from rich.text import Text
-
-    from finagent.cli.ask_cmd import describe_update
+    from finagent.cli.ask_cmd import describe_update, plain
 
     pending: list[Awaitable[Any]] = []
     step = 0
@@ -183,7 +181,7 @@ def _progress_reporter(ctx: Context | None) -> tuple[Callable[[str, dict[str, An
         if ctx is None:
             return
         step += 1
-        lines = [Text.from_markup(line).plain for line in describe_update(node, update)]
+        lines = [plain(line) for line in describe_update(node, update)]
         message = f"{node}: " + ("; ".join(lines)[:300] if lines else "done")
         pending.append(asyncio.ensure_future(ctx.report_progress(step, None, message)))
 
