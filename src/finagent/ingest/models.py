@@ -6,7 +6,10 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from finagent.finance.facts import Fact
 
 # Document kinds known to the store (documents.kind).
 KINDS = ("10-K", "10-Q", "8-K", "earnings_release", "annual_report", "transcript", "news", "other")
@@ -46,6 +49,9 @@ class ParsedDocument:
     metadata: dict[str, Any] = field(default_factory=dict)
     # "pages": page-text sources cited by page are packed per page (see chunking.chunk_pages)
     chunking: str = "blocks"
+    # XBRL facts the document reports (iXBRL filings, XBRL instance documents); each may point at
+    # the block that displays it (Fact.block_index). Stored with the document, in one transaction.
+    facts: list[Fact] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,114 @@
+"""A reported figure is a value for a company *and a period*: the XBRL fact record, its duration
+class and its fiscal period, derived from the fact's own dates through the company's calendar.
+
+Why per fact: a 10-K states three fiscal years side by side and a 10-Q states this quarter, the
+same quarter a year earlier and both year-to-date spans. ``dei:DocumentFiscalPeriodFocus``
+describes the filing, not its comparative columns, so every fact is labelled from its own
+start/end dates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date
+from decimal import Decimal
+from typing import Literal
+
+from finagent.fiscal import fiscal_period
+
+DurationClass = Literal["instant", "quarter", "six_months", "nine_months", "year", "other"]
+
+# Inclusive day counts per duration class; 52/53-week calendars make quarters 84-98 days long.
+_DURATIONS: tuple[tuple[DurationClass, int, int], ...] = (
+    ("quarter", 80, 100),
+    ("six_months", 170, 195),
+    ("nine_months", 260, 285),
+    ("year", 350, 380),
+)
+DURATION_MONTHS: dict[str, int] = {"quarter": 3, "six_months": 6, "nine_months": 9, "year": 12}
+
+
+def duration_class(start: date | None, end: date) -> DurationClass:
+    """ "instant" without a start; else quarter / six / nine months / year by length, or "other"."""
+    if start is None:
+        return "instant"
+    days = (end - start).days + 1
+    for name, low, high in _DURATIONS:
+        if low <= days <= high:
+            return name
+    return "other"
+
+
+@dataclass(frozen=True, slots=True)
+class FiscalCalendar:
+    """How a company names its fiscal periods: the (nominal) month its year ends, and the naming
+    offset (-1 for retailers that name a year ending in January after the year it began)."""
+
+    fye_month: int
+    year_offset: int = 0
+
+    def period_of(self, end: date) -> tuple[int, int]:
+        """(fiscal year, fiscal quarter) of a period that ends on ``end`` (52/53-week aware)."""
+        return fiscal_period(end, self.fye_month, self.year_offset)
+
+
+def fiscal_label(fiscal_year: int | None, fiscal_quarter: int | None, duration: str) -> str:
+    """Human label of a fact's period: "Q3 FY2023", "FY2024", "9M FY2023", "6M FY2025",
+    "Q3 FY2023 end" for a balance at the end of a quarter, "FY2024 end" at a year end."""
+    if fiscal_year is None:
+        return "undated"
+    if duration == "year":
+        return f"FY{fiscal_year}"
+    if duration == "quarter":
+        return f"Q{fiscal_quarter} FY{fiscal_year}"
+    if duration == "six_months":
+        return f"6M FY{fiscal_year}"
+    if duration == "nine_months":
+        return f"9M FY{fiscal_year}"
+    if duration == "instant":
+        return f"FY{fiscal_year} end" if fiscal_quarter == 4 else f"Q{fiscal_quarter} FY{fiscal_year} end"
+    return f"FY{fiscal_year} (other span)"
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One numeric XBRL fact, exactly as reported (``Decimal``, sign and scale applied).
+
+    ``dimensions`` are sorted (axis, member) pairs; typed members carry their value text. No
+    dimensions means the consolidated total. ``block_index`` points at the parsed block (a table
+    row or paragraph of the filing) that displays the number, so a citation opens readable text.
+    """
+
+    concept: str
+    value: Decimal | None
+    unit: str | None
+    decimals: int | None  # None = INF (exact)
+    period_start: date | None
+    period_end: date
+    dimensions: tuple[tuple[str, str], ...] = ()
+    is_nil: bool = False
+    hidden: bool = False
+    label: str | None = None
+    display: str | None = None
+    scale: int = 0
+    block_index: int | None = None
+    context_id: str | None = None
+    conflict: bool = False
+    fiscal_year: int | None = None
+    fiscal_quarter: int | None = None
+    duration: DurationClass = "other"
+    extra: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def instant(self) -> bool:
+        return self.period_start is None
+
+    @property
+    def period_label(self) -> str:
+        return fiscal_label(self.fiscal_year, self.fiscal_quarter, self.duration)
+
+    def in_calendar(self, calendar: FiscalCalendar) -> Fact:
+        """The fact with duration class and fiscal period derived from its own dates."""
+        duration = duration_class(self.period_start, self.period_end)
+        year, quarter = calendar.period_of(self.period_end)
+        return replace(self, duration=duration, fiscal_year=year, fiscal_quarter=quarter)
