@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import functools
 import html as html_lib
+import logging
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -50,13 +51,26 @@ from lxml import html as lxml_html
 
 from finagent.companies import lookup_builtin
 from finagent.errors import ParseError
+from finagent.finance.facts import Fact, FiscalCalendar
+from finagent.finance.xbrl import (
+    FACT_TAGS,
+    extract_ixbrl_facts,
+    fact_elements,
+    filing_calendar,
+    fye_month,
+    raw_fact_count,
+)
 from finagent.fiscal import fiscal_period, fiscal_year_of_annual, nominal_month_end, quarter_label
-from finagent.ingest.dates import MONTHS, parse_date
+from finagent.ingest.dates import parse_date
 from finagent.ingest.models import Block, ParsedDocument, SourceItem, sha256_bytes
 
-__all__ = ["discover_edgar", "parse_edgar_submission", "parse_ixbrl_html"]
+__all__ = ["FilingMeta", "discover_edgar", "filing_metadata", "parse_edgar_submission", "parse_ixbrl_html"]
 
 _IX_NS = "http://www.xbrl.org/2013/inlineXBRL"
+# Private _Unit.meta key: ordinals (finance.xbrl.fact_elements order) of the facts a unit shows.
+# Popped before blocks leave the parser, so it never reaches chunk metadata.
+_FACT_KEY = "_fact_ordinals"
+log = logging.getLogger(__name__)
 _SUBMISSION_NAME = "full-submission.txt"
 _PRIMARY_NAME = "primary-document.html"
 
@@ -253,10 +267,13 @@ def _primary_document(raw: bytes, form: str | None) -> bytes | None:
 def _parse_document(data: bytes, path: Path, header: _SubmissionHeader | None) -> ParsedDocument:
     """Parse primary-document bytes into a ParsedDocument (raises ParseError if not a filing)."""
     uri = str(Path(path).resolve())
+    root: etree._Element | None = None
+    elements: list[etree._Element] = []
     if _looks_like_markup(data):
         root = _parse_markup(data, path)
         dei = _dei_facts(root)
-        units = _Walker().run(root)
+        elements = fact_elements(root)
+        units = _Walker({el: i for i, el in enumerate(elements)}).run(root)
     else:
         dei = {}
         units = _plain_text_units(data.decode("utf-8", errors="replace"))
@@ -265,6 +282,7 @@ def _parse_document(data: bytes, path: Path, header: _SubmissionHeader | None) -
     meta = _metadata(dei, header, units, path)
     units = _drop_page_furniture(units)
     blocks = _sectioned_blocks(units, meta.form_base)
+    block_of = _pop_fact_ordinals(blocks)
     if not any(b.text.strip() for b in blocks):
         raise ParseError(str(path), "the filing has no text")
     metadata: dict[str, Any] = {"form": meta.form}
@@ -277,6 +295,11 @@ def _parse_document(data: bytes, path: Path, header: _SubmissionHeader | None) -
     if meta.dei_fiscal_year is not None and meta.computed_fiscal_year not in (None, meta.dei_fiscal_year):
         # e.g. Home Depot names the year ending 2025-02-02 "fiscal 2024"; keep the filer's name.
         metadata["fiscal_year_by_calendar_rule"] = meta.computed_fiscal_year
+    if meta.year_offset is not None:
+        metadata["fiscal_year_offset"] = meta.year_offset
+    facts: list[Fact] = []
+    if root is not None and elements:
+        facts = _filing_facts(root, elements, meta.calendar, block_of, data, metadata)
     return ParsedDocument(
         kind=meta.kind,
         title=meta.title,
@@ -295,7 +318,47 @@ def _parse_document(data: bytes, path: Path, header: _SubmissionHeader | None) -
         ),
         fiscal_year_end_month=meta.fye_month,
         metadata=metadata,
+        facts=facts,
     )
+
+
+def _pop_fact_ordinals(blocks: list[Block]) -> dict[int, int]:
+    """Fact ordinal -> index of the block displaying it; removes the private key from metadata."""
+    block_of: dict[int, int] = {}
+    for index, block in enumerate(blocks):
+        for ordinal in block.metadata.pop(_FACT_KEY, ()):
+            block_of.setdefault(ordinal, index)
+    return block_of
+
+
+def _filing_facts(
+    root: etree._Element,
+    elements: list[etree._Element],
+    calendar: FiscalCalendar | None,
+    block_of: dict[int, int],
+    data: bytes,
+    metadata: dict[str, Any],
+) -> list[Fact]:
+    """The filing's XBRL facts, each pointing at the block that shows it.
+
+    Problems are reported in ``metadata["xbrl_warnings"]`` (and the log), never raised: the text
+    of a filing is still worth having when some of its facts are not. The tree here is the
+    recovering parse the text comes from; a malformed file (NVIDIA's FY2023 10-K) loses no
+    fact as long as the element count matches the ``<ix:nonFraction`` tags in the bytes.
+    """
+    extraction = extract_ixbrl_facts(root, calendar, elements)
+    warnings = list(extraction.warnings)
+    expected = raw_fact_count(data)
+    if expected != len(elements):
+        warnings.append(f"the tree has {len(elements)} ix:nonFraction elements, the bytes have {expected}")
+    if extraction.skipped:
+        reasons = sorted({reason for _, reason in extraction.skipped})
+        warnings.append(f"{len(extraction.skipped)} facts skipped: " + "; ".join(reasons[:5]))
+    if warnings:
+        metadata["xbrl_warnings"] = warnings
+        for warning in warnings:
+            log.warning("%s: %s", metadata.get("form"), warning)
+    return [replace(f, block_index=block_of.get(int(f.extra["ordinal"]))) for f in extraction.facts]
 
 
 _MARKUP_RE = re.compile(rb"<\s*(html|body|div|p|table|font|span|br)\b", re.I)
@@ -392,6 +455,16 @@ class _Meta:
     cik: str | None
     dei_fiscal_year: int | None = None
     computed_fiscal_year: int | None = None
+    calendar: FiscalCalendar | None = None  # labels the filing's facts
+    year_offset: int | None = None  # fiscal-year naming offset, when the filing or a built-in states it
+
+
+FilingMeta = _Meta
+
+
+def filing_metadata(dei: dict[str, str], path: Path) -> FilingMeta:
+    """Document metadata from dei cover facts alone (XBRL instance documents have no cover text)."""
+    return _metadata(dei, None, [], path)
 
 
 _FORM_BASE = re.compile(r"^(10-K|10-Q|8-K|20-F|40-F|6-K)", re.I)
@@ -446,24 +519,24 @@ def _metadata(dei: dict[str, str], header: _SubmissionHeader | None, units: list
         period_end = _parse_date(m.group(1))
 
     fye_fact = dei.get("CurrentFiscalYearEndDate", "")
-    fye_month = _fye_month(fye_fact, dei.get("CurrentFiscalYearEndDate@format"))
-    if fye_month is None and kind == "10-K" and period_end is not None:
-        fye_month = nominal_month_end(period_end)[1]
-    if fye_month is None and builtin is not None:
-        fye_month = builtin.fiscal_year_end_month
-    if fye_month is None and header is not None and header.fiscal_year_end:
-        fye_month = _fye_month(header.fiscal_year_end, "mmdd")
+    fye = fye_month(fye_fact, dei.get("CurrentFiscalYearEndDate@format"))
+    if fye is None and kind == "10-K" and period_end is not None:
+        fye = nominal_month_end(period_end)[1]
+    if fye is None and builtin is not None:
+        fye = builtin.fiscal_year_end_month
+    if fye is None and header is not None and header.fiscal_year_end:
+        fye = fye_month(header.fiscal_year_end, "mmdd")
 
     dei_year = _int(dei.get("DocumentFiscalYearFocus"))
     focus = (dei.get("DocumentFiscalPeriodFocus") or "").strip().upper()
     computed_year: int | None = None
     computed_quarter: int | None = None
-    if period_end is not None and fye_month is not None:
+    if period_end is not None and fye is not None:
         offset = builtin.fiscal_year_offset if builtin is not None else 0
         if kind == "10-Q":
-            computed_year, computed_quarter = fiscal_period(period_end, fye_month, offset)
+            computed_year, computed_quarter = fiscal_period(period_end, fye, offset)
         else:
-            computed_year = fiscal_year_of_annual(period_end, fye_month, offset)
+            computed_year = fiscal_year_of_annual(period_end, fye, offset)
     fiscal_year = dei_year if dei_year is not None else computed_year
     if dei_year is not None and computed_year is not None and abs(dei_year - computed_year) > 1:
         fiscal_year = computed_year  # a mistyped cover fact; the calendar is more trustworthy
@@ -478,6 +551,11 @@ def _metadata(dei: dict[str, str], header: _SubmissionHeader | None, units: list
         period_label = period_end.isoformat() if period_end else ""
     title = " ".join(p for p in (name_for_title, form_label, period_label) if p)
     cik = dei.get("EntityCentralIndexKey") or (header.cik if header else None)
+    # The calendar that labels each fact: the filing's own statement of it, else the built-in one.
+    calendar = filing_calendar(dei)
+    if calendar is None and fye is not None:
+        calendar = FiscalCalendar(fye, builtin.fiscal_year_offset if builtin is not None else 0)
+    offset_known = (dei_year is not None and period_end is not None) or builtin is not None
     return _Meta(
         kind=kind,
         form=form or kind,
@@ -489,10 +567,12 @@ def _metadata(dei: dict[str, str], header: _SubmissionHeader | None, units: list
         fiscal_year=fiscal_year,
         fiscal_quarter=quarter,
         period_end=period_end,
-        fye_month=fye_month,
+        fye_month=fye,
         cik=cik.strip() if cik else None,
         dei_fiscal_year=dei_year,
         computed_fiscal_year=computed_year,
+        calendar=calendar,
+        year_offset=calendar.year_offset if calendar is not None and offset_known else None,
     )
 
 
@@ -514,36 +594,6 @@ def _int(value: str | None) -> int | None:
 def _parse_date(text: str) -> date | None:
     """Parse cover-page dates: 'June 28, 2025', 'June\xa028, 2025', '2025-06-28', '06/28/2025'."""
     return parse_date(_norm_space(text))
-
-
-def _fye_month(text: str, fmt: str | None) -> int | None:
-    """Nominal fiscal-year-end month from '--09-27', 'September 28', '11/29', '0927' (MMDD).
-
-    52/53-week years ending in the first days of a month nominally end the previous month
-    (NVIDIA's '--01-26' is January, Home Depot's 'February 2' is January).
-    """
-    s = _norm_space(text)
-    if not s:
-        return None
-    month = day = None
-    if m := re.fullmatch(r"--(\d{2})-(\d{2})", s) or (
-        re.fullmatch(r"(\d{2})(\d{2})", s) if fmt == "mmdd" else None
-    ):
-        month, day = int(m.group(1)), int(m.group(2))
-    elif m := re.fullmatch(r"(\d{1,2})[/-](\d{1,2})", s):
-        month, day = int(m.group(1)), int(m.group(2))
-        if fmt and "day-month" in fmt:
-            month, day = day, month
-    elif (m := re.match(r"([A-Za-z]{3,9})\.?\s+(\d{1,2})", s)) and m.group(1).lower() in MONTHS:
-        month, day = MONTHS[m.group(1).lower()], int(m.group(2))
-    elif (m := re.match(r"(\d{1,2})\s+([A-Za-z]{3,9})", s)) and m.group(2).lower() in MONTHS:
-        month, day = MONTHS[m.group(2).lower()], int(m.group(1))
-    if month is None or day is None:
-        return None
-    try:
-        return nominal_month_end(date(2000, month, day))[1]  # 2000: a leap year, so --02-29 works
-    except ValueError:
-        return None
 
 
 # --------------------------------------------------------------------------- body walking
@@ -578,11 +628,17 @@ def _norm_space(text: str) -> str:
 
 
 class _Walker:
-    """Walks an HTML tree in order, emitting paragraph and table units."""
+    """Walks an HTML tree in order, emitting paragraph and table units.
 
-    def __init__(self) -> None:
+    ``fact_ordinals`` maps each ix:nonFraction element to its ordinal; the units record which
+    facts they display (``meta[_FACT_KEY]``) so facts can point at the block showing them.
+    """
+
+    def __init__(self, fact_ordinals: dict[etree._Element, int] | None = None) -> None:
         self.units: list[_Unit] = []
         self.buf: list[str] = []
+        self.fact_ordinals = fact_ordinals or {}
+        self.shown: list[int] = []  # facts met since the last flush
 
     def run(self, root: etree._Element) -> list[_Unit]:
         body = None
@@ -599,7 +655,11 @@ class _Walker:
             text = _BULLET_GLUE.sub(r"\1 ", _norm_space("".join(self.buf)))
             self.buf.clear()
             if text:
-                self.units.append(_Unit(text))
+                unit = _Unit(text)
+                if self.shown:
+                    unit.meta[_FACT_KEY] = self.shown
+                self.units.append(unit)
+        self.shown = []
 
     def _walk(self, root: etree._Element) -> None:
         """Iterative pre-order walk (unclosed <font> tags in old filings nest thousands deep)."""
@@ -618,8 +678,10 @@ class _Walker:
                 tag = _local(el.tag)
                 if tag == "table":
                     self._flush()
-                    self.units.extend(_table_units(el))
+                    self.units.extend(_table_units(el, self.fact_ordinals))
                 else:
+                    if tag == "nonfraction" and (ordinal := self.fact_ordinals.get(el)) is not None:
+                        self.shown.append(ordinal)
                     if tag in _BLOCK_TAGS or tag == "br":
                         self._flush()
                     if el.text:
@@ -718,7 +780,9 @@ def _merge_cells(cells: list[str]) -> list[str]:
     return out
 
 
-def _table_units(table: etree._Element) -> list[_Unit]:
+def _table_units(
+    table: etree._Element, fact_ordinals: dict[etree._Element, int] | None = None
+) -> list[_Unit]:
     """One table unit of pipe-separated rows, or text units for layout tables.
 
     A table unit's ``meta["header_rows"]`` counts its leading column-header rows (rows whose
@@ -727,6 +791,7 @@ def _table_units(table: etree._Element) -> list[_Unit]:
     """
     rows: list[list[str]] = []
     label_empty: list[bool] = []
+    row_facts: list[list[int]] = []
     for tr in _rows(table):
         cells = []
         first_empty: bool | None = None
@@ -741,6 +806,7 @@ def _table_units(table: etree._Element) -> list[_Unit]:
         if cells:
             rows.append(_merge_cells(cells))
             label_empty.append(bool(first_empty))
+            row_facts.append(_shown_facts(tr, fact_ordinals) if fact_ordinals else [])
     if not rows:
         return []
     max_cols = max(len(r) for r in rows)
@@ -752,14 +818,39 @@ def _table_units(table: etree._Element) -> list[_Unit]:
         or (len(rows) == 1 and max_cols <= 3 and bool(_HEADING_CELL.match(rows[0][0])))
     )
     if as_text:
-        return [_Unit(" ".join(r)) for r in rows]
+        units = [_Unit(" ".join(r)) for r in rows]
+        for unit, shown in zip(units, row_facts, strict=True):
+            if shown:
+                unit.meta[_FACT_KEY] = shown
+        return units
     header_rows = 1
     while header_rows < min(_MAX_HEADER_ROWS, len(rows) - 1) and label_empty[0] and label_empty[header_rows]:
         header_rows += 1
     unit = _Unit("\n".join(" | ".join(r) for r in rows), is_table=True)
     if header_rows > 1:
         unit.meta["header_rows"] = header_rows
+    if any(row_facts):
+        unit.meta[_FACT_KEY] = [o for shown in row_facts for o in shown]
     return [unit]
+
+
+def _shown_facts(row: etree._Element, fact_ordinals: dict[etree._Element, int]) -> list[int]:
+    """Ordinals of the facts displayed in a table row (as _cell_text reads it: no skipped parts)."""
+    shown: list[int] = []
+    for el in row.iter(*FACT_TAGS):
+        ordinal = fact_ordinals.get(el)
+        if ordinal is None:
+            continue
+        visible = True
+        for anc in el.iterancestors():
+            if anc is row:
+                break
+            if _skipped(anc):
+                visible = False
+                break
+        if visible and not _skipped(el):
+            shown.append(ordinal)
+    return shown
 
 
 # --------------------------------------------------------------------------- page furniture
