@@ -78,11 +78,19 @@ def _discover_file(
     from finagent.ingest.ixbrl import discover_edgar
     from finagent.ingest.news import discover_news
     from finagent.ingest.pdf import discover_pdfs
+    from finagent.ingest.xbrl_instance import discover_xbrl_instances, is_linkbase_or_schema, is_xbrl_instance
 
     name = path.name.lower()
     suffix = path.suffix.lower()
     result = Discovery()
     if not explicit and (name in _IGNORED_NAMES or name.startswith(_IGNORED_PREFIXES)):
+        return result
+    if is_linkbase_or_schema(path):
+        # An instance's label/presentation/... linkbases and schema travel with it: not documents.
+        if explicit:
+            result.failed.append(
+                (str(path), "an XBRL linkbase or schema, not a document (give its *_htm.xml)")
+            )
         return result
     if suffix in _FILING_SUFFIXES or name == "full-submission.txt":
         result.items += discover_edgar(path)
@@ -93,6 +101,8 @@ def _discover_file(
         result.items += discover_financebench(path, docs if docs.exists() else None)
     elif suffix in {".csv", ".jsonl"}:
         result.items += discover_news(path, ticker=ticker)
+    elif suffix == ".xml" and is_xbrl_instance(path):
+        result.items += discover_xbrl_instances(path)
     elif suffix == ".txt" and (path.parent / "manifest.json").exists():
         from finagent.ingest.transcripts import discover_transcripts
 
@@ -101,7 +111,8 @@ def _discover_file(
         reason = f"unsupported file type '{suffix or path.name}'"
         if explicit:
             reason += (
-                " (supported: .htm/.html filings, .pdf, .csv/.jsonl news, transcripts with manifest.json)"
+                " (supported: .htm/.html filings, XBRL instance .xml, .pdf, .csv/.jsonl news,"
+                " transcripts with manifest.json)"
             )
             result.failed.append((str(path), reason))
         else:
