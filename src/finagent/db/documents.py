@@ -8,6 +8,8 @@ import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
+from finagent.db.facts import restore_document_facts, supersede_document_facts, write_facts
+from finagent.finance.facts import Filing
 from finagent.ingest.models import ChunkDraft, ParsedDocument
 from finagent.resources import read_sql
 
@@ -69,6 +71,7 @@ def supersede_versions(conn: psycopg.Connection[Any], source_uri: str, content_s
     ]
     if ids:
         conn.execute(read_sql("queries/supersede_chunks.sql"), {"document_ids": ids})
+        supersede_document_facts(conn, ids)
     return ids
 
 
@@ -87,6 +90,7 @@ def restore_version(conn: psycopg.Connection[Any], content_sha256: str) -> tuple
         document_id, source_uri = int(row[0]), str(row[1])
         replaced = supersede_versions(conn, source_uri, content_sha256)
         conn.execute("UPDATE chunks SET superseded = false WHERE document_id = %s", (document_id,))
+        restore_document_facts(conn, document_id)
     return document_id, replaced
 
 
@@ -124,8 +128,21 @@ def upsert_company(conn: psycopg.Connection[Any], doc: ParsedDocument) -> None:
             "name": doc.company_name,
             "aliases": aliases,
             "fiscal_year_end_month": doc.fiscal_year_end_month,
+            "fiscal_year_offset": doc.metadata.get("fiscal_year_offset"),
             "cik": doc.metadata.get("cik"),
         },
+    )
+
+
+def filing_of(doc: ParsedDocument) -> Filing:
+    """The report a document is a copy of: the same 10-K as iXBRL and as an XBRL instance is one."""
+    form = str(doc.metadata.get("form") or doc.kind)
+    return Filing(
+        ticker=doc.ticker or "",
+        form=form,
+        period_end=doc.period_end,
+        cik=doc.metadata.get("cik"),
+        filed=doc.published_at.date() if doc.published_at else None,
     )
 
 
@@ -136,8 +153,11 @@ def write_document(
     embeddings: np.ndarray,
     *,
     uri: str,
+    fact_chunks: list[int | None] | None = None,
 ) -> tuple[int, list[int]]:
-    """Store one document and all its chunks in a single transaction.
+    """Store one document, all its chunks and its XBRL facts in a single transaction.
+
+    ``fact_chunks`` gives, per fact of ``doc.facts``, the ordinal of the chunk displaying it.
 
     Returns (new document id, ids of the versions it supersedes; they are kept for audits). Either
     everything is stored or nothing is: a crash mid-way leaves no partial document behind.
@@ -189,6 +209,9 @@ def write_document(
                         vector,
                     )
                 )
+        if doc.facts and doc.ticker:
+            ordinals = fact_chunks if fact_chunks is not None else [None] * len(doc.facts)
+            write_facts(conn, document_id, filing_of(doc), doc.facts, ordinals)
         upsert_company(conn, doc)
         for old_id in replaced:
             record_event(
@@ -204,6 +227,6 @@ def write_document(
             "ready",
             content_sha256=doc.content_sha256,
             document_id=document_id,
-            details={"chunks": len(chunks)},
+            details={"chunks": len(chunks), "facts": len(doc.facts)},
         )
     return document_id, replaced

@@ -112,3 +112,72 @@ class Fact:
         duration = duration_class(self.period_start, self.period_end)
         year, quarter = calendar.period_of(self.period_end)
         return replace(self, duration=duration, fiscal_year=year, fiscal_quarter=quarter)
+
+
+@dataclass(frozen=True, slots=True)
+class Filing:
+    """The report a fact comes from, whatever format it was ingested in (iXBRL, XBRL instance, PDF).
+
+    The same 10-K stored as iXBRL and as an instance document has one ``key``, so its facts are
+    counted once.
+    """
+
+    ticker: str
+    form: str
+    period_end: date | None
+    cik: str | None = None
+    filed: date | None = None
+
+    @property
+    def key(self) -> str:
+        end = self.period_end.isoformat() if self.period_end else "undated"
+        return f"{self.ticker}|{self.form.upper()}|{end}"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFact:
+    """A fact as the store holds it: the reported value with its period, filing and provenance.
+
+    ``chunk_id`` is where the number is displayed (a statement row a person can read); derived facts
+    (Q4 = FY − nine months) have no document and list their ``inputs`` (ids of stored facts).
+    """
+
+    id: int
+    ticker: str
+    concept: str
+    value: Decimal | None
+    unit: str | None
+    decimals: int | None
+    period_start: date | None
+    period_end: date
+    duration: str
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    dims_key: str = ""
+    label: str | None = None
+    display: str | None = None
+    filing_key: str = ""
+    form: str | None = None
+    filing_period_end: date | None = None
+    filed_at: date | None = None
+    document_id: int | None = None
+    chunk_id: int | None = None
+    page: int | None = None
+    statement: str | None = None
+    derived: bool = False
+    derivation: str | None = None
+    inputs: tuple[int, ...] = ()
+    conflict: bool = False
+    hidden: bool = False
+    source_uri: str | None = None
+    title: str | None = None
+    kind: str | None = None
+
+    @property
+    def period_label(self) -> str:
+        return fiscal_label(self.fiscal_year, self.fiscal_quarter, self.duration)
+
+    @property
+    def filing_order(self) -> tuple[date, date]:
+        """Later filings restate earlier ones: order by filing date, else by the filing's own period."""
+        return (self.filed_at or self.filing_period_end or date.min, self.filing_period_end or date.min)

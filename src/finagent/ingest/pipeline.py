@@ -19,6 +19,8 @@ from finagent.db.documents import is_stored, record_event, restore_version, writ
 from finagent.embeddings import Embedder
 from finagent.errors import FinagentError, ParseError, SkipDocument
 from finagent.ingest.chunking import chunk_blocks, chunk_pages
+from finagent.ingest.fact_sources import fact_chunk_ordinals
+from finagent.ingest.facts_upkeep import refresh_company_facts
 from finagent.ingest.models import ChunkDraft, ParsedDocument, SourceItem
 from finagent.ingest.statements import classify_statement
 from finagent.settings import Settings
@@ -35,6 +37,8 @@ class IngestReport:
 
     documents: int = 0
     chunks: int = 0
+    facts: int = 0
+    derived_facts: int = 0
     unchanged: int = 0
     replaced: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason): not a document
@@ -49,6 +53,8 @@ class IngestReport:
     def merge(self, other: IngestReport) -> None:
         self.documents += other.documents
         self.chunks += other.chunks
+        self.facts += other.facts
+        self.derived_facts += other.derived_facts
         self.unchanged += other.unchanged
         self.replaced += other.replaced
         self.skipped += other.skipped
@@ -63,6 +69,7 @@ class _Pending:
     uri: str
     doc: ParsedDocument
     chunks: list[ChunkDraft]
+    fact_chunks: list[int | None] = field(default_factory=list)
 
 
 class IngestPipeline:
@@ -81,6 +88,7 @@ class IngestPipeline:
         self.settings = settings
         self.progress = progress or (lambda stage, done, total: None)
         self.flush_chunks = flush_chunks
+        self._touched: set[str] = set()  # companies whose facts changed in this run
 
     def run(
         self,
@@ -92,6 +100,7 @@ class IngestPipeline:
         started = time.perf_counter()
         pending: list[_Pending] = []
         seen: set[str] = set()
+        self._touched = set()
         with self.db.connection() as conn:
             conn.autocommit = True
             for item in items:
@@ -107,6 +116,10 @@ class IngestPipeline:
                 # Marks new pages all-visible (index-only scans of the covering filter index) and
                 # refreshes planner statistics; cheap, it only visits pages changed since last time.
                 conn.execute("VACUUM (ANALYZE) chunks")
+            if self._touched:
+                # Facts across documents: instance facts find their text, derived quarters follow
+                # the filings now stored (Q4 = the 10-K's year - the Q3 10-Q's nine months).
+                report.derived_facts += refresh_company_facts(conn, sorted(self._touched))
         report.seconds = time.perf_counter() - started
         return report
 
@@ -145,6 +158,8 @@ class IngestPipeline:
             )
             report.replaced += len(restored[1])
             report.unchanged += 1
+            if doc.ticker:
+                self._touched.add(doc.ticker)
             return None
         seen.add(doc.content_sha256)
         settings = self.settings
@@ -158,7 +173,7 @@ class IngestPipeline:
                 table_max=self.settings.table_chunk_max,
             )
         )
-        if not chunks:
+        if not chunks and not doc.facts:
             self._fail(conn, item.uri, "no text could be extracted", report)
             return None
         for chunk in chunks:
@@ -171,9 +186,10 @@ class IngestPipeline:
             item.uri,
             "parsed",
             content_sha256=doc.content_sha256,
-            details={"kind": doc.kind, "ticker": doc.ticker, "chunks": len(chunks)},
+            details={"kind": doc.kind, "ticker": doc.ticker, "chunks": len(chunks), "facts": len(doc.facts)},
         )
-        return _Pending(item.uri, doc, chunks)
+        fact_chunks = fact_chunk_ordinals(doc.blocks, chunks, doc.facts) if doc.facts else []
+        return _Pending(item.uri, doc, chunks, fact_chunks)
 
     def _fail(self, conn: psycopg.Connection[Any], uri: str, reason: str, report: IngestReport) -> None:
         record_event(conn, uri, "failed", reason=reason)
@@ -192,7 +208,7 @@ class IngestPipeline:
             offset += len(p.chunks)
             record_event(conn, p.uri, "embedded", content_sha256=p.doc.content_sha256)
             try:
-                _, replaced = write_document(conn, p.doc, p.chunks, own, uri=p.uri)
+                _, replaced = write_document(conn, p.doc, p.chunks, own, uri=p.uri, fact_chunks=p.fact_chunks)
             except psycopg.errors.UniqueViolation:  # a concurrent ingest stored the same content first
                 record_event(conn, p.uri, "unchanged", content_sha256=p.doc.content_sha256)
                 report.unchanged += 1
@@ -203,6 +219,9 @@ class IngestPipeline:
                 continue
             report.documents += 1
             report.chunks += len(p.chunks)
+            report.facts += len(p.doc.facts)
+            if p.doc.ticker:
+                self._touched.add(p.doc.ticker)
             report.replaced += len(replaced)
             report.by_kind[p.doc.kind] = report.by_kind.get(p.doc.kind, 0) + 1
             self.progress("store", 1, None)

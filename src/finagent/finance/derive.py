@@ -1,0 +1,168 @@
+"""Derived quarters: figures no filing states as such, computed from ones that do.
+
+* Q4 = fiscal year − nine months year-to-date (same concept, same start date, consolidated): a
+  10-K reports the year, the Q3 10-Q the nine months; nobody reports the fourth quarter alone.
+* A quarter from year-to-date differences (six months − first quarter, nine months − six
+  months, same start): 10-Q cash-flow statements give only year-to-date spans.
+
+Only flows subtract: per-share values, share counts, ratios and balance-sheet instants do not, so
+they are "not derivable" (``not_derivable`` says why). When several filings report an input
+(restatements), the latest filed value is used; the inputs' ids are kept with the result.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+
+from finagent.finance.facts import StoredFact
+
+FY_MINUS_9M = "fy_minus_9m"
+YTD_DIFFERENCE = "ytd_difference"
+
+# Units whose values add up over time; anything per share, a count of shares or a ratio does not.
+_ADDITIVE_UNITS = ("USD", "EUR", "GBP", "JPY", "CAD", "CHF", "CNY")
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedFact:
+    """A derived figure with the period it covers and the stored facts it was computed from."""
+
+    ticker: str
+    concept: str
+    value: Decimal
+    unit: str | None
+    decimals: int | None
+    period_start: date
+    period_end: date
+    duration: str
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    label: str | None
+    derivation: str
+    inputs: tuple[int, ...]
+    filing_key: str
+    form: str | None
+    filing_period_end: date | None
+    filed_at: date | None
+
+    def identity(self) -> tuple[object, ...]:
+        """What makes two derivations the same (unchanged inputs give the same stored row)."""
+        return (
+            self.concept,
+            self.unit,
+            self.period_start,
+            self.period_end,
+            self.derivation,
+            tuple(sorted(self.inputs)),
+            self.value,
+        )
+
+
+def additive(unit: str | None) -> bool:
+    """Money amounts subtract across periods; per-share values, share counts and ratios do not."""
+    return unit is not None and "/" not in unit and unit.upper() in _ADDITIVE_UNITS
+
+
+def not_derivable(unit: str | None, duration: str) -> str | None:
+    """Why a quarter cannot be derived for a figure of this unit and duration (None if it can)."""
+    if duration == "instant":
+        return "a balance at a date is reported as of the year end, not derived from year-to-date figures"
+    if unit and "/" in unit:
+        return "per-share values do not subtract (the share counts differ between periods)"
+    if unit and unit.lower() == "shares":
+        return "share counts are not flows and do not subtract"
+    if unit and unit.lower() == "pure":
+        return "ratios do not subtract"
+    if not additive(unit):
+        return f"values in {unit or 'an unknown unit'} are not known to add up over periods"
+    return None
+
+
+def _latest(facts: Iterable[StoredFact]) -> StoredFact:
+    return max(facts, key=lambda f: (f.filing_order, f.id))
+
+
+def _precision(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return min(a, b)
+
+
+def _derive(later: StoredFact, earlier: StoredFact, derivation: str) -> DerivedFact | None:
+    if later.value is None or earlier.value is None or later.period_start is None:
+        return None
+    start = earlier.period_end + timedelta(days=1)
+    return DerivedFact(
+        ticker=later.ticker,
+        concept=later.concept,
+        value=later.value - earlier.value,
+        unit=later.unit,
+        decimals=_precision(later.decimals, earlier.decimals),
+        period_start=start,
+        period_end=later.period_end,
+        duration="quarter",
+        fiscal_year=later.fiscal_year,
+        fiscal_quarter=later.fiscal_quarter,
+        label=later.label or earlier.label,
+        derivation=derivation,
+        inputs=(later.id, earlier.id),
+        filing_key=later.filing_key,
+        form=later.form,
+        filing_period_end=later.filing_period_end,
+        filed_at=later.filed_at,
+    )
+
+
+# A year-to-date span and the span one quarter shorter with the same start: their difference is a quarter.
+_PREVIOUS_SPAN = {
+    "year": ("nine_months", FY_MINUS_9M),
+    "nine_months": ("six_months", YTD_DIFFERENCE),
+    "six_months": ("quarter", YTD_DIFFERENCE),
+}
+
+
+def derive_quarters(facts: Sequence[StoredFact]) -> list[DerivedFact]:
+    """Quarters derivable from ``facts`` (one company's consolidated reported duration facts) that
+    no filing reports directly."""
+    spans: dict[tuple[str, str | None, date | None, date], list[StoredFact]] = defaultdict(list)
+    for fact in facts:
+        if fact.derived or fact.dims_key or fact.period_start is None or not additive(fact.unit):
+            continue
+        spans[(fact.concept, fact.unit, fact.period_start, fact.period_end)].append(fact)
+    chosen = {key: _latest(group) for key, group in spans.items()}
+    reported_quarters = {
+        (concept, unit, start, end)
+        for (concept, unit, start, end), fact in chosen.items()
+        if fact.duration == "quarter"
+    }
+    by_start: dict[tuple[str, str | None, date | None], list[StoredFact]] = defaultdict(list)
+    for (concept, unit, start, _), fact in chosen.items():
+        by_start[(concept, unit, start)].append(fact)
+
+    derived: list[DerivedFact] = []
+    for (concept, unit, _), group in by_start.items():
+        ordered = sorted(group, key=lambda f: f.period_end)
+        for later in ordered:
+            if later.duration not in _PREVIOUS_SPAN:
+                continue
+            earlier_duration, derivation = _PREVIOUS_SPAN[later.duration]
+            earlier = next(
+                (f for f in ordered if f.duration == earlier_duration and f.period_end < later.period_end),
+                None,
+            )
+            if earlier is None:
+                continue
+            result = _derive(later, earlier, derivation)
+            if result is None:
+                continue
+            key = (concept, unit, result.period_start, result.period_end)
+            if key in reported_quarters:
+                continue  # a filing states this quarter itself
+            derived.append(result)
+    return derived
