@@ -11,9 +11,13 @@ from rich.table import Table
 
 from finagent.cli.common import parse_date_option, store
 from finagent.cli.console import console, err_console
+from finagent.db import Database
+from finagent.db.companies import load_listed_companies
 from finagent.embeddings import get_embedder
+from finagent.errors import ParseError
 from finagent.ingest.discover import Discovery, discover
 from finagent.ingest.pipeline import IngestPipeline, IngestReport
+from finagent.ingest.sec_companies import read_company_list
 from finagent.settings import get_settings
 
 ingest_app = typer.Typer(help="Add documents to the store (idempotent and resumable).", no_args_is_help=True)
@@ -48,17 +52,35 @@ def run_ingest(found: Discovery, database: str | None = None, *, fresh: bool = F
             report = IngestPipeline(db, embedder, settings, progress=on_progress).run(
                 found.items, skipped=found.skipped, failed=found.failed
             )
+        listed = _load_company_lists(db, found.company_lists, report)
     print_report(report)
+    if listed:
+        console.print(f"listed companies known (SEC list): {listed:,}")
     return report
+
+
+def _load_company_lists(db: Database, paths: list[Path], report: IngestReport) -> int:
+    """SEC's company lists found among the inputs: who exists beyond the store (a failure is reported)."""
+    loaded = 0
+    for path in paths:
+        try:
+            companies = read_company_list(path)
+        except ParseError as exc:
+            report.failed.append((str(path), exc.reason))
+            continue
+        with db.connection() as conn:
+            loaded += load_listed_companies(conn, companies)
+    return loaded
 
 
 def print_report(report: IngestReport) -> None:
     table = Table(title="ingest summary")
-    for col in ("documents", "chunks", "unchanged", "replaced", "skipped", "failed", "time"):
+    for col in ("documents", "chunks", "facts", "unchanged", "replaced", "skipped", "failed", "time"):
         table.add_column(col, justify="right")
     table.add_row(
         str(report.documents),
         str(report.chunks),
+        f"{report.facts:,}" + (f" (+{report.derived_facts:,} derived)" if report.derived_facts else ""),
         str(report.unchanged),
         str(report.replaced),
         str(len(report.skipped)),
@@ -111,6 +133,7 @@ def ingest_path(
         found.items += sub.items
         found.skipped += sub.skipped
         found.failed += sub.failed
+        found.company_lists += sub.company_lists
     _finish(run_ingest(found))
 
 

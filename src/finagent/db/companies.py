@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,11 +19,52 @@ class StoredCompany:
     aliases: tuple[str, ...]
     fiscal_year_end_month: int | None
     documents: int
+    fiscal_year_offset: int | None = None
+    """How the company names its fiscal years, learnt from its filings (-1: after the year they begin)."""
 
 
 def list_companies(conn: psycopg.Connection[Any]) -> list[StoredCompany]:
     rows = conn.execute(read_sql("queries/list_companies.sql")).fetchall()
-    return [StoredCompany(r[0], r[1], tuple(r[2] or ()), r[3], int(r[4])) for r in rows]
+    return [StoredCompany(r[0], r[1], tuple(r[2] or ()), r[3], int(r[4]), r[5]) for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class ListedCompany:
+    """A company on SEC's list of listed companies (not necessarily in the store)."""
+
+    ticker: str
+    cik: str
+    name: str
+
+
+def listed_companies_loaded(conn: psycopg.Connection[Any]) -> int:
+    row = conn.execute(read_sql("queries/count_listed.sql")).fetchone()
+    return int(row[0]) if row else 0
+
+
+def load_listed_companies(conn: psycopg.Connection[Any], companies: Sequence[ListedCompany]) -> int:
+    """Store SEC's list of listed companies (replacing entries of the same ticker)."""
+    with conn.transaction(), conn.cursor() as cur:
+        cur.executemany(
+            read_sql("queries/insert_listed_company.sql"),
+            [
+                {"ticker": c.ticker, "cik": c.cik, "name": c.name, "name_key": normalize_name(c.name)}
+                for c in companies
+            ],
+        )
+    return len(companies)
+
+
+def listed_matches(
+    conn: psycopg.Connection[Any], symbols: Sequence[str], names: Sequence[str]
+) -> list[ListedCompany]:
+    """Listed companies whose ticker is one of ``symbols`` or whose normalised name is in ``names``."""
+    if not symbols and not names:
+        return []
+    rows = conn.execute(
+        read_sql("queries/listed_matches.sql"), {"symbols": list(symbols), "names": list(names)}
+    ).fetchall()
+    return [ListedCompany(r[0], str(r[1]), r[2]) for r in rows]
 
 
 def resolve_company(companies: list[StoredCompany], text: str) -> StoredCompany | None:

@@ -21,6 +21,7 @@ class Discovery:
     items: list[SourceItem] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason): not a document
     failed: list[tuple[str, str]] = field(default_factory=list)  # (path, reason): asked for, unusable
+    company_lists: list[Path] = field(default_factory=list)  # SEC's company_tickers.json files
 
 
 def discover(
@@ -66,7 +67,8 @@ def discover(
             sub = _discover_file(here / name, ticker=ticker, form=form, period_end=period_end, explicit=False)
             found.items += sub.items
             found.skipped += sub.skipped
-    if not found.items and not found.skipped:
+            found.company_lists += sub.company_lists
+    if not found.items and not found.skipped and not found.company_lists:
         raise FinagentError(f"no filings, transcripts or news files found under {path}")
     return found
 
@@ -84,6 +86,9 @@ def _discover_file(
     suffix = path.suffix.lower()
     result = Discovery()
     if not explicit and (name in _IGNORED_NAMES or name.startswith(_IGNORED_PREFIXES)):
+        return result
+    if name == "company_tickers.json":  # SEC's list of listed companies, not a document
+        result.company_lists.append(path)
         return result
     if is_linkbase_or_schema(path):
         # An instance's label/presentation/... linkbases and schema travel with it: not documents.
