@@ -29,7 +29,7 @@ from finagent.finance.xbrl import (
     raw_fact_count,
 )
 from finagent.ingest.discover import discover
-from finagent.ingest.ixbrl import parse_ixbrl_html
+from finagent.ingest.ixbrl import _dei_facts, parse_edgar_submission, parse_ixbrl_html
 from finagent.ingest.models import ParsedDocument
 from finagent.ingest.xbrl_instance import discover_xbrl_instances, parse_xbrl_instance
 from tests.conftest import SHARED_DATA, require_shared
@@ -436,6 +436,29 @@ def test_every_visible_fact_points_at_the_block_showing_it() -> None:
 
 
 @pytest.mark.shared
+def test_full_submission_text_block_gives_the_same_facts(tmp_path: Path) -> None:
+    """sec-edgar-downloader's full-submission.txt: the primary document sits in a <TEXT><XBRL> block."""
+    path = _filing("filings", "edgar", "AMZN", "10-K", "amzn-10-k-2025-02-07.html")
+    html = path.read_bytes()
+    header = (
+        b"<SEC-DOCUMENT>0001018724-25-000004.txt : 20250207\n<SEC-HEADER>\n"
+        b"ACCESSION NUMBER:\t\t0001018724-25-000004\nCONFORMED SUBMISSION TYPE:\t10-K\n"
+        b"CONFORMED PERIOD OF REPORT:\t20241231\nFILED AS OF DATE:\t\t20250207\n</SEC-HEADER>\n"
+    )
+    document = (
+        b"<DOCUMENT>\n<TYPE>10-K\n<SEQUENCE>1\n<TEXT>\n<XBRL>\n" + html + b"\n</XBRL>\n</TEXT>\n</DOCUMENT>\n"
+    )
+    submission = tmp_path / "AMZN" / "10-K" / "0001018724-25-000004" / "full-submission.txt"
+    submission.parent.mkdir(parents=True)
+    submission.write_bytes(header + document + b"</SEC-DOCUMENT>\n")
+    wrapped = parse_edgar_submission(submission)
+    loose = _doc(path)
+    assert [(f.concept, f.value, f.period_label, f.block_index) for f in wrapped.facts] == [
+        (f.concept, f.value, f.period_label, f.block_index) for f in loose.facts
+    ]
+
+
+@pytest.mark.shared
 def test_filing_calendars_from_dei() -> None:
     expected = {
         ("filings", "edgar", "AAPL", "10-K", "aapl-10-k-2024-11-01.html"): FiscalCalendar(9, 0),
@@ -443,8 +466,6 @@ def test_filing_calendars_from_dei() -> None:
         ("filings", "edgar", "NVDA", "10-K", "nvda-10-k-2025-02-26.html"): FiscalCalendar(1, 0),
         ("filings", "edgar", "NKE", "10-K", "nke-10-k-2025-07-17.html"): FiscalCalendar(5, 0),
     }
-    from finagent.ingest.ixbrl import _dei_facts
-
     for parts, calendar in expected.items():
         assert filing_calendar(_dei_facts(_tree(_filing(*parts)))) == calendar, parts
 
@@ -779,6 +800,27 @@ def test_html_parsed_and_2008_namespace_trees_give_the_same_facts() -> None:
 
     assert [key(f) for f in html_facts] == [key(f) for f in xml_facts] == [key(f) for f in old_facts]
     assert xml_facts[0].value == 1_234 * MILLION
+
+
+def test_hostile_values_are_skipped_not_raised() -> None:
+    body = (
+        "<p>" + _nf("acme:Huge", "5", scale="999999999") + "</p>"
+        "<p>" + _nf("acme:Long", "1" * 5000) + "</p>"
+        "<p>"
+        + _nf(
+            "acme:Units",
+            "1 " + "a " * 3000 + "x",
+            unit="pure",
+            dec="INF",
+            scale="0",
+            more=' format="ixt:num-unit-decimal"',
+        )
+        + "</p>"
+        "<p>" + _nf("acme:Script", "<![CDATA[12]]>&amp;", dec="INF", scale="0") + "</p>"
+    )
+    root, _ = parse_ixbrl(_synthetic(body))
+    extraction = extract_ixbrl_facts(root, None)
+    assert extraction.facts == [] and len(extraction.skipped) == 4
 
 
 def test_recovered_parse_reports_lost_facts() -> None:

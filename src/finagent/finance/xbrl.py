@@ -66,6 +66,9 @@ _RESOURCES_TAGS = (*(f"{{{ns}}}resources" for ns in IX_NAMESPACES), "ix:resource
 _RAW_FACT_RE = re.compile(rb"<[A-Za-z_][\w.-]*:nonFraction\b", re.I)
 _WS_RE = re.compile(r"[\s\u200b\u200c\u200d\ufeff]+")
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
+# Bounds on untrusted input: no reported number needs more (real filings: scale -4..12, < 30 chars).
+_MAX_NUMBER_TEXT = 100
+_MAX_SCALE = 30
 
 
 class XbrlError(ValueError):
@@ -355,9 +358,9 @@ def _unit_decimal(text: str) -> Decimal | None:
 
 
 def _plain(text: str) -> Decimal | None:
-    """No format attribute: the content must already be an xs:decimal."""
+    """No format attribute: the content is an xs:decimal (or an xs:double's exponent form)."""
     s = text.strip()
-    if not re.fullmatch(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)", s):
+    if len(s) > _MAX_NUMBER_TEXT or not re.fullmatch(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,2})?", s):
         return None
     return Decimal(s)
 
@@ -507,13 +510,16 @@ def extract_ixbrl_facts(
             scale = int(el.get("scale") or 0)
         except ValueError:
             ok = False
-        if not ok:
+        if not ok or abs(scale) > _MAX_SCALE:
             out.skipped.append((where, f"bad decimals/scale {el.get('decimals')!r}/{el.get('scale')!r}"))
             continue
         hidden, row = _placement(el, hidden_set)
         text = _text(el)
         nil = _is_nil(el)
         value: Decimal | None = None
+        if not nil and len(text) > _MAX_NUMBER_TEXT:
+            out.skipped.append((where, f"{len(text)} characters of text is not a number"))
+            continue
         if not nil:
             fmt = el.get("format")
             if fmt:
