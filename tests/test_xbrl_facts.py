@@ -805,6 +805,7 @@ def test_html_parsed_and_2008_namespace_trees_give_the_same_facts() -> None:
 def test_hostile_values_are_skipped_not_raised() -> None:
     body = (
         "<p>" + _nf("acme:Huge", "5", scale="999999999") + "</p>"
+        "<p>" + _nf("acme:Coarse", "5", dec="-999999999") + _nf("acme:Coarse", "5") + "</p>"
         "<p>" + _nf("acme:Long", "1" * 5000) + "</p>"
         "<p>"
         + _nf(
@@ -820,7 +821,7 @@ def test_hostile_values_are_skipped_not_raised() -> None:
     )
     root, _ = parse_ixbrl(_synthetic(body))
     extraction = extract_ixbrl_facts(root, None)
-    assert extraction.facts == [] and len(extraction.skipped) == 4
+    assert [f.concept for f in extraction.facts] == ["acme:Coarse"] and len(extraction.skipped) == 5
 
 
 def test_recovered_parse_reports_lost_facts() -> None:

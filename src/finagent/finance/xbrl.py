@@ -176,13 +176,14 @@ def _date(text: str) -> date | None:
 
 
 def _decimals(value: str | None) -> tuple[bool, int | None]:
-    """(valid, decimals) with None meaning INF (or absent)."""
+    """(valid, decimals) with None meaning INF (or absent); absurd precisions are invalid."""
     if value is None or value.strip().upper() == "INF":
         return True, None
     try:
-        return True, int(value.strip())
+        decimals = int(value.strip())
     except ValueError:
         return False, None
+    return abs(decimals) <= _MAX_SCALE, decimals
 
 
 # --------------------------------------------------------------------------- contexts and units
