@@ -13,10 +13,12 @@ from finagent.agent.periods import (
     AvailablePeriod,
     CompanyCalendar,
     TimeSpec,
+    _periods_by_ticker,
     aload_available_periods,
     calendar_for,
     load_available_periods,
     named_kinds,
+    nearest_earlier_report,
     parse_time_phrases,
     preferred_granularity,
     resolve_periods,
@@ -565,3 +567,549 @@ def test_calendar_reading_only_when_the_store_holds_it() -> None:
     store = [doc("MSFT", "10-Q", 2023, 1)]
     result = resolve_periods(parse_time_phrases("Q1 2023"), cal("MSFT"), store, today=TODAY)
     assert [p.label for p in result.periods] == ["Q1 FY2023"] and result.warnings == []
+
+
+# -- actual period ends, month alternatives, "around", years ended, calendar spans, filing dates --
+def filing(
+    ticker: str, kind: str, fiscal_year: int, quarter: int | None, period_end: date, filed: date | None = None
+) -> AvailablePeriod:
+    """An inventory row with the real period end (and filing date, when the test needs one)."""
+    return AvailablePeriod(ticker, kind, fiscal_year, quarter, period_end, 1, period_end, filed)
+
+
+# Real period ends (52/53-week years for Apple and Nvidia) and real filing dates.
+AAPL_REAL = [
+    filing("AAPL", "10-Q", 2022, 3, date(2022, 6, 25), date(2022, 7, 29)),
+    filing("AAPL", "10-K", 2022, None, date(2022, 9, 24), date(2022, 10, 28)),
+    filing("AAPL", "10-Q", 2023, 1, date(2022, 12, 31), date(2023, 2, 3)),
+    filing("AAPL", "10-Q", 2023, 2, date(2023, 4, 1), date(2023, 5, 5)),
+    filing("AAPL", "10-Q", 2023, 3, date(2023, 7, 1), date(2023, 8, 4)),
+    filing("AAPL", "10-K", 2023, None, date(2023, 9, 30), date(2023, 11, 3)),
+    filing("AAPL", "10-Q", 2024, 1, date(2023, 12, 30), date(2024, 2, 2)),
+]
+MSFT_REAL = [
+    filing("MSFT", "10-Q", 2023, 1, date(2022, 9, 30), date(2022, 10, 25)),
+    filing("MSFT", "10-Q", 2023, 2, date(2022, 12, 31), date(2023, 1, 26)),
+    filing("MSFT", "10-Q", 2023, 3, date(2023, 3, 31), date(2023, 4, 27)),
+    filing("MSFT", "10-K", 2023, None, date(2023, 6, 30), date(2023, 7, 27)),
+    filing("MSFT", "10-Q", 2024, 1, date(2023, 9, 30), date(2023, 10, 24)),
+]
+NVDA_REAL = [
+    filing("NVDA", "10-Q", 2023, 3, date(2022, 10, 30), date(2022, 11, 18)),
+    filing("NVDA", "10-K", 2023, None, date(2023, 1, 29), date(2023, 2, 24)),
+    filing("NVDA", "10-Q", 2024, 1, date(2023, 4, 30), date(2023, 5, 26)),
+    filing("NVDA", "10-Q", 2024, 2, date(2023, 7, 30), date(2023, 8, 28)),
+    filing("NVDA", "10-Q", 2024, 3, date(2023, 10, 29), date(2023, 11, 21)),
+    filing("NVDA", "10-K", 2024, None, date(2024, 1, 28), date(2024, 2, 21)),
+]
+AMZN_REAL = [
+    filing("AMZN", "10-K", 2022, None, date(2022, 12, 31)),
+    filing("AMZN", "10-Q", 2023, 1, date(2023, 3, 31)),
+    filing("AMZN", "10-Q", 2023, 2, date(2023, 6, 30)),
+    filing("AMZN", "10-Q", 2023, 3, date(2023, 9, 30)),
+    filing("AMZN", "10-K", 2023, None, date(2023, 12, 31)),
+]
+REAL = {"AAPL": AAPL_REAL, "MSFT": MSFT_REAL, "NVDA": NVDA_REAL, "AMZN": AMZN_REAL}
+
+
+def without_filing_dates(rows: list[AvailablePeriod]) -> list[AvailablePeriod]:
+    return [AvailablePeriod(r.ticker, r.kind, r.fiscal_year, r.fiscal_quarter, r.period_end, 1) for r in rows]
+
+
+def labels_of(
+    question: str,
+    ticker: str,
+    store: list[AvailablePeriod] | None = None,
+    kinds: frozenset[str] = frozenset(),
+) -> list[str]:
+    """Target labels for a question against the real-ends inventory (or ``store``)."""
+    return resolve(question, ticker, store, kinds)[0]
+
+
+def resolve(
+    question: str,
+    ticker: str,
+    store: list[AvailablePeriod] | None = None,
+    kinds: frozenset[str] = frozenset(),
+) -> tuple[list[str], list[str]]:
+    rows = REAL[ticker] if store is None else store
+    result = resolve_periods(parse_time_phrases(question), cal(ticker), rows, today=TODAY, kinds=kinds)
+    return [p.label for p in result.periods], result.warnings
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # Month alternatives: either month.
+        ("revenue for March/April 2023", ["date_range(2023-03-01, 2023-04-30)"]),
+        ("revenue for March or April 2023", ["date_range(2023-03-01, 2023-04-30)"]),
+        ("revenue for Mar/Apr 2023", ["date_range(2023-03-01, 2023-04-30)"]),
+        ("revenue for Mar. / Apr. 2023", ["date_range(2023-03-01, 2023-04-30)"]),
+        ("revenue for March and April 2023", ["date_range(2023-03-01, 2023-04-30)"]),
+        (
+            "revenue for March or June 2023",
+            ["date_range(2023-03-01, 2023-03-31)", "date_range(2023-06-01, 2023-06-30)"],
+        ),
+        ("revenue for December/January 2023", ["date_range(2022-12-01, 2023-01-31)"]),
+        ("revenue from March to June 2023", ["date_range(2023-03-01, 2023-06-30)"]),
+        ("revenue between March and June 2023", ["date_range(2023-03-01, 2023-06-30)"]),
+        ("revenue for March-June 2023", ["date_range(2023-03-01, 2023-06-30)"]),
+        # "around" a month or date; it carries over to months listed after it.
+        ("the quarter ended around December 2022", ["date_range(2022-12-01, 2022-12-31, ±7d)"]),
+        ("results near March 2023", ["date_range(2023-03-01, 2023-03-31, ±7d)"]),
+        ("the quarter ending about June 30, 2023", ["date_range(2023-06-01, 2023-06-30, ±7d)"]),
+        (
+            "the quarters ended around December 2022 and March/April 2023",
+            ["date_range(2022-12-01, 2022-12-31, ±7d)", "date_range(2023-03-01, 2023-04-30, ±7d)"],
+        ),
+        (
+            "December 2022 and around March 2023",
+            ["date_range(2022-12-01, 2022-12-31)", "date_range(2023-03-01, 2023-03-31, ±7d)"],
+        ),
+        # Years ended on a date are fiscal years.
+        ("the year ended December 31, 2022", ["date_range(2022-12-01, 2022-12-31)[year]"]),
+        ("for the fiscal year ended September 30, 2023", ["date_range(2023-09-01, 2023-09-30)[year]"]),
+        ("the twelve months ended March 31, 2023", ["date_range(2023-03-01, 2023-03-31)[year]"]),
+        (
+            "the 12 months ending June 2023",
+            ["date_range(2023-06-01, 2023-06-30)[year]"],
+        ),
+        ("the 52 weeks ended January 28, 2024", ["date_range(2024-01-01, 2024-01-31)[year]"]),
+        (
+            "the years ended December 31, 2022 and December 31, 2021",
+            ["date_range(2022-12-01, 2022-12-31)[year]", "date_range(2021-12-01, 2021-12-31)[year]"],
+        ),
+        (
+            "the years ended December 31, 2022 and 2021",
+            ["date_range(2022-12-01, 2022-12-31)[year]", "fiscal_year(2021)"],
+        ),
+        ("fiscal years ending between June 2021 and June 2023", ["date_range(2021-06-01, 2023-06-30)[year]"]),
+        # Calendar spans (the span flag is checked below); quarter words ask for quarters.
+        ("revenue during 2023", ["date_range(2023-01-01, 2023-12-31)"]),
+        ("revenue in calendar year 2023", ["date_range(2023-01-01, 2023-12-31)"]),
+        ("revenue over the course of 2023", ["date_range(2023-01-01, 2023-12-31)"]),
+        ("revenue throughout 2023", ["date_range(2023-01-01, 2023-12-31)"]),
+        ("revenue in the 2023 calendar year", ["date_range(2023-01-01, 2023-12-31)"]),
+        ("revenue during calendar 2023", ["date_range(2023-01-01, 2023-12-31)"]),
+        ("revenue in CY2021-CY2023", ["date_range(2021-01-01, 2023-12-31)"]),
+        ("revenue during 2022-2023", ["date_range(2022-01-01, 2023-12-31)"]),
+        ("quarterly revenue during 2023", ["date_range(2023-01-01, 2023-12-31)[quarter]"]),
+        ("each quarter over the course of 2023", ["date_range(2023-01-01, 2023-12-31)[quarter]"]),
+        ("revenue during fiscal 2023", ["fiscal_year(2023)"]),
+        ("revenue throughout FY2023", ["fiscal_year(2023)"]),
+        # Periods by filing date.
+        (
+            "the first three fiscal quarters reported in 2023",
+            ["reported(2023-01-01, 2023-12-31, first 3)[quarter]"],
+        ),
+        (
+            "the first 3 quarters that were reported in 2023",
+            ["reported(2023-01-01, 2023-12-31, first 3)[quarter]"],
+        ),
+        ("the first quarter reported in 2023", ["reported(2023-01-01, 2023-12-31, first 1)[quarter]"]),
+        ("the quarters reported in 2023", ["reported(2023-01-01, 2023-12-31)[quarter]"]),
+        ("the quarters filed during calendar 2023", ["reported(2023-01-01, 2023-12-31)[quarter]"]),
+        ("the 10-Qs filed in 2023", ["reported(2023-01-01, 2023-12-31, first 3)[quarter]"]),
+        ("results released in 2023", ["reported(2023-01-01, 2023-12-31)"]),
+        ("quarterly results released in 2023", ["reported(2023-01-01, 2023-12-31)[quarter]"]),
+        ("the annual report filed in 2023", ["reported(2023-01-01, 2023-12-31)[year]"]),
+        ("results released in May 2023", ["reported(2023-05-01, 2023-05-31)[quarter]"]),
+        ("as reported in the 2023 10-K", ["fiscal_year(2023)"]),
+        ("as reported in 2023 annual report", ["fiscal_year(2023)"]),
+        ("What did Apple report in 2023?", ["fiscal_year(2023)"]),
+        # Counting 10-Qs, not calendar quarters.
+        ("in their last three 10-Qs", ["last_quarters(3, 10-Q)"]),
+        ("the 3 most recent 10-Qs", ["last_quarters(3, 10-Q)"]),
+        ("its past two quarterly reports", ["last_quarters(2, 10-Q)"]),
+        ("the last 3 quarters covered by their 10-Qs", ["last_quarters(3, 10-Q)"]),
+        ("the last two 10-Ks", ["last_years(2)"]),
+        ("the last 3 quarters, using the 10-Qs and the 10-K", ["last_quarters(3)"]),
+        # N quarters counted back from a named month or quarter.
+        ("the last three quarters through June 2024", ["last_quarters(3, through 2024-06)"]),
+        ("the four quarters ended March 2023", ["last_quarters(4, through 2023-03)"]),
+        (
+            "the past 2 quarters, ending with the quarter ended July 1, 2023",
+            ["last_quarters(2, through 2023-06)"],
+        ),
+        ("the last 4 quarters up to Q2 FY2023", ["quarter_range(2022Q3, 2023Q2)"]),
+        ("the last 2 quarters and June 2023", ["last_quarters(2)", "date_range(2023-06-01, 2023-06-30)"]),
+        # Q4 of a fiscal year is a quarter, never the year.
+        ("the fourth quarter of fiscal 2024", ["fiscal_quarter(2024, 4)"]),
+        ("Q4 FY2024", ["fiscal_quarter(2024, 4)"]),
+        ("Q4 of fiscal year 2024", ["fiscal_quarter(2024, 4)"]),
+        ("4Q FY24", ["fiscal_quarter(2024, 4)"]),
+        ("fiscal 2024 fourth quarter", ["fiscal_quarter(2024, 4)"]),
+        ("the fourth fiscal quarter of 2024", ["fiscal_quarter(2024, 4)"]),
+    ],
+)
+def test_parse_calendar_phrases(question: str, expected: list[str]) -> None:
+    assert [s.describe() for s in parse_time_phrases(question)] == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "span"),
+    [
+        ("during 2023", True),
+        ("in calendar 2023", True),
+        ("over the course of 2023", True),
+        ("CY2023", True),
+        ("between January 2023 and December 2023", False),
+        ("the quarter ended December 31, 2023", False),
+    ],
+)
+def test_calendar_span_flag(question: str, span: bool) -> None:
+    (spec,) = parse_time_phrases(question)
+    assert spec.kind == "date_range" and spec.span is span
+
+
+def test_exact_date_is_kept() -> None:
+    (spec,) = parse_time_phrases("the quarter ended April 1, 2023")
+    assert spec.day == date(2023, 4, 1) and spec.start_date == date(2023, 3, 1)
+    (spec,) = parse_time_phrases("March/April 2023")
+    assert spec.day is None
+
+
+def test_new_spec_fields_round_trip_through_json() -> None:
+    specs = parse_time_phrases(
+        "the quarters ended around December 2022, the year ended December 31, 2022, during 2023, "
+        "the first three fiscal quarters reported in 2023, the last three 10-Qs"
+    )
+    assert {s.kind for s in specs} == {"date_range", "reported", "last_quarters"}
+    for spec in specs:
+        assert TimeSpec.from_dict(json.loads(json.dumps(spec.to_dict()))) == spec
+
+
+COMPARE_QUESTION = (
+    "Compare Apple's and Microsoft's total revenue for the quarters ended around December 2022 and "
+    "March/April 2023. Which company grew year over year in each quarter?"
+)
+
+
+@pytest.mark.parametrize(
+    ("ticker", "expected"),
+    [
+        ("AAPL", ["Q1 FY2023", "Q2 FY2023"]),  # ended 2022-12-31 and 2023-04-01
+        ("MSFT", ["Q2 FY2023", "Q3 FY2023"]),  # ended 2022-12-31 and 2023-03-31
+        ("AMZN", ["Q4 FY2022", "FY2022", "Q1 FY2023"]),  # Q4 comes with its 10-K
+    ],
+)
+def test_quarters_ended_around_months_use_actual_ends(ticker: str, expected: list[str]) -> None:
+    labels, warnings = resolve(COMPARE_QUESTION, ticker)
+    assert labels == expected
+    assert not any("no fiscal quarter" in w for w in warnings)
+
+
+def test_quarters_ended_around_without_stored_ends_use_nominal_months() -> None:
+    assert labels_of(COMPARE_QUESTION, "AAPL", []) == ["Q1 FY2023", "Q2 FY2023"]
+    assert labels_of(COMPARE_QUESTION, "MSFT", []) == ["Q2 FY2023", "Q3 FY2023"]
+
+
+def test_month_without_a_period_end_is_warned_never_silently_replaced() -> None:
+    # Nvidia's quarters end in late Jan/Apr/Jul/Oct: none ends in (or within a week of) December.
+    labels, warnings = resolve(COMPARE_QUESTION, "NVDA")
+    assert labels == ["Q4 FY2023", "FY2023", "Q1 FY2024"]
+    assert (
+        "no fiscal quarter of NVDA ends in Dec 2022 (±7 days); using Q4 FY2023, which contains it" in warnings
+    )
+    labels, warnings = resolve("the quarter ended around May 2023", "AAPL")
+    assert labels == ["Q3 FY2023"]
+    assert warnings == [
+        "no fiscal quarter of AAPL ends in May 2023 (±7 days); using Q3 FY2023, which contains it"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "expected"),
+    [
+        # The actual end (April 1) is in April; the nominal month (March) matches too.
+        ("the quarter ended in April 2023", "AAPL", ["Q2 FY2023"]),
+        ("the quarter ended in March 2023", "AAPL", ["Q2 FY2023"]),
+        ("April 2023", "AAPL", ["Q2 FY2023"]),
+        ("the quarter ended April 1, 2023", "AAPL", ["Q2 FY2023"]),
+        ("the quarter ended March 31, 2023", "AAPL", ["Q2 FY2023"]),
+        ("the quarter ended March 31, 2023", "MSFT", ["Q3 FY2023"]),
+        ("the quarter ended July 1, 2023", "AAPL", ["Q3 FY2023"]),
+        ("the quarter ended July 2023", "AAPL", ["Q3 FY2023"]),
+        (
+            "quarters ending between June 2022 and June 2023",
+            "AAPL",
+            ["Q3 FY2022", "Q4 FY2022", "FY2022", "Q1 FY2023", "Q2 FY2023", "Q3 FY2023"],
+        ),
+        ("the quarter ended around May 2023", "NVDA", ["Q1 FY2024"]),  # ended 2023-04-30
+        ("the quarter ended October 29, 2023", "NVDA", ["Q3 FY2024"]),
+        ("the quarter ended about January 2023", "NVDA", ["Q4 FY2023", "FY2023"]),
+    ],
+)
+def test_calendar_months_match_actual_or_nominal_ends(
+    question: str, ticker: str, expected: list[str]
+) -> None:
+    assert labels_of(question, ticker) == expected
+
+
+def test_exact_date_prefers_the_stored_end_within_a_week() -> None:
+    # A 52/53-week year that ended on June 3: "May" nominally, but the date names it exactly.
+    store = [filing("ORCL", "10-K", 2023, None, date(2023, 6, 3))]
+    assert labels_of("the fiscal year ended June 3, 2023", "ORCL", store) == ["FY2023"]
+    assert labels_of("the fiscal year ended June 1, 2023", "ORCL", store) == ["FY2023"]
+    assert labels_of("the fiscal year ended May 31, 2023", "ORCL", []) == ["FY2023"]
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "expected", "warning"),
+    [
+        ("the year ended December 31, 2022", "AMZN", ["FY2022"], None),
+        ("the twelve months ended December 31, 2022", "AMZN", ["FY2022"], None),
+        ("the fiscal year ended September 30, 2023", "AAPL", ["FY2023"], None),
+        ("the year ended September 24, 2022", "AAPL", ["FY2022"], None),
+        ("the fiscal year ended June 30, 2023", "MSFT", ["FY2023"], None),
+        ("the fiscal year ended January 29, 2023", "NVDA", ["FY2023"], None),
+        ("the 52 weeks ended January 28, 2024", "NVDA", ["FY2024"], None),
+        (
+            "the years ended December 31, 2022 and December 31, 2023",
+            "AMZN",
+            ["FY2022", "FY2023"],
+            None,
+        ),
+        # No fiscal year ends then: warned, the fiscal year containing the month is used.
+        (
+            "the year ended December 31, 2022",
+            "NVDA",
+            ["FY2023"],
+            "no fiscal year of NVDA ends in Dec 2022; using FY2023, which contains Dec 2022",
+        ),
+        # Twelve months ended off the year end: the four quarters ending then.
+        (
+            "the twelve months ended March 31, 2023",
+            "MSFT",
+            ["Q4 FY2022", "Q1 FY2023", "Q2 FY2023", "Q3 FY2023"],
+            "read as the four quarters Q4 FY2022 to Q3 FY2023",
+        ),
+    ],
+)
+def test_years_ended_are_fiscal_years(
+    question: str, ticker: str, expected: list[str], warning: str | None
+) -> None:
+    labels, warnings = resolve(question, ticker)
+    assert labels == expected
+    assert not any(w.startswith("no 10-Q") for w in warnings)
+    if warning:
+        assert any(warning in w for w in warnings), warnings
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "expected"),
+    [
+        # Fiscal years mostly inside the calendar year (Microsoft's half-and-half year ends inside it).
+        ("revenue during 2023", "AAPL", ["FY2023"]),
+        ("revenue during 2023", "MSFT", ["FY2023"]),
+        ("revenue during 2023", "NVDA", ["FY2024"]),
+        ("revenue during 2023", "AMZN", ["FY2023"]),
+        ("revenue in calendar 2023", "NVDA", ["FY2024"]),
+        ("revenue over the course of 2022", "NVDA", ["FY2023"]),
+        ("revenue during 2022-2023", "MSFT", ["FY2022", "FY2023"]),
+        # Quarters with at least two of their three months inside it.
+        (
+            "quarterly revenue during 2023",
+            "AAPL",
+            ["Q2 FY2023", "Q3 FY2023", "Q4 FY2023", "FY2023", "Q1 FY2024"],
+        ),
+        (
+            "each quarter of calendar 2023",
+            "NVDA",
+            ["Q1 FY2024", "Q2 FY2024", "Q3 FY2024", "Q4 FY2024", "FY2024"],
+        ),
+        (
+            "quarterly revenue during 2023",
+            "AMZN",
+            ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023", "Q4 FY2023", "FY2023"],
+        ),
+    ],
+)
+def test_calendar_spans(question: str, ticker: str, expected: list[str]) -> None:
+    assert labels_of(question, ticker) == expected
+
+
+def test_calendar_span_says_which_fiscal_year_it_read() -> None:
+    assert resolve("revenue during 2023", "NVDA")[1] == [
+        "calendar 2023 read as NVDA FY2024 (Feb 2023 to Jan 2024): the fiscal years mostly inside it"
+    ]
+    assert resolve("revenue during 2023", "AMZN")[1] == []
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "expected"),
+    [
+        ("the first three fiscal quarters reported in 2023", "NVDA", ["Q1 FY2024", "Q2 FY2024", "Q3 FY2024"]),
+        ("the first three fiscal quarters reported in 2023", "AAPL", ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]),
+        ("the first three fiscal quarters reported in 2023", "MSFT", ["Q2 FY2023", "Q3 FY2023", "Q1 FY2024"]),
+        ("the first three fiscal quarters reported in 2023", "AMZN", ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]),
+        (
+            "the quarters reported in 2023",
+            "NVDA",
+            ["Q4 FY2023", "FY2023", "Q1 FY2024", "Q2 FY2024", "Q3 FY2024"],
+        ),
+        ("the 10-Qs filed in 2023", "MSFT", ["Q2 FY2023", "Q3 FY2023", "Q1 FY2024"]),
+        ("the annual report filed in 2023", "AMZN", ["FY2022"]),
+        ("the annual report filed in 2023", "NVDA", ["FY2023"]),
+        ("results released in May 2023", "NVDA", ["Q1 FY2024"]),  # filed 2023-05-26
+    ],
+)
+def test_reported_in_uses_filing_dates(question: str, ticker: str, expected: list[str]) -> None:
+    assert labels_of(question, ticker) == expected
+
+
+@pytest.mark.parametrize("ticker", ["AAPL", "MSFT", "NVDA"])
+def test_reported_in_estimates_filing_dates_when_not_stored(ticker: str) -> None:
+    question = "the first three fiscal quarters reported in 2023"
+    assert labels_of(question, ticker, without_filing_dates(REAL[ticker])) == labels_of(question, ticker)
+
+
+def test_stored_filing_date_beats_the_estimate() -> None:
+    # Estimated 2023-06-14 (end + 45 days); filed 2023-05-26.
+    assert labels_of("results released in May 2023", "NVDA") == ["Q1 FY2024"]
+    labels, warnings = resolve("results released in May 2023", "NVDA", without_filing_dates(NVDA_REAL))
+    assert labels == [] and warnings == ["no quarter of NVDA was reported in May 2023"]
+
+
+def test_estimated_filing_date_near_the_edge_is_warned() -> None:
+    # A quarter ended 2023-11-18 is estimated to be filed 2024-01-02, two days after 2023 ends.
+    store = [filing("AAPL", "10-Q", 2024, 1, date(2023, 11, 18))]
+    labels, warnings = resolve("the first fiscal quarter reported in 2023", "AAPL", store)
+    assert "Q1 FY2024" not in labels
+    assert any("estimated 2024-01-02 (period end + 45 days), near the edge of 2023" in w for w in warnings)
+
+
+def test_last_10qs_count_quarters_with_a_10q() -> None:
+    # Apple's newest three 10-Qs skip Q4 FY2023 (reported in the 10-K).
+    for question in ("in their last three 10-Qs", "the last 3 quarters covered by their 10-Qs"):
+        assert labels_of(question, "AAPL") == ["Q2 FY2023", "Q3 FY2023", "Q1 FY2024"]
+        assert labels_of(question, "AAPL", kinds=frozenset({"10-Q"})) == [
+            "Q2 FY2023",
+            "Q3 FY2023",
+            "Q1 FY2024",
+        ]
+        assert labels_of(question, "NVDA") == ["Q1 FY2024", "Q2 FY2024", "Q3 FY2024"]
+    # Calendar quarters when the question is not about 10-Qs alone.
+    assert labels_of("the last 3 quarters", "AAPL") == ["Q3 FY2023", "Q4 FY2023", "FY2023", "Q1 FY2024"]
+
+
+def test_last_10qs_missing_ones_are_counted_back_without_q4() -> None:
+    store = [filing("AAPL", "10-Q", 2024, 1, date(2023, 12, 30))]
+    labels, warnings = resolve("the last three 10-Qs", "AAPL", store)
+    assert labels == ["Q2 FY2023", "Q3 FY2023", "Q1 FY2024"]
+    assert "no 10-Q for AAPL Q2 FY2023 in the store" in warnings
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "expected"),
+    [
+        ("the last three quarters through June 2023", "AAPL", ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]),
+        ("the last three quarters through March 2023", "MSFT", ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]),
+        ("the three quarters ended October 2023", "NVDA", ["Q1 FY2024", "Q2 FY2024", "Q3 FY2024"]),
+        ("the last three 10-Qs through December 2023", "AAPL", ["Q2 FY2023", "Q3 FY2023", "Q1 FY2024"]),
+    ],
+)
+def test_last_quarters_through_a_month(question: str, ticker: str, expected: list[str]) -> None:
+    assert labels_of(question, ticker) == expected
+
+
+@pytest.mark.parametrize(
+    "phrase", ["the fourth quarter of fiscal 2024", "Q4 FY2024", "fiscal 2024 fourth quarter"]
+)
+def test_fourth_quarter_stays_a_quarter(phrase: str) -> None:
+    labels, warnings = resolve(phrase, "NVDA")
+    assert labels == ["Q4 FY2024", "FY2024"]  # the 10-K rides along as the Q4 report
+    assert labels[0] == "Q4 FY2024" and any("Q4 is reported in the FY2024 10-K" in w for w in warnings)
+    assert labels_of(phrase, "NVDA", [doc("NVDA", "transcript", 2024, 4), *NVDA_REAL]) == ["Q4 FY2024"]
+
+
+def test_filing_date_column_is_optional() -> None:
+    rows = [
+        ("AAPL", "10-Q", 2023, 2, date(2023, 4, 1), date(2023, 4, 1), 1),
+        ("AAPL", "10-K", 2023, None, date(2023, 9, 30), date(2023, 9, 30), 1, date(2023, 11, 3)),
+    ]
+    periods = _periods_by_ticker(rows, ["AAPL"])["AAPL"]
+    assert [p.filed for p in periods] == [None, date(2023, 11, 3)]
+
+
+# -- XBRL facts: available for named periods, never an anchor --------------------------------------
+def facts(ticker: str, fiscal_year: int, quarter: int | None, period_end: date) -> AvailablePeriod:
+    return AvailablePeriod(ticker, "facts", fiscal_year, quarter, period_end, 1, period_end)
+
+
+# Apple's FY2023 10-Qs and 10-K, whose comparative columns report FY2022 periods as facts.
+AAPL_WITH_FACTS = [
+    *AAPL_REAL[2:6],
+    facts("AAPL", 2022, 1, date(2021, 12, 25)),
+    facts("AAPL", 2022, 2, date(2022, 3, 26)),
+    facts("AAPL", 2022, 3, date(2022, 6, 25)),
+    facts("AAPL", 2022, None, date(2022, 9, 24)),
+    facts("AAPL", 2023, 3, date(2023, 7, 1)),
+    facts("AAPL", 2023, None, date(2023, 9, 30)),
+]
+
+
+def test_facts_make_named_periods_available() -> None:
+    result = resolve_periods(
+        parse_time_phrases("FY2022 vs Q2 FY2022"), cal("AAPL"), AAPL_WITH_FACTS, today=TODAY
+    )
+    assert [(p.label, p.kinds, p.available) for p in result.periods] == [
+        ("Q2 FY2022", ["facts"], True),
+        ("FY2022", ["facts"], True),
+    ]
+    assert result.warnings == []
+    q3 = resolve_periods(parse_time_phrases("Q3 FY2023"), cal("AAPL"), AAPL_WITH_FACTS, today=TODAY)
+    assert q3.periods[0].kinds == ["10-Q", "facts"]
+
+
+def test_facts_period_ends_match_calendar_phrases() -> None:
+    # Only facts date Apple's quarter ended 2022-06-25; the exact date finds it.
+    labels, warnings = resolve("the quarter ended June 25, 2022", "AAPL", AAPL_WITH_FACTS)
+    assert labels == ["Q3 FY2022"] and warnings == []
+    assert labels_of("the year ended September 24, 2022", "AAPL", AAPL_WITH_FACTS) == ["FY2022"]
+
+
+def test_facts_are_not_anchors() -> None:
+    newer_facts = [*AAPL_WITH_FACTS, facts("AAPL", 2024, 1, date(2023, 12, 30))]
+    assert labels_of("", "AAPL", newer_facts) == ["FY2023"]  # latest: the 10-K, not the facts
+    assert labels_of("the latest quarter", "AAPL", newer_facts) == ["FY2023"]  # the 10-K covers Q4
+    assert labels_of("the latest 10-Q", "AAPL", newer_facts, kinds=frozenset({"10-Q"})) == ["Q3 FY2023"]
+    assert labels_of("the last 2 quarters", "AAPL", newer_facts) == ["Q3 FY2023", "Q4 FY2023", "FY2023"]
+    across = labels_of("How did revenue change across these quarters?", "AAPL", newer_facts)
+    assert across == ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]  # comparative columns add no quarters
+
+
+def test_facts_do_not_trigger_the_calendar_reading() -> None:
+    store = [doc("MSFT", "10-Q", 2023, 1), facts("MSFT", 2023, 3, date(2023, 3, 31))]
+    assert labels_of("Q1 2023", "MSFT", store) == ["Q1 FY2023"]
+
+
+def test_facts_do_not_count_as_an_earlier_report() -> None:
+    store = [facts("AAPL", 2022, None, date(2022, 9, 24))]
+    result = resolve_periods(parse_time_phrases("FY2023"), cal("AAPL"), store, today=TODAY)
+    assert not result.periods[0].available
+    assert nearest_earlier_report(result.periods, store) is None
+    store = [*store, doc("AAPL", "10-K", 2021, None)]
+    assert nearest_earlier_report(result.periods, store) == TimeSpec.fiscal_year(2021)
+
+
+def test_facts_q4_and_the_10k_companion() -> None:
+    q4_facts = [facts("AAPL", 2023, 4, date(2023, 9, 30))]
+    assert resolve("Q4 FY2023", "AAPL", q4_facts) == (["Q4 FY2023"], [])
+    labels, warnings = resolve("Q4 FY2023", "AAPL", [*q4_facts, *AAPL_REAL])
+    assert labels == ["Q4 FY2023", "FY2023"] and any(
+        "Q4 is reported in the FY2023 10-K" in w for w in warnings
+    )
+
+
+def test_facts_survive_narrowing_to_filings_only() -> None:
+    assert labels_of("FY2022", "AAPL", AAPL_WITH_FACTS, frozenset({"10-Q", "10-K"})) == ["FY2022"]
+    narrowed = resolve_periods(
+        parse_time_phrases("FY2022"), cal("AAPL"), AAPL_WITH_FACTS, today=TODAY, kinds=frozenset({"10-K"})
+    )
+    assert narrowed.periods[0].available and narrowed.warnings == []
+    transcripts = [*AAPL_WITH_FACTS, doc("AAPL", "transcript", 2023, 3)]
+    calls = resolve_periods(
+        parse_time_phrases("FY2022"), cal("AAPL"), transcripts, today=TODAY, kinds=frozenset({"transcript"})
+    )
+    assert not calls.periods[0].available
