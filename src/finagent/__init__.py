@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from finagent.agent.api import Answer, aask, ask
+    from finagent.agent.api import Answer, aask, ask, facts
     from finagent.interfaces.langchain_tool import as_tool
 
-__all__ = ["Answer", "aask", "as_tool", "ask"]
+__all__ = ["Answer", "aask", "as_tool", "ask", "facts"]
 
 
 def __getattr__(name: str) -> Any:

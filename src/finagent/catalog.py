@@ -13,7 +13,9 @@ from typing import Any
 import psycopg
 
 from finagent.db.companies import list_companies, resolve_company
+from finagent.db.facts import FactCoverage, fact_coverage
 from finagent.errors import SearchInputError
+from finagent.finance.facts import fiscal_label
 from finagent.fiscal import quarter_label
 from finagent.resources import read_sql
 
@@ -56,11 +58,40 @@ class PeriodCoverage:
 
 
 @dataclass(frozen=True, slots=True)
+class FactPeriodCoverage:
+    """How many XBRL facts the store holds for one fiscal period and span of a company."""
+
+    period: str
+    duration: str
+    period_end: date | None
+    reported: int
+    derived: int
+    concepts: int
+
+    @classmethod
+    def of(cls, row: FactCoverage) -> FactPeriodCoverage:
+        return cls(
+            fiscal_label(row.fiscal_year, row.fiscal_quarter, row.duration),
+            row.duration,
+            row.period_end,
+            row.reported,
+            row.derived,
+            row.concepts,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["period_end"] = self.period_end.isoformat() if self.period_end else None
+        return data
+
+
+@dataclass(frozen=True, slots=True)
 class Coverage:
     ticker: str
     name: str | None
     fiscal_year_end_month: int | None
     periods: list[PeriodCoverage]
+    facts: list[FactPeriodCoverage]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +99,7 @@ class Coverage:
             "name": self.name,
             "fiscal_year_end_month": self.fiscal_year_end_month,
             "periods": [p.to_dict() for p in self.periods],
+            "facts": [f.to_dict() for f in self.facts],
         }
 
 
@@ -111,4 +143,5 @@ def company_coverage(conn: psycopg.Connection[Any], company: str) -> Coverage:
         )
         for r in rows
     ]
-    return Coverage(found.ticker, found.name, found.fiscal_year_end_month, periods)
+    facts = [FactPeriodCoverage.of(row) for row in fact_coverage(conn, found.ticker)]
+    return Coverage(found.ticker, found.name, found.fiscal_year_end_month, periods, facts)

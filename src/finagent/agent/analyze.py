@@ -13,15 +13,22 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import ANSWER_MODES, Context
-from finagent.agent.entities import find_companies, strip_legal_suffixes, unknown_ticker_mentions
+from finagent.agent.entities import (
+    find_companies,
+    listed_name_candidates,
+    strip_legal_suffixes,
+    unknown_ticker_mentions,
+)
 from finagent.agent.periods import parse_time_phrases
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
-from finagent.agent.schemas import QuestionAnalysis, analysis_schema
+from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_schema
 from finagent.agent.state import State, reset
 from finagent.agent.vocabulary import statement_phrases, statements_for
-from finagent.db.companies import StoredCompany, resolve_company
-from finagent.llm.structured import structured_call
+from finagent.db.companies import ListedCompany, StoredCompany, resolve_company
+from finagent.finance.compare import Wanted
+from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
+from finagent.llm.structured import LLMCall, structured_call
 
 _MARKET_CUES = re.compile(
     r"\b(stock|share price|trading|trades|traded|market cap\w*|valuation|quote|52[- ]week|price target)\b",
@@ -109,9 +116,19 @@ def sanitize_phrases(phrases: list[str], names: list[str]) -> list[str]:
     return kept
 
 
+_TOOL_CUES = {"market_data": _MARKET_CUES, "news": _NEWS_CUES}
+_AS_REPORTED = re.compile(
+    r"\b(?:as (?:originally )?reported|originally reported|before (?:the )?restatement)\b", re.I
+)
+
+
 def required_sources(question: str, suggested: list[str]) -> list[str]:
-    """Sources the question needs: the model's suggestion plus unmistakable cues in the text."""
-    sources = list(dict.fromkeys(suggested))
+    """Sources the question needs: the model's suggestion plus unmistakable cues in the text.
+
+    Market data and news run only when the question asks about prices, valuation or news: a model's
+    suggestion alone would add slow tool calls (and warnings) to questions about filings.
+    """
+    sources = [s for s in dict.fromkeys(suggested) if s not in _TOOL_CUES or _TOOL_CUES[s].search(question)]
     for name, cue in (("market_data", _MARKET_CUES), ("news", _NEWS_CUES), ("transcript", _TRANSCRIPT_CUES)):
         if cue.search(question) and name not in sources:
             sources.append(name)
@@ -120,8 +137,64 @@ def required_sources(question: str, suggested: list[str]) -> list[str]:
     return sources
 
 
+def figure_keywords(metrics: list[str]) -> list[str]:
+    """Search phrases for reported metrics: the row wording statements use ("total net sales")."""
+    return [BY_NAME[m].rows[0] for m in metrics if m in BY_NAME and BY_NAME[m].rows][:3]
+
+
+def not_in_store_message(missing: list[tuple[str, str | None]], held: list[str]) -> str:
+    """The fast answer for companies the store does not hold, and how to add them."""
+    names = ", ".join(f"{t} ({n})" if n else t for t, n in missing)
+    commands = " ".join(t for t, _ in missing)
+    holding = f" The store holds: {', '.join(held)}." if held else " The store holds no filings yet."
+    verb = "is" if len(missing) == 1 else "are"
+    return (
+        f"{names} {verb} not in the store, so there are no filings to answer from. "
+        f"Add them with `finagent ingest edgar {commands}` (or `finagent ingest path <folder>`), "
+        f"then ask again.{holding}"
+    )
+
+
+def _with_facts(resources: Any, tickers: list[str]) -> set[str]:
+    from finagent.db.facts import tickers_with_facts
+
+    with resources.database().connection() as conn:
+        return tickers_with_facts(conn, tickers)
+
+
+def _listed(resources: Any, question: str, known: set[str]) -> list[ListedCompany]:
+    """Listed companies (SEC's list) the question names that the store's company table does not know.
+
+    A name inside a longer matched name is not a company of its own ("Express" in "American
+    Express", "Best" in "Best Buy").
+    """
+    from finagent.companies import normalize_name
+    from finagent.db.companies import listed_matches
+
+    symbols, names = listed_name_candidates(question)
+    if not symbols and not names:
+        return []
+    with resources.database().connection() as conn:
+        matches = listed_matches(conn, symbols, names)
+    keys = {normalize_name(c.name) for c in matches}
+
+    def inside_longer(key: str) -> bool:
+        return any(other != key and f" {key} " in f" {other} " for other in keys)
+
+    return [
+        c
+        for c in matches
+        if c.ticker not in known and (c.ticker in symbols or not inside_longer(normalize_name(c.name)))
+    ]
+
+
 async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Resolve companies and time phrases, then ask the model for intent, sources, mode and keywords."""
+    """Resolve companies and time phrases, then ask the model for intent, sources, mode and keywords.
+
+    A figure question (reported metrics of named companies) needs no model here: its keywords are
+    the statements' own row wording. A question about companies the store does not hold is
+    answered at once with how to add them.
+    """
     context = runtime.context or Context()
     resources = get_resources()
     question, warnings = clean_question(state["question"], context.max_question_chars)
@@ -142,6 +215,19 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         specs = [spec for text in period_sources for spec in parse_time_phrases(text)]
 
     by_ticker = {c.ticker: c for c in companies}
+    held = sorted(c.ticker for c in companies if c.documents)
+    empty = [t for t in tickers if t in by_ticker and not by_ticker[t].documents]
+    tickers = [t for t in tickers if t not in empty]
+    missing: list[tuple[str, str | None]] = [(t, by_ticker[t].name) for t in empty]
+    if not state.get("tickers"):
+        listed = await asyncio.to_thread(_listed, resources, question, set(by_ticker))
+        missing += [(c.ticker, c.name) for c in listed]
+    metrics = metrics_in(question) if context.use_facts else []
+    if missing and not tickers:
+        return _refusal(question, not_in_store_message(missing, held), warnings, period_sources)
+    if missing:
+        warnings.append(not_in_store_message(missing, []).split(" Add them")[0])
+
     names = [*matched, *tickers, *(n for t in tickers for n in _names(by_ticker.get(t)))]
     phrase_texts = [s.text for s in specs if s.text]
     base_phrase = fallback_phrase(question, [*names, *phrase_texts])
@@ -149,31 +235,57 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         # "And in Q3?" asks the previous question again for another period.
         earlier = previous[0].get("question", "")
         base_phrase = fallback_phrase(earlier, [*names, *(s.text for s in parse_time_phrases(earlier))])
+        metrics = metrics or (metrics_in(earlier) if context.use_facts else [])
     base_phrase = base_phrase or question[:80]
 
-    messages = render(
-        "analyze",
-        question=question,
-        companies=", ".join(
-            f"{t} ({by_ticker[t].name})" if t in by_ticker and by_ticker[t].name else t for t in tickers
+    # Figures come from XBRL facts when the store holds some for an asked company (tables of its
+    # other reports fill the gaps); a store of PDFs only is answered from the text, by the model.
+    figure_question = bool(metrics and tickers) and bool(
+        await asyncio.to_thread(_with_facts, resources, tickers)
+    )
+    calls: list[LLMCall] = []
+    if figure_question:
+        phrases = figure_keywords(metrics)
+        reply = QuestionAnalysis(
+            intent="reported figures: " + ", ".join(BY_NAME[m].label for m in metrics),
+            sources=["10-K", "10-Q"],
+            answer_mode="standard",
+            keywords=[TickerPhrases(ticker=t, phrases=phrases) for t in tickers],
         )
-        or "none named",
-        periods=", ".join(phrase_texts) or "not stated (use the latest)",
-    )
-    schema = analysis_schema(tickers)
-    reply, calls = await structured_call(
-        resources.chat_model("analyze", context), messages, schema, role="analyze", default=QuestionAnalysis
-    )
-    if calls and not calls[-1].ok:
-        reason = (calls[-1].error or "no usable reply").splitlines()[0][:160]
-        warnings.append(f"the model's question analysis failed ({reason}); keywords come from the question")
+    else:
+        messages = render(
+            "analyze",
+            question=question,
+            companies=", ".join(
+                f"{t} ({by_ticker[t].name})" if t in by_ticker and by_ticker[t].name else t for t in tickers
+            )
+            or "none named",
+            periods=", ".join(phrase_texts) or "not stated (use the latest)",
+        )
+        schema = analysis_schema(tickers)
+        reply, calls = await structured_call(
+            resources.chat_model("analyze", context),
+            messages,
+            schema,
+            role="analyze",
+            default=QuestionAnalysis,
+        )
+        if calls and not calls[-1].ok:
+            reason = (calls[-1].error or "no usable reply").splitlines()[0][:160]
+            warnings.append(
+                f"the model's question analysis failed ({reason}); keywords come from the question"
+            )
     keywords: dict[str, list[str]] = {}
     for ticker in tickers or [""]:
         suggested: list[str] = next((k.phrases for k in reply.keywords if k.ticker == ticker), [])
         if not tickers:
             suggested = [p for k in reply.keywords for p in k.phrases]
         vocabulary = statement_phrases(question) if context.use_vocabulary else []
-        candidates = [base_phrase, *vocabulary, *suggested]
+        candidates = (
+            [*suggested, base_phrase, *vocabulary]
+            if figure_question
+            else [base_phrase, *vocabulary, *suggested]
+        )
         keywords[ticker] = sanitize_phrases(candidates, names)[:3] or [base_phrase]
     mode = state.get("answer_mode") or context.answer_mode or reply.answer_mode
     if mode not in ANSWER_MODES:
@@ -192,6 +304,14 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "keywords": keywords,
         "statements": statements_for(question) if context.use_vocabulary else [],
         "names": {t: [t, *_names(by_ticker.get(t)), *_short_names(by_ticker.get(t))] for t in tickers},
+        "metrics": metrics if figure_question else [],
+        "computed": computed_in(question) if figure_question else [],
+        "comparisons": Wanted.from_question(question).to_dict(),
+        "as_reported": bool(_AS_REPORTED.search(question)),
+        "calendars": {
+            t: [_fye(by_ticker.get(t), t), (by_ticker[t].fiscal_year_offset if t in by_ticker else None)]
+            for t in tickers
+        },
     }
     return {
         "analysis": analysis,
@@ -200,12 +320,69 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "evidence": reset(),
         "searches": reset(),
         "tool_results": reset(),
+        "figures": reset(),
         "evaluations": reset(),
         "llm_calls": reset([c.to_dict() for c in calls]),
         "facts": [],
         "calculations": [],
         "follow_up_queries": [],
     }
+
+
+def _refusal(question: str, message: str, warnings: list[str], period_sources: list[str]) -> dict[str, Any]:
+    """A run that stops after analysis: the answer says what is missing and how to add it."""
+    analysis = {
+        "question": question,
+        "tickers": [],
+        "period_sources": period_sources,
+        "time_specs": [],
+        "intent": "",
+        "sources": [],
+        "answer_mode": "direct",
+        "keywords": {},
+        "statements": [],
+        "names": {},
+        "metrics": [],
+        "computed": [],
+        "comparisons": {},
+        "as_reported": False,
+        "calendars": {},
+        "refusal": message,
+    }
+    return {
+        "analysis": analysis,
+        "answer": message,
+        "citations": [],
+        "confidence": 0.0,
+        "iterations": 0,
+        "periods_covered": [],
+        "targets": [],
+        "validation": {},
+        "warnings": reset(warnings),
+        "evidence": reset(),
+        "searches": reset(),
+        "tool_results": reset(),
+        "figures": reset(),
+        "evaluations": reset(),
+        "llm_calls": reset(),
+        "facts": [],
+        "calculations": [],
+        "follow_up_queries": [],
+    }
+
+
+def route_after_analyze(state: State) -> str:
+    """A question about companies the store does not hold ends here, with the answer saying so."""
+    return "finish" if state["analysis"].get("refusal") else "resolve_periods"
+
+
+def _fye(company: StoredCompany | None, ticker: str) -> int | None:
+    if company is not None and company.fiscal_year_end_month:
+        return company.fiscal_year_end_month
+    from finagent.companies import lookup_builtin
+
+    builtin = lookup_builtin(ticker)
+    return builtin.fiscal_year_end_month if builtin else None
 
 
 def _names(company: StoredCompany | None) -> list[str]:

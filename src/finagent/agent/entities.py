@@ -178,3 +178,43 @@ def unknown_ticker_mentions(question: str, companies: Sequence[StoredCompany]) -
         if symbol not in matcher.tickers and symbol not in unknown:
             unknown.append(symbol)
     return unknown
+
+
+# Capitalised words that open or fill questions, never company names on their own.
+_QUESTION_WORDS = frozenset(
+    """
+    what which who whose how why when where was were is are did does do compare comparing show tell
+    give list rank find explain the a an in of for and or vs versus between during over from to its their
+    q1 q2 q3 q4 fy fiscal quarter quarters year years revenue revenues sales income net total
+    """.split()
+)
+_NAME_RUN = re.compile(r"(?:(?<![\w&$])[A-Z][\w&.\-]*(?:['’]s)?(?:\s+|$))+")
+
+
+def listed_name_candidates(question: str) -> tuple[list[str], list[str]]:
+    """Symbols and normalised name fragments that might name a listed company the store lacks.
+
+    Symbols: ``$TICKER`` tokens and bare capitals (not stop words). Names: every run of up to four
+    capitalised words, possessives stripped ("Tesla's" -> "tesla", "Berkshire Hathaway"), in the form
+    ``companies.normalize_name`` gives SEC's titles ("Tesla, Inc." -> "tesla").
+    """
+    from finagent.companies import normalize_name
+
+    symbols = [m.group(1).upper() for m in _DOLLAR.finditer(question)]
+    symbols += [
+        m.group(1)
+        for m in _CAPS.finditer(question)
+        if len(m.group(1)) > 1 and m.group(1) not in STOP_TICKERS and m.group(1).replace(".", "").isalpha()
+    ]
+    names: list[str] = []
+    for run in _NAME_RUN.finditer(question + " "):
+        words = [re.sub(r"['’]s$", "", w).strip(".,") for w in run.group(0).split()]
+        for size in range(min(4, len(words)), 0, -1):
+            for start in range(len(words) - size + 1):
+                part = words[start : start + size]
+                if size == 1 and part[0].lower() in _QUESTION_WORDS:
+                    continue
+                key = normalize_name(" ".join(part))
+                if key and key not in _QUESTION_WORDS:
+                    names.append(key)
+    return list(dict.fromkeys(symbols)), list(dict.fromkeys(names))

@@ -64,6 +64,37 @@ def hit_to_evidence(hit: SearchHit, query: str, round_: int) -> dict[str, Any]:
     }
 
 
+def chunk_to_evidence(row: dict[str, Any], query: str, round_: int, score: float) -> dict[str, Any]:
+    """An evidence record for a chunk read by id (the chunk that displays a reported figure)."""
+    end = row.get("period_end")
+    return {
+        "chunk_id": row["chunk_id"],
+        "document_id": row["document_id"],
+        "ticker": row.get("ticker"),
+        "kind": row["kind"],
+        "fiscal_year": row.get("fiscal_year"),
+        "fiscal_quarter": row.get("fiscal_quarter"),
+        "period_label": quarter_label(row.get("fiscal_year"), row.get("fiscal_quarter")),
+        "period_end": end.isoformat() if end else None,
+        "section": row.get("section"),
+        "section_title": row.get("section_title"),
+        "page": row.get("page"),
+        "char_start": row["char_start"],
+        "char_end": row["char_end"],
+        "is_table": row["is_table"],
+        "statement": row.get("statement"),
+        "title": row.get("title"),
+        "source_uri": row.get("source_uri"),
+        "content_sha256": row.get("content_sha256"),
+        "text": row["text"],
+        "fused_score": score,
+        "vector_score": None,
+        "keyword_score": None,
+        "queries": [query],
+        "round": round_,
+    }
+
+
 def query_terms(phrases: Iterable[str]) -> list[str]:
     """Lower-case content words of the search phrases, used to keep the relevant lines of a chunk."""
     terms: list[str] = []

@@ -10,10 +10,13 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import date
 from itertools import pairwise
 from typing import Any
 
-from finagent.tools.calculator import growth_pct
+from finagent.finance.calculator import growth_pct
+from finagent.finance.facts import FiscalCalendar, report_calendar
+from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
 
 _NUMBER = re.compile(r"(?<![\w.])\(?-?\$?\d[\d,]*(?:\.\d+)?\)?")
 
@@ -133,33 +136,6 @@ def format_facts(facts: Sequence[dict[str, Any]]) -> str:
 
 # -- deterministic extraction from statement tables ------------------------------------------------
 _UNIT = re.compile(r"\bin (millions|billions|thousands)\b|\((millions|billions|thousands)\)", re.I)
-_YEAR_TO_DATE = re.compile(r"\b(six|nine|twelve) months ended\b", re.I)
-_THREE_MONTHS = re.compile(r"\bthree months ended\b", re.I)
-_WORD = re.compile(r"[a-z][a-z&\-]+")
-_LABEL_STOP = frozenset({"total", "of", "and", "the", "a", "in"})
-_MAX_EXTRA_WORDS = 3
-# Words that turn a line item into a different one ("Cost of revenue" is not revenue).
-_QUALIFIERS = frozenset(
-    {"cost", "costs", "deferred", "unearned", "unbilled", "other", "accrued", "change", "changes"}
-)
-
-
-def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.split("|") if cell.strip()]
-
-
-def _row_values(cells: list[str]) -> list[float]:
-    values = []
-    for cell in cells:
-        text = cell.replace("$", "").replace(",", "").strip()
-        negative = text.startswith("(") and text.endswith(")")
-        text = text.strip("()").strip()
-        try:
-            number = float(text)
-        except ValueError:
-            continue
-        values.append(-number if negative else number)
-    return values
 
 
 def table_unit(text: str) -> str:
@@ -167,52 +143,93 @@ def table_unit(text: str) -> str:
     return f"USD {(match.group(1) or match.group(2)).lower()}" if match else "other"
 
 
-def _label_match(label: str, terms: list[str]) -> int | None:
-    """Extra words in a row label that holds every term (lower is better); None if a term is missing."""
-    words = _WORD.findall(label.lower())
-    if not terms or not all(any(w.startswith(t) for w in words) for t in terms):
-        return None
-    if any(w in _QUALIFIERS and w not in terms for w in words):
-        return None
-    return sum(1 for w in words if w not in _LABEL_STOP and not any(w.startswith(t) for t in terms))
+_REPORT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
 
 
-def table_facts(item: dict[str, Any], phrases: Sequence[str]) -> list[dict[str, Any]]:
-    """Figures a statement table states for its own period: the row named by a search phrase, first
-    numeric column (SEC statements put the current period first)."""
-    lines = [line for line in item["text"].splitlines() if "|" in line]
-    if len(lines) < 2 or item.get("kind") not in ("10-Q", "10-K", "earnings_release", "8-K"):
+def _own_period(item: dict[str, Any]) -> tuple[int | None, int | None]:
+    """(fiscal year, quarter) of the report a chunk belongs to, from its fields or its label."""
+    year, quarter = item.get("fiscal_year"), item.get("fiscal_quarter")
+    if year is None:
+        match = re.fullmatch(r"(?:Q([1-4]) )?FY(\d{4})", item.get("period_label") or "")
+        if match:
+            year, quarter = int(match.group(2)), int(match.group(1)) if match.group(1) else None
+    return year, quarter
+
+
+def _own_targets(item: dict[str, Any]) -> list[tuple[PeriodTarget, str]]:
+    """The periods a report's tables state for the report itself: its quarter or year, the balance at
+    its end, and (10-Q cash flows) the year to date."""
+    year, quarter = _own_period(item)
+    if year is None:
         return []
-    head = item["text"][:600]
-    year_to_date = bool(_YEAR_TO_DATE.search(head)) and not _THREE_MONTHS.search(head)
+    if quarter is None or item.get("kind") in ("10-K", "annual_report"):
+        return [(PeriodTarget(year, None, "year"), ""), (PeriodTarget(year, None, "instant"), "")]
+    targets = [(PeriodTarget(year, quarter, "quarter"), ""), (PeriodTarget(year, quarter, "instant"), "")]
+    span = {2: "six_months", 3: "nine_months"}.get(int(quarter))
+    if span:
+        targets.append((PeriodTarget(year, quarter, span), " (year to date)"))  # type: ignore[arg-type]
+    return targets
+
+
+def _legacy_unit(unit: str | None, scale: int) -> str:
+    if unit == "USD":
+        return {6: "USD millions", 3: "USD thousands", 9: "USD billions"}.get(scale, "USD")
+    return {"USD/share": "per share", "shares": "shares", "percent": "percent"}.get(unit or "", "other")
+
+
+def table_facts(
+    item: dict[str, Any], phrases: Sequence[str], calendar: FiscalCalendar | None = None
+) -> list[dict[str, Any]]:
+    """Figures a statement table states for the report's own period: the row named by a search phrase,
+    the column whose header names that period (never the first column by position: Amazon lists the
+    oldest year first). No such column, no figure."""
+    if "|" not in item["text"] or item.get("kind") not in _REPORT_KINDS:
+        return []
+    kind = item.get("kind")
+    table = parse_table(item["text"], form="10-K" if kind in ("10-K", "annual_report") else kind)
+    if table is None:
+        return []
+    ends = [c.end for c in table.columns if c.end is not None]
+    # The company's calendar, else the one the report implies: its own period ends on its period end
+    # date, or (no date stored, e.g. page-text corpora) on the latest date its table's header names.
+    calendar = (
+        calendar
+        or report_calendar(_date(item.get("period_end")), *_own_period(item))
+        or report_calendar(max(ends, default=None), *_own_period(item))
+        or (FiscalCalendar(12) if not ends else None)  # fiscal-year headers only: no calendar needed
+    )
+    if calendar is None:
+        return []
     facts = []
     for phrase in phrases:
-        terms = [w for w in _WORD.findall(phrase.lower()) if w not in _LABEL_STOP]
-        best: tuple[int, str, float] | None = None
-        for line in lines:
-            cells = _cells(line)
-            if len(cells) < 2:
+        row = find_row(table, phrase)
+        if row is None:
+            continue
+        for target, suffix in _own_targets(item):
+            cell = cell_for(table, row, target, calendar)
+            if cell is None:
                 continue
-            extra = _label_match(cells[0], terms)
-            values = _row_values(cells[1:])
-            if extra is None or extra > _MAX_EXTRA_WORDS or not values:
-                continue
-            if best is None or extra < best[0]:
-                best = (extra, cells[0].rstrip(":"), values[0])
-        if best is not None:
-            metric = best[1] + (" (year to date)" if year_to_date else "")
             facts.append(
                 {
                     "ticker": item.get("ticker") or "",
                     "period": item["period_label"],
-                    "metric": metric[:80],
-                    "value": best[2],
-                    "unit": table_unit(item["text"]),
+                    "metric": (row.label.rstrip(":") + suffix)[:80],
+                    "value": float(cell.value),
+                    "unit": _legacy_unit(cell.unit, cell.scale),
                     "source": item["label"],
                     "method": "table",
+                    "column": cell.header,
                 }
             )
+            break
     return facts
+
+
+def _date(value: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(value)[:10]) if value else None
+    except ValueError:
+        return None
 
 
 def deterministic_facts(items: Sequence[dict[str, Any]], phrases: Sequence[str]) -> list[dict[str, Any]]:

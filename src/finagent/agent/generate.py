@@ -264,6 +264,16 @@ class _Draft:
 
 
 async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """The cited answer: figure questions get the table of period-true figures (``generate_figures``),
+    other questions the evidence-based answer below."""
+    if (state["analysis"].get("metrics") or []) and state.get("figures"):
+        from finagent.agent.generate_figures import generate_figures  # it builds on this module's helpers
+
+        return await generate_figures(state, runtime)
+    return await generate_from_evidence(state, runtime)
+
+
+async def generate_from_evidence(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
     resources = get_resources()
     analysis = state["analysis"]

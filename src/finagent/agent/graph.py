@@ -1,5 +1,5 @@
-"""The research graph: analyze → resolve periods → parallel searches → tools → generate → evaluate ⟲ →
-record the run."""
+"""The research graph: analyze → resolve periods → parallel searches and facts lookups → tools →
+generate → evaluate ⟲ → record the run. A question about companies the store lacks ends after analyze."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Checkpointer
 
-from finagent.agent.analyze import analyze
+from finagent.agent.analyze import analyze, route_after_analyze
 from finagent.agent.audit import record_run, timed
 from finagent.agent.context import Context
 from finagent.agent.evaluate import evaluate, finish, route_after_evaluate
+from finagent.agent.facts_node import lookup_facts
 from finagent.agent.generate import generate
 from finagent.agent.retrieve import plan_searches, resolve_periods_node, search
-from finagent.agent.state import InputState, OutputState, SearchTask, State
+from finagent.agent.state import FactsTask, InputState, OutputState, SearchTask, State
 from finagent.agent.tools_node import call_tools
 
 
@@ -24,6 +25,7 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
     builder.add_node("analyze", timed("analyze", analyze, starts_run=True))
     builder.add_node("resolve_periods", timed("resolve_periods", resolve_periods_node))
     builder.add_node("search", timed("search", search), input_schema=SearchTask)
+    builder.add_node("facts", timed("facts", lookup_facts), input_schema=FactsTask)
     builder.add_node("tools", timed("tools", call_tools))
     builder.add_node("generate", timed("generate", generate))
     builder.add_node("evaluate", timed("evaluate", evaluate))
@@ -36,9 +38,10 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
     builder.add_node("record_run", record_run)
 
     builder.add_edge(START, "analyze")
-    builder.add_edge("analyze", "resolve_periods")
-    builder.add_conditional_edges("resolve_periods", plan_searches, ["search"])
+    builder.add_conditional_edges("analyze", route_after_analyze, ["resolve_periods", "finish"])
+    builder.add_conditional_edges("resolve_periods", plan_searches, ["search", "facts"])
     builder.add_edge("search", "tools")
+    builder.add_edge("facts", "tools")
     builder.add_edge("tools", "generate")
     builder.add_edge("generate", "evaluate")
     builder.add_conditional_edges("evaluate", route_after_evaluate, ["follow_up_search", "finish"])

@@ -1263,6 +1263,27 @@ def load_available_periods(
     return _periods_by_ticker(rows, wanted)
 
 
+def load_inventory(conn: psycopg.Connection[Any], tickers: Sequence[str]) -> dict[str, list[AvailablePeriod]]:
+    """What the store holds per company: its documents, plus the fiscal periods its XBRL facts report
+    (a 10-K's comparative years are answerable figures even without their own 10-K)."""
+    from finagent.db.facts import fact_periods
+
+    available = load_available_periods(conn, tickers)
+    for period in fact_periods(conn, _clean_tickers(tickers)):
+        available.setdefault(period.ticker, []).append(
+            AvailablePeriod(
+                ticker=period.ticker,
+                kind=FACTS_KIND,
+                fiscal_year=period.fiscal_year,
+                fiscal_quarter=period.fiscal_quarter,
+                period_end=period.last_period_end,
+                documents=0,
+                first_period_end=period.first_period_end,
+            )
+        )
+    return available
+
+
 async def aload_available_periods(
     aconn: psycopg.AsyncConnection[Any], tickers: Sequence[str]
 ) -> dict[str, list[AvailablePeriod]]:
@@ -1294,10 +1315,13 @@ class CompanyCalendar:
 
 
 def calendar_for(company: StoredCompany) -> CompanyCalendar:
-    """The calendar of a stored company; the year offset comes from the built-in table, FYE default 12."""
+    """The calendar of a stored company: the fiscal-year end and naming its own filings taught the
+    store, else the built-in table's; FYE default 12."""
     builtin = lookup_builtin(company.ticker)
     fye = company.fiscal_year_end_month or (builtin.fiscal_year_end_month if builtin else None) or 12
-    offset = builtin.fiscal_year_offset if builtin else 0
+    offset = company.fiscal_year_offset
+    if offset is None:
+        offset = builtin.fiscal_year_offset if builtin else 0
     return CompanyCalendar(ticker=company.ticker.upper(), fye_month=int(fye), year_offset=offset)
 
 
@@ -1312,6 +1336,8 @@ class TargetPeriod:
     period_end: date | None
     kinds: list[str] = field(default_factory=list)
     available: bool = False
+    companion: bool = False
+    """Added only because its report covers an asked period (a Q4's 10-K), not asked for itself."""
 
     @property
     def is_annual(self) -> bool:
@@ -1326,7 +1352,7 @@ class TargetPeriod:
             "period_end": self.period_end.isoformat() if self.period_end else None,
             "kinds": list(self.kinds),
             "available": self.available,
-        }
+        } | ({"companion": True} if self.companion else {})
 
 
 @dataclass(frozen=True)
@@ -1955,7 +1981,8 @@ def resolve_periods(
             f"({resolver.label(first)} to {resolver.label(counted[-1])})"
         )
         ordered_keys = ordered_keys[ordered_keys.index(first) :]
-    return PeriodResolution(periods=[targets[k] for k in ordered_keys], warnings=resolver.warnings)
+    periods = [targets[k] if k in primary else replace(targets[k], companion=True) for k in ordered_keys]
+    return PeriodResolution(periods=periods, warnings=resolver.warnings)
 
 
 def nearest_earlier_report(

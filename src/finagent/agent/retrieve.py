@@ -14,9 +14,11 @@ from langgraph.types import Send
 
 from finagent.agent.context import Context
 from finagent.agent.evidence import hit_to_evidence
+from finagent.agent.facts_node import plan_fact_lookups
 from finagent.agent.periods import (
+    FACTS_KIND,
     calendar_for,
-    load_available_periods,
+    load_inventory,
     named_kinds,
     nearest_earlier_report,
     parse_time_phrases,
@@ -57,7 +59,7 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     def load() -> tuple[dict[str, Any], dict[str, Any]]:
         companies = {c.ticker: c for c in resources.companies()}
         with resources.database().connection() as conn:
-            return companies, load_available_periods(conn, tickers)
+            return companies, load_inventory(conn, tickers)
 
     companies, available = await asyncio.to_thread(load)
     targets: list[dict[str, Any]] = []
@@ -130,7 +132,7 @@ def search_kinds(
     10-K first unless the question asks for what releases report).
     """
     sources = analysis["sources"]
-    held = set(target.get("kinds") or [])
+    held = set(target.get("kinds") or []) - {FACTS_KIND}  # figures, not documents to search
     if target.get("fiscal_quarter") is None:
         wanted = {"10-K", "annual_report", "earnings_release", "8-K"}
     else:
@@ -208,7 +210,8 @@ def search_priors(
 
 
 def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
-    """One sub-search per (ticker x period x phrase), run in parallel by LangGraph."""
+    """One sub-search per (ticker x period x phrase) and one facts lookup per (ticker x period), run in
+    parallel by LangGraph."""
     context = runtime.context or Context()
     analysis = state["analysis"]
     sends = []
@@ -221,7 +224,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
                 target, phrase, kinds, context.chunks_per_quarter, 0, _routed(analysis, context), priors
             )
             sends.append(Send("search", task))
-    return sends
+    return sends + plan_fact_lookups(state, context)
 
 
 def plan_follow_ups(state: State, context: Context) -> list[Send]:

@@ -95,6 +95,8 @@ class State(InputState, OutputState, total=False):
     evidence: Annotated[list[dict[str, Any]], merge_evidence]
     searches: Annotated[list[dict[str, Any]], append]
     tool_results: Annotated[list[dict[str, Any]], append]
+    figures: Annotated[list[dict[str, Any]], append]
+    """Reported figures looked up per (ticker, period, metric): XBRL facts, derived quarters, gaps."""
     draft_ok: bool
     facts: list[dict[str, Any]]
     calculations: list[dict[str, Any]]
@@ -104,6 +106,19 @@ class State(InputState, OutputState, total=False):
     history: Annotated[list[dict[str, Any]], append]
     started_at: str
     node_timings: Annotated[list[dict[str, Any]], append]
+
+
+class FactsTask(TypedDict):
+    """Payload of one fanned-out facts lookup: a company's metrics for one target period."""
+
+    ticker: str
+    fiscal_year: int
+    fiscal_quarter: int | None
+    period_label: str
+    period_end: str | None
+    metrics: list[str]
+    comparatives: list[str]  # "prior_year", "prior_quarter": the periods comparisons need too
+    as_reported: bool
 
 
 class SearchTask(TypedDict):

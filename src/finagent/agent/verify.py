@@ -585,17 +585,110 @@ def _sentence_labels(answer: str) -> list[tuple[int, int, list[str]]]:
     return spans
 
 
+# -- value *and* period ----------------------------------------------------------------------------------
+_ORDINAL_QUARTER = re.compile(
+    r"\b(first|second|third|fourth|1st|2nd|3rd|4th)[-\s]+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:the\s+)?"
+    r"(?:fiscal\s+(?:year\s+)?|FY\s?)?((?:19|20)\d\d)\b",
+    re.I,
+)
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_YEAR_ENDED = re.compile(
+    r"\b(?:fiscal\s+)?(?:years?|twelve\s+months|12\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?$", re.I
+)
+
+
+@dataclass(frozen=True)
+class PeriodScope:
+    """What the answer's figures are checked against for their period: every known figure with its
+    company and period, the companies' names and calendars, and the periods the question asked for
+    (a sentence that names no period speaks of those)."""
+
+    known: list[dict[str, Any]]
+    names: dict[str, list[str]] = field(default_factory=dict)
+    targets: dict[str, list[str]] = field(default_factory=dict)
+    calendars: dict[str, tuple[int, int]] = field(default_factory=dict)  # ticker -> (FYE month, offset)
+
+
+def _companies_in(sentence: str, names: dict[str, list[str]]) -> set[str]:
+    return {
+        ticker
+        for ticker, aliases in names.items()
+        if any(re.search(rf"(?<!\w){re.escape(a)}(?!\w)", sentence, re.I) for a in aliases if a)
+    }
+
+
+def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> set[str]:
+    """Fiscal period labels a sentence states: "Q3 FY2023", "FY2024", "fiscal 2024", "the fourth
+    quarter of fiscal 2024", or a date ("the quarter ended July 1, 2023") read on each company's calendar."""
+    from finagent.fiscal import fiscal_period
+
+    labels: set[str] = set()
+    for match in _ORDINAL_QUARTER.finditer(sentence):
+        labels.add(f"Q{_ORDINALS[match.group(1).lower()]} FY{match.group(2)}")
+    for figure in _scan(sentence):
+        kind, key = figure.date_key or ("", None)
+        if kind == "fiscal":
+            labels.add(str(key))
+        elif kind == "day" and isinstance(key, int):
+            day = date.fromordinal(key)
+            annual = bool(_YEAR_ENDED.search(sentence[: figure.start]))
+            for ticker in companies:
+                fye, offset = scope.calendars.get(ticker, (12, 0))
+                year, quarter = fiscal_period(day, fye, offset)
+                labels.add(f"FY{year}" if annual else f"Q{quarter} FY{year}")
+                if quarter == 4 and not annual:
+                    labels.add(f"FY{year}")
+    return labels
+
+
+def _same_value(figure: _Figure, value: float, kind: str) -> bool:
+    if (figure.kind == "percent") != (kind == "percent"):
+        return False
+    readings = (
+        [value]
+        if figure.scaled or figure.currency or figure.kind == "percent"
+        else [value, value / 1e3, value / 1e6, value / 1e9]
+    )
+    tolerance = min(figure.tolerance, _MAX_RELATIVE * figure.magnitude) + 1e-9 * max(1.0, figure.magnitude)
+    return any(abs(figure.magnitude - abs(v)) <= tolerance for v in readings)
+
+
+def _period_verdict(figure: _Figure, sentence: str, scope: PeriodScope) -> tuple[bool, str] | None:
+    """(verified, how) when the figure is a known value of a named company: verified for the period
+    the sentence states, unsupported when it belongs to another period; None when it is no known value."""
+    if figure.kind == "date":
+        return None
+    named = _companies_in(sentence, scope.names) or set(scope.names) or {k["ticker"] for k in scope.known}
+    matches = [
+        k for k in scope.known if k["ticker"] in named and _same_value(figure, float(k["value"]), k["kind"])
+    ]
+    if not matches:
+        return None
+    stated = _periods_in(sentence, named, scope) or {p for t in named for p in scope.targets.get(t, [])}
+    right = [k for k in matches if k["period"] in stated]
+    if right:
+        return True, f"{right[0]['ticker']} {right[0]['what']} {right[0]['period']}"
+    if not stated:
+        return None
+    wrong = matches[0]
+    said = ", ".join(sorted(stated))
+    return False, f"{figure.text} is {wrong['ticker']}'s {wrong['what']} for {wrong['period']}, not {said}"
+
+
 def verify_answer(
     answer: str,
     evidence: list[dict[str, Any]],
     calculations: list[dict[str, Any]],
     citations: list[dict[str, Any]] | None = None,
+    *,
+    scope: PeriodScope | None = None,
 ) -> Validation:
     """Check every figure of ``answer``; see the module docstring for the rules.
 
     ``evidence`` may be the labelled items the answer was written from (``label`` set), or the state's
     evidence, labelled through ``citations`` (chunk id -> label); market data and news items may be
-    passed with their ``summary`` as text.
+    passed with their ``summary`` as text. With a ``scope`` a figure must also be the value for the
+    company and period its sentence states: the right number for the wrong period is unsupported.
     """
     items = _items(evidence, citations or [])
     checker = _Checker(items, calculations, cited_labels(answer))
@@ -603,8 +696,14 @@ def verify_answer(
     checks: list[FigureCheck] = []
     minor: dict[int, bool] = {}
     for figure in _scan(answer):
-        labels = next((s[2] for s in spans if s[0] <= figure.start < s[1] or figure.start < s[0]), [])
+        span = next((s for s in spans if s[0] <= figure.start < s[1] or figure.start < s[0]), None)
+        labels = span[2] if span else []
         ok, how, is_minor = checker.check(figure, labels)
+        if scope is not None and span is not None:
+            verdict = _period_verdict(figure, answer[span[0] : span[1]], scope)
+            if verdict is not None:
+                ok, how = verdict
+                is_minor = False
         checks.append(FigureCheck(figure.text, figure.value, figure.kind, ok, how, figure.start))
         minor[len(checks) - 1] = is_minor
     # A figure repeated (prose and the Figures list) counts once per outcome.
@@ -666,6 +765,7 @@ __all__ = [
     "UNSUPPORTED",
     "VERIFIED",
     "FigureCheck",
+    "PeriodScope",
     "Validation",
     "extract_figures",
     "feedback_for",

@@ -90,3 +90,19 @@ def coverage_command(
             escape(", ".join(source_name(s) for s in p.sources)),
         )
     console.print(table)
+    if coverage.facts:
+        facts = Table(title=escape(f"{coverage.ticker} XBRL facts per period (consolidated)"))
+        for column in ("period", "span", "period end", "reported", "derived", "concepts"):
+            facts.add_column(
+                column, justify="right" if column in ("reported", "derived", "concepts") else "left"
+            )
+        for f in coverage.facts:
+            facts.add_row(
+                f.period,
+                f.duration.replace("_", " "),
+                f.period_end.isoformat() if f.period_end else "—",
+                f"{f.reported:,}",
+                f"{f.derived:,}",
+                f"{f.concepts:,}",
+            )
+        console.print(facts)

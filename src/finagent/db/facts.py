@@ -171,6 +171,11 @@ def load_facts(
     return [_stored(r) for r in rows]
 
 
+def tickers_with_facts(conn: psycopg.Connection[Any], tickers: Sequence[str]) -> set[str]:
+    rows = conn.execute(read_sql("queries/fact_tickers.sql"), {"tickers": list(tickers)}).fetchall()
+    return {str(r[0]) for r in rows}
+
+
 def derivation_inputs(conn: psycopg.Connection[Any], ticker: str) -> list[StoredFact]:
     rows = conn.execute(read_sql("queries/derivation_inputs.sql"), {"ticker": ticker}).fetchall()
     return [_stored(r) for r in rows]

@@ -14,7 +14,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Literal
 
-from finagent.fiscal import fiscal_period
+from finagent.fiscal import fiscal_period, nominal_month_end
 
 DurationClass = Literal["instant", "quarter", "six_months", "nine_months", "year", "other"]
 
@@ -50,6 +50,21 @@ class FiscalCalendar:
     def period_of(self, end: date) -> tuple[int, int]:
         """(fiscal year, fiscal quarter) of a period that ends on ``end`` (52/53-week aware)."""
         return fiscal_period(end, self.fye_month, self.year_offset)
+
+
+def report_calendar(
+    period_end: date | None, fiscal_year: int | None, fiscal_quarter: int | None
+) -> FiscalCalendar | None:
+    """The calendar a report's own metadata implies: a 10-K for FY2024 ending 2024-09-28 closes its
+    year in September; the Q3 FY2023 10-Q ending 2023-07-01 puts the year end three months later."""
+    if period_end is None or fiscal_year is None:
+        return None
+    year, month = nominal_month_end(period_end)
+    quarter = fiscal_quarter or 4
+    index = year * 12 + month - 1 + 3 * (4 - quarter)
+    fye_year, fye_month0 = divmod(index, 12)
+    offset = fiscal_year - fye_year
+    return FiscalCalendar(fye_month0 + 1, offset) if -1 <= offset <= 1 else None
 
 
 def fiscal_label(fiscal_year: int | None, fiscal_quarter: int | None, duration: str) -> str:

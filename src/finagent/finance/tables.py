@@ -618,7 +618,13 @@ def _date_text(day: date) -> str:
 
 
 def _split(line: str) -> list[str] | None:
-    return [c.strip() for c in line.split("|")] if "|" in line else None
+    """Cells of a pipe row; a Markdown row's outer pipes ("| Net sales | 1,000 |") bound no cells."""
+    if "|" not in line:
+        return None
+    text = line.strip()
+    if text.startswith("|") and text.endswith("|") and len(text) > 1:
+        text = text[1:-1]
+    return [c.strip() for c in text.split("|")]
 
 
 def _is_data(cells: list[str] | None) -> bool:
@@ -697,6 +703,7 @@ def _build(
     head = _header_text(header_lines)
     header = _fit(_header_tokens(head), widths)
     header = _complete_years(header, _tokens("\n".join(header_lines)))
+    header = _aligned_layout(header, header_lines, widths)
     if not header.columns:
         return None
     n = len(header.columns)
@@ -743,6 +750,23 @@ def _build(
         bool(_ANNUAL.search(head)) or (form or "").upper().startswith("10-K")
     )
     return PeriodTable("\n".join(header_lines), header.columns, tuple(rows), scale, share_scale, annual)
+
+
+def _aligned_layout(header: _Header, header_lines: list[str], widths: list[int]) -> _Header:
+    """A pipe header row with one cell per value cell of the rows names the physical columns: those
+    whose cell names a period are the value columns, the others ("Prior year", "Change") are skipped,
+    so rows are read by the header cell above each value, never shifted."""
+    if not header.columns or not widths or widths[0] in (len(header.columns), len(header.layout)):
+        return header
+    for line in reversed(header_lines):
+        cells = _split(line)
+        if cells is None or len(cells) - 1 != widths[0]:
+            continue
+        named = [sum(t.kind in _VALUE_KINDS for t in _tokens(c)) for c in cells[1:]]
+        if all(n <= 1 for n in named) and sum(named) == len(header.columns):
+            return replace(header, layout=tuple(n == 1 for n in named))
+        return header
+    return header
 
 
 def _after_tokens(line: str) -> str:

@@ -1,0 +1,8 @@
+-- Chunks by id with their document, for citing facts where their numbers are displayed.
+SELECT c.id AS chunk_id, c.document_id, c.ticker, c.kind, c.fiscal_year, c.fiscal_quarter, c.period_end,
+       c.section, c.section_title, c.page, c.char_start, c.char_end, c.is_table, c.statement, c.text,
+       d.title, d.source_uri, d.content_sha256
+FROM chunks c
+JOIN documents d ON d.id = c.document_id
+WHERE c.id = ANY(%(ids)s)
+ORDER BY c.id

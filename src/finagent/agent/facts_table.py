@@ -1,0 +1,211 @@
+"""A period-aligned table of reported figures, straight from the store's facts — no model at all.
+
+Shared by `finagent facts`, `finagent.facts(...)` and the MCP tool `get_financial_facts`, so a person,
+a program and another agent get the same numbers: per company and resolved fiscal period, the value
+with its unit, the filing and chunk it is displayed in, whether it was derived, restatements, and the
+year-over-year change (same fiscal quarter a year earlier) computed by the calculator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+import psycopg
+
+from finagent.agent.entities import find_companies
+from finagent.agent.periods import (
+    calendar_for,
+    load_inventory,
+    parse_time_phrases,
+    resolve_periods,
+)
+from finagent.db.companies import StoredCompany, list_companies, resolve_company
+from finagent.db.facts import load_facts
+from finagent.errors import SearchInputError
+from finagent.finance.calculator import growth_pct
+from finagent.finance.lookup import PeriodWanted, displayed_concepts, select
+from finagent.finance.metrics import BY_NAME, metrics_in
+
+MAX_TICKERS = 12
+MAX_METRICS = 8
+MAX_PERIODS = 16
+
+
+@dataclass
+class FactRow:
+    """One company's metric for one fiscal period, exact, with where it is printed."""
+
+    ticker: str
+    metric: str
+    metric_label: str
+    period: str
+    fiscal_year: int
+    fiscal_quarter: int | None
+    period_start: date | None = None
+    period_end: date | None = None
+    value: Decimal | None = None
+    unit: str | None = None
+    source: str = "none"  # xbrl | derived | none
+    concept: str | None = None
+    form: str | None = None
+    filing: str | None = None
+    source_uri: str | None = None
+    chunk_id: int | None = None
+    page: int | None = None
+    derivation: str | None = None
+    yoy_pct: float | None = None
+    yoy_from: str | None = None
+    yoy_expression: str | None = None
+    restated: list[dict[str, str]] = field(default_factory=list)
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["value"] = None if self.value is None else str(self.value)
+        data["period_start"] = self.period_start.isoformat() if self.period_start else None
+        data["period_end"] = self.period_end.isoformat() if self.period_end else None
+        return data
+
+
+@dataclass
+class FactsResult:
+    rows: list[FactRow]
+    periods: dict[str, list[str]]
+    warnings: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rows": [r.to_dict() for r in self.rows], "periods": self.periods, "warnings": self.warnings}
+
+
+def metric_names(requested: list[str]) -> list[str]:
+    """Metric names from names ("net_income") or words ("net income", "revenue")."""
+    names: list[str] = []
+    for text in requested:
+        for part in [p.strip() for p in text.split(",") if p.strip()]:
+            key = part.lower().replace(" ", "_").replace("-", "_")
+            found = [key] if key in BY_NAME else metrics_in(part)
+            if not found:
+                known = ", ".join(sorted(BY_NAME))
+                raise SearchInputError(f"unknown metric '{part}' (known: {known})")
+            names += [f for f in found if f not in names]
+    if not names:
+        raise SearchInputError("give at least one metric, e.g. --metric revenue")
+    if len(names) > MAX_METRICS:
+        raise SearchInputError(f"at most {MAX_METRICS} metrics at once, got {len(names)}")
+    return names
+
+
+def resolve_tickers(companies: list[StoredCompany], requested: list[str]) -> list[str]:
+    """Tickers for tickers or names; a company the store does not hold is a clear error."""
+    tickers: list[str] = []
+    for text in requested:
+        company = resolve_company(companies, text) or next(
+            (c for m in find_companies(text, companies) for c in companies if c.ticker == m.ticker), None
+        )
+        if company is None or not company.documents:
+            held = ", ".join(c.ticker for c in companies if c.documents) or "nothing yet"
+            raise SearchInputError(
+                f"'{text}' is not in the store (it holds: {held}); "
+                f"add it with `finagent ingest edgar {text.upper()}`"
+            )
+        if company.ticker not in tickers:
+            tickers.append(company.ticker)
+    if not tickers:
+        raise SearchInputError("give at least one company, e.g. AAPL")
+    if len(tickers) > MAX_TICKERS:
+        raise SearchInputError(f"at most {MAX_TICKERS} companies at once, got {len(tickers)}")
+    return tickers
+
+
+def facts_table(
+    conn: psycopg.Connection[Any],
+    tickers: list[str],
+    metrics: list[str],
+    periods: list[str],
+    *,
+    as_reported: bool = False,
+    today: date | None = None,
+) -> FactsResult:
+    """Rows per company × resolved period × metric (see the module docstring)."""
+    companies = list_companies(conn)
+    tickers = resolve_tickers(companies, tickers)
+    names = metric_names(metrics)
+    specs = [spec for text in periods for spec in parse_time_phrases(text)]
+    unparsed = [p for p in periods if not parse_time_phrases(p)]
+    if unparsed:
+        raise SearchInputError(
+            f"cannot read the period {unparsed[0]!r} (try FY2024, 'Q3 FY2023', 'last 4 quarters', 2022-2024)"
+        )
+    by_ticker = {c.ticker: c for c in companies}
+    available = load_inventory(conn, tickers)
+    result = FactsResult(rows=[], periods={}, warnings=[])
+    for ticker in tickers:
+        resolution = resolve_periods(
+            specs,
+            calendar_for(by_ticker[ticker]),
+            available.get(ticker, []),
+            today=today or date.today(),
+            max_quarters=MAX_PERIODS,
+            prefer="annual" if not specs else "quarter",
+        )
+        result.warnings += [w for w in resolution.warnings if "no 10-" not in w]
+        targets = [p for p in resolution.periods if not getattr(p, "companion", False)]
+        result.periods[ticker] = [p.label for p in targets]
+        concepts = sorted({c for m in names for c in BY_NAME[m].concepts})
+        facts = load_facts(conn, ticker, concepts)
+        for name in names:
+            metric = BY_NAME[name]
+            shown = displayed_concepts(facts, metric)
+            for target in targets:
+                wanted = PeriodWanted(target.fiscal_year, target.fiscal_quarter)
+                chosen = select(facts, metric, wanted, as_reported=as_reported, displayed=shown)
+                row = FactRow(
+                    ticker, name, metric.label, wanted.label, target.fiscal_year, target.fiscal_quarter
+                )
+                if chosen is None:
+                    row.note = "no reported figure in the store"
+                    result.rows.append(row)
+                    continue
+                fact = chosen.fact
+                row.period_start, row.period_end, row.value, row.unit = (
+                    fact.period_start,
+                    fact.period_end,
+                    fact.value,
+                    fact.unit,
+                )
+                row.source = "derived" if fact.derived else "xbrl"
+                row.concept, row.form, row.filing = fact.concept, fact.form, fact.filing_key
+                row.source_uri, row.chunk_id, row.page, row.derivation = (
+                    fact.source_uri,
+                    fact.chunk_id,
+                    fact.page,
+                    fact.derivation,
+                )
+                row.restated = [
+                    {
+                        "original": str(r.original.value),
+                        "original_filing": r.original.filing_key,
+                        "latest": str(r.latest.value),
+                        "latest_filing": r.latest.filing_key,
+                    }
+                    for r in chosen.restatements
+                ]
+                prior = select(facts, metric, wanted.prior_year(), as_reported=as_reported, displayed=shown)
+                if (
+                    prior is not None
+                    and prior.fact.value
+                    and fact.value is not None
+                    and metric.unit == "money"
+                ):
+                    growth = growth_pct(prior.fact.value, fact.value)
+                    if growth.ok and growth.result is not None:
+                        row.yoy_pct, row.yoy_from, row.yoy_expression = (
+                            growth.result,
+                            prior.period.label,
+                            growth.expression,
+                        )
+                result.rows.append(row)
+    return result

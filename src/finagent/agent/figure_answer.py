@@ -1,0 +1,345 @@
+"""The answer to a figure question: a cited table of period-true figures, computed comparisons, then
+the model's prose.
+
+Numbers come from XBRL facts first, from a statement table's column for the period second, and from
+model extraction last; each cell says which. Comparisons are calculator results. The model only
+writes the sentences, from a short list of exactly these figures, and its sentences are checked
+(value *and* period) before anyone reads them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from finagent.agent.evidence import citation_record
+from finagent.finance.compare import Cell, Comparisons, scale_unit
+from finagent.finance.metrics import BY_NAME, COMPUTED
+
+SOURCE_NOTES = {
+    "xbrl": "",
+    "derived": "derived",
+    "table": "from the statement table",
+    "model": "model-extracted",
+}
+
+
+# -- numbers as people read them ----------------------------------------------------------------------
+def display_scale(value: Decimal, unit: str | None, decimals: int | None) -> int:
+    """The scale statements print an amount in: millions for most filers, thousands for some."""
+    if unit is None or "/" in unit or unit.lower() in ("pure", "percent"):
+        return 0
+    if unit.lower() == "shares":
+        return (
+            6
+            if decimals is not None and decimals <= -6
+            else 3
+            if decimals is not None and decimals <= -3
+            else 0
+        )
+    if decimals is None:
+        return 6 if abs(value) >= Decimal(10) ** 8 else 0
+    if decimals <= -6:
+        return 6
+    if decimals <= -3:
+        return 3
+    return 0
+
+
+def format_amount(value: Decimal, unit: str, scale: int) -> str:
+    """ "$117,154 million", "$6.08 per share", "15,550 million shares", "44.1%"."""
+    shown = value.scaleb(-scale) if scale else value
+    places = 0 if shown == shown.to_integral_value() else min(2, max(1, -shown.as_tuple().exponent))  # type: ignore[operator]
+    number = f"{abs(shown):,.{places}f}"
+    sign = "-" if shown < 0 else ""
+    words = {9: " billion", 6: " million", 3: " thousand"}.get(scale, "")
+    lowered = unit.lower()
+    if lowered == "percent":
+        return f"{sign}{number}%"
+    if "/" in lowered:
+        return f"{sign}${number} per share"
+    if lowered == "shares":
+        return f"{sign}{number}{words} shares"
+    return f"{sign}${number}{words}"
+
+
+def format_percent(value: float) -> str:
+    return f"{value:+.1f}%"
+
+
+# -- cells --------------------------------------------------------------------------------------------
+def _date(text: str | None) -> date | None:
+    try:
+        return date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def _unit_of(record: dict[str, Any]) -> str:
+    unit = str(record.get("unit") or "USD")
+    return "USD/shares" if "/" in unit else unit
+
+
+def cells_from_figures(
+    figures: Sequence[dict[str, Any]], label_for_chunk: dict[int, str], label_for_document: dict[int, str]
+) -> tuple[list[Cell], list[dict[str, Any]]]:
+    """Cells from looked-up figures (with citation labels), and the derivations as calculator records."""
+    cells: list[Cell] = []
+    derivations: list[dict[str, Any]] = []
+    seen: set[tuple[str, str, str, str]] = set()
+    for record in figures:
+        if record.get("value") is None:
+            continue
+        key = (record["ticker"], record["metric"], record["period"], record.get("role", "target"))
+        if key in seen:
+            continue
+        seen.add(key)
+        value = Decimal(record["value"])
+        unit = _unit_of(record)
+        scale = display_scale(value, unit, record.get("decimals"))
+        inputs = record.get("inputs") or []
+        if record.get("source") == "derived" and inputs:
+            sources = tuple(_label(i, label_for_chunk, label_for_document) for i in inputs)
+            shown = [Decimal(i["value"]).scaleb(-scale) for i in inputs]
+            if len(shown) == 2:
+                derivations.append(
+                    {
+                        "kind": "derived",
+                        "ticker": record["ticker"],
+                        "metric": record["metric"],
+                        "period": record["period"],
+                        "expression": f"diff({_plain(shown[0])}, {_plain(shown[1])})",
+                        "result": float(value.scaleb(-scale)),
+                        "result_text": f"{value.scaleb(-scale):,}",
+                        "sources": list(sources),
+                        "unit": scale_unit(scale),
+                        "derivation": record.get("derivation"),
+                        "inputs": [f"{i['period']} {i['value']}" for i in inputs],
+                    }
+                )
+        else:
+            sources = (_label(record, label_for_chunk, label_for_document),)
+        cells.append(
+            Cell(
+                ticker=record["ticker"],
+                metric=record["metric"],
+                period=record["period"],
+                fiscal_year=int(record["fiscal_year"]),
+                fiscal_quarter=record.get("fiscal_quarter"),
+                period_end=_date(record.get("period_end")),
+                value=value,
+                unit=unit,
+                scale=scale,
+                sources=tuple(s for s in sources if s),
+                role=record.get("role", "target"),
+                derived=record.get("source") == "derived",
+                note=str(record.get("source") or "xbrl"),
+            )
+        )
+    return cells, derivations
+
+
+def _plain(value: Decimal) -> str:
+    text = format(value.normalize(), "f")
+    return f"({text})" if value < 0 else text
+
+
+def _label(record: dict[str, Any], by_chunk: dict[int, str], by_document: dict[int, str]) -> str:
+    chunk = record.get("chunk_id")
+    if chunk is not None and chunk in by_chunk:
+        return by_chunk[chunk]
+    return by_document.get(record.get("document_id") or -1, "")
+
+
+def filing_items(figures: Sequence[dict[str, Any]], have_chunks: set[int]) -> list[dict[str, Any]]:
+    """Citable items for figures whose number is displayed in no stored text (XBRL instance
+    documents): the filing itself is cited, with its form and period."""
+    items: dict[int, dict[str, Any]] = {}
+    for record in [*figures, *(i for f in figures for i in f.get("inputs") or [])]:
+        document = record.get("document_id")
+        if document is None or (record.get("chunk_id") in have_chunks) or document in items:
+            continue
+        form = str(record.get("form") or "10-K").upper()
+        kind = "10-Q" if form.startswith("10-Q") else "10-K" if form.startswith("10-K") else "other"
+        items[document] = {
+            "chunk_id": None,
+            "document_id": document,
+            "ticker": record.get("ticker") or (record.get("filing") or "").split("|")[0] or None,
+            "kind": kind,
+            "period_label": (record.get("filing") or "").split("|")[-1],
+            "period_end": (record.get("filing") or "").split("|")[-1] or None,
+            "title": record.get("title"),
+            "source_uri": record.get("source_uri"),
+            "section": "XBRL",
+            "section_title": "XBRL instance document",
+            "page": None,
+            "text": f"XBRL facts of {record.get('title') or record.get('filing')}",
+            "fused_score": 0.0,
+        }
+    return list(items.values())
+
+
+# -- the table ---------------------------------------------------------------------------------------
+def _company(ticker: str, names: dict[str, list[str]]) -> str:
+    aliases = [n for n in names.get(ticker, []) if n and n != ticker]
+    short = min(aliases, key=len) if aliases else ""
+    return f"{short} ({ticker})" if short else ticker
+
+
+def _period_text(cell: Cell) -> str:
+    end = (
+        f", {'year' if cell.fiscal_quarter is None else 'quarter'} ended {cell.period_end.isoformat()}"
+        if cell.period_end
+        else ""
+    )
+    return f"{cell.period}{end}"
+
+
+def _cite(sources: Sequence[str]) -> str:
+    labels = list(dict.fromkeys(s for s in sources if s))
+    return f" [{', '.join(labels)}]" if labels else ""
+
+
+def _value_text(cell: Cell) -> str:
+    note = SOURCE_NOTES.get(cell.note, "")
+    text = format_amount(cell.value, cell.unit, cell.scale) + _cite(cell.sources)
+    return f"{text} ({note})" if note else text
+
+
+def _metric_label(name: str) -> str:
+    if name in BY_NAME:
+        return BY_NAME[name].label
+    if name in COMPUTED:
+        return COMPUTED[name][0]
+    return name.replace("_", " ")
+
+
+def markdown_table(
+    cells: Sequence[Cell],
+    comparisons: Comparisons,
+    names: dict[str, list[str]],
+    metrics: Sequence[str],
+    gaps: Sequence[dict[str, Any]] = (),
+) -> str:
+    """Company × period, one column per metric plus the computed changes; every cell cited, and a
+    figure that could not be found (or derived) says why in its cell."""
+    targets = [c for c in [*cells, *comparisons.cells] if c.role == "target"]
+    if not targets and not gaps:
+        return ""
+    shown_metrics = [
+        m
+        for m in dict.fromkeys([*metrics, *(c.metric for c in comparisons.cells)])
+        if any(c.metric == m for c in targets)
+    ]
+    rows: dict[tuple[str, str], dict[str, Cell]] = defaultdict(dict)
+    order: dict[tuple[str, str], tuple[Any, ...]] = {}
+    for cell in targets:
+        key = (cell.ticker, cell.period)
+        rows[key][cell.metric] = cell
+        order[key] = (cell.ticker, cell.order)
+    changes: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for calc in comparisons.calculations:
+        if calc.get("kind") in ("yoy", "qoq", "change") and calc.get("to_period"):
+            changes[(calc["ticker"], calc["to_period"], calc["kind"])].append(calc)
+    kinds = [k for k in ("yoy", "qoq", "change") if any(key[2] == k for key in changes)]
+    shown_metrics += [m for m in dict.fromkeys(g["metric"] for g in gaps) if m not in shown_metrics]
+    missing: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+    for gap in gaps:
+        key = (gap["ticker"], gap["label"])
+        missing[key][gap["metric"]] = f"— ({gap['reason']})"
+        order.setdefault(key, (gap["ticker"], (int(gap["fiscal_year"]), gap.get("fiscal_quarter") or 5)))
+        rows.setdefault(key, {})
+    main_metric = shown_metrics[0] if shown_metrics else ""
+    header = ["Company", "Period", *(_metric_label(m) for m in shown_metrics)]
+    header += [
+        {"yoy": "YoY", "qoq": "QoQ", "change": "Change"}[k] + f" ({_metric_label(main_metric).lower()})"
+        for k in kinds
+    ]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for key in sorted(rows, key=lambda k: order[k]):
+        ticker, period = key
+        first = next(iter(rows[key].values()), None)
+        values = [
+            _value_text(rows[key][m]) if m in rows[key] else missing[key].get(m, "—") for m in shown_metrics
+        ]
+        for kind in kinds:
+            found = [c for c in changes.get((ticker, period, kind), []) if c.get("metric") == main_metric]
+            values.append(_change_text(found[0]) if found else "—")
+        when = _period_text(first) if first is not None else period
+        lines.append("| " + " | ".join([_company(ticker, names), when, *values]) + " |")
+    return "\n".join(lines)
+
+
+def _change_text(calc: dict[str, Any]) -> str:
+    return f"{format_percent(calc['result'])} vs {calc['from_period']}{_cite(calc.get('sources') or [])}"
+
+
+def figure_lines(cells: Sequence[Cell], names: dict[str, list[str]]) -> str:
+    """The figures as the model reads them: one line each, company, explicit period, value, label."""
+    lines = []
+    for cell in sorted(cells, key=lambda c: (c.ticker, c.metric, c.order)):
+        role = " (comparative)" if cell.role != "target" else ""
+        what = f"{_company(cell.ticker, names)} {_metric_label(cell.metric).lower()}"
+        lines.append(
+            f"- {what}, {_period_text(cell)}{role}: "
+            f"{format_amount(cell.value, cell.unit, cell.scale)}{_cite(cell.sources)}"
+        )
+    return "\n".join(lines) or "(none)"
+
+
+def computed_lines(comparisons: Comparisons, names: dict[str, list[str]]) -> str:
+    lines = []
+    for calc in comparisons.calculations:
+        kind = calc.get("kind")
+        who = _company(calc["ticker"], names)
+        metric = _metric_label(calc.get("metric", "")).lower()
+        if kind in ("yoy", "qoq", "change"):
+            what = {"yoy": "year-over-year change", "qoq": "quarter-over-quarter change", "change": "change"}[
+                kind
+            ]
+            lines.append(
+                f"- {who} {metric} {what} from {calc['from_period']} to {calc['to_period']}: "
+                f"{format_percent(calc['result'])}"
+            )
+        elif kind == "cagr":
+            lines.append(
+                f"- {who} {metric} CAGR {calc['from_period']}–{calc['to_period']}: {calc['result']:.1f}%"
+            )
+        elif kind == "difference":
+            words = {"USD millions": " million", "USD thousands": " thousand", "USD billions": " billion"}
+            lines.append(
+                f"- {who} {metric} ({calc['period']}) exceeds {_company(calc['against'], names)} "
+                f"({calc['against_period']}) by {calc['result_text']}{words.get(calc.get('unit', ''), '')}"
+            )
+        elif kind in COMPUTED:
+            value = f"{calc['result']:.1f}%" if calc.get("unit") == "percent" else calc.get("result_text", "")
+            lines.append(f"- {who} {metric}, {calc['period']}: {value}")
+    for rank in comparisons.ranks:
+        ordered = " > ".join(f"{_company(t, names)} ({rank['periods'][t]})" for t in rank["order"])
+        lines.append(f"- {_metric_label(rank['metric']).lower()} ranking: {ordered}")
+    return "\n".join(lines) or "(none)"
+
+
+def legacy_facts(cells: Sequence[Cell]) -> list[dict[str, Any]]:
+    """Cells in the shape the rest of the graph records as ``facts`` (evaluation coverage, audit)."""
+    return [
+        {
+            "ticker": c.ticker,
+            "period": c.period,
+            "metric": _metric_label(c.metric),
+            "value": float(c.shown),
+            "unit": {6: "USD millions", 3: "USD thousands", 9: "USD billions"}.get(c.scale, c.unit),
+            "source": c.sources[0] if c.sources else "",
+            "method": c.note,
+            "role": c.role,
+        }
+        for c in cells
+    ]
+
+
+def citations_for(items: Sequence[dict[str, Any]], labels: Sequence[str]) -> list[dict[str, Any]]:
+    by_label = {i["label"]: i for i in items if i.get("label")}
+    return [citation_record(by_label[label]) for label in labels if label in by_label]

@@ -1,0 +1,234 @@
+"""generate for figure questions: period-true figures → computed comparisons → cited table → prose.
+
+The figures come from the facts lookups (XBRL facts and derived quarters); a figure no fact states is
+read from the statement table's column for its period, and only then asked of the model. The model
+writes the prose from the figure list alone; the whole answer is checked for value *and* period.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.runtime import Runtime
+
+from finagent.agent.context import Context
+from finagent.agent.evidence import assign_labels, cited_labels
+from finagent.agent.figure_answer import (
+    cells_from_figures,
+    citations_for,
+    computed_lines,
+    figure_lines,
+    filing_items,
+    legacy_facts,
+    markdown_table,
+)
+from finagent.agent.generate import MAX_SENTENCES, budgeted_evidence
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.state import State
+from finagent.agent.table_figures import model_figures, table_figures
+from finagent.agent.verify import UNSUPPORTED, PeriodScope, feedback_for, flag_unsupported, verify_answer
+from finagent.finance.compare import Cell, Wanted, compare
+from finagent.finance.metrics import BY_NAME
+from finagent.llm.structured import text_call
+
+
+def _targets(state: State) -> list[dict[str, Any]]:
+    """Target periods the answer reports: a Q4's companion fiscal year (searched for its text) is not
+    itself a period the question asked about."""
+    targets = [t for t in state.get("targets") or [] if t.get("ticker") and t.get("fiscal_year") is not None]
+    return [t for t in targets if not t.get("companion")]
+
+
+def _gaps(
+    figures: list[dict[str, Any]], targets: list[dict[str, Any]], metrics: list[str]
+) -> list[dict[str, Any]]:
+    """(ticker, period, metric) the facts did not answer, with the reason when one is known."""
+    found = {(f["ticker"], f["period"], f["metric"]) for f in figures if f.get("value") is not None}
+    reasons = {
+        (f["ticker"], f["period"], f["metric"]): f.get("reason") for f in figures if f.get("value") is None
+    }
+    gaps = []
+    for target in targets:
+        for metric in metrics:
+            key = (target["ticker"], target["label"], metric)
+            if key not in found:
+                gaps.append(
+                    {
+                        **target,
+                        "metric": metric,
+                        "reason": reasons.get(key) or "no reported figure in the store",
+                    }
+                )
+    return gaps
+
+
+async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    context = runtime.context or Context()
+    analysis = state["analysis"]
+    question: str = analysis["question"]
+    names: dict[str, list[str]] = analysis.get("names") or {}
+    metrics: list[str] = list(analysis.get("metrics") or [])
+    iteration = int(state.get("iterations") or 0) + 1
+    figures = list(state.get("figures") or [])
+    evidence = list(state.get("evidence") or [])
+    warnings: list[str] = []
+    calls: list[dict[str, Any]] = []
+
+    # Citable items: the chunks displaying the figures first, then the best evidence per period.
+    fact_chunks = {f.get("chunk_id") for f in figures} | {
+        i.get("chunk_id") for f in figures for i in f.get("inputs") or []
+    }
+    fact_items = [e for e in evidence if e["chunk_id"] in fact_chunks]
+    others, item_chars = budgeted_evidence([e for e in evidence if e["chunk_id"] not in fact_chunks], context)
+    items = assign_labels(
+        [
+            *fact_items,
+            *filing_items(figures, {e["chunk_id"] for e in fact_items}),
+            *[{k: v for k, v in i.items() if k != "label"} for i in others],
+        ]
+    )
+    by_chunk = {i["chunk_id"]: i["label"] for i in items if i.get("chunk_id") is not None}
+    by_document = {i["document_id"]: i["label"] for i in items if i.get("chunk_id") is None}
+
+    cells, derivations = cells_from_figures(figures, by_chunk, by_document)
+    targets = _targets(state)
+    gaps = _gaps(figures, targets, metrics)
+    calendars = analysis.get("calendars") or {}
+    if gaps:
+        from_tables, gaps = table_figures(gaps, items, calendars)
+        cells += from_tables
+    if gaps and context.use_calculator:
+        extracted, gaps, extract_calls = await model_figures(gaps, items, question, item_chars, context)
+        cells += extracted
+        calls += extract_calls
+    for gap in gaps:
+        warnings.append(f"{gap['ticker']} {gap['label']} {_label_of(gap['metric'])}: {gap['reason']}")
+    for record in figures:
+        for restated in record.get("restated") or []:
+            warnings.append(
+                f"{record['ticker']} {record['period']} {record['metric_label'].lower()} was restated: "
+                f"{restated['original']} in {restated['original_filing']}, {restated['latest']} in "
+                f"{restated['latest_filing']} (the latest is used)"
+            )
+
+    wanted = Wanted(**(analysis.get("comparisons") or {}))
+    comparisons = compare(cells, wanted, analysis.get("computed") or [])
+    calculations = [*derivations, *comparisons.calculations] if context.use_calculator else list(derivations)
+    table = markdown_table(cells, comparisons, names, metrics, gaps)
+    missing = (
+        "; ".join(f"{g['ticker']} {g['label']} {g['metric'].replace('_', ' ')} ({g['reason']})" for g in gaps)
+        or "none"
+    )
+
+    messages = render(
+        "figures",
+        question=question,
+        figures=figure_lines(cells, names),
+        computed=computed_lines(comparisons, names),
+        missing=missing,
+        max_sentences=min(4, MAX_SENTENCES.get(analysis["answer_mode"], 4)),
+    )
+    model = get_resources().chat_model("generate", context)
+    text, call = await text_call(model, messages, role="generate")
+    calls.append(call.to_dict())
+    check_items = [*items, _period_item(cells)]
+
+    def compose(prose: str) -> tuple[str, list[str]]:
+        notes: list[str] = []
+        prose = prose.strip()
+        if prose.startswith(("{", "[", "```", "|")):
+            notes.append("the model's prose was not sentences (JSON, code or a table); it was set aside")
+            prose = ""
+        if not prose:
+            notes.append("the model returned no prose; the answer is the table of figures")
+        parts = [p for p in (table, prose) if p]
+        return "\n\n".join(parts) or "No reported figures were found for the periods asked.", notes
+
+    scope = PeriodScope(
+        known=_known(cells, calculations),
+        names=names,
+        targets={
+            t: [x["label"] for x in targets if x["ticker"] == t] for t in {x["ticker"] for x in targets}
+        },
+        calendars={t: (int(v[0] or 12), int(v[1] or 0)) for t, v in calendars.items()},
+    )
+    answer, notes = compose(text)
+    warnings += notes
+    validation = verify_answer(answer, check_items, calculations, None, scope=scope)
+    if validation.status == UNSUPPORTED and text.strip():
+        retry = [*messages, AIMessage(text), HumanMessage(feedback_for(validation))]
+        text, call = await text_call(model, retry, role="generate")
+        calls.append(call.to_dict())
+        warnings.append(
+            "the prose was rewritten once: it stated figures the filings do not support for the period named "
+            f"({', '.join(c.text for c in validation.unverified[:5])})"
+        )
+        answer, notes = compose(text)
+        warnings += notes
+        validation = verify_answer(answer, check_items, calculations, None, scope=scope)
+        if validation.status == UNSUPPORTED:
+            answer = flag_unsupported(answer, validation)
+            warnings.append(
+                "figures marked [unverified] are not the value for the company and period their sentence "
+                "names: " + ", ".join(f"{c.text} ({c.how})" for c in validation.unverified[:5])
+            )
+    labels = [label for label in cited_labels(answer) if any(i.get("label") == label for i in items)]
+    targets_with = {(c.ticker, c.period) for c in cells if c.role == "target"}
+    return {
+        "answer": answer,
+        "citations": citations_for(items, labels),
+        "facts": legacy_facts(cells),
+        "calculations": calculations,
+        "iterations": iteration,
+        "draft_ok": True,
+        "periods_covered": sorted(f"{t} {p}" for t, p in targets_with),
+        "llm_calls": calls,
+        "warnings": warnings,
+        "validation": validation.to_dict(),
+    }
+
+
+def _label_of(metric: str) -> str:
+    return BY_NAME[metric].label.lower() if metric in BY_NAME else metric.replace("_", " ")
+
+
+def _period_item(cells: list[Cell]) -> dict[str, Any]:
+    """The figures' own periods and period ends, so the labels and dates the answer states are checked
+    like any other figure (a derived Q4 has no document of its own that names it)."""
+    days = sorted({c.period_end.isoformat() for c in cells if c.period_end})
+    labels = sorted({c.period for c in cells})
+    return {"chunk_id": None, "label": None, "text": "; ".join([*labels, *days]), "period_label": ""}
+
+
+def _known(cells: list[Cell], calculations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every figure whose company and period are known: what a sentence's number is checked against."""
+    known = [
+        {
+            "ticker": c.ticker,
+            "period": c.period,
+            "value": float(c.value),
+            "kind": "percent" if c.unit == "percent" else "per_share" if "/" in c.unit else "amount",
+            "what": c.metric.replace("_", " "),
+        }
+        for c in cells
+    ]
+    for calc in calculations:
+        period = calc.get("to_period") or calc.get("period")
+        if not period or not isinstance(calc.get("result"), int | float):
+            continue
+        percent = calc.get("unit") == "percent"
+        scale = {"USD millions": 1e6, "USD thousands": 1e3, "USD billions": 1e9}.get(
+            str(calc.get("unit")), 1.0
+        )
+        known.append(
+            {
+                "ticker": calc["ticker"],
+                "period": period,
+                "value": float(calc["result"]) * (1.0 if percent else scale),
+                "kind": "percent" if percent else "amount",
+                "what": f"{calc.get('kind')} of {calc.get('metric')}",
+            }
+        )
+    return known

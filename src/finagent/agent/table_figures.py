@@ -1,0 +1,180 @@
+"""Figures no XBRL fact states: read from the statement table's column for the period, else asked of the
+model (which must cite the evidence item and column it copied), else reported missing.
+
+A table is read by period, never by position: the column whose header names the target period, or
+nothing (fail closed).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from finagent.agent.context import Context
+from finagent.agent.evidence import format_evidence, query_terms
+from finagent.agent.figure_answer import display_scale
+from finagent.agent.figures import value_in_text
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.schemas import Facts, facts_schema
+from finagent.finance.compare import Cell
+from finagent.finance.facts import DurationClass, FiscalCalendar
+from finagent.finance.metrics import BY_NAME
+from finagent.llm.structured import structured_call
+
+_STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
+
+
+def calendar_of(calendars: dict[str, Any], ticker: str) -> FiscalCalendar:
+    fye, offset = (calendars.get(ticker) or [None, None])[:2]
+    return FiscalCalendar(int(fye or 12), int(offset or 0))
+
+
+def _date(text: Any) -> Any:
+    from datetime import date
+
+    try:
+        return date.fromisoformat(str(text)) if text else None
+    except ValueError:
+        return None
+
+
+def _form(item: dict[str, Any]) -> str | None:
+    """The report form a table comes from: bare-year columns of a 10-K are fiscal years."""
+    return "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
+
+
+def table_figures(
+    gaps: list[dict[str, Any]], items: list[dict[str, Any]], calendars: dict[str, Any]
+) -> tuple[list[Cell], list[dict[str, Any]]]:
+    """Cells read from statement tables for the gaps they answer; the gaps that remain."""
+    from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
+
+    cells: list[Cell] = []
+    remaining: list[dict[str, Any]] = []
+    for gap in gaps:
+        metric = BY_NAME.get(gap["metric"])
+        if metric is None:
+            remaining.append(gap)
+            continue
+        calendar = calendar_of(calendars, gap["ticker"])
+        duration: DurationClass = (
+            "instant" if metric.instant else ("year" if gap.get("fiscal_quarter") is None else "quarter")
+        )
+        target = PeriodTarget(
+            fiscal_year=int(gap["fiscal_year"]),
+            fiscal_quarter=gap.get("fiscal_quarter"),
+            duration=duration,
+            end=_date(gap.get("period_end")),
+        )
+        candidates = [
+            i
+            for i in items
+            if i.get("ticker") == gap["ticker"]
+            and i.get("kind") in _STATEMENT_KINDS
+            and "|" in (i.get("text") or "")
+        ]
+        candidates.sort(
+            key=lambda i: (i.get("statement") != metric.statement, -float(i.get("fused_score") or 0))
+        )
+        found = None
+        for item in candidates:
+            table = parse_table(item["text"], form=_form(item))
+            if table is None:
+                continue
+            row = find_row(table, metric.rows)
+            if row is None:
+                continue
+            cell = cell_for(table, row, target, calendar)
+            if cell is not None:
+                found = (item, cell)
+                break
+        if found is None:
+            remaining.append(gap)
+            continue
+        item, cell = found
+        value = cell.base_value if cell.base_value is not None else cell.value
+        unit = "USD/shares" if (cell.unit or "").endswith("share") else cell.unit or "USD"
+        cells.append(
+            Cell(
+                ticker=gap["ticker"],
+                metric=gap["metric"],
+                period=gap["label"],
+                fiscal_year=int(gap["fiscal_year"]),
+                fiscal_quarter=gap.get("fiscal_quarter"),
+                period_end=_date(gap.get("period_end")),
+                value=value,
+                unit=unit,
+                scale=cell.scale if unit == "USD" else 0,
+                sources=(item["label"],),
+                note="table",
+            )
+        )
+    return cells, remaining
+
+
+async def model_figures(
+    gaps: list[dict[str, Any]], items: list[dict[str, Any]], question: str, item_chars: int, context: Context
+) -> tuple[list[Cell], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The model copies the figures still missing from the evidence of their company and period; each
+    value must be written in the item it cites. Returns (cells, remaining gaps, LLM calls)."""
+    wanted = {(g["ticker"], g["label"]): g for g in gaps}
+    relevant = [i for i in items if (i.get("ticker"), i.get("period_label")) in wanted and i.get("chunk_id")]
+    if not relevant:
+        return [], gaps, []
+    labels = sorted({i["period_label"] for i in relevant})
+    tickers = sorted({i["ticker"] for i in relevant})
+    metric_labels = sorted({BY_NAME[g["metric"]].label for g in gaps if g["metric"] in BY_NAME})
+    schema = facts_schema(
+        tickers,
+        labels,
+        [i["label"] for i in relevant],
+        limit=min(24, 2 * len(gaps) + 2),
+        metrics=metric_labels,
+    )
+    terms = query_terms([question, *metric_labels])
+    reply, calls = await structured_call(
+        get_resources().chat_model("extract", context),
+        render(
+            "extract",
+            question=question,
+            metrics=", ".join(metric_labels),
+            evidence=format_evidence(relevant, terms, item_chars),
+        ),
+        schema,
+        role="extract",
+        default=Facts,
+    )
+    by_label = {i["label"]: i for i in relevant}
+    by_metric_label = {BY_NAME[g["metric"]].label: g["metric"] for g in gaps if g["metric"] in BY_NAME}
+    cells: list[Cell] = []
+    filled: set[tuple[str, str, str]] = set()
+    for fact in reply.facts:
+        item = by_label.get(fact.source)
+        metric = by_metric_label.get(fact.metric)
+        gap = wanted.get((fact.ticker, fact.period))
+        if item is None or metric is None or gap is None or item.get("period_label") != fact.period:
+            continue
+        if not value_in_text(fact.value, item["text"]) or (fact.ticker, fact.period, metric) in filled:
+            continue
+        scale = {"USD millions": 6, "USD thousands": 3, "USD billions": 9}.get(fact.unit, 0)
+        value = Decimal(str(fact.value)).scaleb(scale)
+        unit = "USD/shares" if fact.unit == "per share" else "USD"
+        filled.add((fact.ticker, fact.period, metric))
+        cells.append(
+            Cell(
+                ticker=fact.ticker,
+                metric=metric,
+                period=fact.period,
+                fiscal_year=int(gap["fiscal_year"]),
+                fiscal_quarter=gap.get("fiscal_quarter"),
+                period_end=_date(gap.get("period_end")),
+                value=value,
+                unit=unit,
+                scale=display_scale(value, unit, -scale if scale else None),
+                sources=(fact.source,),
+                note="model",
+            )
+        )
+    remaining = [g for g in gaps if (g["ticker"], g["label"], g["metric"]) not in filled]
+    return cells, remaining, [c.to_dict() for c in calls]

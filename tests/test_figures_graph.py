@@ -1,0 +1,269 @@
+"""Figure questions through the graph (scripted model, real store): facts answer, comparisons are
+computed, the model only writes prose and its figures are checked for value *and* period."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+import psycopg
+import pytest
+from langchain_core.messages import BaseMessage
+
+from finagent.agent.context import Context
+from finagent.agent.graph import build_graph
+from finagent.agent.resources import close_resources, configure_resources
+from finagent.db import Database
+from finagent.db.companies import ListedCompany, load_listed_companies
+from finagent.embeddings import get_embedder
+from finagent.ingest.models import Block
+from finagent.ingest.pipeline import IngestPipeline
+from finagent.settings import Settings
+from tests.fakes import ScriptedModels
+from tests.helpers import item
+from tests.test_facts_store import annual, filing, quarterly
+
+EPS = "us-gaap:EarningsPerShareDiluted"
+
+
+def eps_annual() -> Any:
+    from decimal import Decimal
+
+    from finagent.finance.facts import Fact, FiscalCalendar
+
+    doc = annual()
+    eps = Fact(EPS, Decimal("6.08"), "USD/shares", 2, date(2023, 10, 1), date(2024, 9, 28), display="6.08")
+    doc.facts.append(eps.in_calendar(FiscalCalendar(9)))
+    return doc
+
+
+def microsoft_quarters() -> list[Any]:
+    """Microsoft's Q3 FY2024 10-Q: the quarter and the same quarter a year earlier."""
+    from decimal import Decimal
+
+    from finagent.finance.facts import Fact, FiscalCalendar
+
+    msft = FiscalCalendar(6)
+    rev = "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
+    block = Block(
+        "INCOME STATEMENTS (In millions)\nThree Months Ended March 31, | 2024 | 2023\n"
+        "Total revenue | 61,858 | 52,857",
+        section="part1_item_1",
+        is_table=True,
+    )
+    facts = [
+        Fact(
+            rev,
+            Decimal("61858000000"),
+            "USD",
+            -6,
+            date(2024, 1, 1),
+            date(2024, 3, 31),
+            display="61,858",
+            block_index=0,
+        ),
+        Fact(
+            rev,
+            Decimal("52857000000"),
+            "USD",
+            -6,
+            date(2023, 1, 1),
+            date(2023, 3, 31),
+            display="52,857",
+            block_index=0,
+        ),
+    ]
+    doc = filing(
+        "10-Q",
+        date(2024, 3, 31),
+        [block],
+        [f.in_calendar(msft) for f in facts],
+        uri="test://msft-q3",
+        sha="msft-q3",
+        fiscal_quarter=3,
+    )
+    doc.ticker, doc.company_name, doc.fiscal_year, doc.fiscal_year_end_month = (
+        "MSFT",
+        "Microsoft Corporation",
+        2024,
+        6,
+    )
+    doc.title = "Microsoft Corporation 10-Q"
+    return [doc]
+
+
+@pytest.fixture()
+def store(db: Database, settings: Settings) -> Iterator[Database]:
+    IngestPipeline(db, get_embedder(settings), settings).run(
+        [item(d) for d in [eps_annual(), quarterly(), *microsoft_quarters()]]
+    )
+    with db.connection() as conn:
+        load_listed_companies(conn, [ListedCompany("TSLA", "1318605", "Tesla, Inc.")])
+    yield db
+    close_resources()
+
+
+UPDATES: dict[str, list[dict[str, Any]]] = {}
+
+
+def run(settings: Settings, models: ScriptedModels, question: str) -> dict[str, Any]:
+    """The final output; each node's state updates are kept in UPDATES for the test to inspect."""
+    configure_resources(settings, chat_model_factory=models)
+    graph = build_graph()
+    context = Context(today="2025-11-01", record_runs=False)
+    UPDATES.clear()
+
+    async def go() -> dict[str, Any]:
+        async for mode, chunk in graph.astream(
+            {"question": question}, context=context, stream_mode=["updates", "values"]
+        ):
+            if mode == "updates":
+                for node, update in chunk.items():
+                    UPDATES.setdefault(node, []).append(update or {})
+            else:
+                final = chunk
+        return final
+
+    return asyncio.run(go())
+
+
+def prose(text: str) -> Any:
+    def reply(messages: list[BaseMessage]) -> str:
+        return text
+
+    return reply
+
+
+def test_q4_is_derived_and_the_answer_is_a_cited_table_then_prose(
+    store: Database, settings: Settings
+) -> None:
+    models = ScriptedModels(
+        {
+            "generate": [prose("Apple's revenue in Q4 FY2024 was $94,930 million [10K1, 10Q1].")],
+            "analyze": [RuntimeError("a figure question needs no analysis call")],
+            "evaluate": [RuntimeError("a complete, verified figure answer needs no grading call")],
+            "extract": [{"facts": []}],
+        }
+    )
+    out = run(settings, models, "What was Apple's revenue in the fourth quarter of fiscal 2024?")
+    answer = out["answer"]
+    table, _, written = answer.partition("\n\n")
+    assert table.startswith("| Company | Period | Revenue |")
+    assert (
+        "Q4 FY2024, quarter ended 2024-09-28" in table and "$94,930 million" in table and "(derived)" in table
+    )
+    assert "FY2024, year ended" not in table  # the 10-K searched for Q4 is not itself an asked period
+    assert "$94,930 million" in written
+    assert out["validation"]["status"] == "verified", out["validation"]
+    assert out["confidence"] >= 0.9
+    assert not models.models["analyze"].calls and not models.models["evaluate"].calls
+    prompt = models.prompts("generate")[0]
+    assert "$94,930 million" in prompt and "<evidence" not in prompt  # the model reads figures, not pages
+    # the derivation is a recorded calculation whose inputs are cited where they are printed
+    derived = (
+        [c for c in out.get("calculations", []) if c.get("kind") == "derived"]
+        if "calculations" in out
+        else []
+    )
+    assert derived == [] or derived[0]["expression"] == "diff(391035, 296105)"
+
+
+def test_the_right_number_for_the_wrong_period_is_unsupported(store: Database, settings: Settings) -> None:
+    models = ScriptedModels(
+        {
+            "generate": [prose("Apple's net sales in FY2024 were $383,285 million [10K1].")],
+            "analyze": [{}],
+            "evaluate": [{}],
+            "extract": [{"facts": []}],
+        }
+    )
+    out = run(settings, models, "What were Apple's total net sales in fiscal 2024?")
+    assert out["validation"]["status"] == "unsupported figures"
+    reasons = [c["how"] for c in out["validation"]["unverified"]]
+    assert any("FY2023" in r and "not FY2024" in r for r in reasons), reasons
+    assert "$383,285 million [unverified]" in out["answer"]
+    assert any("rewritten once" in w for w in out["warnings"])
+
+
+def test_year_over_year_uses_the_comparative_column_and_ranks(store: Database, settings: Settings) -> None:
+    models = ScriptedModels(
+        {
+            "generate": [prose("Microsoft grew year over year.")],
+            "analyze": [{}],
+            "evaluate": [{}],
+            "extract": [{"facts": []}],
+        }
+    )
+    out = run(settings, models, "How much did Microsoft's revenue grow year over year in Q3 FY2024?")
+    table = out["answer"].split("\n\n")[0]
+    assert "$61,858 million" in table and "+17.0% vs Q3 FY2023" in table
+    prompt = models.prompts("generate")[0]
+    assert "year-over-year change from Q3 FY2023 to Q3 FY2024: +17.0%" in prompt
+
+
+def test_a_quarter_that_cannot_be_derived_says_so(store: Database, settings: Settings) -> None:
+    models = ScriptedModels(
+        {
+            "generate": [prose("Apple does not report diluted EPS for Q4 FY2024 alone.")],
+            "analyze": [{}],
+            "evaluate": [{}],
+            "extract": [{"facts": []}],
+        }
+    )
+    out = run(settings, models, "What was Apple's diluted EPS in Q4 FY2024?")
+    table = out["answer"].split("\n\n")[0]
+    assert "not derivable" in table and "per-share values do not subtract" in table
+    assert any("not derivable" in w for w in out["warnings"])
+
+
+def test_a_company_not_in_the_store_is_answered_at_once(store: Database, settings: Settings) -> None:
+    models = ScriptedModels(
+        {
+            role: [RuntimeError("no model call for a refusal")]
+            for role in ("generate", "analyze", "evaluate", "extract")
+        }
+    )
+    out = run(settings, models, "What was Tesla's revenue in 2023?")
+    assert "TSLA (Tesla, Inc.) is not in the store" in out["answer"]
+    assert "finagent ingest edgar TSLA" in out["answer"]
+    assert "AAPL" in out["answer"] and "MSFT" in out["answer"]  # what the store does hold
+    assert all(not m.calls for m in models.models.values())
+    assert "search" not in UPDATES and "resolve_periods" not in UPDATES
+
+
+def test_tools_run_only_when_the_question_asks_for_prices_or_news(
+    store: Database, settings: Settings
+) -> None:
+    analysis = {
+        "intent": "risks",
+        "sources": ["10-K", "market_data", "news"],
+        "answer_mode": "direct",
+        "keywords": [],
+    }
+    models = ScriptedModels(
+        {
+            "analyze": [analysis],
+            "generate": [prose("Apple discussed risks [10K1].")],
+            "evaluate": [
+                {"completeness": 90, "specificity": 90, "accuracy": 90, "clarity": 90, "satisfied": True}
+            ],
+            "extract": [{"facts": []}],
+        }
+    )
+    run(settings, models, "What risks did Apple describe in its annual report?")
+    analysis = UPDATES["analyze"][-1]["analysis"]
+    assert "market_data" not in analysis["sources"] and "news" not in analysis["sources"]
+    assert not any(u.get("tool_results") for u in UPDATES.get("tools", []))
+    # a question about the stock does call the market tool
+    run(settings, models, "How is Apple's stock trading and what risks did it describe?")
+    assert "market_data" in UPDATES["analyze"][-1]["analysis"]["sources"]
+    assert any(r["tool"] == "market_quote" for u in UPDATES["tools"] for r in u.get("tool_results") or [])
+
+
+def test_filings_list_the_company_list_loaded(store: Database, settings: Settings) -> None:
+    with psycopg.connect(settings.database_url or "") as conn:
+        assert conn.execute("SELECT name FROM listed_companies WHERE ticker = 'TSLA'").fetchone() == (
+            "Tesla, Inc.",
+        )
