@@ -20,7 +20,7 @@ from finagent.agent.resources import get_resources
 from finagent.agent.state import FactsTask, State
 from finagent.db.chunks import chunks_by_id
 from finagent.db.facts import load_facts
-from finagent.finance.derive import not_derivable
+from finagent.finance.derive import missing_reason
 from finagent.finance.facts import StoredFact
 from finagent.finance.lookup import PeriodWanted, Selection, displayed_concepts, select
 from finagent.finance.metrics import BY_NAME, Metric
@@ -119,19 +119,8 @@ def figure_record(
 
 
 def _gap(metric: Metric, ticker: str, period: PeriodWanted, facts: list[StoredFact]) -> dict[str, Any]:
-    """Why no figure was found: a quarter that cannot be derived says so, instead of a guess."""
-    reason = "no reported figure in the store"
-    if not period.annual and not metric.instant:
-        unit = {"per_share": "USD/shares", "shares": "shares"}.get(metric.unit, "USD")
-        year_reported = any(
-            f.fiscal_year == period.fiscal_year and f.duration == "year" and f.concept in metric.concepts
-            for f in facts
-        )
-        cannot = not_derivable(unit, "quarter")
-        if cannot and year_reported:
-            reason = f"not derivable: {cannot}; only the fiscal year is reported"
-        elif period.fiscal_quarter == 4 and year_reported:
-            reason = "not derivable: no nine-month year-to-date figure in the store to subtract from the year"
+    """A target no fact answers, with the reason (a quarter that cannot be derived says so)."""
+    unit = {"per_share": "USD/shares", "shares": "shares"}.get(metric.unit, "USD")
     return {
         "ticker": ticker,
         "metric": metric.name,
@@ -142,7 +131,9 @@ def _gap(metric: Metric, ticker: str, period: PeriodWanted, facts: list[StoredFa
         "value": None,
         "role": "target",
         "source": "none",
-        "reason": reason,
+        "reason": missing_reason(
+            metric.concepts, unit, metric.instant, period.fiscal_year, period.fiscal_quarter, facts
+        ),
     }
 
 

@@ -26,6 +26,7 @@ from finagent.db.companies import StoredCompany, list_companies, resolve_company
 from finagent.db.facts import load_facts
 from finagent.errors import SearchInputError
 from finagent.finance.calculator import growth_pct
+from finagent.finance.derive import missing_reason
 from finagent.finance.lookup import PeriodWanted, displayed_concepts, select
 from finagent.finance.metrics import BY_NAME, metrics_in
 
@@ -166,7 +167,15 @@ def facts_table(
                     ticker, name, metric.label, wanted.label, target.fiscal_year, target.fiscal_quarter
                 )
                 if chosen is None:
-                    row.note = "no reported figure in the store"
+                    unit = {"per_share": "USD/shares", "shares": "shares"}.get(metric.unit, "USD")
+                    row.note = missing_reason(
+                        metric.concepts,
+                        unit,
+                        metric.instant,
+                        wanted.fiscal_year,
+                        wanted.fiscal_quarter,
+                        facts,
+                    )
                     result.rows.append(row)
                     continue
                 fact = chosen.fact

@@ -47,7 +47,14 @@ from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts, facts_schema
 from finagent.agent.state import State
-from finagent.agent.verify import UNSUPPORTED, feedback_for, flag_unsupported, verify_answer
+from finagent.agent.verify import (
+    UNSUPPORTED,
+    PeriodScope,
+    feedback_for,
+    flag_unsupported,
+    table_known,
+    verify_answer,
+)
 from finagent.llm.structured import structured_call, text_call
 
 MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}
@@ -263,6 +270,59 @@ class _Draft:
         return answer, citations, warnings + citation_warnings
 
 
+_SHOWN_SCALE = {"USD millions": 1e6, "USD thousands": 1e3, "USD billions": 1e9}
+
+
+def period_scope(
+    state: State, items: list[dict[str, Any]], facts: list[dict[str, Any]], calculations: list[dict[str, Any]]
+) -> PeriodScope:
+    """What the answer's numbers are checked against for their period: the figures read for each
+    company and period, every cell of the cited statement tables, and the computed changes."""
+    analysis = state["analysis"]
+    calendars = analysis.get("calendars") or {}
+    known = table_known(items, calendars)
+    for fact in facts:
+        scale = _SHOWN_SCALE.get(str(fact.get("unit")), 1.0)
+        kind = (
+            "percent"
+            if fact.get("unit") == "percent"
+            else "per_share"
+            if fact.get("unit") == "per share"
+            else "amount"
+        )
+        known.append(
+            {
+                "ticker": fact["ticker"],
+                "period": fact["period"],
+                "value": float(fact["value"]) * scale,
+                "kind": kind,
+                "what": str(fact.get("metric")),
+            }
+        )
+    for calc in calculations:
+        period = calc.get("to_period") or calc.get("period")
+        if period and isinstance(calc.get("result"), int | float) and "from_period" in calc:
+            known.append(
+                {
+                    "ticker": calc.get("ticker"),
+                    "period": period,
+                    "value": float(calc["result"]),
+                    "kind": "percent",
+                    "what": f"change of {calc.get('metric')}",
+                }
+            )
+    targets: dict[str, list[str]] = {}
+    for target in state.get("targets") or []:
+        if target.get("ticker") and not target.get("companion"):
+            targets.setdefault(target["ticker"], []).append(target["label"])
+    return PeriodScope(
+        known=known,
+        names=analysis.get("names") or {},
+        targets=targets,
+        calendars={t: (int(v[0] or 12), int(v[1] or 0)) for t, v in calendars.items() if v and v[0]},
+    )
+
+
 async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """The cited answer: figure questions get the table of period-true figures (``generate_figures``),
     other questions the evidence-based answer below."""
@@ -340,7 +400,8 @@ async def generate_from_evidence(state: State, runtime: Runtime[Context]) -> dic
     draft = _Draft(facts, calculations, items, tools, state.get("tool_results") or [], analysis, context)
     answer, citations, draft_warnings = draft.compose(text)
     warnings += draft_warnings
-    validation = verify_answer(answer, [*items, *tools], calculations, citations)
+    scope = period_scope(state, items, facts, calculations)
+    validation = verify_answer(answer, [*items, *tools], calculations, citations, scope=scope)
     if validation.status == UNSUPPORTED:
         # One rewrite with the unsupported figures named; the first text stays in the prompt as context.
         retry = [*messages, AIMessage(text), HumanMessage(feedback_for(validation))]
@@ -353,7 +414,7 @@ async def generate_from_evidence(state: State, runtime: Runtime[Context]) -> dic
         if text.strip():
             answer, citations, draft_warnings = draft.compose(text)
             warnings += draft_warnings
-            validation = verify_answer(answer, [*items, *tools], calculations, citations)
+            validation = verify_answer(answer, [*items, *tools], calculations, citations, scope=scope)
         if validation.status == UNSUPPORTED:
             answer = flag_unsupported(answer, validation)
             warnings.append(

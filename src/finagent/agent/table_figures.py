@@ -44,6 +44,35 @@ def _form(item: dict[str, Any]) -> str | None:
     return "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
 
 
+def _cell(
+    gap: dict[str, Any],
+    period: str,
+    quarter: int | None,
+    year: int,
+    cell: Any,
+    item: dict[str, Any],
+    role: str,
+) -> Cell:
+    """A figure read from a statement table cell, cited to the chunk holding the table."""
+    value = cell.base_value if cell.base_value is not None else cell.value
+    unit = "USD/shares" if (cell.unit or "").endswith("share") else cell.unit or "USD"
+    end = cell.period.end if cell.period.end else (_date(gap.get("period_end")) if role == "target" else None)
+    return Cell(
+        ticker=gap["ticker"],
+        metric=gap["metric"],
+        period=period,
+        fiscal_year=year,
+        fiscal_quarter=quarter,
+        period_end=end,
+        value=value,
+        unit=unit,
+        scale=cell.scale if unit == "USD" else 0,
+        sources=(item["label"],),
+        role=role,
+        note="table",
+    )
+
+
 def table_figures(
     gaps: list[dict[str, Any]], items: list[dict[str, Any]], calendars: dict[str, Any]
 ) -> tuple[list[Cell], list[dict[str, Any]]]:
@@ -87,29 +116,23 @@ def table_figures(
                 continue
             cell = cell_for(table, row, target, calendar)
             if cell is not None:
-                found = (item, cell)
+                found = (item, table, row, cell)
                 break
         if found is None:
             remaining.append(gap)
             continue
-        item, cell = found
-        value = cell.base_value if cell.base_value is not None else cell.value
-        unit = "USD/shares" if (cell.unit or "").endswith("share") else cell.unit or "USD"
+        item, table, row, cell = found
         cells.append(
-            Cell(
-                ticker=gap["ticker"],
-                metric=gap["metric"],
-                period=gap["label"],
-                fiscal_year=int(gap["fiscal_year"]),
-                fiscal_quarter=gap.get("fiscal_quarter"),
-                period_end=_date(gap.get("period_end")),
-                value=value,
-                unit=unit,
-                scale=cell.scale if unit == "USD" else 0,
-                sources=(item["label"],),
-                note="table",
-            )
+            _cell(gap, gap["label"], gap.get("fiscal_quarter"), int(gap["fiscal_year"]), cell, item, "target")
         )
+        # The same period a year earlier, from the comparative column of the same table (YoY).
+        prior = PeriodTarget(target.fiscal_year - 1, target.fiscal_quarter, target.duration)
+        earlier = cell_for(table, row, prior, calendar)
+        if earlier is not None:
+            label = prior.label
+            cells.append(
+                _cell(gap, label, prior.fiscal_quarter, prior.fiscal_year, earlier, item, "comparative")
+            )
     return cells, remaining
 
 

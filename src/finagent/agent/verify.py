@@ -675,6 +675,49 @@ def _period_verdict(figure: _Figure, sentence: str, scope: PeriodScope) -> tuple
     return False, f"{figure.text} is {wrong['ticker']}'s {wrong['what']} for {wrong['period']}, not {said}"
 
 
+def table_known(items: Sequence[dict[str, Any]], calendars: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every figure the cited statement tables state, with its company and the period its column
+    names: what tells "the right number" from "the right number for the wrong period"."""
+    from finagent.finance.facts import FiscalCalendar, report_calendar
+    from finagent.finance.tables import parse_tables, table_cells
+
+    known: list[dict[str, Any]] = []
+    for item in items:
+        ticker, text = item.get("ticker"), str(item.get("text") or "")
+        if not ticker or "|" not in text:
+            continue
+        fye, offset = (calendars.get(ticker) or [None, None])[:2]
+        end = item.get("period_end")
+        calendar = (
+            FiscalCalendar(int(fye), int(offset or 0))
+            if fye
+            else report_calendar(
+                date.fromisoformat(str(end)[:10]) if end else None,
+                item.get("fiscal_year"),
+                item.get("fiscal_quarter"),
+            )
+        )
+        if calendar is None:
+            continue
+        form = "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
+        for table in parse_tables(text, form=form):
+            for cell in table_cells(table, calendar):
+                if cell.target is None or cell.unit == "percent":
+                    continue
+                value = cell.base_value if cell.base_value is not None else cell.value
+                kind = "per_share" if (cell.unit or "").endswith("share") else "amount"
+                known.append(
+                    {
+                        "ticker": ticker,
+                        "period": cell.target.label,
+                        "value": float(value),
+                        "kind": kind,
+                        "what": cell.label[:60],
+                    }
+                )
+    return known
+
+
 def verify_answer(
     answer: str,
     evidence: list[dict[str, Any]],

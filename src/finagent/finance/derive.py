@@ -166,3 +166,25 @@ def derive_quarters(facts: Sequence[StoredFact]) -> list[DerivedFact]:
                 continue  # a filing states this quarter itself
             derived.append(result)
     return derived
+
+
+def missing_reason(
+    concepts: Sequence[str],
+    unit: str,
+    instant: bool,
+    fiscal_year: int,
+    fiscal_quarter: int | None,
+    facts: Sequence[StoredFact],
+) -> str:
+    """Why no figure states a metric for a period: a quarter that cannot be derived says so (with the
+    reason), instead of a guess."""
+    if fiscal_quarter is not None and not instant:
+        year_reported = any(
+            f.fiscal_year == fiscal_year and f.duration == "year" and f.concept in concepts for f in facts
+        )
+        cannot = not_derivable(unit, "quarter")
+        if cannot and year_reported:
+            return f"not derivable: {cannot}; only the fiscal year is reported"
+        if fiscal_quarter == 4 and year_reported:
+            return "not derivable: no nine-month year-to-date figure in the store to subtract from the year"
+    return "no reported figure in the store"
