@@ -67,12 +67,54 @@ def agent_table(data: dict) -> list[str]:  # type: ignore[type-arg]
     return lines
 
 
+def figures_table(data: dict) -> list[str]:  # type: ignore[type-arg]
+    """The figures benchmark side by side; ratios are each later system over the first (the baseline)."""
+    systems = data["systems"]
+    names = [s["name"] for s in systems]
+    summary = {s["name"]: s["summary"] for s in systems}
+    base = summary[names[0]]
+
+    def ratio(new: float | None, old: float | None) -> str:
+        return f"{new / old:.2f}×" if new is not None and old else "–"
+
+    def row(label: str, cell: str, key: str) -> str:
+        cells = [cell.format(**summary[n]) for n in names]
+        ratios = [ratio(summary[n][key], base[key]) for n in names[1:]]
+        return f"| {label} | " + " | ".join(cells + ratios) + " |"
+
+    versions = ", ".join(f"{s['name']} = {s['version'][:12]}" for s in systems)
+    lines = [
+        f"Figures benchmark — {data['machine']['date']}, {data['machine']['cpus']} CPUs, provider "
+        f"{data['provider']}, {data['questions']} questions with gold figures read from the filings "
+        f"({versions}):",
+        "",
+        "| measure | " + " | ".join(names) + "".join(f" | {n} / {names[0]}" for n in names[1:]) + " |",
+        "|---" * (2 * len(names)) + "|",
+        row("questions with every figure exact", "{all_exact}/{questions}", "share_all_exact"),
+        row("gold figures found", "{figures_found}/{figures_total}", "share_figures_found"),
+        row("mean seconds per question", "{mean_seconds}", "mean_seconds"),
+        row("median seconds per question", "{median_seconds}", "median_seconds"),
+        row("failed (no answer or timeout)", "{failed}", "failed"),
+        "",
+        "| category | " + " | ".join(f"{n} exact" for n in names) + " |",
+        "|---" * (1 + len(names)) + "|",
+    ]
+    for category in sorted(base["by_category"]):
+        cells = []
+        for n in names:
+            part = summary[n]["by_category"].get(category)
+            cells.append(f"{part['all_exact']}/{part['questions']}" if part else "–")
+        lines.append(f"| {category} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def main() -> None:
     out: list[str] = []
     renderers = (
         ("ingest_throughput", ingest_table),
         ("search_latency", search_table),
         ("agent_local", agent_table),
+        ("figures", figures_table),
     )
     for name, render in renderers:
         path = RESULTS / f"{name}.json"
