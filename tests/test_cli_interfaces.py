@@ -270,7 +270,8 @@ def test_jsonl_events_and_markdown_output(
     filings: Database, settings: Settings, in_process: CliRunner, tmp_path: Path
 ) -> None:
     models = scripted()
-    configure_resources(settings, chat_model_factory=models)
+    # The answer below is the text path's (model prose first); the facts path opens with a table.
+    configure_resources(settings.model_copy(update={"use_facts": False}), chat_model_factory=models)
     target = tmp_path / "answer.md"
     result = in_process.invoke(app, ["ask", QUESTION, *TICKERS, "--jsonl-events", "--output", str(target)])
     assert result.exit_code == 0, result.output

@@ -317,7 +317,10 @@ def models_doing(action: Callable[[], None]) -> ScriptedModels:
 
 
 def ask(question: str, **options: Any) -> Any:
-    return asyncio.run(aask(question, context=Context(today=TODAY, use_tools=False), **options))
+    # The text path: its analysis call is where these tests inject faults (the facts path makes none).
+    return asyncio.run(
+        aask(question, context=Context(today=TODAY, use_tools=False, use_facts=False), **options)
+    )
 
 
 def test_database_restarted_during_a_question(restart_store: RestartStore) -> None:

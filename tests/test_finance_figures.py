@@ -294,7 +294,9 @@ def test_margins_and_ranks_are_computed() -> None:
     assert margin["result"] == pytest.approx(40.0) and margin["unit"] == "percent"
     rank = next(r for r in result.ranks if r["metric"] == "revenue")
     assert rank["order"] == ["B", "A"]
-    difference = next(c for c in result.calculations if c["kind"] == "difference")
+    assert not [c for c in result.calculations if c["kind"] == "difference"]  # not asked
+    asked = compare(cells, Wanted.from_question("How much more revenue did B have than A?"))
+    difference = next(c for c in asked.calculations if c["kind"] == "difference")
     assert difference["result"] == pytest.approx(50.0) and difference["unit"] == "USD millions"
 
 
@@ -307,3 +309,12 @@ def test_printed_forms_follow_the_reported_precision() -> None:
     assert contains_number("Total net sales | 383,285 | 394,328", "383,285")
     assert not contains_number("81,797", "1,797")
     assert not contains_number("383,2851", "383,285")
+
+
+def test_the_first_quarter_is_six_months_minus_the_second() -> None:
+    """A Q2 10-Q states the second quarter and the half year: the first quarter follows."""
+    six = stored(1, "219659000000", date(2024, 9, 29), date(2025, 3, 29), filing="AAPL|10-Q|2025-03-29")
+    q2 = stored(2, "95359000000", date(2024, 12, 29), date(2025, 3, 29), filing="AAPL|10-Q|2025-03-29")
+    (q1,) = derive_quarters([six, q2])
+    assert (q1.fiscal_year, q1.fiscal_quarter, q1.value) == (2025, 1, Decimal("124300000000"))
+    assert (q1.period_start, q1.period_end) == (date(2024, 9, 29), date(2024, 12, 28))

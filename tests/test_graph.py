@@ -154,7 +154,9 @@ def run(settings: Settings, models: ScriptedModels, question: str, **context: An
     configure_resources(settings, chat_model_factory=models)
     graph = build_graph(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t"}}
-    ctx = Context(today="2023-11-21", use_tools=False, **context)
+    # These tests exercise the text path's research loop (analysis, extraction, grading, follow-ups);
+    # figure questions take the facts path by default (tests/test_figures_graph.py).
+    ctx = Context(today="2023-11-21", use_tools=False, **{"use_facts": False, **context})
     asyncio.run(graph.ainvoke({"question": question}, config, context=ctx))
     return dict(graph.get_state(config).values)
 
@@ -283,7 +285,7 @@ def test_new_question_in_a_thread_starts_fresh(store: Database, settings: Settin
     configure_resources(settings, chat_model_factory=models)
     graph = build_graph(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "conversation"}}
-    ctx = Context(today="2023-11-21", use_tools=False)
+    ctx = Context(today="2023-11-21", use_tools=False, use_facts=False)
     asyncio.run(graph.ainvoke({"question": QUESTION}, config, context=ctx))
     first = graph.get_state(config).values
     asyncio.run(graph.ainvoke({"question": "And what about Q1 FY2023 only?"}, config, context=ctx))

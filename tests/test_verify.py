@@ -438,3 +438,79 @@ def test_no_figures_is_verified() -> None:
     validation = verify_answer("Management discussed demand across products [10Q1].", [], [])
     assert validation.status == VERIFIED and validation.numbers_total == 0
     assert validation.to_dict()["unverified"] == []
+
+
+def test_the_right_number_for_the_wrong_period_is_unsupported_naming_its_period() -> None:
+    from finagent.agent.verify import PeriodScope
+
+    table = (
+        "CONSOLIDATED STATEMENTS OF OPERATIONS (in millions)\nYear Ended December 31,\n2022 | 2023 | 2024\n"
+        "Total net sales | 513,983 | 574,785 | 637,959"
+    )
+    item = {
+        "label": "10K1",
+        "ticker": "AMZN",
+        "kind": "10-K",
+        "text": table,
+        "period_label": "FY2024",
+        "fiscal_year": 2024,
+        "period_end": "2024-12-31",
+    }
+    from finagent.agent.verify import table_known
+
+    scope = PeriodScope(
+        known=table_known([item], {"AMZN": [12, 0]}),
+        names={"AMZN": ["AMZN", "Amazon"]},
+        targets={"AMZN": ["FY2024"]},
+        calendars={"AMZN": (12, 0)},
+    )
+    wrong = verify_answer(
+        "Amazon's total net sales in FY2024 were $513,983 million [10K1].", [item], [], scope=scope
+    )
+    assert wrong.status == UNSUPPORTED
+    (check,) = [c for c in wrong.unverified if "513,983" in c.text]
+    assert "FY2022" in check.how and "not FY2024" in check.how
+    # the same number in the same cited chunk, stated for its own period, is verified
+    right = verify_answer(
+        "Amazon's total net sales in FY2022 were $513,983 million [10K1].", [item], [], scope=scope
+    )
+    assert right.status == VERIFIED
+    # no period in the sentence: the question's period (FY2024) is the one it speaks of
+    unstated = verify_answer(
+        "Amazon's total net sales were $513,983 million [10K1].", [item], [], scope=scope
+    )
+    assert unstated.status == UNSUPPORTED
+    # without the period scope the old check found the number in the chunk and let it through
+    assert (
+        verify_answer("Amazon's total net sales in FY2024 were $513,983 million [10K1].", [item], []).status
+        == VERIFIED
+    )
+
+
+def test_a_level_stated_as_a_change_and_a_decline_called_growth_are_unsupported() -> None:
+    from finagent.agent.verify import PeriodScope
+
+    known = [
+        {"ticker": "AMZN", "period": "FY2024", "value": 59248e6, "kind": "amount", "what": "net income"},
+        {
+            "ticker": "AAPL",
+            "period": "Q1 FY2023",
+            "value": -5.48,
+            "kind": "percent",
+            "what": "yoy",
+            "change": True,
+        },
+    ]
+    scope = PeriodScope(
+        known=known,
+        names={"AMZN": ["Amazon"], "AAPL": ["Apple"]},
+        targets={"AMZN": ["FY2024"], "AAPL": ["Q1 FY2023"]},
+    )
+    level = verify_answer(
+        "Amazon's net income in FY2024 was an increase of $59,248 million.", [], [], scope=scope
+    )
+    assert level.status == UNSUPPORTED and "a level, not a change" in level.unverified[0].how
+    growth = verify_answer("Apple grew year over year in Q1 FY2023 by -5.5%.", [], [], scope=scope)
+    assert growth.status == UNSUPPORTED and "described as growth" in growth.unverified[0].how
+    fine = verify_answer("Apple's revenue fell 5.5% year over year in Q1 FY2023.", [], [], scope=scope)
+    assert fine.status == VERIFIED

@@ -52,6 +52,12 @@ class Settings(BaseSettings):
         description="Max characters of a page chunk (page-text sources).",
     )
 
+    use_facts: bool = Field(
+        default=True,
+        description="Figure questions read XBRL facts, then period-true statement tables, then ask the "
+        "model (false: the model reads figures from the retrieved text, the path before facts).",
+    )
+
     vector_weight: float = 0.7
     keyword_weight: float = 0.3
     fusion: Literal["weighted", "rrf"] = "weighted"

@@ -155,14 +155,7 @@ def not_in_store_message(missing: list[tuple[str, str | None]], held: list[str])
     )
 
 
-def _with_facts(resources: Any, tickers: list[str]) -> set[str]:
-    from finagent.db.facts import tickers_with_facts
-
-    with resources.database().connection() as conn:
-        return tickers_with_facts(conn, tickers)
-
-
-def _listed(resources: Any, question: str, known: set[str]) -> list[ListedCompany]:
+def _listed(resources: Any, question: str, known: set[str], known_names: set[str]) -> list[ListedCompany]:
     """Listed companies (SEC's list) the question names that the store's company table does not know.
 
     A name inside a longer matched name is not a company of its own ("Express" in "American
@@ -177,6 +170,8 @@ def _listed(resources: Any, question: str, known: set[str]) -> list[ListedCompan
     with resources.database().connection() as conn:
         matches = listed_matches(conn, symbols, names)
     keys = {normalize_name(c.name) for c in matches}
+    # Another share class or listing of a company the store knows (GOOG beside GOOGL) is that company.
+    held_names = {normalize_name(n) for n in known_names if n}
 
     def inside_longer(key: str) -> bool:
         return any(other != key and f" {key} " in f" {other} " for other in keys)
@@ -184,7 +179,9 @@ def _listed(resources: Any, question: str, known: set[str]) -> list[ListedCompan
     return [
         c
         for c in matches
-        if c.ticker not in known and (c.ticker in symbols or not inside_longer(normalize_name(c.name)))
+        if c.ticker not in known
+        and normalize_name(c.name) not in held_names
+        and (c.ticker in symbols or not inside_longer(normalize_name(c.name)))
     ]
 
 
@@ -220,9 +217,11 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     tickers = [t for t in tickers if t not in empty]
     missing: list[tuple[str, str | None]] = [(t, by_ticker[t].name) for t in empty]
     if not state.get("tickers"):
-        listed = await asyncio.to_thread(_listed, resources, question, set(by_ticker))
+        known_names = {n for c in companies for n in (c.name, *c.aliases) if n}
+        listed = await asyncio.to_thread(_listed, resources, question, set(by_ticker), known_names)
         missing += [(c.ticker, c.name) for c in listed]
-    metrics = metrics_in(question) if context.use_facts else []
+    use_facts = resources.settings.use_facts if context.use_facts is None else context.use_facts
+    metrics = metrics_in(question) if use_facts else []
     if missing and not tickers:
         return _refusal(question, not_in_store_message(missing, held), warnings, period_sources)
     if missing:
@@ -235,14 +234,12 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         # "And in Q3?" asks the previous question again for another period.
         earlier = previous[0].get("question", "")
         base_phrase = fallback_phrase(earlier, [*names, *(s.text for s in parse_time_phrases(earlier))])
-        metrics = metrics or (metrics_in(earlier) if context.use_facts else [])
+        metrics = metrics or (metrics_in(earlier) if use_facts else [])
     base_phrase = base_phrase or question[:80]
 
-    # Figures come from XBRL facts when the store holds some for an asked company (tables of its
-    # other reports fill the gaps); a store of PDFs only is answered from the text, by the model.
-    figure_question = bool(metrics and tickers) and bool(
-        await asyncio.to_thread(_with_facts, resources, tickers)
-    )
+    # Reported metrics of named companies: facts first, then period-true statement tables, then the
+    # model's extraction; the model is not needed to analyse such a question.
+    figure_question = bool(metrics and tickers)
     calls: list[LLMCall] = []
     if figure_question:
         phrases = figure_keywords(metrics)

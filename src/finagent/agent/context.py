@@ -39,8 +39,9 @@ class Context:
     """Evidence characters per model call, shared by all (ticker, period) groups."""
     max_evidence_items: int = 24
     use_tools: bool = True
-    use_facts: bool = True
-    """Answer figure questions from the store's XBRL facts (False: from text only, the old way)."""
+    use_facts: bool | None = None
+    """Answer figure questions from XBRL facts and period-true tables (False: the model reads figures
+    from the retrieved text); None = FINAGENT_USE_FACTS (default on)."""
     use_calculator: bool = True
     """False is an ablation switch: the model computes ratios and changes itself and its numbers are
     not checked against calculator results (benchmarks report accuracy with and without)."""

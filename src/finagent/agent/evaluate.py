@@ -45,6 +45,8 @@ def figures_complete(state: State) -> bool:
     analysis = state["analysis"]
     if not analysis.get("metrics") or (state.get("validation") or {}).get("status") != "verified":
         return False
+    if not state.get("draft_ok", True):
+        return False  # the model wrote nothing: the table answers, but not with full confidence
     facts = state.get("facts") or []
     have = {(f["ticker"], f["period"]) for f in facts if f.get("role", "target") == "target"}
     wanted = {

@@ -31,8 +31,8 @@ FACT_EVIDENCE_SCORE = 5.0  # the chunk displaying a looked-up figure is evidence
 def plan_fact_lookups(state: State, context: Context) -> list[Send]:
     """One facts lookup per (ticker, target period) when the question asks for reported metrics."""
     analysis = state["analysis"]
-    metrics = list(analysis.get("metrics") or [])
-    if not metrics or not context.use_facts:
+    metrics = list(analysis.get("metrics") or [])  # set by analyze only when facts are in use
+    if not metrics:
         return []
     wanted = analysis.get("comparisons") or {}
     comparatives = ["prior_year"]

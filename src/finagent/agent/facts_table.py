@@ -152,11 +152,17 @@ def facts_table(
             max_quarters=MAX_PERIODS,
             prefer="annual" if not specs else "quarter",
         )
-        result.warnings += [w for w in resolution.warnings if "no 10-" not in w]
+        # Which documents hold a period matters for searching text, not for reading facts.
+        result.warnings += [w for w in resolution.warnings if "no 10-" not in w and "targeted too" not in w]
         targets = [p for p in resolution.periods if not getattr(p, "companion", False)]
         result.periods[ticker] = [p.label for p in targets]
         concepts = sorted({c for m in names for c in BY_NAME[m].concepts})
         facts = load_facts(conn, ticker, concepts)
+        if not facts:
+            result.warnings.append(
+                f"{ticker}: no XBRL facts for these metrics in the store (its reports there carry none, "
+                "e.g. PDFs); `finagent ask` reads their statement tables instead"
+            )
         for name in names:
             metric = BY_NAME[name]
             shown = displayed_concepts(facts, metric)

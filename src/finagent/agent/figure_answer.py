@@ -9,6 +9,7 @@ writes the sentences, from a short list of exactly these figures, and its senten
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
@@ -16,6 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from finagent.agent.evidence import citation_record
+from finagent.finance.calculator import calculate
 from finagent.finance.compare import Cell, Comparisons, scale_unit
 from finagent.finance.metrics import BY_NAME, COMPUTED
 
@@ -88,7 +90,6 @@ def cells_from_figures(
 ) -> tuple[list[Cell], list[dict[str, Any]]]:
     """Cells from looked-up figures (with citation labels), and the derivations as calculator records."""
     cells: list[Cell] = []
-    derivations: list[dict[str, Any]] = []
     seen: set[tuple[str, str, str, str]] = set()
     for record in figures:
         if record.get("value") is None:
@@ -101,25 +102,10 @@ def cells_from_figures(
         unit = _unit_of(record)
         scale = display_scale(value, unit, record.get("decimals"))
         inputs = record.get("inputs") or []
+        operands: tuple[Decimal, ...] = ()
         if record.get("source") == "derived" and inputs:
             sources = tuple(_label(i, label_for_chunk, label_for_document) for i in inputs)
-            shown = [Decimal(i["value"]).scaleb(-scale) for i in inputs]
-            if len(shown) == 2:
-                derivations.append(
-                    {
-                        "kind": "derived",
-                        "ticker": record["ticker"],
-                        "metric": record["metric"],
-                        "period": record["period"],
-                        "expression": f"diff({_plain(shown[0])}, {_plain(shown[1])})",
-                        "result": float(value.scaleb(-scale)),
-                        "result_text": f"{value.scaleb(-scale):,}",
-                        "sources": list(sources),
-                        "unit": scale_unit(scale),
-                        "derivation": record.get("derivation"),
-                        "inputs": [f"{i['period']} {i['value']}" for i in inputs],
-                    }
-                )
+            operands = tuple(Decimal(i["value"]) for i in inputs)
         else:
             sources = (_label(record, label_for_chunk, label_for_document),)
         cells.append(
@@ -137,9 +123,33 @@ def cells_from_figures(
                 role=record.get("role", "target"),
                 derived=record.get("source") == "derived",
                 note=str(record.get("source") or "xbrl"),
+                inputs=operands,
             )
         )
-    return cells, derivations
+    return cells, [d for c in cells if (d := derivation_record(c)) is not None]
+
+
+def derivation_record(cell: Cell) -> dict[str, Any] | None:
+    """A derived figure (Q4 = FY − nine months) as the calculator call that computed it, with its inputs
+    in the units they are printed in, so the figures check can trace it."""
+    if not cell.derived or len(cell.inputs) != 2:
+        return None
+    first, second = (v.scaleb(-cell.scale) if cell.scale else v for v in cell.inputs)
+    result = calculate(f"diff({_plain(first)}, {_plain(second)})")
+    if not result.ok or result.result is None:
+        return None
+    return {
+        "kind": "derived",
+        "ticker": cell.ticker,
+        "metric": cell.metric,
+        "period": cell.period,
+        "expression": result.expression,
+        "result": result.result,
+        "result_text": f"{cell.shown:,}",
+        "sources": list(cell.sources),
+        "unit": scale_unit(cell.scale),
+        "derivation": "fy_minus_9m" if cell.fiscal_quarter == 4 else "ytd_difference",
+    }
 
 
 def _plain(value: Decimal) -> str:
@@ -184,8 +194,10 @@ def filing_items(figures: Sequence[dict[str, Any]], have_chunks: set[int]) -> li
 
 # -- the table ---------------------------------------------------------------------------------------
 def _company(ticker: str, names: dict[str, list[str]]) -> str:
-    aliases = [n for n in names.get(ticker, []) if n and n != ticker]
-    short = min(aliases, key=len) if aliases else ""
+    """ "Alphabet (GOOGL)": the company's name without legal suffixes (the last of its names), never a
+    second ticker alias such as GOOG or FB."""
+    known = names.get(ticker, [])
+    short = known[-1] if len(known) > 1 and known[-1] != ticker else ""
     return f"{short} ({ticker})" if short else ticker
 
 
@@ -343,3 +355,65 @@ def legacy_facts(cells: Sequence[Cell]) -> list[dict[str, Any]]:
 def citations_for(items: Sequence[dict[str, Any]], labels: Sequence[str]) -> list[dict[str, Any]]:
     by_label = {i["label"]: i for i in items if i.get("label")}
     return [citation_record(by_label[label]) for label in labels if label in by_label]
+
+
+# -- what the prose may claim -------------------------------------------------------------------------
+_SUPERLATIVE = re.compile(
+    r"\b(?P<second>second[- ])?(?:the\s+)?(?P<word>highest|largest|biggest|greatest|most|top|strongest"
+    r"|lowest|smallest|least|weakest)\b",
+    re.I,
+)
+_LOW = frozenset({"lowest", "smallest", "least", "weakest"})
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+
+
+def rank_claim_error(
+    sentence: str, ranks: Sequence[dict[str, Any]], names: dict[str, list[str]]
+) -> str | None:
+    """Why a sentence's "X had the highest …" is wrong by the computed ranking (None if right or no claim).
+
+    Checked only when the sentence names one company, so "A had the highest and B the lowest" is left
+    to the figures check of its numbers."""
+    match = _SUPERLATIVE.search(sentence)
+    if match is None or not ranks:
+        return None
+    named = [
+        t
+        for t, aliases in names.items()
+        if any(re.search(rf"(?<!\w){re.escape(a)}(?!\w)", sentence, re.I) for a in aliases if a)
+    ]
+    if len(named) != 1:
+        return None
+    ticker = named[0]
+    low = match.group("word").lower() in _LOW
+    place = 2 if match.group("second") else 1
+    for rank in ranks:
+        order = rank["order"]
+        if ticker not in order or len(order) < 2:
+            continue
+        position = order.index(ticker) + 1 if not low else len(order) - order.index(ticker)
+        if position == place:
+            return None
+    ranking = "; ".join(" > ".join(r["order"]) for r in ranks if ticker in r["order"])
+    return f"{ticker} is not the {match.group(0).strip()} (ranking: {ranking})"
+
+
+def withhold(
+    prose: str,
+    offset: int,
+    bad_starts: Sequence[int],
+    ranks: Sequence[dict[str, Any]],
+    names: dict[str, list[str]],
+) -> tuple[str, list[str]]:
+    """The prose without its sentences that state unsupported figures or wrong rankings; the reasons."""
+    kept: list[str] = []
+    reasons: list[str] = []
+    for match in _SENTENCE.finditer(prose):
+        sentence = match.group(0)
+        start, end = offset + match.start(), offset + match.end()
+        claim = rank_claim_error(sentence, ranks, names)
+        if claim or any(start <= b < end for b in bad_starts):
+            reasons.append(claim or f"'{sentence.strip()[:80]}'")
+            continue
+        kept.append(sentence.strip())
+    return " ".join(kept), reasons

@@ -90,29 +90,23 @@ def format_tool_items(items: list[dict[str, Any]]) -> str:
     )
 
 
-def finalize_answer(
-    text: str,
-    facts: list[dict[str, Any]],
-    calculations: list[dict[str, Any]],
-    by_label: dict[str, dict[str, Any]],
-    tools_by_label: dict[str, dict[str, Any]],
-) -> tuple[str, list[dict[str, Any]], list[str]]:
-    """Drop citations that match no evidence, append the verified figures, resolve every citation."""
+def drop_unknown_citations(text: str, known: set[str]) -> tuple[str, list[str]]:
+    """The text without citation labels that match no evidence item or tool result, and a warning each."""
     warnings: list[str] = []
     for label in cited_labels(text):
-        if label not in by_label and label not in tools_by_label:
+        if label not in known:
             text = re.sub(rf"\[\s*{re.escape(label)}\s*\]", "", text)
             text = re.sub(
                 rf"(?<=[\[,;\s]){re.escape(label)}\s*[,;]\s*|\s*[,;]\s*{re.escape(label)}(?=\])", "", text
             )
             warnings.append(f"removed citation [{label}]: it matches no retrieved evidence")
-    text = text.strip()
-    if facts:
-        lines = [format_facts(facts)]
-        lines += [
-            f"- {c['ticker']} {describe_calculation(c)} (computed: {c['expression']})" for c in calculations
-        ]
-        text += "\n\nFigures:\n" + "\n".join(lines)
+    return text.strip(), warnings
+
+
+def resolve_citations(
+    text: str, by_label: dict[str, dict[str, Any]], tools_by_label: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """What each citation label of the text resolves to: a stored chunk, a filing, or a tool result."""
     citations = []
     for label in cited_labels(text):
         if label in by_label:
@@ -133,7 +127,36 @@ def finalize_answer(
                     "document_id": None,
                 }
             )
-    return text, citations, warnings
+    return citations
+
+
+def not_available(tool_results: list[dict[str, Any]]) -> str:
+    """The line naming the market data and news that could not be had ("" when nothing failed)."""
+    missing = [r for r in tool_results if not r.get("ok")]
+    if not missing:
+        return ""
+    return "Not available: " + "; ".join(
+        f"{r['tool'].replace('_', ' ')} for {r.get('ticker') or 'all'} ({r.get('warning') or 'no data'})"
+        for r in missing
+    )
+
+
+def finalize_answer(
+    text: str,
+    facts: list[dict[str, Any]],
+    calculations: list[dict[str, Any]],
+    by_label: dict[str, dict[str, Any]],
+    tools_by_label: dict[str, dict[str, Any]],
+) -> tuple[str, list[dict[str, Any]], list[str]]:
+    """Drop citations that match no evidence, append the verified figures, resolve every citation."""
+    text, warnings = drop_unknown_citations(text, set(by_label) | set(tools_by_label))
+    if facts:
+        lines = [format_facts(facts)]
+        lines += [
+            f"- {c['ticker']} {describe_calculation(c)} (computed: {c['expression']})" for c in calculations
+        ]
+        text += "\n\nFigures:\n" + "\n".join(lines)
+    return text, resolve_citations(text, by_label, tools_by_label), warnings
 
 
 def fallback_answer(facts: list[dict[str, Any]], items: list[dict[str, Any]]) -> str:
@@ -253,13 +276,9 @@ class _Draft:
                     f"in the computed results for the company it named ({', '.join(bad[:5])})"
                 )
                 text = summary_lines(self.facts, self.calculations)
-        missing = [r for r in self.tool_results if not r.get("ok")]
-        if missing:
-            text += "\n\nNot available: " + "; ".join(
-                f"{r['tool'].replace('_', ' ')} for {r.get('ticker') or 'all'} "
-                f"({r.get('warning') or 'no data'})"
-                for r in missing
-            )
+        unavailable = not_available(self.tool_results)
+        if unavailable:
+            text += "\n\n" + unavailable
         answer, citations, citation_warnings = finalize_answer(
             text,
             self.facts,
@@ -309,6 +328,7 @@ def period_scope(
                     "value": float(calc["result"]),
                     "kind": "percent",
                     "what": f"change of {calc.get('metric')}",
+                    "change": True,
                 }
             )
     targets: dict[str, list[str]] = {}

@@ -9,26 +9,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
-from finagent.agent.evidence import assign_labels, cited_labels
+from finagent.agent.evidence import assign_labels
 from finagent.agent.figure_answer import (
     cells_from_figures,
-    citations_for,
     computed_lines,
+    derivation_record,
     figure_lines,
     filing_items,
     legacy_facts,
     markdown_table,
+    withhold,
 )
-from finagent.agent.generate import MAX_SENTENCES, budgeted_evidence
+from finagent.agent.generate import (
+    MAX_SENTENCES,
+    budgeted_evidence,
+    drop_unknown_citations,
+    format_tool_items,
+    not_available,
+    resolve_citations,
+    tool_items,
+)
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.agent.table_figures import model_figures, table_figures
-from finagent.agent.verify import UNSUPPORTED, PeriodScope, feedback_for, flag_unsupported, verify_answer
+from finagent.agent.verify import UNSUPPORTED, PeriodScope, flag_unsupported, verify_answer
 from finagent.finance.compare import Cell, Wanted, compare
 from finagent.finance.metrics import BY_NAME
 from finagent.llm.structured import text_call
@@ -99,6 +107,7 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
     if gaps:
         from_tables, gaps = table_figures(gaps, items, calendars)
         cells += from_tables
+        derivations += [d for c in from_tables if (d := derivation_record(c)) is not None]
     if gaps and context.use_calculator:
         extracted, gaps, extract_calls = await model_figures(gaps, items, question, item_chars, context)
         cells += extracted
@@ -122,29 +131,35 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
         or "none"
     )
 
+    tool_results = list(state.get("tool_results") or [])
+    tools = tool_items(tool_results)
     messages = render(
         "figures",
         question=question,
-        figures=figure_lines(cells, names),
+        figures=figure_lines([c for c in cells if c.role == "target" or wanted.over_time], names),
         computed=computed_lines(comparisons, names),
+        market=format_tool_items(tools) if tools else "(not asked)",  # delimited: their text is data
         missing=missing,
         max_sentences=min(4, MAX_SENTENCES.get(analysis["answer_mode"], 4)),
     )
     model = get_resources().chat_model("generate", context)
     text, call = await text_call(model, messages, role="generate")
     calls.append(call.to_dict())
-    check_items = [*items, _period_item(cells)]
+    check_items = [*items, *tools, _period_item(cells)]
+    known_labels = {i["label"] for i in items} | {t["label"] for t in tools}
+    unavailable = not_available(tool_results)
 
     def compose(prose: str) -> tuple[str, list[str]]:
         notes: list[str] = []
         prose = prose.strip()
         if prose.startswith(("{", "[", "```", "|")):
-            notes.append("the model's prose was not sentences (JSON, code or a table); it was set aside")
+            notes.append("the model's answer was not prose (JSON, code or a table); it was set aside")
             prose = ""
         if not prose:
-            notes.append("the model returned no prose; the answer is the table of figures")
-        parts = [p for p in (table, prose) if p]
-        return "\n\n".join(parts) or "No reported figures were found for the periods asked.", notes
+            notes.append("the model returned no answer; the answer was built from the evidence alone")
+        prose, dropped = drop_unknown_citations(prose, known_labels)
+        parts = [p for p in (table, prose, unavailable) if p]
+        return "\n\n".join(parts) or "No reported figures were found for the periods asked.", notes + dropped
 
     scope = PeriodScope(
         known=_known(cells, calculations),
@@ -157,32 +172,42 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
     answer, notes = compose(text)
     warnings += notes
     validation = verify_answer(answer, check_items, calculations, None, scope=scope)
-    if validation.status == UNSUPPORTED and text.strip():
-        retry = [*messages, AIMessage(text), HumanMessage(feedback_for(validation))]
-        text, call = await text_call(model, retry, role="generate")
-        calls.append(call.to_dict())
+    prose = answer[len(table) + 2 :] if table and answer.startswith(table + "\n\n") else ""
+    if unavailable and prose.endswith(unavailable):
+        prose = prose[: -len(unavailable)].rstrip()
+    bad = [c.start for c in validation.unverified if c.start >= len(table)]
+    kept, reasons = withhold(prose, len(table) + 2, bad, comparisons.ranks, names)
+    if reasons:
+        # Every figure a reader sees must be the value for the company and period named: sentences that
+        # misstate one are withheld (the table states them all), never shown with a warning attached.
         warnings.append(
-            "the prose was rewritten once: it stated figures the filings do not support for the period named "
-            f"({', '.join(c.text for c in validation.unverified[:5])})"
-        )
-        answer, notes = compose(text)
-        warnings += notes
-        validation = verify_answer(answer, check_items, calculations, None, scope=scope)
-        if validation.status == UNSUPPORTED:
-            answer = flag_unsupported(answer, validation)
-            warnings.append(
-                "figures marked [unverified] are not the value for the company and period their sentence "
-                "names: " + ", ".join(f"{c.text} ({c.how})" for c in validation.unverified[:5])
+            f"withheld {len(reasons)} sentence(s) of the model's prose that misstated figures or rankings: "
+            + "; ".join(reasons[:4])
+            + (
+                f" ({'; '.join(f'{c.text}: {c.how}' for c in validation.unverified[:4])})"
+                if validation.unverified
+                else ""
             )
-    labels = [label for label in cited_labels(answer) if any(i.get("label") == label for i in items)]
+        )
+        answer, notes = compose(kept)
+        warnings += [n for n in notes if n not in warnings]
+        validation = verify_answer(answer, check_items, calculations, None, scope=scope)
+    if validation.status == UNSUPPORTED:
+        answer = flag_unsupported(answer, validation)
+        warnings.append(
+            "figures marked [unverified] are not the value for the company and period their sentence "
+            "names: " + ", ".join(f"{c.text} ({c.how})" for c in validation.unverified[:5])
+        )
     targets_with = {(c.ticker, c.period) for c in cells if c.role == "target"}
     return {
         "answer": answer,
-        "citations": citations_for(items, labels),
+        "citations": resolve_citations(
+            answer, {i["label"]: i for i in items}, {t["label"]: t for t in tools}
+        ),
         "facts": legacy_facts(cells),
         "calculations": calculations,
         "iterations": iteration,
-        "draft_ok": True,
+        "draft_ok": call.ok and bool(text.strip()),
         "periods_covered": sorted(f"{t} {p}" for t, p in targets_with),
         "llm_calls": calls,
         "warnings": warnings,
@@ -229,6 +254,7 @@ def _known(cells: list[Cell], calculations: list[dict[str, Any]]) -> list[dict[s
                 "value": float(calc["result"]) * (1.0 if percent else scale),
                 "kind": "percent" if percent else "amount",
                 "what": f"{calc.get('kind')} of {calc.get('metric')}",
+                "change": calc.get("kind") in ("yoy", "qoq", "change", "difference", "cagr"),
             }
         )
     return known

@@ -224,7 +224,24 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
                 target, phrase, kinds, context.chunks_per_quarter, 0, _routed(analysis, context), priors
             )
             sends.append(Send("search", task))
-    return sends + plan_fact_lookups(state, context)
+    return sends + _nine_month_searches(state, context) + plan_fact_lookups(state, context)
+
+
+def _nine_month_searches(state: State, context: Context) -> list[Send]:
+    """A fourth quarter nobody reports alone is the year minus the nine months to Q3: for a figure
+    question, the Q3 10-Q is searched too, so its year-to-date column can be subtracted."""
+    analysis = state["analysis"]
+    if not analysis.get("metrics"):
+        return []
+    sends = []
+    for target in state["targets"]:
+        if target.get("fiscal_quarter") != 4 or not target.get("ticker"):
+            continue
+        q3 = {**target, "fiscal_quarter": 3, "label": f"Q3 FY{target['fiscal_year']}", "kinds": ["10-Q"]}
+        for phrase in analysis["keywords"].get(target["ticker"], [])[:1]:
+            task = make_task(q3, phrase, ["10-Q"], context.chunks_per_quarter, 0, _routed(analysis, context))
+            sends.append(Send("search", task))
+    return sends
 
 
 def plan_follow_ups(state: State, context: Context) -> list[Send]:

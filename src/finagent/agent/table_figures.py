@@ -39,6 +39,15 @@ def _date(text: Any) -> Any:
         return None
 
 
+def _unit_fits(unit: str | None, wanted: str) -> bool:
+    """A money metric is an amount, never a percent of revenue ("Revenue | 100%" in a margin table)."""
+    if unit == "percent":
+        return False
+    if wanted == "per_share":
+        return unit is None or unit.endswith("share")
+    return unit in (None, "USD") if wanted == "money" else unit in (None, "shares")
+
+
 def _form(item: dict[str, Any]) -> str | None:
     """The report form a table comes from: bare-year columns of a 10-K are fiscal years."""
     return "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
@@ -115,11 +124,15 @@ def table_figures(
             if row is None:
                 continue
             cell = cell_for(table, row, target, calendar)
-            if cell is not None:
+            if cell is not None and _unit_fits(cell.unit, metric.unit):
                 found = (item, table, row, cell)
                 break
         if found is None:
-            remaining.append(gap)
+            derived = _q4_from_tables(gap, metric, target, candidates, calendar)
+            if derived is None:
+                remaining.append(gap)
+            else:
+                cells.append(derived)
             continue
         item, table, row, cell = found
         cells.append(
@@ -134,6 +147,59 @@ def table_figures(
                 _cell(gap, label, prior.fiscal_quarter, prior.fiscal_year, earlier, item, "comparative")
             )
     return cells, remaining
+
+
+def _read(
+    items: list[dict[str, Any]], metric: Any, target: Any, calendar: FiscalCalendar, kinds: tuple[str, ...]
+) -> tuple[dict[str, Any], Any] | None:
+    """The first (item, cell) among ``items`` of ``kinds`` whose table states ``metric`` for ``target``."""
+    from finagent.finance.tables import cell_for, find_row, parse_table
+
+    for item in items:
+        if item.get("kind") not in kinds:
+            continue
+        table = parse_table(item["text"], form=_form(item))
+        row = find_row(table, metric.rows) if table is not None else None
+        cell = cell_for(table, row, target, calendar) if table is not None and row is not None else None
+        if cell is not None and _unit_fits(cell.unit, metric.unit) and cell.base_value is not None:
+            return item, cell
+    return None
+
+
+def _q4_from_tables(
+    gap: dict[str, Any], metric: Any, target: Any, items: list[dict[str, Any]], calendar: FiscalCalendar
+) -> Cell | None:
+    """Q4 = the fiscal year (10-K table) − the nine months to Q3 (the Q3 10-Q's year-to-date column),
+    for money flows only; both inputs read by their periods and cited."""
+    from finagent.finance.derive import not_derivable
+    from finagent.finance.tables import PeriodTarget
+
+    if target.fiscal_quarter != 4 or not_derivable(
+        "USD" if metric.unit == "money" else "USD/shares", "quarter"
+    ):
+        return None
+    year = _read(
+        items, metric, PeriodTarget(target.fiscal_year, None, "year"), calendar, ("10-K", "annual_report")
+    )
+    nine = _read(items, metric, PeriodTarget(target.fiscal_year, 3, "nine_months"), calendar, ("10-Q",))
+    if year is None or nine is None:
+        return None
+    (year_item, year_cell), (nine_item, nine_cell) = year, nine
+    return Cell(
+        ticker=gap["ticker"],
+        metric=gap["metric"],
+        period=gap["label"],
+        fiscal_year=int(gap["fiscal_year"]),
+        fiscal_quarter=4,
+        period_end=year_cell.period.end or _date(gap.get("period_end")),
+        value=year_cell.base_value - nine_cell.base_value,
+        unit="USD",
+        scale=year_cell.scale,
+        sources=(year_item["label"], nine_item["label"]),
+        derived=True,
+        note="derived",
+        inputs=(year_cell.base_value, nine_cell.base_value),
+    )
 
 
 async def model_figures(

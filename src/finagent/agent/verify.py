@@ -653,9 +653,39 @@ def _same_value(figure: _Figure, value: float, kind: str) -> bool:
     return any(abs(figure.magnitude - abs(v)) <= tolerance for v in readings)
 
 
-def _period_verdict(figure: _Figure, sentence: str, scope: PeriodScope) -> tuple[bool, str] | None:
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:(?:increase|decrease|rise|drop|decline|gain|growth|change|jump|fall|reduction)s?\s+(?:of|by)"
+    r"|(?:grew|rose|fell|declined|increased|decreased|dropped|jumped|climbed|slipped|gained|shrank)"
+    r"(?:\s+by)?)\s+(?:about\s+|approximately\s+|nearly\s+|roughly\s+)?$",
+    re.I,
+)
+_CHANGE_AFTER = re.compile(
+    r"^\)?\s*(?:increase|decrease|rise|drop|decline|gain|jump|fall|reduction|growth)\b", re.I
+)
+_UP_WORDS = re.compile(
+    r"\b(?:gr[eo]w\w*|rose|ris(?:e|ing)|increas\w*|up|higher|gain\w*|jump\w*|climb\w*)\b", re.I
+)
+_DOWN_WORDS = re.compile(
+    r"\b(?:fell|fall\w*|declin\w*|decreas\w*|drop\w*|down|lower|shr[ai]nk\w*|slipp\w*)\b", re.I
+)
+
+
+# Calculator expressions name their helper ("(computed: growth(117154, 94836))"): not a direction word.
+_EXPRESSIONS = re.compile(r"\(computed:[^\n]*|\b(?:growth|cagr|margin|diff|ratio|avg)\(", re.I)
+
+
+def _change_context(sentence: str, start: int, end: int) -> bool:
+    """The number is stated as a change ("grew by 5.4%", "an increase of $37 billion")."""
+    before = sentence[max(0, start - 60) : start]
+    return bool(_CHANGE_BEFORE.search(before) or _CHANGE_AFTER.match(sentence[end:]))
+
+
+def _period_verdict(
+    figure: _Figure, sentence: str, scope: PeriodScope, offset: int = 0
+) -> tuple[bool, str] | None:
     """(verified, how) when the figure is a known value of a named company: verified for the period
-    the sentence states, unsupported when it belongs to another period; None when it is no known value."""
+    the sentence states, unsupported when it belongs to another period, when a level is stated as a
+    change, or when a change is described in the wrong direction; None when it is no known value."""
     if figure.kind == "date":
         return None
     named = _companies_in(sentence, scope.names) or set(scope.names) or {k["ticker"] for k in scope.known}
@@ -664,6 +694,23 @@ def _period_verdict(figure: _Figure, sentence: str, scope: PeriodScope) -> tuple
     ]
     if not matches:
         return None
+    start = figure.start - offset
+    if _change_context(sentence, start, start + len(figure.text)):
+        changes = [k for k in matches if k.get("change")]
+        if not changes:
+            level = matches[0]
+            return False, (
+                f"{figure.text} is {level['ticker']}'s {level['what']} for {level['period']}, "
+                "a level, not a change"
+            )
+        matches = changes
+    if figure.kind == "percent" and all(k.get("change") for k in matches):
+        window = _EXPRESSIONS.sub(" ", sentence[max(0, start - 40) : start + len(figure.text) + 20])
+        up, down = bool(_UP_WORDS.search(window)), bool(_DOWN_WORDS.search(window))
+        if all(float(k["value"]) < 0 for k in matches) and up and not down:
+            return False, f"{figure.text} is a decline, described as growth"
+        if all(float(k["value"]) > 0 for k in matches) and down and not up:
+            return False, f"{figure.text} is growth, described as a decline"
     stated = _periods_in(sentence, named, scope) or {p for t in named for p in scope.targets.get(t, [])}
     right = [k for k in matches if k["period"] in stated]
     if right:
@@ -743,10 +790,14 @@ def verify_answer(
         labels = span[2] if span else []
         ok, how, is_minor = checker.check(figure, labels)
         if scope is not None and span is not None:
-            verdict = _period_verdict(figure, answer[span[0] : span[1]], scope)
+            verdict = _period_verdict(figure, answer[span[0] : span[1]], scope, span[0])
             if verdict is not None:
                 ok, how = verdict
                 is_minor = False
+            elif not ok and figure.date_key and figure.date_key[0] == "fiscal":
+                periods = {k["period"] for k in scope.known}
+                if figure.date_key[1] in periods:  # a column of a cited table, or a fact, names it
+                    ok, how = True, f"period of a known figure ({figure.date_key[1]})"
         checks.append(FigureCheck(figure.text, figure.value, figure.kind, ok, how, figure.start))
         minor[len(checks) - 1] = is_minor
     # A figure repeated (prose and the Figures list) counts once per outcome.

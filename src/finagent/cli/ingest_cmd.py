@@ -80,7 +80,7 @@ def print_report(report: IngestReport) -> None:
     table.add_row(
         str(report.documents),
         str(report.chunks),
-        f"{report.facts:,}" + (f" (+{report.derived_facts:,} derived)" if report.derived_facts else ""),
+        f"{report.facts:,}",
         str(report.unchanged),
         str(report.replaced),
         str(len(report.skipped)),
@@ -88,6 +88,11 @@ def print_report(report: IngestReport) -> None:
         f"{report.seconds:.1f}s",
     )
     console.print(table)
+    if report.derived_facts:
+        console.print(
+            f"derived facts added (Q4 = fiscal year − nine months, year-to-date differences): "
+            f"{report.derived_facts:,}"
+        )
     if report.by_kind:
         console.print(
             "new documents by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(report.by_kind.items()))

@@ -29,7 +29,13 @@ _YOY = re.compile(
 _QOQ = re.compile(r"\bquarter[- ]over[- ]quarter\b|\bqoq\b|\bq/q\b|\bsequential(?:ly)?\b", re.I)
 _CHANGE = re.compile(
     r"\bgr[eo]w(?:th|n|s|ing)?\b|\bchang\w*\b|\bincreas\w*\b|\bdecreas\w*\b|\bdeclin\w*\b|\btrend\w*\b"
-    r"|\bevolv\w*\b|\bmov(?:e|ed)\b|\bover (?:the|these|those) (?:quarters|years|periods)\b",
+    r"|\bevolv\w*\b|\bmov(?:e|ed)\b|\bover (?:the|these|those) (?:quarters|years|periods)\b"
+    r"|\bcompar\w* (?:with|to|against)\b|\bsince\b|\bfrom \S+ to\b",
+    re.I,
+)
+_DIFFERENCE = re.compile(
+    r"\bhow much (?:more|less|higher|lower|bigger|larger|smaller)\b|\bdifference\b|\bgap\b|\bexceed\w*\b"
+    r"|\boutpac\w*\b|\bby how much\b",
     re.I,
 )
 _CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)? annual\b|\bannuali[sz]ed growth\b", re.I)
@@ -49,6 +55,7 @@ class Wanted:
     change: bool = False
     cagr: bool = False
     rank: bool = False
+    difference: bool = False
 
     @classmethod
     def from_question(cls, question: str) -> Wanted:
@@ -58,10 +65,23 @@ class Wanted:
             change=bool(_CHANGE.search(question)),
             cagr=bool(_CAGR.search(question)),
             rank=bool(_RANK.search(question)),
+            difference=bool(_DIFFERENCE.search(question)),
         )
 
+    @property
+    def over_time(self) -> bool:
+        """The question compares periods (so the comparative periods belong in the answer)."""
+        return self.yoy or self.qoq or self.change or self.cagr
+
     def to_dict(self) -> dict[str, bool]:
-        return {"yoy": self.yoy, "qoq": self.qoq, "change": self.change, "cagr": self.cagr, "rank": self.rank}
+        return {
+            "yoy": self.yoy,
+            "qoq": self.qoq,
+            "change": self.change,
+            "cagr": self.cagr,
+            "rank": self.rank,
+            "difference": self.difference,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +101,7 @@ class Cell:
     role: str = "target"  # "target" or "comparative"
     derived: bool = False
     note: str = ""
+    inputs: tuple[Decimal, ...] = ()  # a derived figure's operands (minuend, subtrahend), exact
 
     @property
     def shown(self) -> Decimal:
@@ -324,7 +345,7 @@ def _ranks(targets: Sequence[Cell], wanted: Wanted) -> tuple[list[dict[str, Any]
                 }
             )
             top, second = ordered[0], ordered[1]
-            if wanted.rank and top.scale == second.scale and top.unit == second.unit:
+            if wanted.difference and top.scale == second.scale and top.unit == second.unit:
                 record = _record(
                     difference(top.shown, second.shown),
                     kind="difference",

@@ -165,7 +165,46 @@ def derive_quarters(facts: Sequence[StoredFact]) -> list[DerivedFact]:
             if key in reported_quarters:
                 continue  # a filing states this quarter itself
             derived.append(result)
+    derived += _first_quarters(chosen, reported_quarters)
     return derived
+
+
+def _first_quarters(
+    chosen: dict[tuple[str, str | None, date | None, date], StoredFact],
+    reported: set[tuple[str, str | None, date | None, date]],
+) -> list[DerivedFact]:
+    """Q1 = six months − the second quarter (same end): a Q2 10-Q states both, the Q1 10-Q may be missing."""
+    quarters = {(c, u, end): f for (c, u, _, end), f in chosen.items() if f.duration == "quarter"}
+    out = []
+    for (concept, unit, start, end), six in chosen.items():
+        second = quarters.get((concept, unit, end))
+        if six.duration != "six_months" or second is None or second.period_start is None or six.value is None:
+            continue
+        first_end = second.period_start - timedelta(days=1)
+        if (concept, unit, start, first_end) in reported or second.value is None or start is None:
+            continue
+        out.append(
+            DerivedFact(
+                ticker=six.ticker,
+                concept=concept,
+                value=six.value - second.value,
+                unit=unit,
+                decimals=_precision(six.decimals, second.decimals),
+                period_start=start,
+                period_end=first_end,
+                duration="quarter",
+                fiscal_year=six.fiscal_year,
+                fiscal_quarter=1,
+                label=six.label or second.label,
+                derivation=YTD_DIFFERENCE,
+                inputs=(six.id, second.id),
+                filing_key=six.filing_key,
+                form=six.form,
+                filing_period_end=six.filing_period_end,
+                filed_at=six.filed_at,
+            )
+        )
+    return out
 
 
 def missing_reason(

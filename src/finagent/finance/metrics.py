@@ -351,7 +351,7 @@ def metrics_in(question: str) -> list[str]:
     for name, pattern in _COMPUTED_WORDS:
         for match in pattern.finditer(text):
             found += [(match.start(), m) for m in COMPUTED[name][1]]
-    ordered = [name for _, name in sorted(found)]
+    ordered = [name for _, name in sorted(found, key=lambda item: item[0])]
     return list(dict.fromkeys(ordered))
 
 
