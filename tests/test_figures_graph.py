@@ -316,3 +316,21 @@ def test_figures_answer_is_audited_with_its_prompt(store: Database, settings: Se
         template == "figures" and "$391,035 million [10K1]" in (prompt or "") and "391,035" in (reply or "")
     )
     assert facts is not None and any(f["period"] == "FY2024" and f["method"] == "xbrl" for f in facts[0])
+
+
+def test_withholding_drops_whole_sentences_and_keeps_decimals_intact() -> None:
+    from finagent.agent.figure_answer import rank_claim_error, withhold
+
+    prose = (
+        "Apple grew year over year in Q1 FY2023 by -5.5%, while Microsoft grew by +2.0%. "
+        "Microsoft's revenue rose 7.1% in Q3 FY2023."
+    )
+    bad = [prose.index("-5.5%")]
+    kept, reasons = withhold(prose, 0, bad, [], {})
+    assert kept == "Microsoft's revenue rose 7.1% in Q3 FY2023." and len(reasons) == 1
+    ranks = [{"metric": "net_income", "order": ["GOOGL", "META", "AMZN"], "periods": {}, "values": {}}]
+    names = {"GOOGL": ["Alphabet"], "META": ["Meta"], "AMZN": ["Amazon"]}
+    assert rank_claim_error("Alphabet had the highest net income.", ranks, names) is None
+    assert rank_claim_error("Meta had the second highest net income.", ranks, names) is None
+    assert "not the lowest" in (rank_claim_error("Meta had the lowest net income.", ranks, names) or "")
+    assert rank_claim_error("Amazon had the lowest net income.", ranks, names) is None

@@ -17,7 +17,7 @@ import pytest
 
 from finagent.db import Database
 from finagent.settings import Settings
-from finagent.tools import ToolResult, calculator, market, network, news
+from finagent.tools import ToolResult, market, network, news
 from finagent.tools.calculator import CalcResult, cagr_pct, calculate, growth_pct, ratio
 from finagent.tools.langchain_tools import build_tools
 from finagent.tools.market import get_key_statistics, get_price_history, get_quote
@@ -525,14 +525,16 @@ def test_calculator_refuses_hostile_input(
 
 
 def test_refused_names_never_reach_the_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    from finagent.finance import calculator as implementation  # the tool's calculator lives in finance/
+
     seen: list[str] = []
-    real = calculator.parse_expr
+    real = implementation.parse_expr
 
     def spy(code: str, **kwargs: Any) -> Any:
         seen.append(code)
         return real(code, **kwargs)
 
-    monkeypatch.setattr(calculator, "parse_expr", spy)
+    monkeypatch.setattr(implementation, "parse_expr", spy)
     for expression in ("__import__('os')", "().__class__", "exec('1')", "a.b", "lambda: 1", "x"):
         assert not calculate(expression).ok
     assert seen == []

@@ -278,11 +278,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if not tickers:
             suggested = [p for k in reply.keywords for p in k.phrases]
         vocabulary = statement_phrases(question) if context.use_vocabulary else []
-        candidates = (
-            [*suggested, base_phrase, *vocabulary]
-            if figure_question
-            else [base_phrase, *vocabulary, *suggested]
-        )
+        candidates = [base_phrase, *vocabulary, *suggested]
         keywords[ticker] = sanitize_phrases(candidates, names)[:3] or [base_phrase]
     mode = state.get("answer_mode") or context.answer_mode or reply.answer_mode
     if mode not in ANSWER_MODES:
@@ -299,7 +295,15 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "sources": required_sources(question, list(reply.sources)),
         "answer_mode": mode,
         "keywords": keywords,
-        "statements": statements_for(question) if context.use_vocabulary else [],
+        # A figure is read from its primary statement: route each metric's sub-searches there.
+        "statements": list(
+            dict.fromkeys(
+                [
+                    *(statements_for(question) if context.use_vocabulary else []),
+                    *(BY_NAME[m].statement for m in metrics if figure_question),
+                ]
+            )
+        ),
         "names": {t: [t, *_names(by_ticker.get(t)), *_short_names(by_ticker.get(t))] for t in tickers},
         "metrics": metrics if figure_question else [],
         "computed": computed_in(question) if figure_question else [],

@@ -364,7 +364,8 @@ _SUPERLATIVE = re.compile(
     re.I,
 )
 _LOW = frozenset({"lowest", "smallest", "least", "weakest"})
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+# A sentence ends at . ! ? followed by a space or the end (never inside "5.5%" or "$1.23").
+_SENTENCE = re.compile(r".+?(?:[.!?](?=\s|$)|\n|$)", re.S)
 
 
 def rank_claim_error(
@@ -395,7 +396,8 @@ def rank_claim_error(
         if position == place:
             return None
     ranking = "; ".join(" > ".join(r["order"]) for r in ranks if ticker in r["order"])
-    return f"{ticker} is not the {match.group(0).strip()} (ranking: {ranking})"
+    claim = re.sub(r"^(?:the\s+)", "", match.group(0).strip(), flags=re.I)
+    return f"{ticker} is not the {claim} (ranking: {ranking})"
 
 
 def withhold(
@@ -410,6 +412,8 @@ def withhold(
     reasons: list[str] = []
     for match in _SENTENCE.finditer(prose):
         sentence = match.group(0)
+        if not sentence.strip():
+            continue
         start, end = offset + match.start(), offset + match.end()
         claim = rank_claim_error(sentence, ranks, names)
         if claim or any(start <= b < end for b in bad_starts):

@@ -89,7 +89,12 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
         i.get("chunk_id") for f in figures for i in f.get("inputs") or []
     }
     fact_items = [e for e in evidence if e["chunk_id"] in fact_chunks]
-    others, item_chars = budgeted_evidence([e for e in evidence if e["chunk_id"] not in fact_chunks], context)
+    rest = [e for e in evidence if e["chunk_id"] not in fact_chunks]
+    others, item_chars = budgeted_evidence(rest, context)
+    chosen = {e["chunk_id"] for e in others}
+    # Every retrieved chunk may hold a statement table to read a figure from (the best few per period
+    # are what the model would read); labels follow that order.
+    others += sorted((e for e in rest if e["chunk_id"] not in chosen), key=lambda e: -float(e["fused_score"]))
     items = assign_labels(
         [
             *fact_items,
@@ -109,7 +114,9 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
         cells += from_tables
         derivations += [d for c in from_tables if (d := derivation_record(c)) is not None]
     if gaps and context.use_calculator:
-        extracted, gaps, extract_calls = await model_figures(gaps, items, question, item_chars, context)
+        extracted, gaps, extract_calls = await model_figures(
+            gaps, items, question, item_chars, context, calendars
+        )
         cells += extracted
         calls += extract_calls
     for gap in gaps:
@@ -142,7 +149,7 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
         missing=missing,
         max_sentences=min(4, MAX_SENTENCES.get(analysis["answer_mode"], 4)),
     )
-    model = get_resources().chat_model("generate", context)
+    model = get_resources().chat_model("prose", context)  # a few sentences: a tighter token cap
     text, call = await text_call(model, messages, role="generate")
     calls.append(call.to_dict())
     check_items = [*items, *tools, _period_item(cells)]

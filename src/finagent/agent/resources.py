@@ -25,7 +25,7 @@ ChatModelFactory = Callable[[str, Any], Runnable]  # (role, Context) -> chat mod
 
 # Output caps per role: the local model writes ~30 tokens/s, so every token is time.
 QUERY_VECTOR_CACHE = 4096  # phrases kept embedded in a long-running server (oldest dropped first)
-MAX_TOKENS = {"analyze": 256, "extract": 700, "generate": 450, "evaluate": 160}
+MAX_TOKENS = {"analyze": 256, "extract": 700, "generate": 450, "prose": 250, "evaluate": 160}
 
 
 class AgentResources:
@@ -83,11 +83,11 @@ class AgentResources:
     # -- language models -------------------------------------------------------------------
     def chat_model(self, role: str, context: Any) -> Runnable:
         """The model for a role (analyze / extract / generate / evaluate) with provider fallbacks."""
-        if self._chat_model_factory is not None:
-            return self._chat_model_factory(role, context)
+        if self._chat_model_factory is not None:  # the prose is the writer's call, scripted as "generate"
+            return self._chat_model_factory("generate" if role == "prose" else role, context)
         from finagent.llm.providers import chat_model_for_role
 
-        llm_role = "generate" if role == "extract" else role
+        llm_role = "generate" if role in ("extract", "prose") else role  # the writer's model, shorter caps
         override = getattr(context, f"{llm_role}_model", None)
         key = (role, context.provider, override)
         with self._lock:

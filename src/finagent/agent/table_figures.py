@@ -17,6 +17,7 @@ from finagent.agent.figures import value_in_text
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts, facts_schema
+from finagent.agent.verify import table_known
 from finagent.finance.compare import Cell
 from finagent.finance.facts import DurationClass, FiscalCalendar
 from finagent.finance.metrics import BY_NAME
@@ -202,13 +203,34 @@ def _q4_from_tables(
     )
 
 
+def _in_its_column(item: dict[str, Any], value: Decimal, period: str, calendars: dict[str, Any]) -> bool:
+    """A value the model copied from a table must sit in the column of the period it claims (a copy from
+    the comparative column, or a "100%" of a margin table, is refused); prose cannot be checked so."""
+    known = table_known([item], calendars)
+    if not known:
+        return True
+    tolerance = max(abs(float(value)) * 1e-9, 0.5)
+    return any(k["period"] == period and abs(k["value"] - float(value)) <= tolerance for k in known)
+
+
 async def model_figures(
-    gaps: list[dict[str, Any]], items: list[dict[str, Any]], question: str, item_chars: int, context: Context
+    gaps: list[dict[str, Any]],
+    items: list[dict[str, Any]],
+    question: str,
+    item_chars: int,
+    context: Context,
+    calendars: dict[str, Any],
 ) -> tuple[list[Cell], list[dict[str, Any]], list[dict[str, Any]]]:
     """The model copies the figures still missing from the evidence of their company and period; each
     value must be written in the item it cites. Returns (cells, remaining gaps, LLM calls)."""
     wanted = {(g["ticker"], g["label"]): g for g in gaps}
-    relevant = [i for i in items if (i.get("ticker"), i.get("period_label")) in wanted and i.get("chunk_id")]
+    relevant: list[dict[str, Any]] = []
+    per_period: dict[tuple[Any, Any], int] = {}
+    for item in items:  # the best few per period, as ranked: the model reads ~100 tokens/s
+        key = (item.get("ticker"), item.get("period_label"))
+        if key in wanted and item.get("chunk_id") and per_period.get(key, 0) < context.evidence_per_period:
+            per_period[key] = per_period.get(key, 0) + 1
+            relevant.append(item)
     if not relevant:
         return [], gaps, []
     labels = sorted({i["period_label"] for i in relevant})
@@ -239,15 +261,17 @@ async def model_figures(
     cells: list[Cell] = []
     filled: set[tuple[str, str, str]] = set()
     for fact in reply.facts:
-        item = by_label.get(fact.source)
+        source = by_label.get(fact.source)
         metric = by_metric_label.get(fact.metric)
         gap = wanted.get((fact.ticker, fact.period))
-        if item is None or metric is None or gap is None or item.get("period_label") != fact.period:
+        if source is None or metric is None or gap is None or source.get("period_label") != fact.period:
             continue
-        if not value_in_text(fact.value, item["text"]) or (fact.ticker, fact.period, metric) in filled:
+        if not value_in_text(fact.value, source["text"]) or (fact.ticker, fact.period, metric) in filled:
             continue
         scale = {"USD millions": 6, "USD thousands": 3, "USD billions": 9}.get(fact.unit, 0)
         value = Decimal(str(fact.value)).scaleb(scale)
+        if not _in_its_column(source, value, fact.period, calendars):
+            continue
         unit = "USD/shares" if fact.unit == "per share" else "USD"
         filled.add((fact.ticker, fact.period, metric))
         cells.append(

@@ -82,7 +82,7 @@ async def _finagent(question: str, k: int, context: Context) -> Ranked:
     state: dict[str, Any] = {"question": question}
     state |= await analyze(state, runtime)  # type: ignore[arg-type]
     state |= await resolve_periods_node(state, runtime)  # type: ignore[arg-type]
-    sends = plan_searches(state, runtime)  # type: ignore[arg-type]
+    sends = [s for s in plan_searches(state, runtime) if s.node == "search"]  # type: ignore[arg-type]
     results = await asyncio.gather(*(search(send.arg, runtime) for send in sends))
     best: dict[int, dict[str, Any]] = {}
     for result in results:
