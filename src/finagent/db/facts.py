@@ -157,6 +157,25 @@ def _stored(row: Sequence[Any]) -> StoredFact:
     )
 
 
+def _select(
+    conn: psycopg.Connection[Any],
+    ticker: str,
+    *,
+    concepts: Sequence[str] | None = None,
+    durations: Sequence[str] | None = None,
+    reported_only: bool = False,
+    all_dimensions: bool = False,
+) -> list[StoredFact]:
+    params = {
+        "ticker": ticker,
+        "concepts": list(concepts) if concepts is not None else None,
+        "durations": list(durations) if durations is not None else None,
+        "reported_only": reported_only,
+        "all_dimensions": all_dimensions,
+    }
+    return [_stored(r) for r in conn.execute(read_sql("queries/select_facts.sql"), params).fetchall()]
+
+
 def load_facts(
     conn: psycopg.Connection[Any], ticker: str, concepts: Sequence[str], *, all_dimensions: bool = False
 ) -> list[StoredFact]:
@@ -164,11 +183,7 @@ def load_facts(
     included), each filing's fact once."""
     if not concepts:
         return []
-    rows = conn.execute(
-        read_sql("queries/select_facts.sql"),
-        {"ticker": ticker, "concepts": list(concepts), "all_dimensions": all_dimensions},
-    ).fetchall()
-    return [_stored(r) for r in rows]
+    return _select(conn, ticker, concepts=concepts, all_dimensions=all_dimensions)
 
 
 def tickers_with_facts(conn: psycopg.Connection[Any], tickers: Sequence[str]) -> set[str]:
@@ -177,8 +192,9 @@ def tickers_with_facts(conn: psycopg.Connection[Any], tickers: Sequence[str]) ->
 
 
 def derivation_inputs(conn: psycopg.Connection[Any], ticker: str) -> list[StoredFact]:
-    rows = conn.execute(read_sql("queries/derivation_inputs.sql"), {"ticker": ticker}).fetchall()
-    return [_stored(r) for r in rows]
+    """Consolidated, reported (not derived) duration facts: the inputs of derived quarters."""
+    durations = ["quarter", "six_months", "nine_months", "year"]
+    return _select(conn, ticker, durations=durations, reported_only=True)
 
 
 def replace_derived(

@@ -94,29 +94,39 @@ def _precision(a: int | None, b: int | None) -> int | None:
     return min(a, b)
 
 
+def _difference(
+    whole: StoredFact, part: StoredFact, start: date, end: date, quarter: int | None, derivation: str
+) -> DerivedFact | None:
+    """``whole − part`` as the quarter from ``start`` to ``end``, filed with ``whole``'s filing."""
+    if whole.value is None or part.value is None:
+        return None
+    return DerivedFact(
+        ticker=whole.ticker,
+        concept=whole.concept,
+        value=whole.value - part.value,
+        unit=whole.unit,
+        decimals=_precision(whole.decimals, part.decimals),
+        period_start=start,
+        period_end=end,
+        duration="quarter",
+        fiscal_year=whole.fiscal_year,
+        fiscal_quarter=quarter,
+        label=whole.label or part.label,
+        derivation=derivation,
+        inputs=(whole.id, part.id),
+        filing_key=whole.filing_key,
+        form=whole.form,
+        filing_period_end=whole.filing_period_end,
+        filed_at=whole.filed_at,
+    )
+
+
 def _derive(later: StoredFact, earlier: StoredFact, derivation: str) -> DerivedFact | None:
-    if later.value is None or earlier.value is None or later.period_start is None:
+    """The last quarter of a year-to-date span: the span minus the one a quarter shorter."""
+    if later.period_start is None:
         return None
     start = earlier.period_end + timedelta(days=1)
-    return DerivedFact(
-        ticker=later.ticker,
-        concept=later.concept,
-        value=later.value - earlier.value,
-        unit=later.unit,
-        decimals=_precision(later.decimals, earlier.decimals),
-        period_start=start,
-        period_end=later.period_end,
-        duration="quarter",
-        fiscal_year=later.fiscal_year,
-        fiscal_quarter=later.fiscal_quarter,
-        label=later.label or earlier.label,
-        derivation=derivation,
-        inputs=(later.id, earlier.id),
-        filing_key=later.filing_key,
-        form=later.form,
-        filing_period_end=later.filing_period_end,
-        filed_at=later.filed_at,
-    )
+    return _difference(later, earlier, start, later.period_end, later.fiscal_quarter, derivation)
 
 
 # A year-to-date span and the span one quarter shorter with the same start: their difference is a quarter.
@@ -178,32 +188,14 @@ def _first_quarters(
     out = []
     for (concept, unit, start, end), six in chosen.items():
         second = quarters.get((concept, unit, end))
-        if six.duration != "six_months" or second is None or second.period_start is None or six.value is None:
+        if six.duration != "six_months" or second is None or second.period_start is None:
             continue
         first_end = second.period_start - timedelta(days=1)
-        if (concept, unit, start, first_end) in reported or second.value is None or start is None:
+        if (concept, unit, start, first_end) in reported or start is None:
             continue
-        out.append(
-            DerivedFact(
-                ticker=six.ticker,
-                concept=concept,
-                value=six.value - second.value,
-                unit=unit,
-                decimals=_precision(six.decimals, second.decimals),
-                period_start=start,
-                period_end=first_end,
-                duration="quarter",
-                fiscal_year=six.fiscal_year,
-                fiscal_quarter=1,
-                label=six.label or second.label,
-                derivation=YTD_DIFFERENCE,
-                inputs=(six.id, second.id),
-                filing_key=six.filing_key,
-                form=six.form,
-                filing_period_end=six.filing_period_end,
-                filed_at=six.filed_at,
-            )
-        )
+        first = _difference(six, second, start, first_end, 1, YTD_DIFFERENCE)
+        if first is not None:
+            out.append(first)
     return out
 
 
