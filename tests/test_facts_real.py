@@ -189,3 +189,39 @@ def test_a_quarter_without_xbrl_is_read_from_its_10q_table_by_period(
     assert "127,101" not in table.split("vs")[0]  # the 2022 column is the comparative, not the figure
     assert "+12.6% vs Q3 FY2022" in table
     assert out["validation"]["status"] == "verified", out["validation"]
+
+
+def test_the_mcp_tool_returns_the_same_table_as_the_cli(store: tuple[str, Path]) -> None:
+    """`get_financial_facts` through the MCP SDK's client (stdio) gives the rows `finagent facts` gives."""
+    import asyncio
+    import sys
+
+    from mcp import Client, StdioServerParameters
+
+    from tests.test_mcp import server_env
+
+    url, home = store
+    arguments = {
+        "tickers": ["AMZN", "GOOGL", "META"],
+        "metrics": ["net_income"],
+        "periods": ["FY2022", "FY2023", "FY2024"],
+    }
+    cli = facts(
+        store, "AMZN", "GOOGL", "META", "--metric", "net_income", "--periods", "FY2022", "FY2023", "FY2024"
+    )
+    params = StdioServerParameters(
+        command=str(Path(sys.executable).parent / "finagent"), args=["mcp"], env=server_env(url, home)
+    )
+
+    async def call() -> dict[str, Any]:
+        async with Client(params) as client:
+            result = await client.call_tool("get_financial_facts", arguments)
+            assert not result.is_error, result.content
+            return dict(result.structured_content or {})
+
+    def pick(rows: list[dict[str, Any]]) -> dict[tuple[str, str], tuple[str | None, int | None]]:
+        return {(r["ticker"], r["period"]): (r["value"], r["chunk_id"]) for r in rows}
+
+    via_mcp = asyncio.run(call())
+    assert pick(via_mcp["rows"]) == pick(cli["rows"])
+    assert pick(via_mcp["rows"])[("GOOGL", "FY2024")][0] == "100118000000"

@@ -206,7 +206,7 @@ def test_year_over_year_uses_the_comparative_column_and_ranks(store: Database, s
     table = out["answer"].split("\n\n")[0]
     assert "$61,858 million" in table and "+17.0% vs Q3 FY2023" in table
     prompt = models.prompts("generate")[0]
-    assert "year-over-year change from Q3 FY2023 to Q3 FY2024: +17.0%" in prompt
+    assert "revenue grew year over year: +17.0% from Q3 FY2023 to Q3 FY2024" in prompt
 
 
 def test_a_quarter_that_cannot_be_derived_says_so(store: Database, settings: Settings) -> None:
@@ -325,12 +325,36 @@ def test_withholding_drops_whole_sentences_and_keeps_decimals_intact() -> None:
         "Apple grew year over year in Q1 FY2023 by -5.5%, while Microsoft grew by +2.0%. "
         "Microsoft's revenue rose 7.1% in Q3 FY2023."
     )
-    bad = [prose.index("-5.5%")]
+    bad = {prose.index("-5.5%"): "-5.5% is a decline, described as growth"}
     kept, reasons = withhold(prose, 0, bad, [], {})
     assert kept == "Microsoft's revenue rose 7.1% in Q3 FY2023." and len(reasons) == 1
+    assert "described as growth" in reasons[0]
     ranks = [{"metric": "net_income", "order": ["GOOGL", "META", "AMZN"], "periods": {}, "values": {}}]
     names = {"GOOGL": ["Alphabet"], "META": ["Meta"], "AMZN": ["Amazon"]}
     assert rank_claim_error("Alphabet had the highest net income.", ranks, names) is None
     assert rank_claim_error("Meta had the second highest net income.", ranks, names) is None
     assert "not the lowest" in (rank_claim_error("Meta had the lowest net income.", ranks, names) or "")
     assert rank_claim_error("Amazon had the lowest net income.", ranks, names) is None
+
+
+def test_prose_that_cannot_stand_at_all_is_rewritten_once(store: Database, settings: Settings) -> None:
+    models = ScriptedModels(
+        {
+            "generate": [
+                prose("Apple's net sales in FY2024 were $383,285 million."),
+                prose("Apple's total net sales in fiscal 2024 were $391,035 million [10K1]."),
+            ],
+            "analyze": [{}],
+            "evaluate": [{}],
+            "extract": [{"facts": []}],
+        }
+    )
+    out = run(settings, models, "What were Apple's total net sales in fiscal 2024?")
+    feedback = models.prompts("generate")[1]
+    assert "not used because they misstate the figures" in feedback and "FY2023" in feedback
+    assert (
+        out["answer"].split("\n\n", 1)[1]
+        == "Apple's total net sales in fiscal 2024 were $391,035 million [10K1]."
+    )
+    assert any("rewritten once" in w for w in out["warnings"])
+    assert out["validation"]["status"] == "verified"

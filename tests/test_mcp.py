@@ -28,7 +28,14 @@ from tests.test_cli import finagent
 pytestmark = [pytest.mark.slow, pytest.mark.shared]
 
 FILES = ["2023 Q3 AAPL.pdf", "2023 Q3 MSFT.pdf"]
-TOOLS = {"ask_financial_question", "search_filings", "list_companies", "coverage", "get_market_data"}
+TOOLS = {
+    "ask_financial_question",
+    "search_filings",
+    "list_companies",
+    "coverage",
+    "get_market_data",
+    "get_financial_facts",
+}
 TOKEN = "s3cret-token"
 
 
@@ -105,6 +112,22 @@ async def exercise_every_tool(client: Any, url: str) -> dict[str, Any]:
         ({"query": "revenue", "tickers": ["'; DROP TABLE chunks; --"]}, "no documents for"),
     ]:
         result = await client.call_tool("search_filings", bad)
+        assert result.is_error and message in result.content[0].text, (bad, result.content)
+
+    # PDFs carry no XBRL: the facts tool says so (tests/test_facts_real.py calls it on iXBRL filings)
+    facts = await client.call_tool(
+        "get_financial_facts", {"tickers": ["MSFT"], "metrics": ["revenue"], "periods": ["Q3 FY2023"]}
+    )
+    assert not facts.is_error
+    (row,) = facts.structured_content["rows"]
+    assert row["period"] == "Q3 FY2023" and row["value"] is None and row["note"]
+    assert any("no XBRL facts" in w for w in facts.structured_content["warnings"])
+    for bad, message in [
+        ({"tickers": ["MSFT"], "metrics": ["vibes"]}, "unknown metric 'vibes'"),
+        ({"tickers": ["TSLA"], "metrics": ["revenue"]}, "not in the store"),
+        ({"tickers": ["MSFT"], "metrics": ["revenue"], "periods": ["someday"]}, "cannot read the period"),
+    ]:
+        result = await client.call_tool("get_financial_facts", bad)
         assert result.is_error and message in result.content[0].text, (bad, result.content)
 
     market = await client.call_tool("get_market_data", {"ticker": "AAPL"})

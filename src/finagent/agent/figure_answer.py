@@ -302,19 +302,21 @@ def figure_lines(cells: Sequence[Cell], names: dict[str, list[str]]) -> str:
     return "\n".join(lines) or "(none)"
 
 
-def computed_lines(comparisons: Comparisons, names: dict[str, list[str]]) -> str:
+def computed_lines(comparisons: Comparisons, names: dict[str, list[str]], cells: Sequence[Cell] = ()) -> str:
+    """The calculator's results in plain words ("grew", "declined", who ranks first), so a small model
+    copies conclusions instead of working them out."""
     lines = []
+    value_of = {(c.ticker, c.metric, c.period): c for c in cells}
     for calc in comparisons.calculations:
         kind = calc.get("kind")
         who = _company(calc["ticker"], names)
         metric = _metric_label(calc.get("metric", "")).lower()
         if kind in ("yoy", "qoq", "change"):
-            what = {"yoy": "year-over-year change", "qoq": "quarter-over-quarter change", "change": "change"}[
-                kind
-            ]
+            what = {"yoy": "year over year", "qoq": "quarter over quarter", "change": "over the period"}[kind]
+            verb = "grew" if calc["result"] > 0 else "declined" if calc["result"] < 0 else "was unchanged"
+            change = format_percent(calc["result"])
             lines.append(
-                f"- {who} {metric} {what} from {calc['from_period']} to {calc['to_period']}: "
-                f"{format_percent(calc['result'])}"
+                f"- {who} {metric} {verb} {what}: {change} from {calc['from_period']} to {calc['to_period']}"
             )
         elif kind == "cagr":
             lines.append(
@@ -324,15 +326,24 @@ def computed_lines(comparisons: Comparisons, names: dict[str, list[str]]) -> str
             words = {"USD millions": " million", "USD thousands": " thousand", "USD billions": " billion"}
             lines.append(
                 f"- {who} {metric} ({calc['period']}) exceeds {_company(calc['against'], names)} "
-                f"({calc['against_period']}) by {calc['result_text']}{words.get(calc.get('unit', ''), '')}"
+                f"({calc['against_period']}) by ${calc['result_text']}{words.get(calc.get('unit', ''), '')}"
             )
         elif kind in COMPUTED:
             value = f"{calc['result']:.1f}%" if calc.get("unit") == "percent" else calc.get("result_text", "")
             lines.append(f"- {who} {metric}, {calc['period']}: {value}")
     for rank in comparisons.ranks:
-        ordered = " > ".join(f"{_company(t, names)} ({rank['periods'][t]})" for t in rank["order"])
-        lines.append(f"- {_metric_label(rank['metric']).lower()} ranking: {ordered}")
+        metric = _metric_label(rank["metric"]).lower()
+        ordered = [
+            f"{_company(t, names)} {_shown(value_of.get((t, rank['metric'], rank['periods'][t])))}"
+            f"({rank['periods'][t]})"
+            for t in rank["order"]
+        ]
+        lines.append(f"- highest {metric}: {ordered[0]}; then " + ", then ".join(ordered[1:]))
     return "\n".join(lines) or "(none)"
+
+
+def _shown(cell: Cell | None) -> str:
+    return f"{format_amount(cell.value, cell.unit, cell.scale)}{_cite(cell.sources)} " if cell else ""
 
 
 def legacy_facts(cells: Sequence[Cell]) -> list[dict[str, Any]]:
@@ -401,13 +412,10 @@ def rank_claim_error(
 
 
 def withhold(
-    prose: str,
-    offset: int,
-    bad_starts: Sequence[int],
-    ranks: Sequence[dict[str, Any]],
-    names: dict[str, list[str]],
+    prose: str, offset: int, bad: dict[int, str], ranks: Sequence[dict[str, Any]], names: dict[str, list[str]]
 ) -> tuple[str, list[str]]:
-    """The prose without its sentences that state unsupported figures or wrong rankings; the reasons."""
+    """The prose without its sentences that state unsupported figures (``bad``: answer offset → why) or
+    wrong rankings; one reason per withheld sentence."""
     kept: list[str] = []
     reasons: list[str] = []
     for match in _SENTENCE.finditer(prose):
@@ -415,9 +423,10 @@ def withhold(
         if not sentence.strip():
             continue
         start, end = offset + match.start(), offset + match.end()
+        why = [how for at, how in bad.items() if start <= at < end]
         claim = rank_claim_error(sentence, ranks, names)
-        if claim or any(start <= b < end for b in bad_starts):
-            reasons.append(claim or f"'{sentence.strip()[:80]}'")
+        if claim or why:
+            reasons.append(f"'{sentence.strip()[:90]}' ({'; '.join([*why, *([claim] if claim else [])])})")
             continue
         kept.append(sentence.strip())
     return " ".join(kept), reasons

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
@@ -144,7 +145,7 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
         "figures",
         question=question,
         figures=figure_lines([c for c in cells if c.role == "target" or wanted.over_time], names),
-        computed=computed_lines(comparisons, names),
+        computed=computed_lines(comparisons, names, [*cells, *comparisons.cells]),
         market=format_tool_items(tools) if tools else "(not asked)",  # delimited: their text is data
         missing=missing,
         max_sentences=min(4, MAX_SENTENCES.get(analysis["answer_mode"], 4)),
@@ -179,22 +180,23 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
     answer, notes = compose(text)
     warnings += notes
     validation = verify_answer(answer, check_items, calculations, None, scope=scope)
-    prose = answer[len(table) + 2 :] if table and answer.startswith(table + "\n\n") else ""
-    if unavailable and prose.endswith(unavailable):
-        prose = prose[: -len(unavailable)].rstrip()
-    bad = [c.start for c in validation.unverified if c.start >= len(table)]
-    kept, reasons = withhold(prose, len(table) + 2, bad, comparisons.ranks, names)
+    kept, reasons = _checked_prose(answer, table, unavailable, validation, comparisons.ranks, names)
+    if reasons and not kept and call.ok:
+        # Nothing the model wrote could stand: one more try, told what was wrong.
+        retry = [*messages, AIMessage(text), HumanMessage(render_feedback(reasons))]
+        text, call = await text_call(model, retry, role="generate")
+        calls.append(call.to_dict())
+        warnings.append(f"the prose was rewritten once: {'; '.join(reasons[:3])}")
+        answer, notes = compose(text)
+        warnings += [n for n in notes if n not in warnings]
+        validation = verify_answer(answer, check_items, calculations, None, scope=scope)
+        kept, reasons = _checked_prose(answer, table, unavailable, validation, comparisons.ranks, names)
     if reasons:
         # Every figure a reader sees must be the value for the company and period named: sentences that
         # misstate one are withheld (the table states them all), never shown with a warning attached.
         warnings.append(
             f"withheld {len(reasons)} sentence(s) of the model's prose that misstated figures or rankings: "
             + "; ".join(reasons[:4])
-            + (
-                f" ({'; '.join(f'{c.text}: {c.how}' for c in validation.unverified[:4])})"
-                if validation.unverified
-                else ""
-            )
         )
         answer, notes = compose(kept)
         warnings += [n for n in notes if n not in warnings]
@@ -220,6 +222,32 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
         "warnings": warnings,
         "validation": validation.to_dict(),
     }
+
+
+def _checked_prose(
+    answer: str,
+    table: str,
+    unavailable: str,
+    validation: Any,
+    ranks: list[dict[str, Any]],
+    names: dict[str, list[str]],
+) -> tuple[str, list[str]]:
+    """The prose's sentences that stand, and why the others do not (figures' value or period, rankings)."""
+    prose = answer[len(table) + 2 :] if table and answer.startswith(table + "\n\n") else ""
+    if unavailable and prose.endswith(unavailable):
+        prose = prose[: -len(unavailable)].rstrip()
+    bad = {c.start: f"{c.text}: {c.how}" for c in validation.unverified if c.start >= len(table)}
+    return withhold(prose, len(table) + 2, bad, ranks, names)
+
+
+def render_feedback(reasons: list[str]) -> str:
+    """What was wrong with the prose, for its one rewrite."""
+    listed = "; ".join(reasons[:4])
+    return (
+        f"These sentences were not used because they misstate the figures: {listed}. Write the answer again "
+        "using only the figures and computed results listed, with their exact wording (a result that "
+        "'declined' is a decline, never growth), each figure with its company and period."
+    )
 
 
 def _label_of(metric: str) -> str:
