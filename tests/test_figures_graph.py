@@ -206,7 +206,7 @@ def test_year_over_year_uses_the_comparative_column_and_ranks(store: Database, s
     table = out["answer"].split("\n\n")[0]
     assert "$61,858 million" in table and "+17.0% vs Q3 FY2023" in table
     prompt = models.prompts("generate")[0]
-    assert "revenue grew year over year: +17.0% from Q3 FY2023 to Q3 FY2024" in prompt
+    assert "revenue grew 17.0% year over year, from Q3 FY2023 to Q3 FY2024" in prompt
 
 
 def test_a_quarter_that_cannot_be_derived_says_so(store: Database, settings: Settings) -> None:

@@ -314,9 +314,9 @@ def computed_lines(comparisons: Comparisons, names: dict[str, list[str]], cells:
         if kind in ("yoy", "qoq", "change"):
             what = {"yoy": "year over year", "qoq": "quarter over quarter", "change": "over the period"}[kind]
             verb = "grew" if calc["result"] > 0 else "declined" if calc["result"] < 0 else "was unchanged"
-            change = format_percent(calc["result"])
+            amount = f"{abs(calc['result']):.1f}%"
             lines.append(
-                f"- {who} {metric} {verb} {what}: {change} from {calc['from_period']} to {calc['to_period']}"
+                f"- {who} {metric} {verb} {amount} {what}, from {calc['from_period']} to {calc['to_period']}"
             )
         elif kind == "cagr":
             lines.append(
