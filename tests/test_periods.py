@@ -1113,3 +1113,24 @@ def test_facts_survive_narrowing_to_filings_only() -> None:
         parse_time_phrases("FY2022"), cal("AAPL"), transcripts, today=TODAY, kinds=frozenset({"transcript"})
     )
     assert not calls.periods[0].available
+
+
+def test_time_phrases_that_follow_a_company_belong_to_it() -> None:
+    from finagent.agent.periods import specs_per_company
+
+    question = (
+        "Compare Walmart's total revenues for the fiscal year ended January 31, 2025 "
+        "with Home Depot's net sales for fiscal 2024."
+    )
+    owned = specs_per_company(
+        parse_time_phrases(question), {"WMT": [8], "HD": [question.index("Home Depot")]}
+    )
+    assert owned is not None
+    assert [s.describe() for s in owned["WMT"]] == ["date_range(2025-01-01, 2025-01-31)[year]"]
+    assert [s.describe() for s in owned["HD"]] == ["fiscal_year(2024)"]
+    # one set of periods named after both companies applies to both
+    shared = "Compare Apple's and Microsoft's revenue in Q1 FY2023 and Q2 FY2023."
+    assert (
+        specs_per_company(parse_time_phrases(shared), {"AAPL": [8], "MSFT": [shared.index("Microsoft")]})
+        is None
+    )

@@ -199,6 +199,11 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     tickers, matched, ticker_warnings = resolve_tickers(
         question, list(state.get("tickers") or []), companies, context.max_tickers
     )
+    mentions: dict[str, list[int]] = {}
+    if not state.get("tickers"):  # where the question names each company (periods may follow a name)
+        for match in find_companies(question, companies):
+            if match.ticker in tickers:
+                mentions.setdefault(match.ticker, []).append(match.start)
     warnings += ticker_warnings
     period_sources = [question, *(state.get("periods") or [])]
     specs = [spec for text in period_sources for spec in parse_time_phrases(text)]
@@ -291,6 +296,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "tickers": tickers,
         "period_sources": period_sources,
         "time_specs": [_spec_dict(s) for s in specs],
+        "mentions": mentions,
         "intent": reply.intent,
         "sources": required_sources(question, list(reply.sources)),
         "answer_mode": mode,

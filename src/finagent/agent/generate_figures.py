@@ -141,9 +141,10 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
 
     tool_results = list(state.get("tool_results") or [])
     tools = tool_items(tool_results)
+    # The question itself is not shown to the writer: its wording ("which company grew…") pulls a
+    # small model away from the computed results, which already answer it.
     messages = render(
         "figures",
-        question=question,
         figures=figure_lines([c for c in cells if c.role == "target" or wanted.over_time], names),
         computed=computed_lines(comparisons, names, [*cells, *comparisons.cells]),
         market=format_tool_items(tools) if tools else "(not asked)",  # delimited: their text is data

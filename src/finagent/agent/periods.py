@@ -1193,6 +1193,28 @@ _KIND_WORDS = (
 )
 
 
+def specs_per_company(
+    specs: Sequence[TimeSpec], mentions: Mapping[str, Sequence[int]]
+) -> dict[str, list[TimeSpec]] | None:
+    """Time phrases that belong to one company each ("Walmart's year ended January 31, 2025 with Home
+    Depot's fiscal 2024"): a phrase belongs to the company named last before it. Only when every
+    company then has a phrase of its own; otherwise (one phrase for all, or phrases before any name)
+    None: every phrase applies to every company."""
+    if len(mentions) < 2 or len(specs) < 2:
+        return None
+    owned: dict[str, list[TimeSpec]] = {ticker: [] for ticker in mentions}
+    for spec in specs:
+        before = [
+            (max(p for p in positions if p <= spec.position), t)
+            for t, positions in mentions.items()
+            if any(p <= spec.position for p in positions)
+        ]
+        if not before:
+            return None
+        owned[max(before)[1]].append(spec)
+    return owned if all(owned.values()) else None
+
+
 def named_kinds(question: str) -> frozenset[str]:
     """Document kinds the question names ("in its Q2 10-Q", "on the earnings call"); empty if none."""
     text = question.translate(_NORMALISE)

@@ -24,6 +24,7 @@ from finagent.agent.periods import (
     parse_time_phrases,
     preferred_granularity,
     resolve_periods,
+    specs_per_company,
 )
 from finagent.agent.resources import get_resources
 from finagent.agent.state import SearchTask, State
@@ -47,6 +48,10 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     tickers: list[str] = analysis["tickers"]
     resources = get_resources()
     specs = [spec for text in analysis["period_sources"] for spec in parse_time_phrases(text)]
+    question_specs = parse_time_phrases(analysis["question"])
+    per_company = (
+        specs_per_company(question_specs, analysis.get("mentions") or {}) if question_specs == specs else None
+    )
     prefer = preferred_granularity(analysis["question"])
     # Periods are those of the documents to be searched: "the latest quarter" of a filings question
     # is the latest 10-Q, not a newer earnings call.
@@ -66,7 +71,7 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     warnings: list[str] = []
     for ticker in tickers:
         resolution = resolve_periods(
-            specs,
+            per_company.get(ticker, specs) if per_company else specs,
             calendar_for(companies[ticker]),
             available.get(ticker, []),
             today=_today(context),
