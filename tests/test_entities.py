@@ -106,3 +106,20 @@ def test_unknown_ticker_mentions(question: str, expected: list[str]) -> None:
 )
 def test_strip_legal_suffixes(name: str, expected: str) -> None:
     assert strip_legal_suffixes(name) == expected
+
+
+def test_legal_names_in_capitals_are_names_not_tickers() -> None:
+    """Filings give registrant names in capitals ("VISA INC.", "WELLS FARGO & COMPANY/MN"): "Visa" and
+    "Wells Fargo" name them; a capitalised alias written as a ticker ("GOOG") stays a ticker."""
+    companies = [
+        StoredCompany("V", "VISA INC.", ("VISA INC.",), 9, 1),
+        StoredCompany("WFC", "WELLS FARGO & COMPANY/MN", ("WELLS FARGO & COMPANY/MN",), 12, 1),
+        StoredCompany("GOOGL", "Alphabet Inc.", ("Alphabet", "GOOG"), 12, 1),
+    ]
+    assert [m.ticker for m in find_companies("What was Visa's net income for fiscal 2024?", companies)] == [
+        "V"
+    ]
+    assert [m.ticker for m in find_companies("Wells Fargo's net income", companies)] == ["WFC"]
+    assert [m.ticker for m in find_companies("GOOG revenue", companies)] == ["GOOGL"]
+    assert find_companies("goog revenue", companies) == []
+    assert find_companies("the visa rules for analysts", companies) == []

@@ -34,7 +34,7 @@ STOP_TICKERS = frozenset(
 )  # fmt: skip
 
 # Names that are everyday words: they count only with a capital first letter ("target price").
-COMMON_WORD_NAMES = frozenset({"block", "square", "target"})
+COMMON_WORD_NAMES = frozenset({"block", "square", "target", "visa"})
 
 _LEGAL_SUFFIX = re.compile(
     r"[\s,]+(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|lp|l\.p|holdings|group"
@@ -70,9 +70,12 @@ class _Matcher:
     names: tuple[tuple[re.Pattern[str], str], ...]  # (pattern, ticker), longest name first
 
 
+_STATE_SUFFIX = re.compile(r"\s*/[A-Za-z]{2}/?$")  # SEC's "WELLS FARGO & COMPANY/MN", "…/DE/"
+
+
 def strip_legal_suffixes(name: str) -> str:
     """ "The Home Depot, Inc." -> "Home Depot": the form people write in questions."""
-    text = _LEADING_THE.sub("", name.strip())
+    text = _LEADING_THE.sub("", _STATE_SUFFIX.sub("", name.strip()))
     while True:
         shorter = _LEGAL_SUFFIX.sub("", text).rstrip(" ,&")
         if shorter == text or not shorter:
@@ -81,15 +84,19 @@ def strip_legal_suffixes(name: str) -> str:
 
 
 def _name_variants(company: StoredCompany) -> set[str]:
+    return {form for raw in (company.name, *company.aliases) for form in _forms(raw)}
+
+
+def _forms(raw: str | None) -> set[str]:
+    """A name as written and without its legal suffixes ("VISA INC." -> "VISA INC", "VISA")."""
     variants: set[str] = set()
-    for raw in (company.name, *company.aliases):
-        if not raw or not raw.strip():
-            continue
-        for form in (raw.strip().rstrip("."), strip_legal_suffixes(raw)):
-            if form:
-                variants.add(form)
-                if form.lower().endswith(".com") and len(form) > 4:
-                    variants.add(form[:-4])
+    if not raw or not raw.strip():
+        return variants
+    for form in (_STATE_SUFFIX.sub("", raw.strip()).rstrip("."), strip_legal_suffixes(raw)):
+        if form:
+            variants.add(form)
+            if form.lower().endswith(".com") and len(form) > 4:
+                variants.add(form[:-4])
     return variants
 
 
@@ -126,11 +133,14 @@ def _matcher(companies: tuple[StoredCompany, ...]) -> _Matcher:
     named: list[tuple[str, str]] = []
     for company in companies:
         ticker = company.ticker.upper()
-        for variant in _name_variants(company):
-            if _TICKER_LIKE.fullmatch(variant):
-                tickers.setdefault(variant, ticker)  # a real ticker always wins over an alias
-            else:
-                named.append((variant, ticker))
+        for raw in (company.name, *company.aliases):
+            for variant in _forms(raw):
+                # An alias written as a ticker ("GOOG", "FB") follows the ticker rules; a legal name in
+                # capitals ("VISA INC.") is still a name: "Visa" names it.
+                if _TICKER_LIKE.fullmatch(variant) and variant == (raw or "").strip():
+                    tickers.setdefault(variant, ticker)  # a real ticker always wins over an alias
+                else:
+                    named.append((variant, ticker))
     named.sort(key=lambda pair: (-len(pair[0]), pair[0]))
     patterns = tuple((p, t) for n, t in named if (p := _name_pattern(n)) is not None)
     return _Matcher(tickers=tickers, names=patterns)

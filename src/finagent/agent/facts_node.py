@@ -159,6 +159,11 @@ def lookup(facts: list[StoredFact], task: FactsTask) -> list[dict[str, Any]]:
                 out.append(figure_record(chosen, task["ticker"], role, by_id))
             elif role == "target":
                 out.append(_gap(metric, task["ticker"], period, facts))
+                if period.fiscal_quarter == 4 and metric.unit == "money" and not metric.instant:
+                    # The year, for a Q4 the tables may complete (year − the Q3 10-Q's nine months).
+                    year = select(facts, metric, PeriodWanted(period.fiscal_year), displayed=shown)
+                    if year is not None:
+                        out.append(figure_record(year, task["ticker"], "input", by_id))
     return out
 
 

@@ -252,6 +252,7 @@ def markdown_table(
         key = (cell.ticker, cell.period)
         rows[key][cell.metric] = cell
         order[key] = (cell.ticker, cell.order)
+    by_period = {(c.ticker, c.metric, c.period): c for c in cells}
     changes: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for calc in comparisons.calculations:
         if calc.get("kind") in ("yoy", "qoq", "change") and calc.get("to_period"):
@@ -279,14 +280,21 @@ def markdown_table(
         ]
         for kind in kinds:
             found = [c for c in changes.get((ticker, period, kind), []) if c.get("metric") == main_metric]
-            values.append(_change_text(found[0]) if found else "—")
+            values.append(
+                _change_text(found[0], by_period.get((ticker, main_metric, found[0]["from_period"])))
+                if found
+                else "—"
+            )
         when = _period_text(first) if first is not None else period
         lines.append("| " + " | ".join([_company(ticker, names), when, *values]) + " |")
     return "\n".join(lines)
 
 
-def _change_text(calc: dict[str, Any]) -> str:
-    return f"{format_percent(calc['result'])} vs {calc['from_period']}{_cite(calc.get('sources') or [])}"
+def _change_text(calc: dict[str, Any], prior: Cell | None = None) -> str:
+    """ "+55.6% vs Q2 FY2025 ($30,040 million) [10Q1]": the change and what it is measured against."""
+    against = f" ({format_amount(prior.value, prior.unit, prior.scale)})" if prior is not None else ""
+    cited = _cite(calc.get("sources") or [])
+    return f"{format_percent(calc['result'])} vs {calc['from_period']}{against}{cited}"
 
 
 def _name(ticker: str, names: dict[str, list[str]]) -> str:

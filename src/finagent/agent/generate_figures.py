@@ -80,13 +80,14 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
     names: dict[str, list[str]] = analysis.get("names") or {}
     metrics: list[str] = list(analysis.get("metrics") or [])
     iteration = int(state.get("iterations") or 0) + 1
-    figures = list(state.get("figures") or [])
+    figures = [f for f in state.get("figures") or [] if f.get("role") != "input"]
+    year_inputs = [f for f in state.get("figures") or [] if f.get("role") == "input"]
     evidence = list(state.get("evidence") or [])
     warnings: list[str] = []
     calls: list[dict[str, Any]] = []
 
     # Citable items: the chunks displaying the figures first, then the best evidence per period.
-    fact_chunks = {f.get("chunk_id") for f in figures} | {
+    fact_chunks = {f.get("chunk_id") for f in [*figures, *year_inputs]} | {
         i.get("chunk_id") for f in figures for i in f.get("inputs") or []
     }
     fact_items = [e for e in evidence if e["chunk_id"] in fact_chunks]
@@ -111,7 +112,8 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
     gaps = _gaps(figures, targets, metrics)
     calendars = analysis.get("calendars") or {}
     if gaps:
-        from_tables, gaps = table_figures(gaps, items, calendars)
+        years, _ = cells_from_figures(year_inputs, by_chunk, by_document)
+        from_tables, gaps = table_figures(gaps, items, calendars, years)
         cells += from_tables
         derivations += [d for c in from_tables if (d := derivation_record(c)) is not None]
     if gaps and context.use_calculator:

@@ -7,6 +7,7 @@ nothing (fail closed).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -84,7 +85,10 @@ def _cell(
 
 
 def table_figures(
-    gaps: list[dict[str, Any]], items: list[dict[str, Any]], calendars: dict[str, Any]
+    gaps: list[dict[str, Any]],
+    items: list[dict[str, Any]],
+    calendars: dict[str, Any],
+    years: Sequence[Cell] = (),
 ) -> tuple[list[Cell], list[dict[str, Any]]]:
     """Cells read from statement tables for the gaps they answer; the gaps that remain."""
     from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
@@ -129,7 +133,16 @@ def table_figures(
                 found = (item, table, row, cell)
                 break
         if found is None:
-            derived = _q4_from_tables(gap, metric, target, candidates, calendar)
+            year_fact = next(
+                (
+                    y
+                    for y in years
+                    if (y.ticker, y.metric, y.fiscal_year)
+                    == (gap["ticker"], gap["metric"], target.fiscal_year)
+                ),
+                None,
+            )
+            derived = _q4_from_tables(gap, metric, target, candidates, calendar, year_fact)
             if derived is None:
                 remaining.append(gap)
             else:
@@ -168,7 +181,12 @@ def _read(
 
 
 def _q4_from_tables(
-    gap: dict[str, Any], metric: Any, target: Any, items: list[dict[str, Any]], calendar: FiscalCalendar
+    gap: dict[str, Any],
+    metric: Any,
+    target: Any,
+    items: list[dict[str, Any]],
+    calendar: FiscalCalendar,
+    year_fact: Cell | None = None,
 ) -> Cell | None:
     """Q4 = the fiscal year (10-K table) − the nine months to Q3 (the Q3 10-Q's year-to-date column),
     for money flows only; both inputs read by their periods and cited."""
@@ -179,27 +197,35 @@ def _q4_from_tables(
         "USD" if metric.unit == "money" else "USD/shares", "quarter"
     ):
         return None
+    nine = _read(items, metric, PeriodTarget(target.fiscal_year, 3, "nine_months"), calendar, ("10-Q",))
+    if nine is None:
+        return None
+    nine_item, nine_cell = nine
     year = _read(
         items, metric, PeriodTarget(target.fiscal_year, None, "year"), calendar, ("10-K", "annual_report")
     )
-    nine = _read(items, metric, PeriodTarget(target.fiscal_year, 3, "nine_months"), calendar, ("10-Q",))
-    if year is None or nine is None:
+    if year is not None:
+        year_value, year_scale = year[1].base_value, year[1].scale
+        year_source, year_end = year[0]["label"], year[1].period.end
+    elif year_fact is not None and year_fact.sources:  # the year from an XBRL fact (a 10-K comparative)
+        year_value, year_scale = year_fact.value, year_fact.scale
+        year_source, year_end = year_fact.sources[0], year_fact.period_end
+    else:
         return None
-    (year_item, year_cell), (nine_item, nine_cell) = year, nine
     return Cell(
         ticker=gap["ticker"],
         metric=gap["metric"],
         period=gap["label"],
         fiscal_year=int(gap["fiscal_year"]),
         fiscal_quarter=4,
-        period_end=year_cell.period.end or _date(gap.get("period_end")),
-        value=year_cell.base_value - nine_cell.base_value,
+        period_end=year_end or _date(gap.get("period_end")),
+        value=year_value - nine_cell.base_value,
         unit="USD",
-        scale=year_cell.scale,
-        sources=(year_item["label"], nine_item["label"]),
+        scale=year_scale,
+        sources=(year_source, nine_item["label"]),
         derived=True,
         note="derived",
-        inputs=(year_cell.base_value, nine_cell.base_value),
+        inputs=(year_value, nine_cell.base_value),
     )
 
 

@@ -283,7 +283,13 @@ def compare(cells: Sequence[Cell], wanted: Wanted, computed: Sequence[str] = ())
     series = _series(all_cells)
     for (ticker, metric, annual), ordered in series.items():
         targets = [c for c in ordered if c.role == "target"]
-        if wanted.yoy or (wanted.change and any(c.role == "comparative" for c in ordered) and not annual):
+        # Growth of one period ("revenue growth in fiscal 2025") is against the same period a year before.
+        single = wanted.change and len(targets) == 1
+        if (
+            wanted.yoy
+            or single
+            or (wanted.change and any(c.role == "comparative" for c in ordered) and not annual)
+        ):
             for cell in targets:
                 prior = _prior_year(cell, ordered)
                 if prior is not None and (record := _growth(prior, cell, "yoy", ticker, metric, cell.scale)):
