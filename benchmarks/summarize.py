@@ -108,12 +108,40 @@ def figures_table(data: dict) -> list[str]:  # type: ignore[type-arg]
     return lines
 
 
+def facts_table(data: dict) -> list[str]:  # type: ignore[type-arg]
+    """XBRL facts extraction next to the text ingest of the same filings."""
+    facts, ingest = data["facts"], data.get("text_ingest")
+    lines = [
+        f"Facts extraction — {data['machine']['date']}, {data['machine']['cpus']} CPUs (best of the passes):",
+        "",
+        "| what | filings | facts | seconds | filings/s | facts/s |",
+        "|---|---|---|---|---|---|",
+        f"| iXBRL filings (parse + facts) | {facts['ixbrl_filings']} | {facts['ixbrl_facts']:,} "
+        f"| {facts['ixbrl_s']} | {facts['ixbrl_filings_per_s']} | {facts['ixbrl_facts_per_s']:,} |",
+        f"| XBRL instance documents | {facts['instance_documents']} | {facts['instance_facts']:,} "
+        f"| {facts['instance_s']} | {facts['instance_documents'] / facts['instance_s']:.1f} "
+        f"| {facts['instance_facts_per_s']:,} |",
+    ]
+    if ingest:
+        lines.append(
+            f"| text ingest of the same files (parse, chunk, embed, store, facts) | {ingest['documents']} "
+            f"| {ingest['facts']:,} | {ingest['seconds']} | {ingest['documents_per_s']} "
+            f"| {ingest['facts_per_s']:,} ({ingest['chunks_per_s']} chunks/s) |"
+        )
+        lines += [
+            "",
+            f"Facts extraction is {data['facts_share_of_ingest']:.1%} of the ingest time of the same files.",
+        ]
+    return lines
+
+
 def main() -> None:
     out: list[str] = []
     renderers = (
         ("ingest_throughput", ingest_table),
         ("search_latency", search_table),
         ("agent_local", agent_table),
+        ("facts_extraction", facts_table),
         ("figures", figures_table),
     )
     for name, render in renderers:

@@ -93,7 +93,13 @@ def test_single_company_direct_question(filings_db: tuple[str, Path]) -> None:
     exported = finagent(["runs", "export", answer["run_id"], "--json"], url, home)
     run = json.loads(exported.stdout)
     assert run["status"] == "completed" and run["answer"] == answer["answer"]
-    assert "quarter ended July 1, 2023" in run["llm_calls"][0]["prompt"]
+    # the recorded prompt is the one the writer read: the figure with its period (the question's own
+    # wording is not shown to the writer on the figures path; the run records it beside)
+    assert "quarter ended July 1, 2023" in run["question"]
+    assert (
+        "quarter ended 2023-07-01" in run["llm_calls"][0]["prompt"]
+        and "81,797" in run["llm_calls"][0]["prompt"]
+    )
     cited = [c for c in run["citations"] if c["chunk_id"] is not None]
     assert cited and all(
         c["resolved"] and c["content_sha256"] and c["char_end"] > c["char_start"] for c in cited
