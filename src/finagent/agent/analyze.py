@@ -320,8 +320,12 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             for t in tickers
         },
     }
+    return {"analysis": analysis, **_fresh_run(warnings, [c.to_dict() for c in calls])}
+
+
+def _fresh_run(warnings: list[str], llm_calls: list[dict[str, Any]]) -> dict[str, Any]:
+    """Clear what a previous question of the same thread accumulated."""
     return {
-        "analysis": analysis,
         "iterations": 0,
         "warnings": reset(warnings),
         "evidence": reset(),
@@ -329,7 +333,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "tool_results": reset(),
         "figures": reset(),
         "evaluations": reset(),
-        "llm_calls": reset([c.to_dict() for c in calls]),
+        "llm_calls": reset(llm_calls),
         "facts": [],
         "calculations": [],
         "follow_up_queries": [],
@@ -361,20 +365,10 @@ def _refusal(question: str, message: str, warnings: list[str], period_sources: l
         "answer": message,
         "citations": [],
         "confidence": 0.0,
-        "iterations": 0,
         "periods_covered": [],
         "targets": [],
         "validation": {},
-        "warnings": reset(warnings),
-        "evidence": reset(),
-        "searches": reset(),
-        "tool_results": reset(),
-        "figures": reset(),
-        "evaluations": reset(),
-        "llm_calls": reset(),
-        "facts": [],
-        "calculations": [],
-        "follow_up_queries": [],
+        **_fresh_run(warnings, []),
     }
 
 

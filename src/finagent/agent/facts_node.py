@@ -56,6 +56,18 @@ def plan_fact_lookups(state: State, context: Context) -> list[Send]:
     return sends
 
 
+def _provenance(fact: StoredFact) -> dict[str, Any]:
+    """Where a stored fact is printed: the chunk, its document and the filing."""
+    return {
+        "chunk_id": fact.chunk_id,
+        "document_id": fact.document_id,
+        "filing": fact.filing_key,
+        "form": fact.form,
+        "source_uri": fact.source_uri,
+        "title": fact.title,
+    }
+
+
 def _input_record(fact: StoredFact) -> dict[str, Any]:
     return {
         "fact_id": fact.id,
@@ -64,12 +76,7 @@ def _input_record(fact: StoredFact) -> dict[str, Any]:
         "duration": fact.duration,
         "period_end": fact.period_end.isoformat(),
         "display": fact.display,
-        "chunk_id": fact.chunk_id,
-        "document_id": fact.document_id,
-        "filing": fact.filing_key,
-        "form": fact.form,
-        "source_uri": fact.source_uri,
-        "title": fact.title,
+        **_provenance(fact),
     }
 
 
@@ -99,12 +106,7 @@ def figure_record(
         "source": "derived" if fact.derived else "xbrl",
         "derivation": fact.derivation,
         "inputs": [_input_record(f) for f in inputs],
-        "chunk_id": fact.chunk_id,
-        "document_id": fact.document_id,
-        "filing": fact.filing_key,
-        "form": fact.form,
-        "source_uri": fact.source_uri,
-        "title": fact.title,
+        **_provenance(fact),
         "role": role,
         "restated": [
             {
