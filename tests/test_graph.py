@@ -21,6 +21,7 @@ from finagent.embeddings import get_embedder
 from finagent.ingest.models import Block, ParsedDocument
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
+from tests.conftest import make_settings
 from tests.fakes import ScriptedModels
 from tests.helpers import item, make_doc
 
@@ -180,6 +181,19 @@ def test_fan_out_one_search_per_ticker_period_phrase(store: Database, settings: 
     ids = [e["chunk_id"] for e in state["evidence"]]
     assert len(ids) == len(set(ids))
     assert sum(s["hits"] for s in first_round) > len(ids)
+
+
+def test_fusion_weights_from_the_environment_reach_the_graphs_searches(
+    store: Database, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FINAGENT_VECTOR_WEIGHT", "0.25")
+    monkeypatch.setenv("FINAGENT_KEYWORD_WEIGHT", "0.75")
+    state = run(make_settings(db_url, tmp_path), script([GOOD]), QUESTION)
+    assert state["searches"]
+    assert {(s["vector_weight"], s["keyword_weight"]) for s in state["searches"]} == {(0.25, 0.75)}
+    # a run's own context still wins over the environment
+    state = run(make_settings(db_url, tmp_path), script([GOOD]), QUESTION, vector_weight=0.9)
+    assert {(s["vector_weight"], s["keyword_weight"]) for s in state["searches"]} == {(0.9, 0.75)}
 
 
 def test_answer_cites_right_ticker_and_period_and_stops_at_threshold(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from finagent.settings import Settings
+
 ANSWER_MODES = ("direct", "standard", "detailed", "deep")
 
 DEFAULT_THRESHOLDS = {"direct": 0.70, "standard": 0.80, "detailed": 0.90, "deep": 0.95}
@@ -26,8 +28,10 @@ class Context:
     max_quarters: int = 12
     max_tickers: int = 8
     max_question_chars: int = 4000
-    vector_weight: float = 0.7
-    keyword_weight: float = 0.3
+    vector_weight: float | None = None
+    """Weight of the vector leg in fusion; None = FINAGENT_VECTOR_WEIGHT (default 0.7)."""
+    keyword_weight: float | None = None
+    """Weight of the full-text leg in fusion; None = FINAGENT_KEYWORD_WEIGHT (default 0.3)."""
     thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     max_iterations: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_ITERATIONS))
     max_follow_up_searches: int = 48
@@ -63,6 +67,12 @@ class Context:
     """Rerank each sub-search's hits (line-item match; a cross-encoder when one is configured)."""
     today: str | None = None
     """ISO date treated as today (tests and reproducible runs); default: the real date."""
+
+    def fusion_weights(self, settings: Settings) -> tuple[float, float]:
+        """(vector, keyword) weights: this run's when given, else the environment's."""
+        vector = settings.vector_weight if self.vector_weight is None else self.vector_weight
+        keyword = settings.keyword_weight if self.keyword_weight is None else self.keyword_weight
+        return vector, keyword
 
     def threshold(self, mode: str) -> float:
         return float(self.thresholds.get(mode, DEFAULT_THRESHOLDS["standard"]))

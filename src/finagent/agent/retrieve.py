@@ -304,14 +304,16 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
             kinds=task["kinds"],
         )
         vector = await asyncio.to_thread(resources.query_vector, task["query"])
+        vector_weight, keyword_weight = context.fusion_weights(settings)
+        log |= {"vector_weight": vector_weight, "keyword_weight": keyword_weight}
         request = build_search(
             task["query"],
             vector,
             filters,
             k=task["k"],
             candidates=settings.search_candidates,
-            vector_weight=context.vector_weight,
-            keyword_weight=context.keyword_weight,
+            vector_weight=vector_weight,
+            keyword_weight=keyword_weight,
             fusion=settings.fusion,
             statement_boost=settings.statement_boost if context.lift_statements else 0.0,
             statements=task.get("statements") or [],
