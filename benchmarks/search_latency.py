@@ -24,11 +24,11 @@ from common import SHARED_DATA, embedded_server, ensure_database, machine, open_
 
 from finagent.db import Database
 from finagent.db.embedded import default_data_dir
+from finagent.db.search import build_search, run_search
 from finagent.embeddings import get_embedder
 from finagent.ingest.financebench import discover_financebench
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.retrieval import SearchFilters
-from finagent.retrieval.hybrid import build_search, run_search
 from finagent.settings import Settings
 
 # (query, ticker, fiscal year): realistic analyst sub-searches over the FinanceBench companies.
@@ -90,7 +90,7 @@ def build_corpus(db: Database, minimum: int, real_documents: int) -> dict[str, i
 
 
 def _target(uri: str, wanted: set[tuple[str, int]]) -> bool:
-    from finagent.companies import lookup_builtin
+    from finagent.finance.companies import lookup_builtin
 
     name = uri.rsplit("#", 1)[-1]
     parts = name.split("_")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from finagent.finance.documents import Block, ChunkDraft, ParsedDocument, SourceItem, sha256_bytes
 from finagent.ingest.chunking import chunk_pages
-from finagent.ingest.models import Block, ChunkDraft, ParsedDocument, SourceItem, sha256_bytes
 from finagent.ingest.pdf import page_text_blocks
 
 

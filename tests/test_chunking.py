@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from finagent.finance.documents import Block, ChunkDraft
 from finagent.ingest.chunking import chunk_blocks, chunk_pages
-from finagent.ingest.models import Block, ChunkDraft
 
 
 def _doc_text(blocks: list[Block]) -> str:

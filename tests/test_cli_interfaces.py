@@ -28,9 +28,10 @@ from typer.testing import CliRunner
 
 from finagent.agent.api import Answer, _ProseFilter, ask
 from finagent.agent.context import Context
+from finagent.agent.progress import plain
 from finagent.agent.resources import close_resources, configure_resources
 from finagent.cli import ask_cmd
-from finagent.cli.ask_cmd import LiveProgress, json_safe, plain
+from finagent.cli.ask_cmd import LiveProgress, json_safe
 from finagent.cli.main import app
 from finagent.cli.markdown import answer_markdown, cell
 from finagent.db import Database

@@ -44,8 +44,8 @@ from finagent.db import Database
 from finagent.db.embedded import EmbeddedPostgres
 from finagent.embeddings import get_embedder
 from finagent.errors import FinagentError
+from finagent.finance.documents import Block, ParsedDocument
 from finagent.ingest.chunking import chunk_blocks
-from finagent.ingest.models import Block, ParsedDocument
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
 from finagent.tools import ToolResult

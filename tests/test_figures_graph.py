@@ -18,7 +18,7 @@ from finagent.agent.resources import close_resources, configure_resources
 from finagent.db import Database
 from finagent.db.companies import ListedCompany, load_listed_companies
 from finagent.embeddings import get_embedder
-from finagent.ingest.models import Block
+from finagent.finance.documents import Block
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels

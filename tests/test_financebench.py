@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from finagent.companies import lookup_builtin
 from finagent.errors import ParseError
+from finagent.finance.companies import lookup_builtin
+from finagent.finance.documents import ParsedDocument
 from finagent.ingest.financebench import discover_financebench
-from finagent.ingest.models import ParsedDocument
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 FB = SHARED / "data" / "financebench"

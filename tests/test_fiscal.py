@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from finagent.companies import lookup_builtin
-from finagent.fiscal import fiscal_period, last_quarter_end_before, quarter_end, quarter_label
+from finagent.finance.companies import lookup_builtin
+from finagent.finance.fiscal import fiscal_period, last_quarter_end_before, quarter_end, quarter_label
 
 
 @pytest.mark.parametrize(

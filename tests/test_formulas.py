@@ -15,7 +15,7 @@ from finagent.agent.formulas import (
     read_line_items,
 )
 from finagent.agent.schemas import facts_schema
-from finagent.ingest.statements import classify_statement
+from finagent.finance.statements import classify_statement
 from tests.helpers import financebench_page_chunks
 
 

@@ -29,13 +29,13 @@ from finagent.agent.api import aask
 from finagent.agent.context import Context
 from finagent.agent.graph import build_graph
 from finagent.agent.resources import AgentResources, close_resources, configure_resources
-from finagent.catalog import company_coverage
 from finagent.cli.main import app
 from finagent.db import Database
+from finagent.db.catalog import company_coverage
 from finagent.embeddings import get_embedder
 from finagent.errors import FinagentError
+from finagent.finance.documents import Block, ParsedDocument
 from finagent.ingest.discover import discover
-from finagent.ingest.models import Block, ParsedDocument
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.retrieval.service import search_store
 from finagent.settings import Settings, get_settings

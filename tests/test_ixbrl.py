@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from finagent.errors import ParseError
+from finagent.finance.documents import ParsedDocument
 from finagent.ingest.chunking import chunk_blocks
 from finagent.ingest.ixbrl import discover_edgar, parse_edgar_submission, parse_ixbrl_html
-from finagent.ingest.models import ParsedDocument
 
 EDGAR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "filings" / "edgar"
 

@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 
 from finagent.errors import ParseError
-from finagent.ingest.models import ParsedDocument
+from finagent.finance.documents import ParsedDocument
 from finagent.ingest.pdf import compact_table_rows, discover_pdfs, match_heading, parse_cover
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

@@ -9,23 +9,20 @@ from datetime import date
 import psycopg
 import pytest
 
-from finagent.agent.periods import (
+from finagent.db import Database
+from finagent.db.companies import StoredCompany
+from finagent.db.periods import _periods_by_ticker, aload_available_periods, load_available_periods
+from finagent.finance.companies import lookup_builtin
+from finagent.finance.fiscal import CompanyCalendar, calendar_for
+from finagent.finance.periods import (
     AvailablePeriod,
-    CompanyCalendar,
     TimeSpec,
-    _periods_by_ticker,
-    aload_available_periods,
-    calendar_for,
-    load_available_periods,
     named_kinds,
     nearest_earlier_report,
     parse_time_phrases,
     preferred_granularity,
     resolve_periods,
 )
-from finagent.companies import lookup_builtin
-from finagent.db import Database
-from finagent.db.companies import StoredCompany
 from finagent.settings import Settings
 
 TODAY = date(2024, 6, 15)
@@ -1116,7 +1113,7 @@ def test_facts_survive_narrowing_to_filings_only() -> None:
 
 
 def test_time_phrases_that_follow_a_company_belong_to_it() -> None:
-    from finagent.agent.periods import specs_per_company
+    from finagent.finance.periods import specs_per_company
 
     question = (
         "Compare Walmart's total revenues for the fiscal year ended January 31, 2025 "

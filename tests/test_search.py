@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from finagent.db import Database
+from finagent.db.search import SearchHit
 from finagent.embeddings import get_embedder
 from finagent.errors import SearchInputError
-from finagent.ingest.models import Block
+from finagent.finance.documents import Block
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.retrieval import SearchFilters, hybrid_search
-from finagent.retrieval.hybrid import SearchHit
 from finagent.settings import Settings
 from tests.helpers import item, make_doc
 

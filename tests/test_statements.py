@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from finagent.finance.statements import BALANCE, CASH_FLOW, EQUITY, INCOME, classify_statement
 from finagent.ingest.chunking import chunk_blocks
 from finagent.ingest.ixbrl import parse_ixbrl_html
-from finagent.ingest.statements import BALANCE, CASH_FLOW, EQUITY, INCOME, classify_statement
 from tests.conftest import require_shared
 from tests.helpers import financebench_page_chunks
 

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from finagent.finance.documents import ChunkDraft
 from finagent.finance.facts import FiscalCalendar
+from finagent.finance.statements import BALANCE, CASH_FLOW, INCOME, classify_statement
 from finagent.finance.tables import (
     PeriodTable,
     PeriodTarget,
@@ -26,8 +28,6 @@ from finagent.finance.tables import (
 )
 from finagent.ingest.chunking import chunk_blocks
 from finagent.ingest.discover import discover
-from finagent.ingest.models import ChunkDraft
-from finagent.ingest.statements import BALANCE, CASH_FLOW, INCOME, classify_statement
 from tests.conftest import require_shared
 from tests.helpers import financebench_page_chunks
 

@@ -619,7 +619,7 @@ def test_results_are_models() -> None:
 
 
 def test_default_data_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import finagent.tools as tools
+    import finagent.tools.data_dirs as tools
 
     work = tmp_path / "work"
     work.mkdir()

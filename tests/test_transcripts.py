@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from finagent.errors import ParseError
-from finagent.ingest.models import ParsedDocument
+from finagent.finance.documents import ParsedDocument
 from finagent.ingest.transcripts import (
     PREPARED,
     QA,

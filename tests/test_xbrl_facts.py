@@ -17,6 +17,7 @@ import pytest
 from lxml import etree
 from lxml import html as lxml_html
 
+from finagent.finance.documents import ParsedDocument
 from finagent.finance.facts import Fact, FiscalCalendar
 from finagent.finance.xbrl import (
     XbrlError,
@@ -30,7 +31,6 @@ from finagent.finance.xbrl import (
 )
 from finagent.ingest.discover import discover
 from finagent.ingest.ixbrl import _dei_facts, parse_edgar_submission, parse_ixbrl_html
-from finagent.ingest.models import ParsedDocument
 from finagent.ingest.xbrl_instance import discover_xbrl_instances, parse_xbrl_instance
 from tests.conftest import SHARED_DATA, require_shared
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from finagent.version import __version__
 
 if TYPE_CHECKING:
     from finagent.agent.api import Answer, aask, ask, facts
     from finagent.interfaces.langchain_tool import as_tool
 
-__all__ = ["Answer", "aask", "as_tool", "ask", "facts"]
+__all__ = ["Answer", "__version__", "aask", "as_tool", "ask", "facts"]
 
 
 def __getattr__(name: str) -> Any:

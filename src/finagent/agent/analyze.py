@@ -19,7 +19,6 @@ from finagent.agent.entities import (
     strip_legal_suffixes,
     unknown_ticker_mentions,
 )
-from finagent.agent.periods import parse_time_phrases
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_schema
@@ -28,6 +27,7 @@ from finagent.agent.vocabulary import statement_phrases, statements_for
 from finagent.db.companies import ListedCompany, StoredCompany, resolve_company
 from finagent.finance.compare import Wanted
 from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
+from finagent.finance.periods import parse_time_phrases
 from finagent.llm.structured import LLMCall, structured_call
 
 _MARKET_CUES = re.compile(
@@ -161,8 +161,8 @@ def _listed(resources: Any, question: str, known: set[str], known_names: set[str
     A name inside a longer matched name is not a company of its own ("Express" in "American
     Express", "Best" in "Best Buy").
     """
-    from finagent.companies import normalize_name
     from finagent.db.companies import listed_matches
+    from finagent.finance.companies import normalize_name
 
     symbols, names = listed_name_candidates(question)
     if not symbols and not names:
@@ -380,7 +380,7 @@ def route_after_analyze(state: State) -> str:
 def _fye(company: StoredCompany | None, ticker: str) -> int | None:
     if company is not None and company.fiscal_year_end_month:
         return company.fiscal_year_end_month
-    from finagent.companies import lookup_builtin
+    from finagent.finance.companies import lookup_builtin
 
     builtin = lookup_builtin(ticker)
     return builtin.fiscal_year_end_month if builtin else None

@@ -19,11 +19,11 @@ from typing import Any
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from finagent import __version__
 from finagent.agent.context import Context
 from finagent.agent.resources import get_resources
 from finagent.agent.state import reset
 from finagent.db.runs import RunRecord, write_run
+from finagent.version import __version__
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from finagent.fiscal import quarter_label
-from finagent.retrieval.hybrid import SearchHit
+from finagent.db.search import SearchHit
+from finagent.finance.fiscal import quarter_label
 
 LABEL_PREFIX = {
     "10-K": "10K",

@@ -16,19 +16,16 @@ from typing import Any
 import psycopg
 
 from finagent.agent.entities import find_companies
-from finagent.agent.periods import (
-    calendar_for,
-    load_inventory,
-    parse_time_phrases,
-    resolve_periods,
-)
 from finagent.db.companies import StoredCompany, list_companies, resolve_company
 from finagent.db.facts import load_facts
+from finagent.db.periods import load_inventory
 from finagent.errors import SearchInputError
 from finagent.finance.calculator import growth_pct
 from finagent.finance.derive import missing_reason
+from finagent.finance.fiscal import calendar_for
 from finagent.finance.lookup import PeriodWanted, displayed_concepts, select
 from finagent.finance.metrics import BY_NAME, metrics_in
+from finagent.finance.periods import parse_time_phrases, resolve_periods
 
 MAX_TICKERS = 12
 MAX_METRICS = 8

@@ -16,8 +16,8 @@ from langchain_core.runnables import Runnable
 
 from finagent.db import Database, open_database
 from finagent.db.companies import StoredCompany, list_companies
+from finagent.db.search import SearchHit, SearchRequest, run_search
 from finagent.embeddings import Embedder, get_embedder
-from finagent.retrieval.hybrid import SearchHit, SearchRequest, run_search
 from finagent.retrieval.rerank import PairScorer, cross_encoder
 from finagent.settings import Settings, get_settings
 

@@ -15,10 +15,15 @@ from langgraph.types import Send
 from finagent.agent.context import Context
 from finagent.agent.evidence import hit_to_evidence
 from finagent.agent.facts_node import plan_fact_lookups
-from finagent.agent.periods import (
+from finagent.agent.resources import get_resources
+from finagent.agent.state import SearchTask, State
+from finagent.db.filters import SearchFilters
+from finagent.db.periods import load_inventory
+from finagent.db.search import build_search
+from finagent.errors import FinagentError
+from finagent.finance.fiscal import calendar_for
+from finagent.finance.periods import (
     FACTS_KIND,
-    calendar_for,
-    load_inventory,
     named_kinds,
     nearest_earlier_report,
     parse_time_phrases,
@@ -26,11 +31,6 @@ from finagent.agent.periods import (
     resolve_periods,
     specs_per_company,
 )
-from finagent.agent.resources import get_resources
-from finagent.agent.state import SearchTask, State
-from finagent.errors import FinagentError
-from finagent.retrieval.filters import SearchFilters
-from finagent.retrieval.hybrid import build_search
 from finagent.retrieval.rerank import rerank
 
 FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]

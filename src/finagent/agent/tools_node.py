@@ -16,8 +16,8 @@ from langgraph.runtime import Runtime
 from finagent.agent.context import Context
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
-from finagent.tools import ToolResult
 from finagent.tools.langchain_tools import build_tools
+from finagent.tools.results import ToolResult
 
 
 def tool_calls_for(analysis: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

@@ -620,7 +620,7 @@ def _companies_in(sentence: str, names: dict[str, list[str]]) -> set[str]:
 def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> set[str]:
     """Fiscal period labels a sentence states: "Q3 FY2023", "FY2024", "fiscal 2024", "the fourth
     quarter of fiscal 2024", or a date ("the quarter ended July 1, 2023") read on each company's calendar."""
-    from finagent.fiscal import fiscal_period
+    from finagent.finance.fiscal import fiscal_period
 
     labels: set[str] = set()
     for match in _ORDINAL_QUARTER.finditer(sentence):

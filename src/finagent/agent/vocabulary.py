@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from finagent.agent.formulas import LINE_ITEMS, formulas_for
-from finagent.ingest.statements import BALANCE, CASH_FLOW, EQUITY, INCOME
+from finagent.finance.statements import BALANCE, CASH_FLOW, EQUITY, INCOME
 
 # question term (regex) -> statement wording added as a search phrase, and the statement holding it
 STATEMENT_TERMS: tuple[tuple[str, str, str], ...] = (

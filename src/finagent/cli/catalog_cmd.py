@@ -12,9 +12,9 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from finagent.catalog import company_coverage, company_summaries
 from finagent.cli.common import store
 from finagent.cli.console import console, err_console
+from finagent.db.catalog import company_coverage, company_summaries
 
 EMPTY_STORE = "The store is empty: add documents with [bold]finagent ingest path <dir>[/]."
 

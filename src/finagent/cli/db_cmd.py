@@ -9,8 +9,8 @@ from rich.table import Table
 
 from finagent.cli.common import store
 from finagent.cli.console import console
-from finagent.fiscal import quarter_label
-from finagent.resources import read_sql
+from finagent.db.catalog import store_status
+from finagent.finance.fiscal import quarter_label
 
 db_app = typer.Typer(help="Inspect the document store.", no_args_is_help=True)
 
@@ -19,7 +19,7 @@ db_app = typer.Typer(help="Inspect the document store.", no_args_is_help=True)
 def status() -> None:
     """Documents and chunks by ticker, kind and fiscal period."""
     with store() as db, db.connection() as conn:
-        rows = conn.execute(read_sql("queries/db_status.sql")).fetchall()
+        rows = store_status(conn)
         url = db.url if db.embedded is None else f"embedded ({db.embedded.data_dir})"
     table = Table(title=f"finagent store — {url}")
     for col in ("ticker", "kind", "fiscal period", "period end", "documents", "chunks"):

@@ -10,10 +10,10 @@ import typer
 from finagent.cli.common import store
 from finagent.cli.console import console, err_console
 from finagent.cli.ingest_cmd import run_ingest
+from finagent.db.evaluation import corpus_size
 from finagent.errors import FinagentError
 from finagent.evaluation.corpus import CORPORA, corpus_spec, discover_corpus
 from finagent.evaluation.datasets import EvalQuestion, filter_questions, load_questions
-from finagent.resources import read_sql
 
 eval_app = typer.Typer(help="Benchmarks: corpora, retrieval and answer evaluation.", no_args_is_help=True)
 
@@ -42,7 +42,7 @@ def build_corpus(
     console.print(f"building corpus [bold]{spec.name}[/] into database [bold]{target}[/]: {spec.description}")
     report = run_ingest(found, database=target, fresh=rebuild)
     with store(target) as db, db.connection() as conn:
-        row = conn.execute(read_sql("queries/corpus_size.sql")).fetchone()
+        row = corpus_size(conn)
     if row is not None:
         console.print(f"corpus {spec.name} now holds {row[0]:,} documents and {row[1]:,} chunks")
     if report.failed:

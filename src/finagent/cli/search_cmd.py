@@ -11,8 +11,8 @@ from rich.table import Table
 
 from finagent.cli.common import parse_date_option, store
 from finagent.cli.console import console, err_console
+from finagent.db.search import Fusion
 from finagent.errors import SearchInputError
-from finagent.retrieval.hybrid import Fusion
 from finagent.retrieval.service import check_search_input, search_store
 from finagent.settings import get_settings
 

@@ -8,19 +8,8 @@ from typing import Any
 
 import psycopg
 
-from finagent.companies import normalize_name
+from finagent.finance.companies import StoredCompany, normalize_name
 from finagent.resources import read_sql
-
-
-@dataclass(frozen=True, slots=True)
-class StoredCompany:
-    ticker: str
-    name: str | None
-    aliases: tuple[str, ...]
-    fiscal_year_end_month: int | None
-    documents: int
-    fiscal_year_offset: int | None = None
-    """How the company names its fiscal years, learnt from its filings (-1: after the year they begin)."""
 
 
 def list_companies(conn: psycopg.Connection[Any]) -> list[StoredCompany]:

@@ -15,10 +15,10 @@ from psycopg import sql
 from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from finagent.companies import BUILTIN_COMPANIES
 from finagent.db.embedded import EmbeddedPostgres
 from finagent.db.migrate import apply_migrations
 from finagent.errors import DatabaseError
+from finagent.finance.companies import BUILTIN_COMPANIES
 from finagent.resources import read_sql
 from finagent.settings import Settings, get_settings
 

@@ -9,8 +9,8 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from finagent.db.facts import restore_document_facts, supersede_document_facts, write_facts
+from finagent.finance.documents import ChunkDraft, ParsedDocument
 from finagent.finance.facts import Filing
-from finagent.ingest.models import ChunkDraft, ParsedDocument
 from finagent.resources import read_sql
 
 _COPY_TYPES = [

@@ -11,9 +11,10 @@ from typing import Any
 
 from finagent.agent.context import Context
 from finagent.agent.resources import AgentResources
+from finagent.db.evaluation import document_names
 from finagent.evaluation.datasets import EvalQuestion
 from finagent.evaluation.metrics import RankedChunk, aggregate, retrieval_scores
-from finagent.evaluation.systems import SYSTEMS, Ranked, dense, document_names, finagent_system, seed_hybrid
+from finagent.evaluation.systems import SYSTEMS, Ranked, dense, finagent_system, seed_hybrid
 
 K = 20
 

@@ -12,7 +12,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import psycopg
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
@@ -23,8 +22,8 @@ from finagent.agent.context import Context
 from finagent.agent.entities import find_companies
 from finagent.agent.resources import AgentResources
 from finagent.agent.retrieve import plan_searches, resolve_periods_node, search
+from finagent.db.evaluation import dense_ranking, seed_hybrid_ranking
 from finagent.errors import FinagentError
-from finagent.resources import read_sql
 
 Ranked = list[tuple[int, int, int | None]]  # (chunk id, document id, page)
 SYSTEMS = ("dense", "seed-hybrid", "finagent")
@@ -51,10 +50,7 @@ class NoModel(BaseChatModel):
 def dense(resources: AgentResources, question: str, k: int) -> Ranked:
     vector = resources.query_vector(question)
     with resources.database().connection() as conn:
-        return [
-            tuple(r)
-            for r in conn.execute(read_sql("queries/eval_dense.sql"), {"query_vector": vector, "k": k})
-        ]
+        return dense_ranking(conn, vector, k)
 
 
 def seed_hybrid(resources: AgentResources, question: str, k: int) -> Ranked:
@@ -69,7 +65,7 @@ def seed_hybrid(resources: AgentResources, question: str, k: int) -> Ranked:
         "k": k,
     }
     with resources.database().connection() as conn:
-        return [tuple(r) for r in conn.execute(read_sql("queries/eval_seed_hybrid.sql"), params)]
+        return seed_hybrid_ranking(conn, params)
 
 
 class _Runtime:
@@ -98,9 +94,3 @@ def finagent_system(context: Context) -> Callable[[AgentResources, str, int], Ra
         return asyncio.run(_finagent(question, k, context))
 
     return run
-
-
-def document_names(conn: psycopg.Connection[Any], document_ids: list[int]) -> dict[int, str]:
-    """Benchmark names of documents: FinanceBench doc_name, else the source file's stem."""
-    rows = conn.execute(read_sql("queries/eval_document_names.sql"), {"ids": document_ids})
-    return {int(r[0]): str(r[1]) for r in rows}

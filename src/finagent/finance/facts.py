@@ -14,7 +14,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Literal
 
-from finagent.fiscal import fiscal_period, nominal_month_end
+from finagent.finance.fiscal import fiscal_period, nominal_month_end
 
 DurationClass = Literal["instant", "quarter", "six_months", "nine_months", "year", "other"]
 

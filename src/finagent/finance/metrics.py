@@ -14,9 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-INCOME = "income_statement"
-BALANCE = "balance_sheet"
-CASH_FLOW = "cash_flow"
+from finagent.finance.statements import BALANCE, CASH_FLOW, INCOME
 
 Kind = Literal["duration", "instant"]
 UnitClass = Literal["money", "per_share", "shares"]

@@ -26,7 +26,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from finagent.finance.facts import DurationClass, FiscalCalendar, fiscal_label
-from finagent.fiscal import nominal_month_end
+from finagent.finance.fiscal import nominal_month_end
 
 # -- records -----------------------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from typing import Any
 from lxml import etree
 
 from finagent.finance.facts import Fact, FiscalCalendar, duration_class
-from finagent.fiscal import fiscal_period, nominal_month_end
+from finagent.finance.fiscal import fiscal_period, nominal_month_end
 
 __all__ = [
     "FACT_TAGS",

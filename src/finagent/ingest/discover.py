@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 
 from finagent.errors import FinagentError
-from finagent.ingest.models import SourceItem
+from finagent.finance.documents import SourceItem
 
 # Files that accompany data sets but are not documents: ignored silently.
 _IGNORED_NAMES = {"manifest.json", "documents.jsonl", ".ds_store", "thumbs.db"}

@@ -10,9 +10,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
+from finagent.finance.documents import Block, ChunkDraft
 from finagent.finance.facts import Fact
 from finagent.finance.numbers import contains_number
-from finagent.ingest.models import Block, ChunkDraft
 
 _JOIN = 2  # len("\n\n"), the separator the chunker joins blocks with
 

@@ -21,10 +21,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from finagent.companies import lookup_builtin
 from finagent.errors import ParseError
-from finagent.fiscal import fiscal_period, quarter_end, quarter_label
-from finagent.ingest.models import ParsedDocument, SourceItem, sha256_bytes, unusable_item
+from finagent.finance.companies import lookup_builtin
+from finagent.finance.documents import ParsedDocument, SourceItem, sha256_bytes, unusable_item
+from finagent.finance.fiscal import fiscal_period, quarter_end, quarter_label
 from finagent.ingest.pdf import page_text_blocks, parse_cover
 from finagent.ingest.transcripts import as_utc
 

@@ -6,7 +6,7 @@ Inputs: a loose primary document (``*.htm``/``*.html``), a sec-edgar-downloader
 
 Metadata comes from the iXBRL ``dei:`` cover facts (ticker, form, period end, fiscal year and
 period, registrant name, fiscal-year end, CIK), never from file names. When facts are missing
-we fall back to the SGML header of the submission and to :mod:`finagent.fiscal` with the
+we fall back to the SGML header of the submission and to :mod:`finagent.finance.fiscal` with the
 built-in company's fiscal-year-end month.
 
 Body text is walked in document order: block-level elements become text blocks (one per
@@ -49,9 +49,11 @@ from typing import Any
 from lxml import etree
 from lxml import html as lxml_html
 
-from finagent.companies import lookup_builtin
 from finagent.errors import ParseError
+from finagent.finance.companies import lookup_builtin
+from finagent.finance.documents import Block, ParsedDocument, SourceItem, sha256_bytes
 from finagent.finance.facts import Fact, FiscalCalendar
+from finagent.finance.fiscal import fiscal_period, fiscal_year_of_annual, nominal_month_end, quarter_label
 from finagent.finance.xbrl import (
     FACT_TAGS,
     extract_ixbrl_facts,
@@ -60,9 +62,7 @@ from finagent.finance.xbrl import (
     fye_month,
     raw_fact_count,
 )
-from finagent.fiscal import fiscal_period, fiscal_year_of_annual, nominal_month_end, quarter_label
 from finagent.ingest.dates import parse_date
-from finagent.ingest.models import Block, ParsedDocument, SourceItem, sha256_bytes
 
 __all__ = ["FilingMeta", "discover_edgar", "filing_metadata", "parse_edgar_submission", "parse_ixbrl_html"]
 

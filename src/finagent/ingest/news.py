@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from finagent.companies import lookup_builtin
 from finagent.errors import ParseError, SkipDocument
-from finagent.fiscal import fiscal_period
+from finagent.finance.companies import lookup_builtin
+from finagent.finance.documents import Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
+from finagent.finance.fiscal import fiscal_period
 from finagent.ingest.dates import MONTHS
-from finagent.ingest.models import Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
 
 _ALIASES: dict[str, tuple[str, ...]] = {
     "date": ("date", "published", "published_at", "datetime", "time", "timestamp", "pub_date"),

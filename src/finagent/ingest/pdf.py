@@ -30,11 +30,11 @@ from typing import Any
 
 import pymupdf
 
-from finagent.companies import Company, lookup_builtin
 from finagent.errors import ParseError
-from finagent.fiscal import fiscal_period, nominal_month_end, quarter_label
+from finagent.finance.companies import Company, lookup_builtin
+from finagent.finance.documents import KINDS, Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
+from finagent.finance.fiscal import fiscal_period, nominal_month_end, quarter_label
 from finagent.ingest.dates import parse_month_day_year
-from finagent.ingest.models import KINDS, Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
 
 log = logging.getLogger(__name__)
 

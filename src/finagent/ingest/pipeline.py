@@ -15,14 +15,15 @@ from typing import Any
 import psycopg
 
 from finagent.db import Database
+from finagent.db.chunks import vacuum_chunks
 from finagent.db.documents import is_stored, record_event, restore_version, write_document
 from finagent.embeddings import Embedder
 from finagent.errors import FinagentError, ParseError, SkipDocument
+from finagent.finance.documents import ChunkDraft, ParsedDocument, SourceItem
+from finagent.finance.statements import classify_statement
 from finagent.ingest.chunking import chunk_blocks, chunk_pages
 from finagent.ingest.fact_sources import fact_chunk_ordinals
 from finagent.ingest.facts_upkeep import refresh_company_facts
-from finagent.ingest.models import ChunkDraft, ParsedDocument, SourceItem
-from finagent.ingest.statements import classify_statement
 from finagent.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -113,9 +114,7 @@ class IngestPipeline:
                     pending = []
             self._flush(conn, pending, report)
             if report.documents:
-                # Marks new pages all-visible (index-only scans of the covering filter index) and
-                # refreshes planner statistics; cheap, it only visits pages changed since last time.
-                conn.execute("VACUUM (ANALYZE) chunks")
+                vacuum_chunks(conn)
             if self._touched:
                 # Facts across documents: instance facts find their text, derived quarters follow
                 # the filings now stored (Q4 = the 10-K's year - the Q3 10-Q's nine months).

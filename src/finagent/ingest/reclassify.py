@@ -10,8 +10,8 @@ from typing import Any
 
 import psycopg
 
-from finagent.ingest.statements import classify_statement
-from finagent.resources import read_sql
+from finagent.db.chunks import statement_candidates, update_statements
+from finagent.finance.statements import classify_statement
 
 BATCH = 2000
 
@@ -21,9 +21,7 @@ def reclassify_statements(conn: psycopg.Connection[Any]) -> Counter[str]:
     changed: Counter[str] = Counter()
     after = 0
     while True:
-        rows = conn.execute(
-            read_sql("queries/statement_candidates.sql"), {"after": after, "batch": BATCH}
-        ).fetchall()
+        rows = statement_candidates(conn, after, BATCH)
         if not rows:
             return changed
         updates = []
@@ -32,6 +30,5 @@ def reclassify_statements(conn: psycopg.Connection[Any]) -> Counter[str]:
             if label != current:
                 updates.append({"id": chunk_id, "statement": label})
                 changed[label or "none"] += 1
-        with conn.transaction(), conn.cursor() as cur:
-            cur.executemany(read_sql("queries/update_statement.sql"), updates)
+        update_statements(conn, updates)
         after = rows[-1][0]

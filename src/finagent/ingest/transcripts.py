@@ -26,10 +26,10 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from finagent.companies import Company, lookup_builtin, normalize_name
 from finagent.errors import ParseError, SkipDocument
-from finagent.fiscal import fiscal_period, last_quarter_end_before, quarter_end
-from finagent.ingest.models import Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
+from finagent.finance.companies import Company, lookup_builtin, normalize_name
+from finagent.finance.documents import Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
+from finagent.finance.fiscal import fiscal_period, last_quarter_end_before, quarter_end
 
 PREPARED = "prepared_remarks"
 QA = "qa"

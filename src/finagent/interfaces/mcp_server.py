@@ -21,8 +21,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from finagent import __version__
 from finagent.errors import FinagentError
+from finagent.version import __version__
 
 log = logging.getLogger(__name__)
 
@@ -222,7 +222,7 @@ def _store_call(func: Callable[[Any], Any]) -> Callable[[], Any]:
 
 def _progress_reporter(ctx: Context | None) -> tuple[Callable[[str, dict[str, Any]], None], list[Any]]:
     """An ``on_update`` handler that turns graph steps into MCP progress notifications."""
-    from finagent.cli.ask_cmd import describe_update, plain
+    from finagent.agent.progress import describe_update, plain
 
     pending: list[Awaitable[Any]] = []
     step = 0
@@ -405,7 +405,7 @@ async def search_filings(
 async def list_companies() -> CompaniesResult:
     """The companies the store holds documents for: ticker, name, fiscal year-end month, document and
     passage counts, document kinds and the fiscal years covered."""
-    from finagent.catalog import company_summaries
+    from finagent.db.catalog import company_summaries
 
     summaries = await _in_thread(_store_call(company_summaries))
     return CompaniesResult(companies=[CompanyEntry(**s.to_dict()) for s in summaries])
@@ -419,7 +419,7 @@ async def coverage(
     """What the store holds for one company: each fiscal period (e.g. Q3 FY2023, FY2022) with its
     document kinds, period end date, passage count and source files. Use it to pick periods the
     store can answer about."""
-    from finagent.catalog import company_coverage
+    from finagent.db.catalog import company_coverage
 
     found = await _in_thread(_store_call(lambda conn: company_coverage(conn, ticker)))
     return CoverageResult(**found.to_dict())
@@ -484,7 +484,7 @@ async def get_market_data(
     """Market data for a ticker from Yahoo Finance; offline (no network or FINAGENT_OFFLINE=1) the
     recorded prices are used and labelled as such. No data is reported as ok=false with a warning."""
     from finagent.agent.resources import get_resources
-    from finagent.retrieval.filters import normalize_ticker
+    from finagent.finance.companies import normalize_ticker
     from finagent.tools.market import get_key_statistics, get_price_history, get_quote
 
     symbol = await _in_thread(lambda: normalize_ticker(ticker))

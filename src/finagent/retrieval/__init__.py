@@ -1,5 +1,5 @@
-"""Retrieval: hybrid (vector + full-text) search over the chunk store."""
+"""Retrieval: the search pipeline (request → hybrid SQL in db.search → priors → rerank → hits)."""
 
-from finagent.retrieval.hybrid import SearchFilters, SearchHit, hybrid_search
+from finagent.db.search import SearchFilters, SearchHit, hybrid_search
 
 __all__ = ["SearchFilters", "SearchHit", "hybrid_search"]

@@ -13,10 +13,10 @@ from typing import Any
 import psycopg
 
 from finagent.db.companies import StoredCompany, list_companies, resolve_company
+from finagent.db.filters import SearchFilters
+from finagent.db.search import Fusion, SearchHit, build_search, run_search, validate_query
 from finagent.embeddings import get_embedder
 from finagent.errors import SearchInputError
-from finagent.retrieval.filters import SearchFilters
-from finagent.retrieval.hybrid import Fusion, SearchHit, build_search, run_search, validate_query
 from finagent.settings import Settings
 
 

@@ -24,9 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from finagent.errors import FinagentError
-from finagent.retrieval.filters import normalize_ticker
+from finagent.finance.companies import normalize_ticker
 from finagent.settings import Settings
-from finagent.tools import ToolResult, display_path, market_data_dir, network
+from finagent.tools import network
+from finagent.tools.data_dirs import display_path, market_data_dir
+from finagent.tools.results import ToolResult
 
 log = logging.getLogger(__name__)
 

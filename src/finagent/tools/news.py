@@ -16,12 +16,14 @@ from typing import Any
 
 import psycopg
 
+from finagent.db.news import recent_news
 from finagent.errors import FinagentError, ParseError
-from finagent.resources import read_sql
-from finagent.retrieval.filters import normalize_ticker
+from finagent.finance.companies import normalize_ticker
 from finagent.settings import Settings
-from finagent.tools import ToolResult, display_path, network, news_data_dir
+from finagent.tools import network
+from finagent.tools.data_dirs import display_path, news_data_dir
 from finagent.tools.market import quiet_yfinance, short_error
+from finagent.tools.results import ToolResult
 
 log = logging.getLogger(__name__)
 
@@ -141,12 +143,9 @@ def _live_news(ticker: str, count: int) -> list[Article]:
 def _store_articles(
     conn: psycopg.Connection[Any], ticker: str, since: date | None, limit: int
 ) -> list[Article]:
-    """Newest kind='news' documents of the store (inside a savepoint: a failure leaves conn usable)."""
-    with conn.transaction(), conn.cursor() as cur:
-        cur.execute(read_sql("queries/recent_news.sql"), {"ticker": ticker, "since": since, "limit": limit})
-        rows = cur.fetchall()
+    """Newest kind='news' documents of the store (a failure leaves conn usable)."""
     articles = []
-    for doc_id, title, published, source_uri, text in rows:
+    for doc_id, title, published, source_uri, text in recent_news(conn, ticker, since, limit):
         url = source_uri if isinstance(source_uri, str) and source_uri.startswith("http") else None
         articles.append(
             Article(

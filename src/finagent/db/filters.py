@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date
 
 from psycopg import sql
 
 from finagent.errors import SearchInputError
-from finagent.ingest.models import KINDS
+from finagent.finance.companies import normalize_ticker
+from finagent.finance.documents import KINDS
 
 MIN_YEAR, MAX_YEAR = 1990, 2100
-_TICKER = re.compile(r"^[A-Z][A-Z0-9.\-]{0,9}$")
 _KIND_ALIASES = {k.lower().replace("-", "").replace("_", ""): k for k in KINDS}
 _KIND_ALIASES |= {"earnings": "earnings_release", "10ka": "10-K", "10qa": "10-Q"}
 
@@ -20,14 +19,6 @@ _KIND_ALIASES |= {"earnings": "earnings_release", "10ka": "10-K", "10qa": "10-Q"
 def clean_text(value: str) -> str:
     """User text as PostgreSQL can store it: NUL removed, undecodable bytes (lone surrogates) -> "?"."""
     return value.replace("\x00", " ").encode("utf-8", "replace").decode("utf-8")
-
-
-def normalize_ticker(value: str) -> str:
-    """'$msft ' -> 'MSFT'; anything that cannot be a ticker is refused."""
-    ticker = value.strip().lstrip("$").upper()
-    if not _TICKER.match(ticker):
-        raise SearchInputError(f"'{value}' is not a valid ticker symbol")
-    return ticker
 
 
 def normalize_kind(value: str) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from finagent.errors import SearchInputError
+
 
 @dataclass(frozen=True, slots=True)
 class Company:
@@ -18,6 +20,19 @@ class Company:
     aliases: tuple[str, ...] = ()
     # -1 where a fiscal year ending in Jan/early Feb is named after the year it began (retail).
     fiscal_year_offset: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCompany:
+    """A company as the store knows it (what its filings taught, else the built-in table)."""
+
+    ticker: str
+    name: str | None
+    aliases: tuple[str, ...]
+    fiscal_year_end_month: int | None
+    documents: int
+    fiscal_year_offset: int | None = None
+    """How the company names its fiscal years, learnt from its filings (-1: after the year they begin)."""
 
 
 # ticker, legal name, fiscal-year-end month (nominal), aliases
@@ -106,3 +121,14 @@ def lookup_builtin(name_or_ticker: str) -> Company | None:
         if any(normalize_name(n) == key for n in names):
             return company
     return None
+
+
+_TICKER = re.compile(r"^[A-Z][A-Z0-9.\-]{0,9}$")
+
+
+def normalize_ticker(value: str) -> str:
+    """'$msft ' -> 'MSFT'; anything that cannot be a ticker is refused."""
+    ticker = value.strip().lstrip("$").upper()
+    if not _TICKER.match(ticker):
+        raise SearchInputError(f"'{value}' is not a valid ticker symbol")
+    return ticker

@@ -12,11 +12,11 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
 
+from finagent.db.filters import SearchFilters, clean_text
 from finagent.errors import SearchInputError
-from finagent.fiscal import quarter_label
-from finagent.ingest.statements import STATEMENTS
+from finagent.finance.fiscal import quarter_label
+from finagent.finance.statements import STATEMENTS
 from finagent.resources import read_sql
-from finagent.retrieval.filters import SearchFilters, clean_text
 
 MAX_QUERY_CHARS = 4000
 Fusion = Literal["weighted", "rrf"]

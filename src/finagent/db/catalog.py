@@ -16,7 +16,7 @@ from finagent.db.companies import list_companies, resolve_company
 from finagent.db.facts import FactCoverage, fact_coverage
 from finagent.errors import SearchInputError
 from finagent.finance.facts import fiscal_label
-from finagent.fiscal import quarter_label
+from finagent.finance.fiscal import quarter_label
 from finagent.resources import read_sql
 
 
@@ -145,3 +145,8 @@ def company_coverage(conn: psycopg.Connection[Any], company: str) -> Coverage:
     ]
     facts = [FactPeriodCoverage.of(row) for row in fact_coverage(conn, found.ticker)]
     return Coverage(found.ticker, found.name, found.fiscal_year_end_month, periods, facts)
+
+
+def store_status(conn: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:
+    """`finagent db status` rows: (ticker, kind, fiscal year, quarter, period end, documents, chunks)."""
+    return [tuple(row) for row in conn.execute(read_sql("queries/db_status.sql")).fetchall()]

@@ -8,7 +8,10 @@ end of the previous month.
 from __future__ import annotations
 
 import calendar
+from dataclasses import dataclass
 from datetime import date
+
+from finagent.finance.companies import StoredCompany, lookup_builtin
 
 # Days into a month that still count as the previous month's end (52/53-week calendars).
 _SPILLOVER_DAYS = 7
@@ -75,3 +78,29 @@ def quarter_label(fiscal_year: int | None, fiscal_quarter: int | None) -> str:
     if fiscal_quarter is None:
         return f"FY{fiscal_year}"
     return f"Q{fiscal_quarter} FY{fiscal_year}"
+
+
+@dataclass(frozen=True)
+class CompanyCalendar:
+    """A company's fiscal calendar: the month its fiscal year ends, and its year-naming offset."""
+
+    ticker: str
+    fye_month: int
+    year_offset: int = 0
+
+    def quarter_end(self, fiscal_year: int, fiscal_quarter: int) -> date:
+        return quarter_end(fiscal_year, fiscal_quarter, self.fye_month, self.year_offset)
+
+    def period_of(self, day: date) -> tuple[int, int]:
+        return fiscal_period(day, self.fye_month, self.year_offset)
+
+
+def calendar_for(company: StoredCompany) -> CompanyCalendar:
+    """The calendar of a stored company: the fiscal-year end and naming its own filings taught the
+    store, else the built-in table's; FYE default 12."""
+    builtin = lookup_builtin(company.ticker)
+    fye = company.fiscal_year_end_month or (builtin.fiscal_year_end_month if builtin else None) or 12
+    offset = company.fiscal_year_offset
+    if offset is None:
+        offset = builtin.fiscal_year_offset if builtin else 0
+    return CompanyCalendar(ticker=company.ticker.upper(), fye_month=int(fye), year_offset=offset)

@@ -1,0 +1,714 @@
+r"""``TimeSpec``\ s -> ``TargetPeriod``\ s for one company, on its calendar and the store's inventory
+(rules in ``finagent.finance.periods``)."""
+
+from __future__ import annotations
+
+import calendar as _calendar
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
+from typing import Any, cast
+
+from finagent.finance.fiscal import (
+    CompanyCalendar,
+    last_quarter_end_before,
+    quarter_label,
+)
+from finagent.finance.periods.grammar import AROUND_DAYS, FISCAL_WORD, TWELVE_MONTHS
+from finagent.finance.periods.spec import (
+    ANNUAL_KINDS,
+    FACTS_KIND,
+    FILING_KINDS,
+    KIND_ORDER,
+    QUARTER_KINDS,
+    REPORT_LAG_DAYS,
+    AvailablePeriod,
+    Key,
+    Prefer,
+    TimeSpec,
+    Unit,
+    from_month_index,
+    from_quarter_index,
+    month_end,
+    month_index,
+    quarter_index,
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Resolution
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TargetPeriod:
+    """One period to research for one company, and what the store holds for it."""
+
+    ticker: str
+    fiscal_year: int
+    fiscal_quarter: int | None
+    label: str
+    period_end: date | None
+    kinds: list[str] = field(default_factory=list)
+    available: bool = False
+    companion: bool = False
+    """Added only because its report covers an asked period (a Q4's 10-K), not asked for itself."""
+
+    @property
+    def is_annual(self) -> bool:
+        return self.fiscal_quarter is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ticker": self.ticker,
+            "fiscal_year": self.fiscal_year,
+            "fiscal_quarter": self.fiscal_quarter,
+            "label": self.label,
+            "period_end": self.period_end.isoformat() if self.period_end else None,
+            "kinds": list(self.kinds),
+            "available": self.available,
+        } | ({"companion": True} if self.companion else {})
+
+
+@dataclass(frozen=True)
+class PeriodResolution:
+    """Targets for one company, chronological, with the warnings the answer should carry."""
+
+    periods: list[TargetPeriod]
+    warnings: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"periods": [p.to_dict() for p in self.periods], "warnings": list(self.warnings)}
+
+
+def _order(key: Key) -> tuple[int, int, int]:
+    """Chronological sort: an annual period sorts right after its Q4."""
+    year, quarter = key
+    return (year, quarter or 4, 0 if quarter else 1)
+
+
+def _count_back(newest: int, n: int, *, without_q4: bool = False) -> list[tuple[int, int]]:
+    """``n`` quarters ending at quarter index ``newest``, oldest first; ``without_q4``: 10-Q quarters only."""
+    keys: list[tuple[int, int]] = []
+    index = newest
+    while len(keys) < n:
+        year, quarter = from_quarter_index(index)
+        index -= 1
+        if not (without_q4 and quarter == 4):
+            keys.insert(0, (year, quarter))
+    return keys
+
+
+def _months_name(first: date, last: date) -> str:
+    """ "2023", "2021 to 2023", "May 2023" or "Mar 2022 to Feb 2023", for warnings."""
+    if (first.month, last.month) == (1, 12):
+        return str(first.year) if first.year == last.year else f"{first.year} to {last.year}"
+    if (first.year, first.month) == (last.year, last.month):
+        return f"{first:%b %Y}"
+    return f"{first:%b %Y} to {last:%b %Y}"
+
+
+def _kind_rank(kind: str) -> tuple[int, str]:
+    return (KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER), kind)
+
+
+_REPORT_KINDS = ANNUAL_KINDS | QUARTER_KINDS
+_NEWS_RANK = 3
+
+
+def _end_rank(kind: str) -> int:
+    """How well a kind dates a period's end: filings, then XBRL facts, then other reports, then the rest."""
+    if kind in FILING_KINDS:
+        return 0
+    if kind == FACTS_KIND:
+        return 1
+    return 2 if kind in _REPORT_KINDS else _NEWS_RANK
+
+
+class _Inventory:
+    """The store's holdings for one ticker, keyed by (fiscal_year, fiscal_quarter | None).
+
+    ``kinds`` includes ``"facts"`` (XBRL figures); the ``has_*`` checks accept facts for periods a
+    question names, while anchors ("latest", "last N", ``held``) look at documents only.
+    """
+
+    def __init__(self, ticker: str, rows: Sequence[AvailablePeriod]) -> None:
+        self.kinds: dict[Key, set[str]] = {}
+        self.ends: dict[Key, tuple[int, date]] = {}
+        self.filed: dict[Key, tuple[int, date]] = {}
+        for row in rows:
+            if row.ticker.upper() != ticker or row.fiscal_year is None:
+                continue
+            quarter = None if row.kind in ANNUAL_KINDS else row.fiscal_quarter
+            key: Key = (row.fiscal_year, quarter)
+            self.kinds.setdefault(key, set()).add(row.kind)
+            if row.kind == "earnings_release" and quarter == 4:
+                # The fourth-quarter release also reports the full year.
+                self.kinds.setdefault((row.fiscal_year, None), set()).add(row.kind)
+            if row.period_end is not None:
+                # Filings date a period best, then XBRL facts, then other reports (transcripts carry
+                # nominal month ends), then news or other material.
+                rank = _end_rank(row.kind)
+                best = self.ends.get(key)
+                if best is None or (rank, -row.period_end.toordinal()) < (best[0], -best[1].toordinal()):
+                    self.ends[key] = (rank, row.period_end)
+            if row.filed is not None and row.kind in _REPORT_KINDS:
+                # Facts' filing dates are those of later filings' comparative columns: not used.
+                rank = 0 if row.kind in FILING_KINDS else 1
+                seen = self.filed.get(key)
+                if seen is None or (rank, row.filed) < seen:
+                    self.filed[key] = (rank, row.filed)
+
+    def kinds_of(self, key: Key) -> list[str]:
+        return sorted(self.kinds.get(key, ()), key=_kind_rank)
+
+    def documented(self, key: Key) -> bool:
+        """The store holds a document (not only XBRL facts) for the period."""
+        return bool(self.kinds.get(key, set()) - {FACTS_KIND})
+
+    def has_annual_document(self, year: int) -> bool:
+        return bool(self.kinds.get((year, None), set()) & ANNUAL_KINDS)
+
+    def has_annual(self, year: int) -> bool:
+        """A 10-K or fiscal-year facts: the annual period can be answered."""
+        return bool(self.kinds.get((year, None), set()) & (ANNUAL_KINDS | {FACTS_KIND}))
+
+    def has_quarter_document(self, year: int, quarter: int) -> bool:
+        return bool(self.kinds.get((year, quarter), set()) & QUARTER_KINDS)
+
+    def has_quarter_report(self, year: int, quarter: int) -> bool:
+        """A quarter-level document or quarter facts: the quarter can be answered."""
+        return bool(self.kinds.get((year, quarter), set()) & (QUARTER_KINDS | {FACTS_KIND}))
+
+    def has_any_in_year(self, year: int) -> bool:
+        return any(y == year for y, _ in self.kinds)
+
+    def actual_end(self, key: Key) -> date | None:
+        """The period end a report or XBRL fact states (Q4 and its fiscal year share it); not news."""
+        year, quarter = key
+        twin: Key = (year, 4) if quarter is None else (year, None)
+        for candidate in (key, twin) if quarter in (None, 4) else (key,):
+            stored = self.ends.get(candidate)
+            if stored is not None and stored[0] < _NEWS_RANK:
+                return stored[1]
+        return None
+
+    def filed_on(self, key: Key) -> date | None:
+        """Stored filing date of the period's report (Q4: its own document, else the 10-K)."""
+        year, quarter = key
+        keys: tuple[Key, ...] = ((year, 4), (year, None)) if quarter in (None, 4) else (key,)
+        dated = [self.filed[k] for k in keys if k in self.filed]
+        return min(dated)[1] if dated else None
+
+    def latest_quarter_report(self) -> tuple[int, int] | None:
+        keys = [(y, q) for (y, q), kinds in self.kinds.items() if q is not None and kinds & QUARTER_KINDS]
+        return max(keys, default=None)
+
+    def latest_annual(self) -> int | None:
+        return max(
+            (y for (y, q), kinds in self.kinds.items() if q is None and kinds & ANNUAL_KINDS), default=None
+        )
+
+    def latest_reported_year(self) -> int | None:
+        reports = ANNUAL_KINDS | QUARTER_KINDS
+        return max((y for (y, _), kinds in self.kinds.items() if kinds & reports), default=None)
+
+    def held(self, *, annual: bool) -> list[Key]:
+        """Every period with a report (10-K when ``annual``, else quarterly reports), oldest first."""
+        keys = [
+            key
+            for key, kinds in self.kinds.items()
+            if (key[1] is None) == annual and kinds & (ANNUAL_KINDS if annual else QUARTER_KINDS)
+        ]
+        return sorted(keys, key=_order)
+
+    def quarters_with(self, kind: str) -> list[tuple[int, int]]:
+        """Quarters holding a document of ``kind`` ("10-Q"), oldest first."""
+        return sorted((y, q) for (y, q), kinds in self.kinds.items() if q is not None and kind in kinds)
+
+    def latest_any(self) -> Key | None:
+        return max((k for k in self.kinds if self.documented(k)), key=_order, default=None)
+
+
+class _Resolver:
+    """Expands specs into period keys for one company, then into targets with warnings."""
+
+    def __init__(self, cal: CompanyCalendar, inventory: _Inventory, today: date) -> None:
+        self.cal = cal
+        self.inv = inventory
+        self.today = today
+        self.ticker = cal.ticker
+        self.warnings: list[str] = []
+        self.companions: set[Key] = set()
+        """Annual periods added only because their 10-K reports a requested Q4 (not counted when trimming)."""
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    def label(self, key: Key) -> str:
+        return quarter_label(key[0], key[1])
+
+    def nominal_end(self, key: Key) -> date:
+        return self.cal.quarter_end(key[0], key[1] or 4)
+
+    # -- anchors ------------------------------------------------------------------------------
+    def calendar_quarter(self) -> tuple[int, int]:
+        """The last fiscal quarter that ended before today, by the calendar alone."""
+        return self.cal.period_of(last_quarter_end_before(self.today, self.cal.fye_month))
+
+    def quarter_anchor(self) -> tuple[int, int]:
+        """Newest quarter the store covers (a FY 10-K covers Q4), else the calendar's (warned)."""
+        candidates = [quarter_index(*q) for q in (self.inv.latest_quarter_report(),) if q]
+        annual = self.inv.latest_annual()
+        if annual is not None:
+            candidates.append(quarter_index(annual, 4))
+        if candidates:
+            return from_quarter_index(max(candidates))
+        anchor = self.calendar_quarter()
+        self.warn(
+            f"no quarterly documents for {self.ticker} in the store; counting back from "
+            f"{quarter_label(*anchor)}, the last fiscal quarter ended before {self.today.isoformat()}"
+        )
+        return anchor
+
+    def year_anchor(self) -> int:
+        """Newest fiscal year with a 10-K, else with quarterly documents, else the calendar's (warned)."""
+        annual = self.inv.latest_annual()
+        if annual is not None:
+            return annual
+        quarter = self.inv.latest_quarter_report()
+        if quarter is not None:
+            return quarter[0]
+        year, q = self.calendar_quarter()
+        anchor = year if q == 4 else year - 1
+        self.warn(
+            f"no documents for {self.ticker} in the store; using FY{anchor}, the last fiscal year "
+            f"ended before {self.today.isoformat()}"
+        )
+        return anchor
+
+    # -- expansion ----------------------------------------------------------------------------
+    def calendar_reading(self, spec: TimeSpec) -> Key | None:
+        """The fiscal quarter that overlaps calendar "Qn YYYY" most, when "Qn YYYY" did not say fiscal.
+
+        For a company whose year ends in December the readings agree; for others "Q1 2023" is often
+        meant as January-March 2023. Exactly one fiscal quarter ends within a month of March.
+        """
+        if (
+            spec.year is None
+            or spec.quarter is None
+            or self.cal.fye_month == 12
+            or FISCAL_WORD.search(spec.text)
+        ):
+            return None
+        month_index = spec.year * 12 + 3 * spec.quarter - 1  # the calendar quarter's last month, 0-based
+        for shift in (0, 1, -1):
+            year, month0 = divmod(month_index + shift, 12)
+            if (month0 + 1 - self.cal.fye_month) % 3 == 0:
+                last_day = _calendar.monthrange(year, month0 + 1)[1]
+                return self.cal.period_of(date(year, month0 + 1, last_day))
+        return None
+
+    def quarters_between(self, start: tuple[int, int], end: tuple[int, int]) -> list[Key]:
+        low, high = sorted((quarter_index(*start), quarter_index(*end)))
+        return [from_quarter_index(i) for i in range(low, high + 1)]
+
+    def ends_near(self, first: date, last: date, *, annual: bool) -> list[Key]:
+        """Periods whose nominal end lies within a month of [first, last] (candidates to match)."""
+        keys: list[Key] = []
+        for index in range(month_index(first) - 1, month_index(last) + 2):
+            month = from_month_index(index)
+            if (month.month - self.cal.fye_month) % (12 if annual else 3) == 0:
+                year, quarter = self.cal.period_of(month_end(month))
+                keys.append((year, None) if annual else (year, quarter))
+        return keys
+
+    def ending_in(self, first: date, last: date, *, annual: bool, slack: int, day: date | None) -> list[Key]:
+        """Periods ending in the months [first, last]: by their actual (stored) or nominal end.
+
+        An exact ``day`` first picks the period whose stored end is within a week of it; ``slack``
+        widens the months by that many days for actual ends (nominal ones when none is stored).
+        """
+        candidates = self.ends_near(first, last, annual=annual)
+        if day is not None:
+            near = [
+                (abs((end - day).days), key)
+                for key in candidates
+                if (end := self.inv.actual_end(key)) is not None and abs((end - day).days) <= AROUND_DAYS
+            ]
+            if near:
+                return [min(near, key=lambda pair: pair[0])[1]]
+        low, high = first - timedelta(days=slack), last + timedelta(days=slack)
+        keys: list[Key] = []
+        for key in candidates:
+            nominal = self.nominal_end(key)
+            end = self.inv.actual_end(key) or nominal
+            if first <= nominal <= last or low <= end <= high:
+                keys.append(key)
+        return keys
+
+    def trailing_year(self, spec: TimeSpec, last: date) -> list[Key]:
+        """ "twelve months ended March 31, 2023" off the fiscal year end: the four quarters ending then."""
+        assert spec.start_date is not None
+        quarters = self.ending_in(spec.start_date, last, annual=False, slack=spec.slack, day=spec.day)
+        if not quarters:
+            return []
+        newest = quarter_index(quarters[-1][0], quarters[-1][1] or 4)
+        keys: list[Key] = [from_quarter_index(i) for i in range(newest - 3, newest + 1)]
+        self.warn(
+            f"no fiscal year of {self.ticker} ends in {last:%b %Y}; '{spec.text}' read as the four quarters "
+            f"{self.label(keys[0])} to {self.label(keys[-1])}"
+        )
+        return keys
+
+    def containing(self, spec: TimeSpec, last: date, *, annual: bool) -> list[tuple[Key, bool]]:
+        """No period ends in the months: the one containing them, with a warning (never silently)."""
+        assert spec.start_date is not None
+        first_month, last_month = f"{spec.start_date:%b %Y}", f"{last:%b %Y}"
+        span = f"in {last_month}" if first_month == last_month else f"between {first_month} and {last_month}"
+        if spec.slack:
+            span += f" (±{spec.slack} days)"
+        if annual:
+            year = self.cal.period_of(date(last.year, last.month, 15))[0]
+            self.warn(
+                f"no fiscal year of {self.ticker} ends {span}; using FY{year}, which contains {last_month}"
+            )
+            return [((year, None), False)]
+        for ahead in range(3):  # no quarter ends inside: take the quarter containing the range
+            month = from_month_index(month_index(last) + ahead)
+            if (month.month - self.cal.fye_month) % 3 == 0:
+                key = self.cal.period_of(date(month.year, month.month, 15))
+                label = quarter_label(*key)
+                self.warn(f"no fiscal quarter of {self.ticker} ends {span}; using {label}, which contains it")
+                return [(key, False)]
+        return []
+
+    def within_span(self, first: date, last: date, *, quarterly: bool) -> list[Key]:
+        """Periods mostly inside a calendar span ("during 2023"): the rule is in the module docstring."""
+        low, high = month_index(first), month_index(last)
+
+        def inside(start: int, end: int) -> int:
+            return max(0, min(end, high) - max(start, low) + 1)
+
+        keys: list[Key] = []
+        straddles = False
+        first_month = last_month = first
+        for end in range(low, high + (3 if quarterly else 12)):
+            month = from_month_index(end)
+            if (month.month - self.cal.fye_month) % (3 if quarterly else 12) != 0:
+                continue
+            length = 3 if quarterly else 12
+            months = inside(end - length + 1, end)
+            if months * 2 < length or (months * 2 == length and end > high):
+                continue
+            year, quarter = self.cal.period_of(month_end(month))
+            key: Key = (year, quarter) if quarterly else (year, None)
+            if not keys:
+                first_month = from_month_index(end - length + 1)
+            keys.append(key)
+            last_month = month
+            straddles = straddles or months < length
+        if straddles:
+            name = _months_name(first, last)
+            labels = ", ".join(self.label(k) for k in keys)
+            covered = f"{first_month:%b %Y} to {last_month:%b %Y}"
+            self.warn(
+                f"calendar {name} read as {self.ticker} {labels} ({covered}): "
+                f"the fiscal {'quarters' if quarterly else 'years'} mostly inside it"
+            )
+        return keys
+
+    def report_date(self, key: Key) -> tuple[date, int | None]:
+        """When the period's report was filed: stored (lag None), else its end plus the filing lag."""
+        filed = self.inv.filed_on(key)
+        if filed is not None:
+            return filed, None
+        lag = REPORT_LAG_DAYS["annual" if key[1] in (None, 4) else "quarter"]
+        return (self.inv.actual_end(key) or self.nominal_end(key)) + timedelta(days=lag), lag
+
+    def reported_in(self, spec: TimeSpec) -> list[Key]:
+        """Periods whose report was filed in the spec's months ("the quarters reported in 2023")."""
+        assert spec.start_date is not None
+        first, last = spec.start_date, spec.end_date or self.today
+        quarterly = spec.unit == "quarter"
+        name = _months_name(first, last)
+        keys: list[Key] = []
+        for index in range(month_index(first) - 15, month_index(last) + 1):
+            month = from_month_index(index)
+            if (month.month - self.cal.fye_month) % (3 if quarterly else 12) != 0:
+                continue
+            year, quarter = self.cal.period_of(month_end(month))
+            key: Key = (year, quarter) if quarterly else (year, None)
+            if quarterly and spec.n and quarter > spec.n:
+                continue
+            filed, lag = self.report_date(key)
+            if first <= filed <= last:
+                keys.append(key)
+            if lag is not None and min(abs((filed - first).days), abs((filed - last).days)) <= 10:
+                self.warn(
+                    f"{self.ticker} {self.label(key)}: no filing date stored; estimated "
+                    f"{filed.isoformat()} (period end + {lag} days), near the edge of {name}"
+                )
+        if not keys:
+            unit = "quarter" if quarterly else "fiscal year"
+            self.warn(f"no {unit} of {self.ticker} was reported in {name}")
+        return keys
+
+    def quarters_through(self, spec: TimeSpec) -> list[Key]:
+        """ "the last three quarters through June 2024": ``n`` quarters back from the one ending then."""
+        assert spec.start_date is not None and spec.end_date is not None and spec.n
+        ending = self.ending_in(spec.start_date, spec.end_date, annual=False, slack=spec.slack, day=spec.day)
+        if ending:
+            year, quarter = ending[-1]
+            newest = quarter_index(year, quarter or 4)
+        else:
+            fallback = self.containing(spec, spec.end_date, annual=False)
+            if not fallback:
+                return []
+            (year, quarter), _ = fallback[0]
+            newest = quarter_index(year, quarter or 4)
+        return [*_count_back(newest, spec.n, without_q4=spec.report == "10-Q")]
+
+    def last_with(self, kind: str, n: int) -> list[Key]:
+        """The last ``n`` quarters with a ``kind`` document; missing ones counted back (no Q4 10-Q)."""
+        keys = self.inv.quarters_with(kind)[-n:]
+        before = quarter_index(*keys[0]) - 1 if keys else quarter_index(*self.quarter_anchor())
+        return [*_count_back(before, n - len(keys), without_q4=kind == "10-Q"), *keys]
+
+    def latest(self, unit: Unit | None, prefer: Prefer) -> list[Key]:
+        annual_first = unit == "year" or (unit is None and prefer == "annual")
+        latest_q = self.inv.latest_quarter_report()
+        latest_y = self.inv.latest_annual()
+        if annual_first and latest_y is not None:
+            return [(latest_y, None)]
+        if annual_first and (latest_q is not None or self.inv.latest_any() is not None):
+            self.warn(f"no 10-K for {self.ticker} in the store; using its latest quarter instead")
+        if latest_q is not None or latest_y is not None:
+            quarter_key: Key | None = latest_q
+            if latest_y is not None and (
+                latest_q is None or quarter_index(latest_y, 4) > quarter_index(*latest_q)
+            ):
+                quarter_key = (latest_y, None)  # the 10-K is newer than every quarterly document
+            return [quarter_key] if quarter_key else []
+        anything = self.inv.latest_any()
+        if anything is not None:
+            return [anything]
+        self.warn(f"no documents for {self.ticker} in the store")
+        return []
+
+    def expand(self, spec: TimeSpec, prefer: Prefer) -> list[tuple[Key, bool]]:
+        """Period keys a spec asks for, each flagged True when generated (not named explicitly)."""
+        quarterly = spec.unit == "quarter"
+        if spec.kind == "fiscal_year" and spec.year is not None:
+            if quarterly:
+                return [((spec.year, q), True) for q in range(1, 5)]
+            return [((spec.year, None), False)]
+        if spec.kind == "fiscal_quarter" and spec.year is not None and spec.quarter is not None:
+            named: Key = (spec.year, spec.quarter)
+            calendar = self.calendar_reading(spec)
+            if calendar is None or calendar == named or not self.inv.documented(calendar):
+                return [(named, False)]
+            self.warn(
+                f"'{spec.text}' read as {self.ticker} fiscal {quarter_label(*named)}; the quarter closest to "
+                f"calendar Q{spec.quarter} {spec.year} is {quarter_label(*calendar)}, searched too"
+            )
+            return [(named, False), (calendar, True)]
+        if spec.kind == "year_range" and spec.start_year is not None and spec.end_year is not None:
+            if quarterly:
+                return [(k, True) for k in self.quarters_between((spec.start_year, 1), (spec.end_year, 4))]
+            return [((y, None), True) for y in range(spec.start_year, spec.end_year + 1)]
+        if spec.kind == "quarter_range" and spec.start_quarter and spec.end_quarter:
+            return [(k, True) for k in self.quarters_between(spec.start_quarter, spec.end_quarter)]
+        if spec.kind == "date_range" and spec.start_date is not None:
+            last = spec.end_date or self.today
+            if spec.span:
+                return [(k, True) for k in self.within_span(spec.start_date, last, quarterly=quarterly)]
+            annual = spec.unit == "year"
+            keys = self.ending_in(spec.start_date, last, annual=annual, slack=spec.slack, day=spec.day)
+            if keys:
+                return [(k, True) for k in keys]
+            if annual and TWELVE_MONTHS.search(spec.text):
+                trailing = self.trailing_year(spec, last)
+                if trailing:
+                    return [(k, True) for k in trailing]
+            return self.containing(spec, last, annual=annual)
+        if spec.kind == "reported" and spec.start_date is not None:
+            return [(k, True) for k in self.reported_in(spec)]
+        if spec.kind == "last_quarters" and spec.n:
+            if spec.start_date is not None and spec.end_date is not None:
+                return [(k, True) for k in self.quarters_through(spec)]
+            if spec.report:
+                return [(k, True) for k in self.last_with(spec.report, spec.n)]
+            end = quarter_index(*self.quarter_anchor())
+            return [(k, True) for k in _count_back(end, spec.n)]
+        if spec.kind == "last_years" and spec.n:
+            if quarterly:
+                end = quarter_index(*self.quarter_anchor())
+                return [(from_quarter_index(i), True) for i in range(end - 4 * spec.n + 1, end + 1)]
+            anchor = self.year_anchor()
+            return [((y, None), True) for y in range(anchor - spec.n + 1, anchor + 1)]
+        if spec.kind == "since_year" and spec.year is not None:
+            if quarterly:
+                newest = self.quarter_anchor()
+                return [(k, True) for k in self.quarters_between((spec.year, spec.quarter or 1), newest)]
+            last_year = self.inv.latest_reported_year() or self.calendar_quarter()[0]
+            return [((y, None), True) for y in range(spec.year, max(spec.year, last_year) + 1)]
+        if spec.kind == "latest":
+            return [(k, False) for k in self.latest(spec.unit, prefer)]
+        if spec.kind == "held":
+            return [(k, True) for k in self.inv.held(annual=spec.unit == "year")]
+        return []
+
+    # -- materialisation ----------------------------------------------------------------------
+    def target(self, key: Key) -> TargetPeriod:
+        kinds = self.inv.kinds_of(key)
+        stored = self.inv.ends.get(key)
+        return TargetPeriod(
+            ticker=self.ticker,
+            fiscal_year=key[0],
+            fiscal_quarter=key[1],
+            label=self.label(key),
+            period_end=stored[1] if stored else self.nominal_end(key),
+            kinds=kinds,
+            available=bool(kinds),
+        )
+
+    def only(self, key: Key) -> str:
+        kinds = self.inv.kinds_of(key)
+        return f" (only {', '.join(kinds)})" if kinds else ""
+
+    def materialise(self, key: Key) -> list[TargetPeriod]:
+        year, quarter = key
+        if quarter is None:
+            if self.inv.has_annual(year):
+                return [self.target(key)]
+            quarters: list[Key] = [(year, q) for q in range(1, 5) if self.inv.has_quarter_report(year, q)]
+            if quarters:
+                labels = ", ".join(self.label(k) for k in quarters)
+                self.warn(
+                    f"no 10-K for {self.ticker} FY{year} in the store; "
+                    f"using its quarterly documents ({labels})"
+                )
+                return [self.target(k) for k in quarters]
+            self.warn(f"no 10-K for {self.ticker} FY{year} in the store{self.only(key)}")
+            return [self.target(key)]
+        targets = [self.target(key)]
+        if self.inv.has_quarter_document(year, quarter):
+            return targets
+        if quarter == 4 and self.inv.has_annual_document(year):
+            self.warn(
+                f"no Q4-specific document for {self.ticker} {self.label(key)} in the store; "
+                f"Q4 is reported in the FY{year} 10-K, which is targeted too"
+            )
+            self.companions.add((year, None))
+            return [*targets, self.target((year, None))]
+        if self.inv.has_quarter_report(year, quarter):
+            return targets  # XBRL facts report the quarter
+        if quarter == 4 and self.inv.has_annual(year):
+            self.warn(
+                f"no Q4-specific document for {self.ticker} {self.label(key)} in the store; "
+                f"its FY{year} figures are targeted too"
+            )
+            self.companions.add((year, None))
+            return [*targets, self.target((year, None))]
+        missing = "no 10-Q" if quarter != 4 else "no Q4 document or 10-K"
+        self.warn(f"{missing} for {self.ticker} {self.label(key)} in the store{self.only(key)}")
+        return targets
+
+    def not_ended(self, key: Key) -> bool:
+        """A generated period still running at ``today`` with nothing stored is not asked for."""
+        if self.nominal_end(key) <= self.today:
+            return False
+        if key[1] is None:
+            return not self.inv.has_any_in_year(key[0])
+        return key not in self.inv.kinds
+
+
+def resolve_periods(
+    specs: Sequence[TimeSpec],
+    calendar: CompanyCalendar,
+    available: Sequence[AvailablePeriod],
+    *,
+    today: date,
+    max_quarters: int = 12,
+    prefer: str = "quarter",
+    kinds: frozenset[str] = frozenset(),
+) -> PeriodResolution:
+    """Concrete, chronological target periods of one company for the question's time specs.
+
+    No specs means "latest" (quarterly or annual per ``prefer``). ``today`` is passed in so the
+    result is reproducible; ``available`` is that company's store inventory, narrowed to ``kinds``
+    when the question names document kinds the store holds ("the latest 10-Q" is not a newer call).
+    XBRL facts rows stay in a narrowed inventory when ``kinds`` includes a filing kind (facts come
+    from 10-Ks and 10-Qs).
+    """
+    if prefer not in ("quarter", "annual"):
+        raise ValueError(f"prefer must be 'quarter' or 'annual', got {prefer!r}")
+    named = [row for row in available if row.kind in kinds and row.kind != FACTS_KIND] if kinds else []
+    if named and kinds & FILING_KINDS:
+        named += [row for row in available if row.kind == FACTS_KIND]
+    resolver = _Resolver(calendar, _Inventory(calendar.ticker.upper(), named or available), today)
+    if kinds and available and not named:
+        resolver.warn(
+            f"no {' or '.join(sorted(kinds))} of {calendar.ticker} in the store; using what it holds"
+        )
+    requested: dict[Key, bool] = {}
+    for spec in specs or [TimeSpec.latest()]:
+        for key, generated in resolver.expand(spec, cast(Prefer, prefer)):
+            requested[key] = requested.get(key, True) and generated  # explicit beats generated
+    future = [k for k, generated in requested.items() if generated and resolver.not_ended(k)]
+    if future:
+        labels = ", ".join(resolver.label(k) for k in sorted(future, key=_order))
+        resolver.warn(f"{calendar.ticker}: skipped periods not ended by {today.isoformat()}: {labels}")
+    keys = sorted((k for k in requested if k not in future), key=_order)
+    limit = max(1, max_quarters)
+    if len(keys) > limit:
+        resolver.warn(
+            f"{calendar.ticker}: {len(keys)} periods requested; keeping the most recent {limit} "
+            f"({resolver.label(keys[-limit])} to {resolver.label(keys[-1])})"
+        )
+        keys = keys[-limit:]
+    targets: dict[Key, TargetPeriod] = {}
+    primary: set[Key] = set()
+    for key in keys:
+        for target in resolver.materialise(key):
+            target_key: Key = (target.fiscal_year, target.fiscal_quarter)
+            targets.setdefault(target_key, target)
+            if target_key not in resolver.companions or target_key == key:
+                primary.add(target_key)
+    ordered_keys = sorted(targets, key=_order)
+    counted = [k for k in ordered_keys if k in primary]
+    if len(counted) > limit:
+        # A FY without a 10-K may have expanded into its quarters: trim again, companions ride along.
+        first = counted[-limit]
+        resolver.warn(
+            f"{calendar.ticker}: {len(counted)} periods to search; keeping the most recent {limit} "
+            f"({resolver.label(first)} to {resolver.label(counted[-1])})"
+        )
+        ordered_keys = ordered_keys[ordered_keys.index(first) :]
+    periods = [targets[k] if k in primary else replace(targets[k], companion=True) for k in ordered_keys]
+    return PeriodResolution(periods=periods, warnings=resolver.warnings)
+
+
+def nearest_earlier_report(
+    periods: Sequence[TargetPeriod], available: Sequence[AvailablePeriod], kinds: frozenset[str] = frozenset()
+) -> TimeSpec | None:
+    """The newest stored report older than the requested periods, when none of them is stored.
+
+    "What is Boeing forecasting for FY2023?" is answered by the FY2022 10-K when the store has no
+    FY2023 documents; the caller says so in a warning.
+    """
+    if not periods or any(p.available for p in periods):
+        return None
+    newest = max(periods, key=lambda p: _order((p.fiscal_year, p.fiscal_quarter)))
+    annual = newest.fiscal_quarter is None
+    reports = (ANNUAL_KINDS if annual else QUARTER_KINDS) & (kinds or ANNUAL_KINDS | QUARTER_KINDS)
+    keys = [
+        (row.fiscal_year, None if annual else row.fiscal_quarter)
+        for row in available
+        if row.kind in reports and (row.fiscal_quarter is None) == annual
+    ]
+    older = [k for k in keys if _order(k) < _order((newest.fiscal_year, newest.fiscal_quarter))]
+    if not older:
+        return None
+    year, quarter = max(older, key=_order)
+    return TimeSpec.fiscal_year(year) if quarter is None else TimeSpec.fiscal_quarter(year, quarter)
