@@ -25,3 +25,26 @@ def test_static_checks(command: list[str]) -> None:
         [sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_import_layers() -> None:
+    """The layer contracts of pyproject.toml (cli → interfaces | evaluation → agent → tools | retrieval
+    → ingest → db | llm | embeddings → finance → settings): a wrong-way import fails here."""
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    result = subprocess.run(
+        [str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_queries_run_only_in_db() -> None:
+    """Every query of the project is executed by a module of finagent.db (SQL text lives in sql/)."""
+    package = ROOT / "src" / "finagent"
+    outside = [
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if path.parent.name != "db"
+        and path != package / "resources.py"
+        and any(word in path.read_text() for word in (".execute(", ".executemany(", "read_sql("))
+    ]
+    assert outside == []

@@ -24,7 +24,12 @@ from finagent.agent.figure_answer import (
     markdown_table,
     withhold,
 )
-from finagent.agent.generate import (
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.state import State
+from finagent.agent.table_figures import model_figures, table_figures
+from finagent.agent.verify import UNSUPPORTED, PeriodScope, flag_unsupported, verify_answer
+from finagent.agent.writing import (
     MAX_SENTENCES,
     budgeted_evidence,
     drop_unknown_citations,
@@ -33,11 +38,6 @@ from finagent.agent.generate import (
     resolve_citations,
     tool_items,
 )
-from finagent.agent.prompts import render
-from finagent.agent.resources import get_resources
-from finagent.agent.state import State
-from finagent.agent.table_figures import model_figures, table_figures
-from finagent.agent.verify import UNSUPPORTED, PeriodScope, flag_unsupported, verify_answer
 from finagent.finance.compare import Cell, Wanted, compare
 from finagent.finance.metrics import BY_NAME
 from finagent.llm.structured import text_call

@@ -1,0 +1,98 @@
+"""What both writers (text evidence and figures) share: the evidence budget, tool lines, citations."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+
+from finagent.agent.context import Context
+from finagent.agent.evidence import (
+    assign_labels,
+    citation_record,
+    cited_labels,
+    select_evidence,
+)
+
+MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}
+
+
+def budgeted_evidence(evidence: list[dict[str, Any]], context: Context) -> tuple[list[dict[str, Any]], int]:
+    """Best chunks per (ticker, period) and the characters each may keep, within the budget the
+    model can read in time (the local model reads ~100 tokens/s)."""
+    groups = {(e.get("ticker"), e["period_label"]) for e in evidence}
+    per_group = max(400, context.evidence_budget_chars // max(1, len(groups)))
+    per_period = max(1, min(context.evidence_per_period, per_group // max(1, context.evidence_chars)))
+    chars = min(context.evidence_chars, per_group // per_period)
+    items = select_evidence(evidence, per_period, max_items=context.max_evidence_items)
+    return assign_labels(items), chars
+
+
+def tool_items(tool_results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Market data and news results as citable items ([M1], [N1])."""
+    items = []
+    counters: dict[str, int] = defaultdict(int)
+    for result in tool_results:
+        if not result.get("ok"):
+            continue
+        prefix = "N" if result["tool"] == "company_news" else "M"
+        counters[prefix] += 1
+        items.append({**result, "label": f"{prefix}{counters[prefix]}"})
+    return items
+
+
+def format_tool_items(items: list[dict[str, Any]]) -> str:
+    return "\n".join(
+        f'<evidence id="{i["label"]}" from="{i["source"]}">\n{i["summary"]}\n</evidence>' for i in items
+    )
+
+
+def drop_unknown_citations(text: str, known: set[str]) -> tuple[str, list[str]]:
+    """The text without citation labels that match no evidence item or tool result, and a warning each."""
+    warnings: list[str] = []
+    for label in cited_labels(text):
+        if label not in known:
+            text = re.sub(rf"\[\s*{re.escape(label)}\s*\]", "", text)
+            text = re.sub(
+                rf"(?<=[\[,;\s]){re.escape(label)}\s*[,;]\s*|\s*[,;]\s*{re.escape(label)}(?=\])", "", text
+            )
+            warnings.append(f"removed citation [{label}]: it matches no retrieved evidence")
+    return text.strip(), warnings
+
+
+def resolve_citations(
+    text: str, by_label: dict[str, dict[str, Any]], tools_by_label: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """What each citation label of the text resolves to: a stored chunk, a filing, or a tool result."""
+    citations = []
+    for label in cited_labels(text):
+        if label in by_label:
+            citations.append(citation_record(by_label[label]))
+        elif label in tools_by_label:
+            item = tools_by_label[label]
+            citations.append(
+                {
+                    "label": label,
+                    "ticker": item.get("ticker"),
+                    "kind": "market_data" if label.startswith("M") else "news",
+                    "period": item.get("as_of"),
+                    "section": item["tool"],
+                    "page": None,
+                    "source_uri": item.get("source"),
+                    "title": item.get("summary", "")[:120],
+                    "chunk_id": None,
+                    "document_id": None,
+                }
+            )
+    return citations
+
+
+def not_available(tool_results: list[dict[str, Any]]) -> str:
+    """The line naming the market data and news that could not be had ("" when nothing failed)."""
+    missing = [r for r in tool_results if not r.get("ok")]
+    if not missing:
+        return ""
+    return "Not available: " + "; ".join(
+        f"{r['tool'].replace('_', ' ')} for {r.get('ticker') or 'all'} ({r.get('warning') or 'no data'})"
+        for r in missing
+    )
