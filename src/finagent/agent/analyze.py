@@ -206,7 +206,10 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
                 mentions.setdefault(match.ticker, []).append(match.start)
     warnings += ticker_warnings
     period_sources = [question, *(state.get("periods") or [])]
-    specs = [spec for text in period_sources for spec in parse_time_phrases(text)]
+    parsed = [parse_time_phrases(text) for text in period_sources]
+    specs = [spec for found in parsed for spec in found]
+    # Periods that follow a company's name belong to it only when the question alone names them.
+    question_periods_only = not any(parsed[1:])
     previous = (state.get("history") or [])[-1:]
     if previous and not tickers:
         tickers = list(previous[0].get("tickers") or [])
@@ -215,6 +218,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if previous and not specs:
         period_sources = list(previous[0].get("period_sources") or [])
         specs = [spec for text in period_sources for spec in parse_time_phrases(text)]
+        question_periods_only = not specs
 
     by_ticker = {c.ticker: c for c in companies}
     held = sorted(c.ticker for c in companies if c.documents)
@@ -295,7 +299,8 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "question": question,
         "tickers": tickers,
         "period_sources": period_sources,
-        "time_specs": [_spec_dict(s) for s in specs],
+        "time_specs": [spec.to_dict() for spec in specs],
+        "question_periods_only": question_periods_only,
         "mentions": mentions,
         "intent": reply.intent,
         "sources": required_sources(question, list(reply.sources)),
@@ -397,11 +402,3 @@ def _short_names(company: StoredCompany | None) -> list[str]:
     if company is None or not company.name:
         return []
     return [strip_legal_suffixes(company.name)]
-
-
-def _spec_dict(spec: Any) -> dict[str, Any]:
-    if hasattr(spec, "model_dump"):
-        return dict(spec.model_dump(mode="json"))
-    if hasattr(spec, "to_dict"):
-        return dict(spec.to_dict())
-    return {"spec": str(spec)}

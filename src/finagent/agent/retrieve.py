@@ -24,9 +24,9 @@ from finagent.errors import FinagentError
 from finagent.finance.fiscal import calendar_for
 from finagent.finance.periods import (
     FACTS_KIND,
+    TimeSpec,
     named_kinds,
     nearest_earlier_report,
-    parse_time_phrases,
     preferred_granularity,
     resolve_periods,
     specs_per_company,
@@ -47,10 +47,11 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     analysis = state["analysis"]
     tickers: list[str] = analysis["tickers"]
     resources = get_resources()
-    specs = [spec for text in analysis["period_sources"] for spec in parse_time_phrases(text)]
-    question_specs = parse_time_phrases(analysis["question"])
+    specs = [TimeSpec.from_dict(spec) for spec in analysis.get("time_specs") or []]
     per_company = (
-        specs_per_company(question_specs, analysis.get("mentions") or {}) if question_specs == specs else None
+        specs_per_company(specs, analysis.get("mentions") or {})
+        if analysis.get("question_periods_only")
+        else None
     )
     prefer = preferred_granularity(analysis["question"])
     # Periods are those of the documents to be searched: "the latest quarter" of a filings question
