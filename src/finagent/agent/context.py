@@ -24,7 +24,8 @@ class Context:
     evaluate_model: str | None = None
     answer_mode: str | None = None
     """Overrides the mode the analysis picks (direct / standard / detailed / deep)."""
-    chunks_per_quarter: int = 15
+    hits_per_search: int = 15
+    """Hits kept per sub-search (one ticker × period × phrase, quarterly or annual)."""
     max_quarters: int = 12
     max_tickers: int = 8
     max_question_chars: int = 4000

@@ -11,6 +11,7 @@ from typing import Any
 import psycopg
 from langgraph.runtime import Runtime
 from langgraph.types import Send
+from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_fixed
 
 from finagent.agent.context import Context
 from finagent.agent.evidence import hit_to_evidence
@@ -227,7 +228,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
         for phrase in phrases:
             task = make_task(
-                target, phrase, kinds, context.chunks_per_quarter, 0, _routed(analysis, context), priors
+                target, phrase, kinds, context.hits_per_search, 0, _routed(analysis, context), priors
             )
             sends.append(Send("search", task))
     return sends + _nine_month_searches(state, context) + plan_fact_lookups(state, context)
@@ -245,7 +246,7 @@ def _nine_month_searches(state: State, context: Context) -> list[Send]:
             continue
         q3 = {**target, "fiscal_quarter": 3, "label": f"Q3 FY{target['fiscal_year']}", "kinds": ["10-Q"]}
         for phrase in analysis["keywords"].get(target["ticker"], [])[:1]:
-            task = make_task(q3, phrase, ["10-Q"], context.chunks_per_quarter, 0, _routed(analysis, context))
+            task = make_task(q3, phrase, ["10-Q"], context.hits_per_search, 0, _routed(analysis, context))
             sends.append(Send("search", task))
     return sends
 
@@ -273,7 +274,7 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
             kinds = search_kinds(target, analysis, extra)
             priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
             task = make_task(
-                target, query, kinds, context.chunks_per_quarter, round_, _routed(analysis, context), priors
+                target, query, kinds, context.hits_per_search, round_, _routed(analysis, context), priors
             )
             sends.append(Send("follow_up_search", task))
     return sends[: context.max_follow_up_searches]
@@ -367,14 +368,15 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
     return {"evidence": evidence, "searches": [log], "warnings": notes}
 
 
+@retry(
+    retry=retry_if_exception_type(psycopg.OperationalError),
+    stop=stop_after_attempt(2),
+    wait=wait_fixed(0.5),
+    reraise=True,
+)
 def _search_with_retry(request: Any) -> list[Any]:
     """One retry on a dropped connection (e.g. the server restarted); then the error surfaces."""
-    resources = get_resources()
-    try:
-        return resources.search(request)
-    except psycopg.OperationalError:
-        time.sleep(0.5)
-        return resources.search(request)
+    return get_resources().search(request)
 
 
 def _ms(started: float) -> float:
