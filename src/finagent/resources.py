@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from string import Template
 
 
 @cache
@@ -30,3 +31,12 @@ def read_sql(filename: str) -> str:
     Cached: every search and every ingest event uses these, and the files never change at run time.
     """
     return (resource_dir("sql") / filename).read_text(encoding="utf-8")
+
+
+@cache
+def read_prompt(name: str) -> Template:
+    """A one-message prompt of prompts/ (``$name`` placeholders), e.g. a follow-up instruction.
+
+    Role prompts with a system and a user part are read by ``finagent.agent.prompts``.
+    """
+    return Template((resource_dir("prompts") / f"{name}.md").read_text(encoding="utf-8").strip())

@@ -21,6 +21,7 @@ from typing import Any
 
 from finagent.agent.evidence import cited_labels
 from finagent.agent.figures import table_unit
+from finagent.resources import read_prompt
 
 VERIFIED = "verified"
 NEEDS_REVIEW = "needs review"
@@ -821,12 +822,7 @@ def feedback_for(validation: Validation) -> str:
     if not validation.unverified:
         return ""
     listed = "; ".join(f"{c.text} ({c.how})" for c in validation.unverified[:12])
-    return (
-        f"These figures in your answer are not supported by the evidence it cites or by a computed "
-        f"result: {listed}. Rewrite the answer using only figures quoted from the evidence or listed as "
-        "computed, each with the citation of the evidence it comes from; leave out any figure you "
-        "cannot support."
-    )
+    return read_prompt("feedback").substitute(listed=listed)
 
 
 def flag_unsupported(answer: str, validation: Validation) -> str:

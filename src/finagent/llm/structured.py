@@ -18,6 +18,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import Runnable
 from pydantic import BaseModel, ValidationError
 
+from finagent.resources import read_prompt
+
 T = TypeVar("T", bound=BaseModel)
 
 MAX_ERROR_CHARS = 1500  # of a validation error echoed back in the repair prompt
@@ -132,13 +134,10 @@ async def _invoke(
 
 def _repair_prompt(error: str, schema: type[BaseModel]) -> str:
     schema_text = json.dumps(schema.model_json_schema(), separators=(",", ":"))
-    lines = [
-        f"Your reply was not valid: {error}",
-        "Reply again with only the corrected JSON object: no prose, no code fence.",
-    ]
-    if len(schema_text) <= MAX_SCHEMA_CHARS:
-        lines.append(f"It must match this JSON schema: {schema_text}")
-    return "\n".join(lines)
+    schema_line = (
+        f"\nIt must match this JSON schema: {schema_text}" if len(schema_text) <= MAX_SCHEMA_CHARS else ""
+    )
+    return read_prompt("repair").substitute(error=error, schema_line=schema_line)
 
 
 def _default_value(default: T | Callable[[], T]) -> T:
