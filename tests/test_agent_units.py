@@ -198,7 +198,7 @@ def test_prose_check_catches_misattributed_and_reversed_changes() -> None:
 
 
 def test_search_kinds_and_priors_pick_the_periods_report() -> None:
-    from finagent.agent.retrieve import search_kinds, search_priors
+    from finagent.agent.planning import search_kinds, search_priors
 
     year = {
         "ticker": "X",

@@ -6,7 +6,6 @@ are all kept. A failed write never costs the user the answer: it becomes a warni
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import logging
 import time
@@ -16,7 +15,6 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
-from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
@@ -113,21 +111,6 @@ def build_record(
 def save_record(record: RunRecord) -> None:
     with get_resources().database().connection() as conn:
         write_run(conn, record)
-
-
-async def record_run(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
-    """Persist the finished run (last node); a failed write is a warning, never a lost answer."""
-    context = runtime.context or Context()
-    if not context.record_runs:
-        return {}
-    thread_id = (get_config().get("configurable") or {}).get("thread_id")
-    record = build_record(state, context, status="completed", thread_id=thread_id)
-    try:
-        await asyncio.to_thread(save_record, record)
-    except Exception as exc:  # e.g. the store is down, or text Postgres cannot encode
-        log.warning("run %s not recorded: %s", record.run_id, exc)
-        return {"warnings": [f"this run was not recorded in the audit trail: {exc}"]}
-    return {}
 
 
 def record_failed_run(state: dict[str, Any], context: Context, error: str, thread_id: str | None) -> None:

@@ -8,15 +8,19 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Checkpointer
 
-from finagent.agent.analyze import analyze, route_after_analyze
-from finagent.agent.audit import record_run, timed
+from finagent.agent.audit import timed
 from finagent.agent.context import Context
-from finagent.agent.evaluate import evaluate, finish, route_after_evaluate
-from finagent.agent.facts_node import lookup_facts
-from finagent.agent.generate import generate
-from finagent.agent.retrieve import plan_searches, resolve_periods_node, search
+from finagent.agent.nodes.analyze import analyze, route_after_analyze
+from finagent.agent.nodes.evaluate import evaluate, route_after_evaluate
+from finagent.agent.nodes.facts import lookup_facts
+from finagent.agent.nodes.finish import finish
+from finagent.agent.nodes.generate import generate
+from finagent.agent.nodes.record_run import record_run
+from finagent.agent.nodes.resolve_periods import resolve_periods_node
+from finagent.agent.nodes.search import search
+from finagent.agent.nodes.tools import call_tools
+from finagent.agent.planning import plan_searches
 from finagent.agent.state import FactsTask, InputState, OutputState, SearchTask, State
-from finagent.agent.tools_node import call_tools
 
 
 def build_graph(checkpointer: Checkpointer = None) -> Any:

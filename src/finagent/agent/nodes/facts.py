@@ -12,12 +12,11 @@ import asyncio
 from typing import Any
 
 from langgraph.runtime import Runtime
-from langgraph.types import Send
 
 from finagent.agent.context import Context
 from finagent.agent.evidence import chunk_to_evidence
 from finagent.agent.resources import get_resources
-from finagent.agent.state import FactsTask, State
+from finagent.agent.state import FactsTask
 from finagent.db.chunks import chunks_by_id
 from finagent.db.facts import load_facts
 from finagent.finance.derive import missing_reason
@@ -26,34 +25,6 @@ from finagent.finance.lookup import PeriodWanted, Selection, displayed_concepts,
 from finagent.finance.metrics import BY_NAME, Metric
 
 FACT_EVIDENCE_SCORE = 5.0  # the chunk displaying a looked-up figure is evidence of the first rank
-
-
-def plan_fact_lookups(state: State, context: Context) -> list[Send]:
-    """One facts lookup per (ticker, target period) when the question asks for reported metrics."""
-    analysis = state["analysis"]
-    metrics = list(analysis.get("metrics") or [])  # set by analyze only when facts are in use
-    if not metrics:
-        return []
-    wanted = analysis.get("comparisons") or {}
-    comparatives = ["prior_year"]
-    if wanted.get("qoq") or wanted.get("change"):
-        comparatives.append("prior_quarter")
-    sends = []
-    for target in state.get("targets") or []:
-        if not target.get("ticker") or target.get("fiscal_year") is None or target.get("companion"):
-            continue  # a Q4's 10-K is searched for its text; its year is not an asked figure
-        task = FactsTask(
-            ticker=target["ticker"],
-            fiscal_year=int(target["fiscal_year"]),
-            fiscal_quarter=target.get("fiscal_quarter"),
-            period_label=target.get("label") or "",
-            period_end=target.get("period_end"),
-            metrics=metrics,
-            comparatives=comparatives,
-            as_reported=bool(analysis.get("as_reported")),
-        )
-        sends.append(Send("facts", task))
-    return sends
 
 
 def _provenance(fact: StoredFact) -> dict[str, Any]:

@@ -8,12 +8,11 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from finagent.agent.analyze import sanitize_phrases
 from finagent.agent.context import Context
 from finagent.agent.figures import format_facts
+from finagent.agent.planning import plan_follow_ups, sanitize_phrases
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
-from finagent.agent.retrieve import plan_follow_ups
 from finagent.agent.schemas import Evaluation
 from finagent.agent.state import State
 from finagent.agent.verify import UNSUPPORTED as UNSUPPORTED_FIGURES
@@ -130,18 +129,3 @@ def route_after_evaluate(state: State, runtime: Runtime[Context]) -> list[Send] 
         return "finish"
     sends = plan_follow_ups(state, context)
     return sends or "finish"
-
-
-async def finish(state: State) -> dict[str, Any]:
-    """Remember the turn for follow-up questions in the same thread."""
-    analysis = state["analysis"]
-    return {
-        "history": [
-            {
-                "question": analysis["question"],
-                "answer": state.get("answer", ""),
-                "tickers": analysis["tickers"],
-                "period_sources": analysis["period_sources"],
-            }
-        ]
-    }

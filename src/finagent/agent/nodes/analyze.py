@@ -19,6 +19,7 @@ from finagent.agent.entities import (
     strip_legal_suffixes,
     unknown_ticker_mentions,
 )
+from finagent.agent.planning import sanitize_phrases
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_schema
@@ -99,21 +100,6 @@ def fallback_phrase(question: str, remove: list[str]) -> str:
     words = [re.sub(r"['’]s$", "", w) for w in re.findall(r"[A-Za-z][A-Za-z&\-'’]*", text)]
     words = [w for w in words if w.lower() not in _STOP and not re.fullmatch(r"(?i)q[1-4]|fy\d*", w)]
     return " ".join(words[:6]).lower()
-
-
-def sanitize_phrases(phrases: list[str], names: list[str]) -> list[str]:
-    """Keep short keyword phrases: no questions, no company names, no years; deduplicated."""
-    kept: list[str] = []
-    for phrase in phrases:
-        text = phrase.replace("?", " ")
-        for name in names:
-            if name:
-                text = re.sub(rf"\b{re.escape(name)}('s)?\b", " ", text, flags=re.I)
-        text = re.sub(r"\b(FY)?(19|20)\d\d\b|\bQ[1-4]\b", " ", text, flags=re.I)
-        text = " ".join(text.split())[:80].strip(" ,.;:-")
-        if len(text) >= 3 and text.lower() not in (k.lower() for k in kept):
-            kept.append(text)
-    return kept
 
 
 _TOOL_CUES = {"market_data": _MARKET_CUES, "news": _NEWS_CUES}

@@ -1,0 +1,110 @@
+"""resolve_periods node: each company's concrete fiscal periods, on its calendar and the store's inventory."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from finagent.agent.context import Context
+from finagent.agent.planning import REPORT_KINDS
+from finagent.agent.resources import get_resources
+from finagent.agent.state import State
+from finagent.db.periods import load_inventory
+from finagent.finance.fiscal import calendar_for
+from finagent.finance.periods import (
+    TimeSpec,
+    named_kinds,
+    nearest_earlier_report,
+    preferred_granularity,
+    resolve_periods,
+    specs_per_company,
+)
+
+
+def _today(context: Context) -> date:
+    return date.fromisoformat(context.today) if context.today else date.today()
+
+
+async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Concrete (fiscal_year, fiscal_quarter) targets per ticker from its calendar and the store."""
+    context = runtime.context or Context()
+    analysis = state["analysis"]
+    tickers: list[str] = analysis["tickers"]
+    resources = get_resources()
+    specs = [TimeSpec.from_dict(spec) for spec in analysis.get("time_specs") or []]
+    per_company = (
+        specs_per_company(specs, analysis.get("mentions") or {})
+        if analysis.get("question_periods_only")
+        else None
+    )
+    prefer = preferred_granularity(analysis["question"])
+    # Periods are those of the documents to be searched: "the latest quarter" of a filings question
+    # is the latest 10-Q, not a newer earnings call.
+    kinds = named_kinds(analysis["question"]) or (
+        REPORT_KINDS if "transcript" not in analysis["sources"] else frozenset()
+    )
+    if not context.narrow_kinds:
+        kinds = frozenset()
+
+    def load() -> tuple[dict[str, Any], dict[str, Any]]:
+        companies = {c.ticker: c for c in resources.companies()}
+        with resources.database().connection() as conn:
+            return companies, load_inventory(conn, tickers)
+
+    companies, available = await asyncio.to_thread(load)
+    targets: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    for ticker in tickers:
+        resolution = resolve_periods(
+            per_company.get(ticker, specs) if per_company else specs,
+            calendar_for(companies[ticker]),
+            available.get(ticker, []),
+            today=_today(context),
+            max_quarters=context.max_quarters,
+            prefer=prefer,
+            kinds=kinds,
+        )
+        warnings += resolution.warnings
+        fallback = nearest_earlier_report(resolution.periods, available.get(ticker, []), kinds)
+        if fallback is not None:
+            earlier = resolve_periods(
+                [fallback],
+                calendar_for(companies[ticker]),
+                available.get(ticker, []),
+                today=_today(context),
+                kinds=kinds,
+            )
+            labels = ", ".join(p.label for p in earlier.periods)
+            warnings.append(
+                f"{ticker}: nothing stored for the periods asked; searching {labels}, the latest before"
+            )
+            resolution.periods.extend(earlier.periods)
+        periods = [p.to_dict() for p in resolution.periods]
+        if not periods:
+            # Nothing resolvable: search the company's whole history rather than give up.
+            periods = [
+                {
+                    "ticker": ticker,
+                    "fiscal_year": None,
+                    "fiscal_quarter": None,
+                    "label": "any period",
+                    "kinds": [],
+                    "available": False,
+                }
+            ]
+        targets += periods
+    if not tickers:
+        targets = [
+            {
+                "ticker": None,
+                "fiscal_year": None,
+                "fiscal_quarter": None,
+                "label": "any period",
+                "kinds": [],
+                "available": False,
+            }
+        ]
+    return {"targets": targets, "warnings": warnings}

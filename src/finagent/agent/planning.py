@@ -1,0 +1,224 @@
+"""Planning the fan-outs (LangGraph ``Send``): one search per ticker × period × phrase, one facts
+lookup per ticker × period, and the keyword follow-ups after a low-confidence answer."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from finagent.agent.context import Context
+from finagent.agent.state import FactsTask, SearchTask, State
+from finagent.finance.periods import (
+    FACTS_KIND,
+)
+
+FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]
+
+
+REPORT_KINDS = frozenset({"10-K", "annual_report", "10-Q", "earnings_release"})
+
+
+# An earnings release is the document for non-GAAP figures and guidance.
+_RELEASE_CUES = re.compile(
+    r"\b(adjusted|non-?GAAP|guidance|outlook|earnings (release|report)|press release)\b", re.I
+)
+
+
+def search_kinds(
+    target: dict[str, Any], analysis: dict[str, Any], extra: list[str] | None = None
+) -> list[str]:
+    """Document kinds to search for a target: the period's report, plus transcripts/news when needed.
+
+    A fiscal year is its 10-K, its Q4 earnings release and its 8-Ks (``search_priors`` ranks the
+    10-K first unless the question asks for what releases report).
+    """
+    sources = analysis["sources"]
+    held = set(target.get("kinds") or []) - {FACTS_KIND}  # figures, not documents to search
+    if target.get("fiscal_quarter") is None:
+        wanted = {"10-K", "annual_report", "earnings_release", "8-K"}
+    else:
+        wanted = set(FILING_KINDS_QUARTER)
+    if "transcript" in sources or (extra and "transcript" in extra):
+        wanted.add("transcript")
+    if extra and "news" in extra:
+        wanted.add("news")
+    if held and not held & wanted:
+        wanted |= held - {"news"}  # only transcripts cover this period: better than nothing
+    if target.get("fiscal_year") is None:
+        return sorted(wanted | {"10-K", "10-Q"})
+    return sorted(wanted & held) if held & wanted else sorted(wanted)
+
+
+def make_task(
+    target: dict[str, Any],
+    query: str,
+    kinds: list[str],
+    k: int,
+    round_: int,
+    statements: list[str] | None = None,
+    priors: dict[str, float] | None = None,
+) -> SearchTask:
+    annual = target.get("fiscal_year") is not None and target.get("fiscal_quarter") is None
+    return SearchTask(
+        ticker=target.get("ticker"),
+        fiscal_year=target.get("fiscal_year"),
+        fiscal_quarter=target.get("fiscal_quarter"),
+        annual=annual,
+        period_label=target.get("label") or "any period",
+        query=query,
+        kinds=kinds,
+        statements=list(statements or []),
+        priors=dict(priors or {}),
+        k=k,
+        round=round_,
+    )
+
+
+def _routed(analysis: dict[str, Any], context: Context) -> list[str]:
+    return list(analysis.get("statements") or []) if context.route_statements else []
+
+
+# Document priors added to fused scores: the newest of several fiscal years restates the older ones
+# (a 10-K shows three years), and adjusted figures or guidance are what earnings releases report.
+NEWEST_PERIOD_PRIOR = 0.5
+
+
+RELEASE_PRIOR = 0.2
+
+
+REPORT_PRIOR = 0.1
+
+
+def search_priors(
+    target: dict[str, Any], targets: list[dict[str, Any]], analysis: dict[str, Any], narrow: bool = True
+) -> dict[str, float]:
+    """Score priors for one target's sub-searches, by document kind ("*" for every kind)."""
+    priors: dict[str, float] = {}
+    years = [
+        t
+        for t in targets
+        if t.get("ticker") == target.get("ticker")
+        and t.get("fiscal_year")
+        and t.get("fiscal_quarter") is None
+    ]
+    if len(years) > 1 and target is max(years, key=lambda t: t["fiscal_year"]):
+        priors["*"] = NEWEST_PERIOD_PRIOR
+    if _RELEASE_CUES.search(analysis.get("question", "")):
+        priors["earnings_release"] = RELEASE_PRIOR
+    elif target.get("fiscal_year") and narrow:
+        # "FY2022" means the annual report, "Q2 FY2024" the quarterly report.
+        if target.get("fiscal_quarter") is None:
+            priors["10-K"] = priors["annual_report"] = REPORT_PRIOR
+        else:
+            priors["10-Q"] = REPORT_PRIOR
+    return priors
+
+
+def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
+    """One sub-search per (ticker x period x phrase) and one facts lookup per (ticker x period), run in
+    parallel by LangGraph."""
+    context = runtime.context or Context()
+    analysis = state["analysis"]
+    sends = []
+    for target in state["targets"]:
+        phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
+        kinds = search_kinds(target, analysis)
+        priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
+        for phrase in phrases:
+            task = make_task(
+                target, phrase, kinds, context.hits_per_search, 0, _routed(analysis, context), priors
+            )
+            sends.append(Send("search", task))
+    return sends + _nine_month_searches(state, context) + plan_fact_lookups(state, context)
+
+
+def _nine_month_searches(state: State, context: Context) -> list[Send]:
+    """A fourth quarter nobody reports alone is the year minus the nine months to Q3: for a figure
+    question, the Q3 10-Q is searched too, so its year-to-date column can be subtracted."""
+    analysis = state["analysis"]
+    if not analysis.get("metrics"):
+        return []
+    sends = []
+    for target in state["targets"]:
+        if target.get("fiscal_quarter") != 4 or not target.get("ticker"):
+            continue
+        q3 = {**target, "fiscal_quarter": 3, "label": f"Q3 FY{target['fiscal_year']}", "kinds": ["10-Q"]}
+        for phrase in analysis["keywords"].get(target["ticker"], [])[:1]:
+            task = make_task(q3, phrase, ["10-Q"], context.hits_per_search, 0, _routed(analysis, context))
+            sends.append(Send("search", task))
+    return sends
+
+
+def plan_follow_ups(state: State, context: Context) -> list[Send]:
+    """Every follow-up keyword against all target periods of all target tickers."""
+    analysis = state["analysis"]
+    done = {(s["query"].lower(), s.get("ticker"), s.get("period_label")) for s in state.get("searches", [])}
+    evaluation = (state.get("evaluations") or [{}])[-1]
+    extra = [
+        k
+        for k, flag in (
+            ("transcript", evaluation.get("needs_transcript_search")),
+            ("news", evaluation.get("needs_news_search")),
+        )
+        if flag
+    ]
+    round_ = int(state.get("iterations") or 0)
+    sends: list[Send] = []
+    for query in state.get("follow_up_queries") or []:
+        for target in state["targets"]:
+            key = (query.lower(), target.get("ticker"), target.get("label") or "any period")
+            if key in done:
+                continue
+            kinds = search_kinds(target, analysis, extra)
+            priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
+            task = make_task(
+                target, query, kinds, context.hits_per_search, round_, _routed(analysis, context), priors
+            )
+            sends.append(Send("follow_up_search", task))
+    return sends[: context.max_follow_up_searches]
+
+
+def plan_fact_lookups(state: State, context: Context) -> list[Send]:
+    """One facts lookup per (ticker, target period) when the question asks for reported metrics."""
+    analysis = state["analysis"]
+    metrics = list(analysis.get("metrics") or [])  # set by analyze only when facts are in use
+    if not metrics:
+        return []
+    wanted = analysis.get("comparisons") or {}
+    comparatives = ["prior_year"]
+    if wanted.get("qoq") or wanted.get("change"):
+        comparatives.append("prior_quarter")
+    sends = []
+    for target in state.get("targets") or []:
+        if not target.get("ticker") or target.get("fiscal_year") is None or target.get("companion"):
+            continue  # a Q4's 10-K is searched for its text; its year is not an asked figure
+        task = FactsTask(
+            ticker=target["ticker"],
+            fiscal_year=int(target["fiscal_year"]),
+            fiscal_quarter=target.get("fiscal_quarter"),
+            period_label=target.get("label") or "",
+            period_end=target.get("period_end"),
+            metrics=metrics,
+            comparatives=comparatives,
+            as_reported=bool(analysis.get("as_reported")),
+        )
+        sends.append(Send("facts", task))
+    return sends
+
+
+def sanitize_phrases(phrases: list[str], names: list[str]) -> list[str]:
+    """Keep short keyword phrases: no questions, no company names, no years; deduplicated."""
+    kept: list[str] = []
+    for phrase in phrases:
+        text = phrase.replace("?", " ")
+        for name in names:
+            if name:
+                text = re.sub(rf"\b{re.escape(name)}('s)?\b", " ", text, flags=re.I)
+        text = re.sub(r"\b(FY)?(19|20)\d\d\b|\bQ[1-4]\b", " ", text, flags=re.I)
+        text = " ".join(text.split())[:80].strip(" ,.;:-")
+        if len(text) >= 3 and text.lower() not in (k.lower() for k in kept):
+            kept.append(text)
+    return kept
