@@ -21,6 +21,7 @@ from typing import Any
 
 from finagent.agent.evidence import cited_labels
 from finagent.agent.figures import table_unit
+from finagent.finance.dates import MONTH_NAME_PATTERN, month_of
 from finagent.resources import read_prompt
 
 VERIFIED = "verified"
@@ -43,11 +44,7 @@ _SCALE_WORDS = {
 }
 _TABLE_SCALES = {"USD thousands": 1e3, "USD millions": 1e6, "USD billions": 1e9}
 _UNIT_WORDS = re.compile(r"\bin (thousands|millions|billions)\b|\((thousands|millions|billions)\)", re.I)
-_MONTH_NAMES = (
-    "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
-)
-_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
+_MONTH_NAMES = MONTH_NAME_PATTERN
 _YEAR = r"(?:19|20)\d\d"
 # One pass over the text; alternatives are tried in order at each position, so citation labels,
 # calculator expressions, form names and fiscal labels are consumed before their digits can be read.
@@ -151,7 +148,7 @@ class _Figure:
 
 
 def _month(name: str) -> int:
-    return _MONTHS[name.lower()[:3]]
+    return month_of(name)
 
 
 def _year(text: str) -> int:

@@ -51,6 +51,7 @@ from lxml import html as lxml_html
 
 from finagent.errors import ParseError
 from finagent.finance.companies import lookup_builtin
+from finagent.finance.dates import parse_date
 from finagent.finance.documents import Block, ParsedDocument, SourceItem, sha256_bytes
 from finagent.finance.facts import Fact, FiscalCalendar
 from finagent.finance.fiscal import fiscal_period, fiscal_year_of_annual, nominal_month_end, quarter_label
@@ -62,7 +63,6 @@ from finagent.finance.xbrl import (
     fye_month,
     raw_fact_count,
 )
-from finagent.ingest.dates import parse_date
 
 __all__ = ["FilingMeta", "discover_edgar", "filing_metadata", "parse_edgar_submission", "parse_ixbrl_html"]
 

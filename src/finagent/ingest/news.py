@@ -21,9 +21,9 @@ from urllib.parse import unquote, urlparse
 
 from finagent.errors import ParseError, SkipDocument
 from finagent.finance.companies import lookup_builtin
+from finagent.finance.dates import MONTHS
 from finagent.finance.documents import Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
 from finagent.finance.fiscal import fiscal_period
-from finagent.ingest.dates import MONTHS
 
 _ALIASES: dict[str, tuple[str, ...]] = {
     "date": ("date", "published", "published_at", "datetime", "time", "timestamp", "pub_date"),

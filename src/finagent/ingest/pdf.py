@@ -32,9 +32,9 @@ import pymupdf
 
 from finagent.errors import ParseError
 from finagent.finance.companies import Company, lookup_builtin
+from finagent.finance.dates import parse_month_day_year
 from finagent.finance.documents import KINDS, Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
 from finagent.finance.fiscal import fiscal_period, nominal_month_end, quarter_label
-from finagent.ingest.dates import parse_month_day_year
 
 log = logging.getLogger(__name__)
 

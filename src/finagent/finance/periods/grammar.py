@@ -3,7 +3,6 @@ r"""The phrase grammar: a question's time phrases -> company-independent ``TimeS
 
 from __future__ import annotations
 
-import calendar as _calendar
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -11,6 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Literal
 
+from finagent.finance.dates import MONTH_NAME_PATTERN, month_of
 from finagent.finance.fiscal import (
     nominal_month_end,
 )
@@ -39,10 +39,7 @@ _ORD = r"(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)"
 
 
 def _month_group(name: str) -> str:
-    return (
-        rf"(?P<{name}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-        r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-    )
+    return rf"(?P<{name}>{MONTH_NAME_PATTERN})\.?"
 
 
 _MON = _month_group("mon")
@@ -64,7 +61,6 @@ _WORD_NUMBERS = {
     "few": 3, "a few": 3,
 }  # fmt: skip
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-_MONTHS = {m.lower(): i for i, m in enumerate(_calendar.month_abbr) if m}
 
 _NORMALISE = str.maketrans(
     {"’": "'", "‘": "'", "′": "'", "–": "-", "—": "-", "‑": "-", "−": "-", "\u00a0": " "}
@@ -126,7 +122,7 @@ def _month_atom(m: re.Match[str]) -> _Atom | None:
     year = _year_of(m)
     if year is None:
         return None
-    month = _MONTHS.get(groups["mon"].lower()[:3]) if groups.get("mon") else int(groups["m"])
+    month = month_of(groups["mon"]) if groups.get("mon") else int(groups["m"])
     if month is None or not 1 <= month <= 12:
         return None
     day_text = groups.get("day")
@@ -147,8 +143,8 @@ def _month_atom(m: re.Match[str]) -> _Atom | None:
 def _month_pair_atom(m: re.Match[str]) -> _Atom | None:
     """ "March/April 2023", "Mar or Apr 2023" (either month); "March-June 2023" (the months between)."""
     year = _year_of(m)
-    first_number = _MONTHS.get(m.group("mon").lower()[:3])
-    second_number = _MONTHS.get(m.group("mon2").lower()[:3])
+    first_number = month_of(m.group("mon"))
+    second_number = month_of(m.group("mon2"))
     if year is None or first_number is None or second_number is None:
         return None
     # "December/January 2023": the first month belongs to the year before.
@@ -263,7 +259,7 @@ def _reported(m: re.Match[str]) -> TimeSpec | None:
     year = _year_of(m)
     if year is None:
         return None
-    month = _MONTHS.get(m.group("mon").lower()[:3]) if m.group("mon") else None
+    month = month_of(m.group("mon")) if m.group("mon") else None
     start, end = (
         (date(year, month, 1), date(year, month, 1)) if month else (date(year, 1, 1), date(year, 12, 1))
     )

@@ -27,6 +27,18 @@ MONTHS: dict[str, int] = {
     for name in names
 }
 
+MONTH_NAME_PATTERN = (
+    "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    "|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+"""A month's name as questions, filings and answers write it (regex alternatives, no group)."""
+
+
+def month_of(name: str) -> int:
+    """1-12 for a name MONTH_NAME_PATTERN matched ("Sept", "june", "Dec")."""
+    return MONTHS[name.lower()[:3]]
+
+
 _ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _NAME_FIRST = re.compile(r"([A-Za-z]{3,9})\.?\s+(\d{1,2})\s*,?\s*(\d{4})")
 _DAY_FIRST = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,9})\.?\s*,?\s*(\d{4})")
