@@ -17,6 +17,7 @@ from typing import Any
 from finagent.finance.calculator import growth_pct
 from finagent.finance.facts import FiscalCalendar, report_calendar
 from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
+from finagent.finance.words import DOWN_WORDS, UP_WORDS
 
 _NUMBER = re.compile(r"(?<![\w.])\(?-?\$?\d[\d,]*(?:\.\d+)?\)?")
 
@@ -135,12 +136,6 @@ def format_facts(facts: Sequence[dict[str, Any]]) -> str:
 
 
 # -- deterministic extraction from statement tables ------------------------------------------------
-_UNIT = re.compile(r"\bin (millions|billions|thousands)\b|\((millions|billions|thousands)\)", re.I)
-
-
-def table_unit(text: str) -> str:
-    match = _UNIT.search(text)
-    return f"USD {(match.group(1) or match.group(2)).lower()}" if match else "other"
 
 
 _REPORT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
@@ -381,10 +376,6 @@ def summary_lines(facts: Sequence[dict[str, Any]], calculations: Sequence[dict[s
     return " ".join(lines)
 
 
-_DOWN = re.compile(r"\b(decreas\w*|declin\w*|fell|fall\w*|drop\w*|down|lower|shrank|contract\w*)\b", re.I)
-_UP = re.compile(r"\b(increas\w*|rose|rise\w*|grew|grow\w*|up|higher|gain\w*|expand\w*)\b", re.I)
-
-
 def wrong_directions(sentence: str, calculations: Sequence[dict[str, Any]]) -> list[str]:
     """Percent changes described in the wrong direction ("a 0.2% decrease" for +0.2%)."""
     bad = []
@@ -394,7 +385,7 @@ def wrong_directions(sentence: str, calculations: Sequence[dict[str, Any]]) -> l
         if len(signs) != 1:
             continue
         window = sentence[max(0, match.start() - 30) : match.end() + 15]
-        up, down = bool(_UP.search(window)), bool(_DOWN.search(window))
+        up, down = bool(UP_WORDS.search(window)), bool(DOWN_WORDS.search(window))
         positive = signs.pop()
         if (positive and down and not up) or (not positive and up and not down):
             bad.append(match.group(0))

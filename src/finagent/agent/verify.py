@@ -20,8 +20,8 @@ from decimal import Decimal
 from typing import Any
 
 from finagent.agent.evidence import cited_labels
-from finagent.agent.figures import table_unit
 from finagent.finance.dates import MONTH_NAME_PATTERN, month_of
+from finagent.finance.words import DOWN_WORDS, SCALE_WORDS, UNIT_CAPTION, UNIT_SCALES, UP_WORDS, table_unit
 from finagent.resources import read_prompt
 
 VERIFIED = "verified"
@@ -29,22 +29,6 @@ NEEDS_REVIEW = "needs review"
 UNSUPPORTED = "unsupported figures"
 MARK = "[unverified]"
 
-_SCALE_WORDS = {
-    "thousand": 1e3,
-    "k": 1e3,
-    "million": 1e6,
-    "mn": 1e6,
-    "m": 1e6,
-    "billion": 1e9,
-    "bn": 1e9,
-    "b": 1e9,
-    "trillion": 1e12,
-    "tn": 1e12,
-    "t": 1e12,
-}
-_TABLE_SCALES = {"USD thousands": 1e3, "USD millions": 1e6, "USD billions": 1e9}
-_UNIT_WORDS = re.compile(r"\bin (thousands|millions|billions)\b|\((thousands|millions|billions)\)", re.I)
-_MONTH_NAMES = MONTH_NAME_PATTERN
 _YEAR = r"(?:19|20)\d\d"
 # One pass over the text; alternatives are tried in order at each position, so citation labels,
 # calculator expressions, form names and fiscal labels are consumed before their digits can be read.
@@ -54,9 +38,9 @@ _SCAN = re.compile(
     rf"|(?P<fiscal>\b(?:(?P<fq>Q[1-4])\s*)?(?:FY\s?'?|fiscal\s+(?:year\s+)?)(?P<fy>{_YEAR}|\d\d)\b"
     rf"|\bQ(?P<cq>[1-4])\s*'?(?P<cy>{_YEAR})\b|\b(?P<nq>[1-4])Q\s*'?(?P<ny>{_YEAR}|\d\d)\b)"
     r"|(?P<iso>\b(?P<iy>(?:19|20)\d\d)-(?P<im>[01]\d)-(?P<id>[0-3]\d)\b)"
-    rf"|(?P<mdy>\b(?P<m1>{_MONTH_NAMES})\.?\s+(?P<d1>\d{{1,2}}),?\s+(?P<y1>{_YEAR})\b)"
-    rf"|(?P<dmy>\b(?P<d2>\d{{1,2}})\s+(?P<m2>{_MONTH_NAMES})\.?,?\s+(?P<y2>{_YEAR})\b)"
-    rf"|(?P<my>\b(?P<m3>{_MONTH_NAMES})\.?,?\s+(?P<y3>{_YEAR})\b)"
+    rf"|(?P<mdy>\b(?P<m1>{MONTH_NAME_PATTERN})\.?\s+(?P<d1>\d{{1,2}}),?\s+(?P<y1>{_YEAR})\b)"
+    rf"|(?P<dmy>\b(?P<d2>\d{{1,2}})\s+(?P<m2>{MONTH_NAME_PATTERN})\.?,?\s+(?P<y2>{_YEAR})\b)"
+    rf"|(?P<my>\b(?P<m3>{MONTH_NAME_PATTERN})\.?,?\s+(?P<y3>{_YEAR})\b)"
     r"|(?P<skip>\b(?:Form\s+)?(?:10-K|10-Q|8-K|20-F|6-K|S-1|DEF\s+14A)\b(?:/A)?"
     r"|\b(?:Items?|Notes?|Part|Page|Section|Rule|Exhibit|ASC|ASU|Topic)\s+\d[\w.\-]*"
     r"|\bpp?\.\s?\d+(?:[-–]\d+)?|\bS&P\s+\d+|\b[QH][1-4]\b"
@@ -212,7 +196,7 @@ def _number_figure(match: re.Match[str], text: str) -> _Figure | None:
     decimals = len(g["frac"]) - 1 if g["frac"] else 0
     mantissa = float(digits + (g["frac"] or ""))
     pct = (g["pct"] or "").lower()
-    scale = _SCALE_WORDS.get(scale_word, 1.0)
+    scale = SCALE_WORDS.get(scale_word, 1.0)
     if pct in ("bps", "basis point", "basis points"):
         scale = 0.01
     percent = bool(pct)
@@ -305,11 +289,11 @@ class _Item:
 
 def _scales(text: str) -> tuple[float, ...]:
     """Scales a table states ("(In millions, except ... shares, which are reflected in thousands)")."""
-    found = {_TABLE_SCALES.get(table_unit(text), 0.0)}
+    found = {UNIT_SCALES.get(table_unit(text), 0.0)}
     head = text[:600]
-    for match in _UNIT_WORDS.finditer(head):
+    for match in UNIT_CAPTION.finditer(head):
         word = (match.group(1) or match.group(2)).lower()
-        found.add(_TABLE_SCALES[f"USD {word}"])
+        found.add(UNIT_SCALES[f"USD {word}"])
     found.discard(0.0)
     return tuple(sorted(found))
 
@@ -444,8 +428,8 @@ def _calc_candidates(figure: _Figure, calc: dict[str, Any]) -> list[float]:
     if (figure.kind == "percent") != percent:
         return []
     values = [float(result)]
-    if unit in _TABLE_SCALES:
-        values.append(result * _TABLE_SCALES[unit])
+    if unit in UNIT_SCALES:
+        values.append(result * UNIT_SCALES[unit])
     return values
 
 
@@ -660,12 +644,6 @@ _CHANGE_BEFORE = re.compile(
 _CHANGE_AFTER = re.compile(
     r"^\)?\s*(?:increase|decrease|rise|drop|decline|gain|jump|fall|reduction|growth)\b", re.I
 )
-_UP_WORDS = re.compile(
-    r"\b(?:gr[eo]w\w*|rose|ris(?:e|ing)|increas\w*|up|higher|gain\w*|jump\w*|climb\w*)\b", re.I
-)
-_DOWN_WORDS = re.compile(
-    r"\b(?:fell|fall\w*|declin\w*|decreas\w*|drop\w*|down|lower|shr[ai]nk\w*|slipp\w*)\b", re.I
-)
 
 
 # Calculator expressions name their helper ("(computed: growth(117154, 94836))"): not a direction word.
@@ -704,7 +682,7 @@ def _period_verdict(
         matches = changes
     if figure.kind == "percent" and all(k.get("change") for k in matches):
         window = _EXPRESSIONS.sub(" ", sentence[max(0, start - 40) : start + len(figure.text) + 20])
-        up, down = bool(_UP_WORDS.search(window)), bool(_DOWN_WORDS.search(window))
+        up, down = bool(UP_WORDS.search(window)), bool(DOWN_WORDS.search(window))
         if all(float(k["value"]) < 0 for k in matches) and up and not down:
             return False, f"{figure.text} is a decline, described as growth"
         if all(float(k["value"]) > 0 for k in matches) and down and not up:

@@ -59,6 +59,7 @@ from finagent.agent.writing import (
     resolve_citations,
     tool_items,
 )
+from finagent.finance.words import UNIT_SCALES
 from finagent.llm.structured import structured_call, text_call
 
 
@@ -210,9 +211,6 @@ class _Draft:
         return answer, citations, warnings + citation_warnings
 
 
-_SHOWN_SCALE = {"USD millions": 1e6, "USD thousands": 1e3, "USD billions": 1e9}
-
-
 def period_scope(
     state: State, items: list[dict[str, Any]], facts: list[dict[str, Any]], calculations: list[dict[str, Any]]
 ) -> PeriodScope:
@@ -222,7 +220,7 @@ def period_scope(
     calendars = analysis.get("calendars") or {}
     known = table_known(items, calendars)
     for fact in facts:
-        scale = _SHOWN_SCALE.get(str(fact.get("unit")), 1.0)
+        scale = UNIT_SCALES.get(str(fact.get("unit")), 1.0)
         kind = (
             "percent"
             if fact.get("unit") == "percent"

@@ -1,0 +1,41 @@
+"""How figures are written in filings and answers: scale words, statement unit captions, and the
+words that say a change went up or down. One vocabulary for every reader and checker of figures."""
+
+from __future__ import annotations
+
+import re
+
+SCALE_WORDS: dict[str, float] = {
+    "thousand": 1e3,
+    "k": 1e3,
+    "million": 1e6,
+    "mn": 1e6,
+    "m": 1e6,
+    "billion": 1e9,
+    "bn": 1e9,
+    "b": 1e9,
+    "trillion": 1e12,
+    "tn": 1e12,
+    "t": 1e12,
+}
+"""A figure's written scale ("$4.2 billion", "$350m")."""
+
+UNIT_SCALES: dict[str, float] = {"USD thousands": 1e3, "USD millions": 1e6, "USD billions": 1e9}
+"""The units statement tables are read in, and what one of them is in dollars."""
+
+UNIT_CAPTION = re.compile(r"\bin (thousands|millions|billions)\b|\((thousands|millions|billions)\)", re.I)
+"""A statement's unit caption: "(in millions)", "(Millions, except per share amounts)"."""
+
+UP_WORDS = re.compile(
+    r"\b(?:increas\w*|rose|ris(?:e|es|ing)|gr[eo]w\w*|up|higher|gain\w*|jump\w*|climb\w*|expand\w*)\b", re.I
+)
+DOWN_WORDS = re.compile(
+    r"\b(?:decreas\w*|declin\w*|fell|fall\w*|drop\w*|down|lower|shr[ai]nk\w*|slipp\w*|contract(?:ed|ing|ion))\b",
+    re.I,
+)
+
+
+def table_unit(text: str) -> str:
+    """ "USD millions" for a table captioned "(in millions)"; "other" when no caption names a scale."""
+    match = UNIT_CAPTION.search(text)
+    return f"USD {(match.group(1) or match.group(2)).lower()}" if match else "other"
