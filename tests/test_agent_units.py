@@ -6,9 +6,16 @@ from typing import Any
 
 import pytest
 
-from finagent.agent.evidence import assign_labels, cited_labels, condense, select_evidence
-from finagent.agent.figures import compute_changes, format_value, period_key, value_in_text, verify_facts
+from finagent.agent.evidence import assign_labels, condense, select_evidence
 from finagent.agent.state import append, append_unique, merge_evidence, reset
+from finagent.finance.citations import cited_labels
+from finagent.finance.figures.text import (
+    compute_changes,
+    format_value,
+    period_key,
+    value_in_text,
+    verify_facts,
+)
 
 
 def _ev(
@@ -181,7 +188,7 @@ def test_period_key_and_value_format() -> None:
 
 
 def test_prose_check_catches_misattributed_and_reversed_changes() -> None:
-    from finagent.agent.figures import check_prose
+    from finagent.finance.figures.text import check_prose
 
     facts = [
         {"ticker": "AAPL", "value": 81797.0, "source": "10Q4", "period": "Q3 FY2023"},

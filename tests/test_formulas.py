@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from finagent.agent.formulas import (
+from finagent.agent.schemas import facts_schema
+from finagent.finance.figures.formulas import (
     FORMULAS,
     LINE_ITEMS,
     compute_formulas,
@@ -14,7 +15,6 @@ from finagent.agent.formulas import (
     input_items,
     read_line_items,
 )
-from finagent.agent.schemas import facts_schema
 from finagent.finance.statements import classify_statement
 from tests.helpers import financebench_page_chunks
 
@@ -158,7 +158,7 @@ def test_vocabulary_phrases_and_statement_routing(
 
 
 def test_average_of_a_computed_metric_over_the_years_asked() -> None:
-    from finagent.agent.formulas import average_over_periods
+    from finagent.finance.figures.formulas import average_over_periods
 
     def statement(year: int, revenue: str, operating: str, depreciation: str) -> dict[str, Any]:
         text = (

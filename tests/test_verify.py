@@ -8,16 +8,17 @@ from typing import Any
 
 import pytest
 
-from finagent.agent.evidence import assign_labels, citation_record, cited_labels
-from finagent.agent.figures import (
+from finagent.agent.evidence import assign_labels, citation_record
+from finagent.finance.citations import cited_labels
+from finagent.finance.figures.formulas import compute_formulas, formulas_for
+from finagent.finance.figures.text import (
     compute_changes,
     describe_calculation,
     format_facts,
     sort_facts,
     summary_lines,
 )
-from finagent.agent.formulas import compute_formulas, formulas_for
-from finagent.agent.verify import (
+from finagent.finance.figures.verify import (
     MARK,
     NEEDS_REVIEW,
     UNSUPPORTED,
@@ -441,7 +442,7 @@ def test_no_figures_is_verified() -> None:
 
 
 def test_the_right_number_for_the_wrong_period_is_unsupported_naming_its_period() -> None:
-    from finagent.agent.verify import PeriodScope
+    from finagent.finance.figures.verify import PeriodScope
 
     table = (
         "CONSOLIDATED STATEMENTS OF OPERATIONS (in millions)\nYear Ended December 31,\n2022 | 2023 | 2024\n"
@@ -456,7 +457,7 @@ def test_the_right_number_for_the_wrong_period_is_unsupported_naming_its_period(
         "fiscal_year": 2024,
         "period_end": "2024-12-31",
     }
-    from finagent.agent.verify import table_known
+    from finagent.finance.figures.verify import table_known
 
     scope = PeriodScope(
         known=table_known([item], {"AMZN": [12, 0]}),
@@ -488,7 +489,7 @@ def test_the_right_number_for_the_wrong_period_is_unsupported_naming_its_period(
 
 
 def test_a_level_stated_as_a_change_and_a_decline_called_growth_are_unsupported() -> None:
-    from finagent.agent.verify import PeriodScope
+    from finagent.finance.figures.verify import PeriodScope
 
     known = [
         {"ticker": "AMZN", "period": "FY2024", "value": 59248e6, "kind": "amount", "what": "net income"},

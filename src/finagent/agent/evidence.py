@@ -22,7 +22,6 @@ LABEL_PREFIX = {
     "transcript": "",
     "news": "N",
 }
-CITATION = re.compile(r"\[((?:10K|10Q|8K|ER|N|M)?\d+(?:\s*[,;]\s*(?:10K|10Q|8K|ER|N|M)?\d+)*)\]")
 _STOPWORDS = frozenset(
     """
     a an and are as at be by compare did do does for from how in is it its of on or over the their
@@ -192,16 +191,6 @@ def format_evidence(items: Sequence[dict[str, Any]], terms: Sequence[str], max_c
         source = _ATTRIBUTE_BREAK.sub(" ", describe(item))  # section titles are document text too
         blocks.append(f'<evidence id="{item["label"]}" from="{source}">\n{body}\n</evidence>')
     return "\n".join(blocks) if blocks else "(no evidence found)"
-
-
-def cited_labels(answer: str) -> list[str]:
-    """Citation labels used in an answer, in order of first use ("[10Q1, 10Q2]" counts both)."""
-    labels: list[str] = []
-    for match in CITATION.finditer(answer):
-        for label in re.split(r"\s*[,;]\s*", match.group(1)):
-            if label not in labels:
-                labels.append(label)
-    return labels
 
 
 def citation_record(item: dict[str, Any]) -> dict[str, Any]:

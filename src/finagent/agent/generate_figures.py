@@ -28,7 +28,6 @@ from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.agent.table_figures import model_figures, table_figures
-from finagent.agent.verify import UNSUPPORTED, PeriodScope, flag_unsupported, verify_answer
 from finagent.agent.writing import (
     MAX_SENTENCES,
     budgeted_evidence,
@@ -39,6 +38,7 @@ from finagent.agent.writing import (
     tool_items,
 )
 from finagent.finance.compare import Cell, Wanted, compare
+from finagent.finance.figures.verify import UNSUPPORTED, PeriodScope, flag_unsupported, verify_answer
 from finagent.finance.metrics import BY_NAME
 from finagent.llm.structured import text_call
 

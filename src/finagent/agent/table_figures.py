@@ -14,13 +14,13 @@ from typing import Any
 from finagent.agent.context import Context
 from finagent.agent.evidence import format_evidence, query_terms
 from finagent.agent.figure_answer import display_scale
-from finagent.agent.figures import value_in_text
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts, facts_schema
-from finagent.agent.verify import table_known
 from finagent.finance.compare import Cell
 from finagent.finance.facts import DurationClass, FiscalCalendar
+from finagent.finance.figures.text import value_in_text
+from finagent.finance.figures.verify import table_known
 from finagent.finance.metrics import BY_NAME
 from finagent.llm.structured import structured_call
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from finagent.agent.formulas import LINE_ITEMS, formulas_for
+from finagent.finance.figures.formulas import LINE_ITEMS, formulas_for
 from finagent.finance.statements import BALANCE, CASH_FLOW, EQUITY, INCOME
 
 # question term (regex) -> statement wording added as a search phrase, and the statement holding it

@@ -10,9 +10,9 @@ from finagent.agent.context import Context
 from finagent.agent.evidence import (
     assign_labels,
     citation_record,
-    cited_labels,
     select_evidence,
 )
+from finagent.finance.citations import cited_labels
 
 MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}
 

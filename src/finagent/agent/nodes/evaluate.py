@@ -9,13 +9,13 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from finagent.agent.context import Context
-from finagent.agent.figures import format_facts
 from finagent.agent.planning import plan_follow_ups, sanitize_phrases
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Evaluation
 from finagent.agent.state import State
-from finagent.agent.verify import UNSUPPORTED as UNSUPPORTED_FIGURES
+from finagent.finance.figures.text import format_facts
+from finagent.finance.figures.verify import UNSUPPORTED as UNSUPPORTED_FIGURES
 from finagent.llm.structured import structured_call
 
 LLM_WEIGHT = 0.5  # the rest of the confidence is deterministic coverage of the asked periods

@@ -17,7 +17,29 @@ from finagent.agent.evidence import (
     format_evidence,
     query_terms,
 )
-from finagent.agent.figures import (
+from finagent.agent.generate_figures import generate_figures
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.schemas import Facts, facts_schema
+from finagent.agent.state import State
+from finagent.agent.writing import (
+    MAX_SENTENCES,
+    budgeted_evidence,
+    drop_unknown_citations,
+    format_tool_items,
+    not_available,
+    resolve_citations,
+    tool_items,
+)
+from finagent.finance.figures.formulas import (
+    Formula,
+    average_over_periods,
+    compute_formulas,
+    formulas_for,
+    input_items,
+    read_line_items,
+)
+from finagent.finance.figures.text import (
     check_prose,
     compute_changes,
     describe_calculation,
@@ -29,35 +51,13 @@ from finagent.agent.figures import (
     summary_lines,
     verify_facts,
 )
-from finagent.agent.formulas import (
-    Formula,
-    average_over_periods,
-    compute_formulas,
-    formulas_for,
-    input_items,
-    read_line_items,
-)
-from finagent.agent.generate_figures import generate_figures
-from finagent.agent.prompts import render
-from finagent.agent.resources import get_resources
-from finagent.agent.schemas import Facts, facts_schema
-from finagent.agent.state import State
-from finagent.agent.verify import (
+from finagent.finance.figures.verify import (
     UNSUPPORTED,
     PeriodScope,
     feedback_for,
     flag_unsupported,
     table_known,
     verify_answer,
-)
-from finagent.agent.writing import (
-    MAX_SENTENCES,
-    budgeted_evidence,
-    drop_unknown_citations,
-    format_tool_items,
-    not_available,
-    resolve_citations,
-    tool_items,
 )
 from finagent.finance.words import UNIT_SCALES
 from finagent.llm.structured import structured_call, text_call

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from finagent.agent.figures import period_key, table_facts
-from finagent.tools.calculator import calculate
+from finagent.finance.calculator import calculate
+from finagent.finance.figures.text import period_key, table_facts
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from finagent.agent.evidence import cited_labels
+from finagent.finance.citations import cited_labels
 from finagent.finance.dates import MONTH_NAME_PATTERN, month_of
 from finagent.finance.words import DOWN_WORDS, SCALE_WORDS, UNIT_CAPTION, UNIT_SCALES, UP_WORDS, table_unit
 from finagent.resources import read_prompt
