@@ -10,8 +10,9 @@ Two steps: ``parse_time_phrases`` turns the question into company-independent ``
 ``CompanyCalendar`` (``finance.fiscal``) and the ``AvailablePeriod`` inventory the store reports
 (``db.periods``).
 
-Modules: ``spec`` (TimeSpec, inventory records, month arithmetic), ``grammar`` (phrase rules),
-``resolve`` (the resolver).
+Modules: ``spec`` (TimeSpec, inventory records, month arithmetic), ``rules`` (the phrase rules),
+``grammar`` (phrases → specs), ``inventory`` (the store's periods, indexed) and ``resolve`` (the
+resolver).
 
 Rules for the ambiguous cases:
 
@@ -54,12 +55,8 @@ from finagent.finance.periods.grammar import (
     preferred_granularity,
     specs_per_company,
 )
-from finagent.finance.periods.resolve import (
-    PeriodResolution,
-    TargetPeriod,
-    nearest_earlier_report,
-    resolve_periods,
-)
+from finagent.finance.periods.inventory import PeriodResolution, TargetPeriod
+from finagent.finance.periods.resolve import nearest_earlier_report, resolve_periods
 from finagent.finance.periods.spec import FACTS_KIND, AvailablePeriod, TimeSpec
 
 __all__ = [
