@@ -16,12 +16,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from decimal import Decimal
 from typing import Any
 
 from finagent.finance.citations import cited_labels
-from finagent.finance.dates import MONTH_NAME_PATTERN, month_of
-from finagent.finance.words import DOWN_WORDS, SCALE_WORDS, UNIT_CAPTION, UNIT_SCALES, UP_WORDS, table_unit
+from finagent.finance.figures.written import SMALL_COUNT, WrittenFigure, extract_figures, scan_figures
+from finagent.finance.words import DOWN_WORDS, UNIT_CAPTION, UNIT_SCALES, UP_WORDS, table_unit
 from finagent.resources import read_prompt
 
 VERIFIED = "verified"
@@ -29,54 +28,12 @@ NEEDS_REVIEW = "needs review"
 UNSUPPORTED = "unsupported figures"
 MARK = "[unverified]"
 
-_YEAR = r"(?:19|20)\d\d"
-# One pass over the text; alternatives are tried in order at each position, so citation labels,
-# calculator expressions, form names and fiscal labels are consumed before their digits can be read.
-_SCAN = re.compile(
-    r"(?P<cite>\[[^\]\n]*\])"
-    r"|(?P<expr>\(computed:[^\n]*|\(= [^\n]*?\)(?=\s*\(computed:|[ \t]*\[|[.;,]?[ \t]*$))"
-    rf"|(?P<fiscal>\b(?:(?P<fq>Q[1-4])\s*)?(?:FY\s?'?|fiscal\s+(?:year\s+)?)(?P<fy>{_YEAR}|\d\d)\b"
-    rf"|\bQ(?P<cq>[1-4])\s*'?(?P<cy>{_YEAR})\b|\b(?P<nq>[1-4])Q\s*'?(?P<ny>{_YEAR}|\d\d)\b)"
-    r"|(?P<iso>\b(?P<iy>(?:19|20)\d\d)-(?P<im>[01]\d)-(?P<id>[0-3]\d)\b)"
-    rf"|(?P<mdy>\b(?P<m1>{MONTH_NAME_PATTERN})\.?\s+(?P<d1>\d{{1,2}}),?\s+(?P<y1>{_YEAR})\b)"
-    rf"|(?P<dmy>\b(?P<d2>\d{{1,2}})\s+(?P<m2>{MONTH_NAME_PATTERN})\.?,?\s+(?P<y2>{_YEAR})\b)"
-    rf"|(?P<my>\b(?P<m3>{MONTH_NAME_PATTERN})\.?,?\s+(?P<y3>{_YEAR})\b)"
-    r"|(?P<skip>\b(?:Form\s+)?(?:10-K|10-Q|8-K|20-F|6-K|S-1|DEF\s+14A)\b(?:/A)?"
-    r"|\b(?:Items?|Notes?|Part|Page|Section|Rule|Exhibit|ASC|ASU|Topic)\s+\d[\w.\-]*"
-    r"|\bpp?\.\s?\d+(?:[-–]\d+)?|\bS&P\s+\d+|\b[QH][1-4]\b"
-    r"|^[ \t]*(?:[-*•][ \t]*)?\d{1,2}[.)](?=[ \t]))"
-    r"|(?P<num>(?<![\w.,/\-−])(?P<open>\()?(?P<sign>[-+−])?(?P<cur>US\$|\$|USD\s?|€|£)?(?P<sign2>[-−])?"
-    r"(?P<digits>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<frac>\.\d+)?(?P<c1>\))?"
-    r"(?:\s?(?P<scale>trillion|billion|million|thousand|bn|mn|tn|[bmkt])(?![a-z]))?"
-    r"(?:\s?(?P<pct>%|percentage points?|percent|per\s?cent|pp|basis points?|bps)(?![a-z]))?"
-    r"(?P<times>x(?![a-z]))?(?P<c2>\))?(?![\w]))",
-    re.I | re.M,
-)
-_COUNT_NOUN = re.compile(
-    r"\s+(?:[a-z-]+\s+)?(?:shares|employees|stores|customers|subscribers|units|users|people|locations"
-    r"|restaurants|vehicles|deliveries|members|accounts|segments|countries|patents|properties)\b",
-    re.I,
-)
-_HEDGE = r"(?:by\s+)?(?:about\s+|approximately\s+|roughly\s+|nearly\s+|almost\s+|some\s+|around\s+)?"
-_DOWN_BEFORE = re.compile(
-    r"\b(?:decreased|declined|fell|dropped|shrank|contracted|slipped|down|lower|(?:a\s+)?(?:decrease|"
-    rf"decline|drop|reduction|fall|contraction)\s+of)\s+{_HEDGE}$",
-    re.I,
-)
-_UP_BEFORE = re.compile(
-    r"\b(?:increased|rose|grew|climbed|gained|expanded|up|higher|(?:an?\s+)?(?:increase|rise|growth|"
-    rf"gain|expansion)\s+of)\s+{_HEDGE}$",
-    re.I,
-)
-_DOWN_AFTER = re.compile(r"^\s*(?:decrease|decline|drop|reduction|contraction|lower|less|down)\b", re.I)
-_UP_AFTER = re.compile(r"^\s*(?:increase|rise|growth|gain|higher|more|up)\b", re.I)
 _EXPR_NUMBER = re.compile(
     r"(\(-\s*)?(\d{1,3}(?:,\d{3})+(?![0-9])(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?)", re.I
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _MAX_RELATIVE = 0.05  # rounding to the shown precision never excuses more than 5% (a bare "5%" vs 4.6)
 _ROUNDING_LEVEL = 0.01  # within 1%: a rounding slip, for review rather than unsupported
-_SMALL_COUNT = 100
 
 
 @dataclass(frozen=True)
@@ -111,166 +68,6 @@ class Validation:
         }
 
 
-# -- tokens ------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class _Figure:
-    """A figure as written: its span, value in base units, sign certainty and shown precision."""
-
-    text: str
-    start: int
-    kind: str
-    value: float  # signed, base units (dollars, percent points, count, date ordinal / year)
-    magnitude: float  # |value|
-    mantissa: float  # the digits as written, unsigned, before the scale word
-    scale: float  # the scale word's factor (1 when none)
-    scaled: bool  # a scale word was written ("billion", "bn", "M")
-    currency: bool
-    sign: int  # -1 / +1 when written or stated ("-1.4%", "(370)", "1.4% decrease"); 0 when unknown
-    tolerance: float  # half a unit of the last digit shown, in base units
-    # ("day", ordinal) | ("month", (year, month)) | ("year", year) | ("fiscal", "Q3 FY2023")
-    date_key: tuple[str, Any] | None = None
-
-
-def _month(name: str) -> int:
-    return month_of(name)
-
-
-def _year(text: str) -> int:
-    return int(text) if len(text) == 4 else 2000 + int(text)
-
-
-def _fiscal_label(quarter: str | None, year: int) -> str:
-    return f"Q{quarter} FY{year}" if quarter else f"FY{year}"
-
-
-def _date_figure(match: re.Match[str]) -> _Figure | None:
-    """Dates, months, fiscal labels; None for an impossible date ("February 30")."""
-    g = match.groupdict()
-    key: tuple[str, Any]
-    try:
-        if g["fiscal"]:
-            quarter = (g["fq"] or "")[1:] or g["cq"] or g["nq"]
-            year = _year(g["fy"] or g["cy"] or g["ny"])
-            key, value = (
-                ("fiscal", _fiscal_label(quarter, year)),
-                year + (int(quarter) / 10 if quarter else 0),
-            )
-        elif g["iso"]:
-            day = date(int(g["iy"]), int(g["im"]), int(g["id"]))
-            key, value = ("day", day.toordinal()), float(day.toordinal())
-        elif g["mdy"] or g["dmy"]:
-            month, day_, year_ = (g["m1"], g["d1"], g["y1"]) if g["mdy"] else (g["m2"], g["d2"], g["y2"])
-            day = date(int(year_), _month(month), int(day_))
-            key, value = ("day", day.toordinal()), float(day.toordinal())
-        else:
-            year, month_ = int(g["y3"]), _month(g["m3"])
-            key, value = ("month", (year, month_)), float(date(year, month_, 1).toordinal())
-    except ValueError:
-        return None
-    text = match.group(0)
-    return _Figure(text, match.start(), "date", value, abs(value), value, 1.0, False, False, 0, 0.0, key)
-
-
-def _direction(text: str, start: int, end: int) -> int:
-    before, after = text[max(0, start - 40) : start], text[end : end + 20]
-    if _DOWN_AFTER.match(after) or _DOWN_BEFORE.search(before):
-        return -1
-    if _UP_AFTER.match(after) or _UP_BEFORE.search(before):
-        return 1
-    return 0
-
-
-def _number_figure(match: re.Match[str], text: str) -> _Figure | None:
-    g = match.groupdict()
-    scale_word = (g["scale"] or "").lower()
-    if len(scale_word) == 1 and not g["cur"]:
-        return None  # "3M" is a company, "5 m" a distance: one-letter scales only after a currency sign
-    start, end = match.start(), match.end()
-    closed = bool(g["c1"] or g["c2"])
-    if g["open"] and not closed:
-        start += 1  # a parenthesis opening an aside, not a negative
-    if not g["open"] and closed:
-        end -= 1
-    shown = text[start:end]
-    digits = g["digits"].replace(",", "")
-    decimals = len(g["frac"]) - 1 if g["frac"] else 0
-    mantissa = float(digits + (g["frac"] or ""))
-    pct = (g["pct"] or "").lower()
-    scale = SCALE_WORDS.get(scale_word, 1.0)
-    if pct in ("bps", "basis point", "basis points"):
-        scale = 0.01
-    percent = bool(pct)
-    if percent:
-        kind = "percent"
-    elif g["cur"]:
-        kind = "amount"
-    elif _COUNT_NOUN.match(text, end):
-        kind = "count"
-    elif scale_word:
-        kind = "amount"
-    elif not g["frac"] and "," not in g["digits"] and len(digits) == 4 and 1900 <= int(digits) <= 2100:
-        year = int(digits)
-        value = float(year)
-        return _Figure(shown, start, "date", value, value, value, 1.0, False, False, 0, 0.0, ("year", year))
-    elif not g["frac"] and mantissa <= _SMALL_COUNT and not g["times"]:
-        kind = "count"
-    else:
-        kind = "number"
-    explicit = g["sign"] or g["sign2"]
-    if explicit:
-        sign = 1 if explicit == "+" else -1
-    elif g["open"] and closed and not percent:
-        sign = -1  # "(370)": accounting negative; "(13.7%)" in prose is an aside, its sign unknown
-    else:
-        sign = _direction(text, start, end)
-    magnitude = float(Decimal(digits + (g["frac"] or "")) * Decimal(repr(scale)))  # 8.3 bn is 8.3e9 exactly
-    value = -magnitude if sign < 0 else magnitude
-    tolerance = 0.5 * 10.0**-decimals * scale
-    return _Figure(
-        shown,
-        start,
-        kind,
-        value,
-        magnitude,
-        mantissa,
-        scale,
-        bool(scale_word),
-        bool(g["cur"]),
-        sign,
-        tolerance,
-    )
-
-
-def _scan(text: str) -> list[_Figure]:
-    figures: list[_Figure] = []
-    for match in _SCAN.finditer(text):
-        if match.group("num"):
-            figure = _number_figure(match, text)
-        elif (
-            match.group("fiscal")
-            or match.group("iso")
-            or match.group("mdy")
-            or match.group("dmy")
-            or (match.group("my"))
-        ):
-            figure = _date_figure(match)
-        else:
-            continue
-        if figure is not None:
-            figures.append(figure)
-    return figures
-
-
-def extract_figures(answer: str) -> list[tuple[str, float, str]]:
-    """(text, value, kind) of every figure in the answer, in order.
-
-    Citation labels, form names ("10-Q"), list numbering, item/note/page numbers and calculator
-    expressions ("(computed: growth(94836, 81797))", checked through the calculation instead) are not
-    figures; fiscal labels ("Q3 FY2023") and bare years are dates.
-    """
-    return [(f.text, f.value, f.kind) for f in _scan(answer)]
-
-
 # -- evidence ----------------------------------------------------------------------------------------
 @dataclass(slots=True)
 class _Item:
@@ -278,7 +75,7 @@ class _Item:
 
     name: str
     label: str | None
-    numbers: list[_Figure]
+    numbers: list[WrittenFigure]
     in_table: set[int]  # starts of the numbers written in table rows ("| Revenue | 81,797 |")
     scales: tuple[float, ...]
     days: set[int]
@@ -299,7 +96,7 @@ def _scales(text: str) -> tuple[float, ...]:
 
 
 def _add_period(item: _Item, period: Any, period_end: Any = None, fiscal_year: Any = None) -> None:
-    for figure in _scan(str(period or "")):
+    for figure in scan_figures(str(period or "")):
         if figure.date_key and figure.date_key[0] == "fiscal":
             label = figure.date_key[1]
             item.fiscal.add(label)
@@ -329,7 +126,7 @@ def _read_item(record: dict[str, Any], label: str | None, period: Any = None) ->
             " ".join(str(record.get(k) or "") for k in ("ticker", "kind", "period_label")).strip() or "item"
         )
     item = _Item(name, label, [], set(), _scales(text), set(), set(), set(), set())
-    for figure in _scan(text):
+    for figure in scan_figures(text):
         if figure.kind != "date":
             item.numbers.append(figure)
             line_start = text.rfind("\n", 0, figure.start) + 1
@@ -381,7 +178,9 @@ def _items(evidence: Sequence[dict[str, Any]], citations: Sequence[dict[str, Any
 
 
 # -- matching ----------------------------------------------------------------------------------------
-def _close(figure: _Figure, candidate: float, candidate_sign: int, tolerance: float | None = None) -> bool:
+def _close(
+    figure: WrittenFigure, candidate: float, candidate_sign: int, tolerance: float | None = None
+) -> bool:
     """Equal at the precision the answer shows (never looser than 5%), signs not contradicting."""
     if figure.sign and candidate_sign and figure.sign != candidate_sign:
         return False
@@ -390,7 +189,7 @@ def _close(figure: _Figure, candidate: float, candidate_sign: int, tolerance: fl
     return abs(figure.magnitude - abs(candidate)) <= tolerance + 1e-9 * max(1.0, figure.magnitude)
 
 
-def _readings(figure: _Figure, token: _Figure, item: _Item) -> list[float]:
+def _readings(figure: WrittenFigure, token: WrittenFigure, item: _Item) -> list[float]:
     """What an evidence number may mean in the answer's terms: as written, times its own scale word,
     times the table's unit; without a stated unit, in the answer's own scale.
 
@@ -411,7 +210,7 @@ def _readings(figure: _Figure, token: _Figure, item: _Item) -> list[float]:
     return values
 
 
-def _in_item(figure: _Figure, item: _Item, tolerance: float | None = None) -> _Figure | None:
+def _in_item(figure: WrittenFigure, item: _Item, tolerance: float | None = None) -> WrittenFigure | None:
     for token in item.numbers:
         sign = -1 if token.sign < 0 else 0  # an unsigned evidence number may sit in a "decrease" row
         if any(_close(figure, v, sign, tolerance) for v in _readings(figure, token, item)):
@@ -419,7 +218,7 @@ def _in_item(figure: _Figure, item: _Item, tolerance: float | None = None) -> _F
     return None
 
 
-def _calc_candidates(figure: _Figure, calc: dict[str, Any]) -> list[float]:
+def _calc_candidates(figure: WrittenFigure, calc: dict[str, Any]) -> list[float]:
     result = calc.get("result")
     if not isinstance(result, int | float) or isinstance(result, bool) or not math.isfinite(result):
         return []
@@ -491,7 +290,7 @@ class _Checker:
         self._inputs[key] = missing
         return missing
 
-    def check_date(self, figure: _Figure, labels: Sequence[str]) -> tuple[bool, str]:
+    def check_date(self, figure: WrittenFigure, labels: Sequence[str]) -> tuple[bool, str]:
         """A date, year or fiscal label written in an item's text or naming its period."""
         kind, key = figure.date_key or ("", None)
         for item in [*self.scoped(labels), *self.cited, *self.items]:
@@ -504,7 +303,7 @@ class _Checker:
                 return True, f"evidence {item.name}"
         return False, "date not found in the evidence or its periods"
 
-    def check(self, figure: _Figure, labels: Sequence[str]) -> tuple[bool, str, bool]:
+    def check(self, figure: WrittenFigure, labels: Sequence[str]) -> tuple[bool, str, bool]:
         """(verified, how, minor): minor marks an unverified figure that is a citation or rounding slip."""
         if figure.kind == "date":
             ok, how = self.check_date(figure, labels)
@@ -544,7 +343,7 @@ class _Checker:
                     True,
                 )
         where = "cited evidence" if labels else "the evidence"
-        minor = figure.kind == "count" and figure.magnitude <= _SMALL_COUNT and not figure.scaled
+        minor = figure.kind == "count" and figure.magnitude <= SMALL_COUNT and not figure.scaled
         return False, f"not found in {where} or the computed results", minor
 
 
@@ -607,7 +406,7 @@ def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> 
     labels: set[str] = set()
     for match in _ORDINAL_QUARTER.finditer(sentence):
         labels.add(f"Q{_ORDINALS[match.group(1).lower()]} FY{match.group(2)}")
-    for figure in _scan(sentence):
+    for figure in scan_figures(sentence):
         kind, key = figure.date_key or ("", None)
         if kind == "fiscal":
             labels.add(str(key))
@@ -623,7 +422,7 @@ def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> 
     return labels
 
 
-def _same_value(figure: _Figure, value: float, kind: str) -> bool:
+def _same_value(figure: WrittenFigure, value: float, kind: str) -> bool:
     if (figure.kind == "percent") != (kind == "percent"):
         return False
     readings = (
@@ -657,7 +456,7 @@ def _change_context(sentence: str, start: int, end: int) -> bool:
 
 
 def _period_verdict(
-    figure: _Figure, sentence: str, scope: PeriodScope, offset: int = 0
+    figure: WrittenFigure, sentence: str, scope: PeriodScope, offset: int = 0
 ) -> tuple[bool, str] | None:
     """(verified, how) when the figure is a known value of a named company: verified for the period
     the sentence states, unsupported when it belongs to another period, when a level is stated as a
@@ -761,7 +560,7 @@ def verify_answer(
     spans = _sentence_labels(answer)
     checks: list[FigureCheck] = []
     minor: dict[int, bool] = {}
-    for figure in _scan(answer):
+    for figure in scan_figures(answer):
         span = next((s for s in spans if s[0] <= figure.start < s[1] or figure.start < s[0]), None)
         labels = span[2] if span else []
         ok, how, is_minor = checker.check(figure, labels)
