@@ -13,7 +13,10 @@ import pytest
 
 from finagent.errors import ParseError
 from finagent.finance.documents import ParsedDocument
-from finagent.ingest.pdf import compact_table_rows, discover_pdfs, match_heading, parse_cover
+from finagent.ingest.pdf import discover_pdfs
+from finagent.ingest.pdf_tables import compact_table_rows
+from finagent.ingest.sec.cover import parse_cover
+from finagent.ingest.sec.pdf_items import match_heading
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 SEC10Q = SHARED / "data" / "filings" / "pdf" / "sec10q"

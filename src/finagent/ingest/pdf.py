@@ -32,155 +32,21 @@ import pymupdf
 
 from finagent.errors import ParseError
 from finagent.finance.companies import Company, lookup_builtin
-from finagent.finance.dates import parse_month_day_year
 from finagent.finance.documents import KINDS, Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
 from finagent.finance.fiscal import fiscal_period, nominal_month_end, quarter_label
+from finagent.ingest.sec.cover import FYE_RX, CoverInfo, normalize_form, parse_cover
+from finagent.ingest.sec.pdf_items import PAGE_REF_RX, SectionState, page_blocks
+from finagent.ingest.text import DATE, normalize_text, parse_long_date
 
 log = logging.getLogger(__name__)
 
 # --------------------------------------------------------------------------- text helpers
 
-# Ligatures and odd spaces that pymupdf may emit; expanding them keeps words searchable.
-_CHAR_MAP = {
-    "\ufb00": "ff",
-    "\ufb01": "fi",
-    "\ufb02": "fl",
-    "\ufb03": "ffi",
-    "\ufb04": "ffl",
-    "\ufb05": "st",
-    "\ufb06": "st",
-    "\xa0": " ",
-    "\u2002": " ",
-    "\u2003": " ",
-    "\u2009": " ",
-    "\u200a": " ",
-    "\u202f": " ",
-    "\u200b": "",
-    "\u2011": "-",
-    "\ufeff": "",
-}
-_ODD_CHARS = re.compile("[" + "".join(_CHAR_MAP) + "]")
-# Only runs of spaces or non-space blanks: rewriting every single space would be slow.
-_SPACES = re.compile(r"[ \t\f\v]{2,}|[\t\f\v]")
 # pymupdf flags: keep whitespace, clip to the media box, but expand ligatures ("ﬁ" -> "fi").
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 
 
-def normalize_text(text: str) -> str:
-    """Expand ligatures and odd spaces, collapse runs of spaces (newlines are kept)."""
-    if not text.isascii():  # every odd character is non-ASCII; the check is a fast C loop
-        text = _ODD_CHARS.sub(lambda m: _CHAR_MAP[m.group()], text)
-    if "  " in text or "\t" in text or "\f" in text or "\v" in text:
-        text = _SPACES.sub(" ", text)
-    return text
-
-
-_DATE = (
-    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
-    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?\s+\d{1,2}\s*,?\s*\d{4}"
-)
-
-
-def parse_long_date(text: str) -> date | None:
-    """Parse "June 25, 2022" / "Sept. 30 2022"; None when it is not a real date."""
-    return parse_month_day_year(text)
-
-
 # --------------------------------------------------------------------------- cover page
-
-
-@dataclass(slots=True)
-class CoverInfo:
-    """What a filing's cover page says about itself (any field may be missing)."""
-
-    form: str | None = None
-    period_end: date | None = None  # quarter / fiscal year end (10-Q, 10-K)
-    event_date: date | None = None  # date of report (8-K)
-    company_name: str | None = None
-    trading_symbol: str | None = None
-    fye_date: date | None = None  # a "fiscal year ended <date>" seen in the text
-
-
-_FORM_RX = re.compile(r"\bFORM\s+(10-?K|10-?Q|8-?K)\b", re.I)
-# "For the quarterly period ended ..." as the cover prints it (capital F), not a mid-sentence
-# "... for the quarter ended June 26, 2022 include ..." comparison.
-_PERIOD_RX = re.compile(
-    r"\b(?:For|FOR)\s+(?i:the\s+(quarterly\s+period|fiscal\s+quarter|quarter|fiscal\s+year|year)"
-    r"\s+ended\s*:?\s*(" + _DATE + "))"
-)
-_EVENT_RX = re.compile(
-    r"(" + _DATE + r")\s*\(?\s*Date\s+of\s+Report|Date\s+of\s+Report[^)]{0,60}\)?\s*:?\s*(" + _DATE + ")",
-    re.I,
-)
-_FYE_RX = re.compile(r"\bfiscal\s+year\s+ended\s*:?\s*(" + _DATE + ")", re.I)
-_REGISTRANT_RX = re.compile(r"\(\s*exact\s+name\s+of\s+registrant", re.I)
-_FILE_NUMBER_RX = re.compile(r"commission\s+file\s+(?:number|no\.?)", re.I)
-_SYMBOL_HEADER_RX = re.compile(r"trading\s*symbol", re.I)
-_SYMBOL_RX = re.compile(r"^[A-Z]{1,5}(?:[.-][A-Z])?$")
-_NOT_SYMBOLS = {"NYSE", "NASDAQ", "LLC", "INC", "NONE", "NA", "USD", "II", "III", "IV", "OR", "AND"}
-
-
-def normalize_form(form: str | None) -> str | None:
-    """ "10Q", "10-q", "FORM 10-Q" -> "10-Q"; other values are upper-cased as given."""
-    if not form:
-        return None
-    compact = re.sub(r"[^0-9A-Z]", "", form.upper().replace("FORM", ""))
-    mapping = {"10K": "10-K", "10Q": "10-Q", "8K": "8-K", "10K405": "10-K", "10KT": "10-K", "10QT": "10-Q"}
-    return mapping.get(compact, form.strip().upper())
-
-
-def parse_cover(text: str) -> CoverInfo:
-    """Read form, period, registrant and trading symbol from the first pages of a filing."""
-    info = CoverInfo()
-    text = normalize_text(text)
-    flat = re.sub(r"\s+", " ", text)
-    m = _FORM_RX.search(flat)
-    if m:
-        info.form = normalize_form(m.group(1))
-    m = _PERIOD_RX.search(flat)
-    if m:
-        info.period_end = parse_long_date(m.group(2))
-    m = _EVENT_RX.search(flat)
-    if m:
-        info.event_date = parse_long_date(m.group(1) or m.group(2))
-    m = _FYE_RX.search(flat)
-    if m:
-        info.fye_date = parse_long_date(m.group(1))
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    info.company_name = _registrant_name(lines)
-    info.trading_symbol = _trading_symbol(lines)
-    return info
-
-
-def _registrant_name(lines: list[str]) -> str | None:
-    for i, line in enumerate(lines):
-        if _REGISTRANT_RX.search(line):
-            before = _REGISTRANT_RX.split(line)[0].strip()
-            if before:
-                return before
-            if i > 0:
-                return lines[i - 1]
-    for i, line in enumerate(lines):
-        if _FILE_NUMBER_RX.search(line) and i + 1 < len(lines):
-            candidate = lines[i + 1]
-            if re.search(r"[A-Za-z]{2}", candidate) and not re.match(r"^[\d\-\s]+$", candidate):
-                return candidate
-    return None
-
-
-def _trading_symbol(lines: list[str]) -> str | None:
-    for i, line in enumerate(lines):
-        header = line
-        if line.lower() == "trading" and i + 1 < len(lines):
-            header = f"{line} {lines[i + 1]}"
-        if not _SYMBOL_HEADER_RX.search(header):
-            continue
-        for candidate in lines[i + 1 : i + 16]:
-            token = candidate.strip()
-            if _SYMBOL_RX.match(token) and token not in _NOT_SYMBOLS:
-                return token
-        return None
-    return None
 
 
 # --------------------------------------------------------------------------- metadata sources
@@ -439,10 +305,10 @@ def page_text_blocks(pages: Iterable[tuple[int, str]], form: str | None = None) 
         lines = [(0, ln.strip()) for ln in normalize_text(text).splitlines() if ln.strip()]
         numbers.append(page)
         line_pages.append(_drop_nav_line(lines, position == 0))
-    state = _SectionState(form=normalize_form(form))
+    state = SectionState(form=normalize_form(form))
     blocks: list[Block] = []
     for page, lines in zip(numbers, strip_page_footers(line_pages), strict=True):
-        blocks += _page_blocks(page, lines, state, joiner="\n")
+        blocks += page_blocks(page, lines, state, joiner="\n")
     return blocks
 
 
@@ -486,12 +352,12 @@ class _Resolved:
 
 _REPORTED_RX = re.compile(
     r"results\s+(?:of\s+operations\s+)?for\s+(?:its|the)\s+[^.]{0,60}?\b(quarter|year)\s+ended\s+"
-    r"(" + _DATE + ")",
+    r"(" + DATE + ")",
     re.I,
 )
-_SIGNATURE_DATE_RX = re.compile(r"\bDated?\s*:?\s*(" + _DATE + ")")
+_SIGNATURE_DATE_RX = re.compile(r"\bDated?\s*:?\s*(" + DATE + ")")
 _SIGNATURE_HEADING_RX = re.compile(r"^SIGNATURES?$", re.I)
-_ANY_DATE_RX = re.compile(_DATE)
+_ANY_DATE_RX = re.compile(DATE)
 
 
 def _signature_date(pages: list[list[tuple[int, str]]]) -> date | None:
@@ -501,7 +367,7 @@ def _signature_date(pages: list[list[tuple[int, str]]]) -> date | None:
         for i, line in enumerate(lines):
             if _SIGNATURE_HEADING_RX.match(line):
                 following = " ".join(lines[i + 1 : i + 40])
-                if _PAGE_REF_RX.match(lines[i + 1] if i + 1 < len(lines) else ""):
+                if PAGE_REF_RX.match(lines[i + 1] if i + 1 < len(lines) else ""):
                     continue  # a table-of-contents entry, not the signature page
                 m = _SIGNATURE_DATE_RX.search(following) or _ANY_DATE_RX.search(following)
                 if m:
@@ -557,7 +423,7 @@ def _resolve(hints: list[_Hints], cover: CoverInfo, full_text: str) -> _Resolved
     else:
         fye_date = cover.fye_date
         if fye_date is None:
-            m = _FYE_RX.search(re.sub(r"\s+", " ", full_text))
+            m = FYE_RX.search(re.sub(r"\s+", " ", full_text))
             fye_date = parse_long_date(m.group(1)) if m else None
         if fye_date:
             r.fye_month = nominal_month_end(fye_date)[1]
@@ -619,9 +485,9 @@ def _build(
     r = _resolve(hints, cover, full_text)
 
     blocks: list[Block] = []
-    state = _SectionState(form=r.form)
+    state = SectionState(form=r.form)
     for index, lines in enumerate(pages):
-        blocks.extend(_page_blocks(index, lines, state))
+        blocks.extend(page_blocks(index, lines, state))
 
     signed = _signature_date(pages)
     published = datetime(signed.year, signed.month, signed.day, tzinfo=UTC) if signed else None
@@ -668,429 +534,5 @@ def _build(
 
 # --------------------------------------------------------------------------- sections
 
-_ITEM_RX = re.compile(r"^(?:ITEM|Item)\s+(\d{1,2}(?:\.\d{2})?[A-Ca-c]?)(?:\s*[.:\-–—]\s*|\s+|$)(.*)$")
-_PART_RX = re.compile(r"^PART\s+(IV|III|II|I)\b\s*[.:\-–—]?\s*(.*)$", re.I)
-_PAGE_REF_RX = re.compile(r"^(?:pages?\s+)?\d{1,3}(?:\s*[-–,]\s*\d{1,3})*$", re.I)
-_TRAILING_PAGE_RX = re.compile(r"\s\d{1,3}$")
-
-ITEMS_10K: dict[str, str] = {
-    "1": "Business",
-    "1A": "Risk Factors",
-    "1B": "Unresolved Staff Comments",
-    "1C": "Cybersecurity",
-    "2": "Properties",
-    "3": "Legal Proceedings",
-    "4": "Mine Safety Disclosures",
-    "5": "Market for Registrant's Common Equity, Related Stockholder Matters and Issuer Purchases "
-    "of Equity Securities",
-    "6": "[Reserved] / Selected Financial Data",
-    "7": "Management's Discussion and Analysis of Financial Condition and Results of Operations",
-    "7A": "Quantitative and Qualitative Disclosures About Market Risk",
-    "8": "Financial Statements and Supplementary Data",
-    "9": "Changes in and Disagreements with Accountants on Accounting and Financial Disclosure",
-    "9A": "Controls and Procedures",
-    "9B": "Other Information",
-    "9C": "Disclosure Regarding Foreign Jurisdictions that Prevent Inspections",
-    "10": "Directors, Executive Officers and Corporate Governance",
-    "11": "Executive Compensation",
-    "12": "Security Ownership of Certain Beneficial Owners and Management and Related Stockholder Matters",
-    "13": "Certain Relationships and Related Transactions, and Director Independence",
-    "14": "Principal Accountant Fees and Services",
-    "15": "Exhibits and Financial Statement Schedules",
-    "16": "Form 10-K Summary",
-}
-ITEMS_10Q: dict[tuple[int, str], str] = {
-    (1, "1"): "Financial Statements",
-    (1, "2"): "Management's Discussion and Analysis of Financial Condition and Results of Operations",
-    (1, "3"): "Quantitative and Qualitative Disclosures About Market Risk",
-    (1, "4"): "Controls and Procedures",
-    (2, "1"): "Legal Proceedings",
-    (2, "1A"): "Risk Factors",
-    (2, "2"): "Unregistered Sales of Equity Securities and Use of Proceeds",
-    (2, "3"): "Defaults Upon Senior Securities",
-    (2, "4"): "Mine Safety Disclosures",
-    (2, "5"): "Other Information",
-    (2, "6"): "Exhibits",
-}
-ITEMS_8K: dict[str, str] = {
-    "1.01": "Entry into a Material Definitive Agreement",
-    "1.02": "Termination of a Material Definitive Agreement",
-    "2.01": "Completion of Acquisition or Disposition of Assets",
-    "2.02": "Results of Operations and Financial Condition",
-    "2.03": "Creation of a Direct Financial Obligation",
-    "2.05": "Costs Associated with Exit or Disposal Activities",
-    "2.06": "Material Impairments",
-    "3.02": "Unregistered Sales of Equity Securities",
-    "5.02": "Departure of Directors or Certain Officers; Election of Directors; Appointment of Certain "
-    "Officers; Compensatory Arrangements of Certain Officers",
-    "5.03": "Amendments to Articles of Incorporation or Bylaws; Change in Fiscal Year",
-    "5.07": "Submission of Matters to a Vote of Security Holders",
-    "7.01": "Regulation FD Disclosure",
-    "8.01": "Other Events",
-    "9.01": "Financial Statements and Exhibits",
-}
-_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4}
-
-
-@dataclass(slots=True)
-class _SectionState:
-    """Section tracking across pages: headings carry over until the next one."""
-
-    form: str | None
-    part: int | None = None
-    last_item: str | None = None
-    section: str | None = None
-    title: str | None = None
-
-
-@dataclass(slots=True)
-class _Heading:
-    kind: str  # "item", "part", or "exhibits" / "statements" (after the last Item)
-    number: str
-    rest: str
-
-
-def _item_order(number: str) -> tuple[float, str]:
-    m = re.match(r"(\d+(?:\.\d+)?)(.*)", number)
-    return (float(m.group(1)), m.group(2)) if m else (0.0, number)
-
-
-def _valid_item(number: str, form: str | None) -> bool:
-    if form == "8-K":
-        return "." in number
-    if "." in number:
-        return form is None
-    if form == "10-Q":
-        return number in {"1", "1A", "2", "3", "4", "5", "6"}
-    if form == "10-K":
-        return number in ITEMS_10K
-    return True
-
-
-def _starts_like_title(rest: str) -> bool:
-    return not rest or rest[0].isupper() or rest[0] in "“\"'([" or rest[0].isdigit()
-
-
-def match_heading(line: str, form: str | None = None) -> _Heading | None:
-    """An "Item N." or "PART II" heading at the start of a line, or None for body text."""
-    if len(line) > 200 or line[:1] not in "IiPp":
-        return None
-    m = _ITEM_RX.match(line)
-    if m:
-        number, rest = m.group(1).upper(), m.group(2).strip()
-        if _valid_item(number, form) and _starts_like_title(rest):
-            return _Heading("item", number, rest)
-        return None
-    m = _PART_RX.match(line)
-    if m and len(line) <= 80:
-        rest = m.group(2).strip()
-        if _starts_like_title(rest):
-            return _Heading("part", m.group(1).upper(), rest)
-    return None
-
-
-def _is_toc_page(lines: list[str], form: str | None) -> bool:
-    """A page listing several Item headings each followed by a page number."""
-    refs = 0
-    for i, line in enumerate(lines):
-        heading = match_heading(line, form)
-        if heading is None or heading.kind != "item":
-            continue
-        if _TRAILING_PAGE_RX.search(line) or any(_PAGE_REF_RX.match(n) for n in lines[i + 1 : i + 4]):
-            refs += 1
-    return refs >= 3
-
-
-_SIGNATURES_RX = re.compile(r"^SIGNATURES?$")
-_STATEMENTS_RX = re.compile(
-    r"^(?:report of independent registered public accounting firm|"
-    r"(?:condensed )?consolidated (?:and combined )?(?:statements? of|balance sheets?))",
-    re.I,
-)
-_LAST_ITEMS = {"10-K": {"15", "16"}, "10-Q": {"6"}}
-
-
-def _late_heading(line: str, index_on_page: int, state: _SectionState) -> _Heading | None:
-    """Headings after the last Item: the signature page, then appended financial statements.
-
-    Many 10-Ks (Pfizer, PepsiCo) put the statements after the signatures; calling those pages
-    "Item 16" would mislead, so they become ``item_8`` and the rest ``exhibits``.
-    """
-    last_items = _LAST_ITEMS.get(state.form or "")
-    if not last_items or state.last_item not in last_items:
-        return None
-    if _SIGNATURES_RX.match(line) and state.section != "exhibits":
-        return _Heading("exhibits", "", "")
-    if (
-        state.form == "10-K"
-        and index_on_page < 4
-        and len(line) <= 120
-        and state.section != "item_8"
-        and _STATEMENTS_RX.match(line)
-    ):
-        return _Heading("statements", "", "")
-    return None
-
-
-def _apply_heading(state: _SectionState, heading: _Heading) -> None:
-    if heading.kind == "part":
-        state.part = _ROMAN[heading.number]
-        state.last_item = None
-        return
-    if heading.kind == "exhibits":
-        state.section, state.title = "exhibits", "Signatures and exhibits"
-        return
-    if heading.kind == "statements":
-        state.section, state.title = "item_8", ITEMS_10K["8"]
-        return
-    number = heading.number
-    form = state.form
-    if form == "10-Q":
-        if state.part is None:
-            state.part = 2 if number in {"1A", "5", "6"} else 1
-        elif (
-            state.part == 1
-            and state.last_item is not None
-            and _item_order(number) < _item_order(state.last_item)
-        ):
-            state.part = 2  # Part II started without a "PART II" line
-        state.section = f"part{state.part}_item_{number.lower()}"
-        state.title = ITEMS_10Q.get((state.part, number)) or heading.rest or f"Item {number}"
-    elif form == "8-K" or "." in number:
-        state.section = f"item_{number.replace('.', '_').lower()}"
-        state.title = heading.rest.rstrip(".") or ITEMS_8K.get(number) or f"Item {number}"
-    else:
-        state.section = f"item_{number.lower()}"
-        state.title = (ITEMS_10K.get(number) if form == "10-K" else None) or heading.rest or f"Item {number}"
-    state.last_item = number
-
-
-def _page_blocks(
-    page: int, lines: list[tuple[int, str]], state: _SectionState, joiner: str = " "
-) -> list[Block]:
-    """Blocks of one page: prose per pymupdf block, tables compacted, split at headings."""
-    if not lines:
-        return []
-    texts = [t for _, t in lines]
-    if _is_toc_page(texts, state.form):
-        return _segment_blocks(page, lines, None, "Table of contents", {"toc": True}, joiner)
-    blocks: list[Block] = []
-    segment: list[tuple[int, str]] = []
-    section, title = state.section, state.title
-    part_only = False  # the segment holds only a "PART II" line, which belongs to what follows
-    for index, (block_no, line) in enumerate(lines):
-        heading = match_heading(line, state.form) or _late_heading(line, index, state)
-        if heading is not None:
-            before = state.section
-            _apply_heading(state, heading)
-            starts_new = heading.kind == "part" or state.section != before
-            if starts_new and segment and not part_only:
-                blocks += _segment_blocks(page, segment, section, title, {}, joiner)
-                segment = []
-            part_only = heading.kind == "part" or (part_only and state.section == before)
-            section, title = state.section, state.title
-        else:
-            part_only = False
-        segment.append((block_no, line))
-    if segment:
-        blocks += _segment_blocks(page, segment, section, title, {}, joiner)
-    return blocks
-
 
 # --------------------------------------------------------------------------- tables
-
-_CELL = (
-    r"(?:[(\[]?[$€£]?[(\[]?[-+−]?\d[\d,]*(?:\.\d+)?%?[)\]]?%?\*?|[$€£%]|—|–|-|−|\(?pts\)?|bps|x|n/?m|N/?M)"
-)
-_CELL_LINE = re.compile(rf"^{_CELL}(?:\s+{_CELL})*$")
-_DIGIT = re.compile(r"\d")
-_MAX_CELL_LINE = 80
-
-
-def _is_cell_line(line: str) -> bool:
-    """A line made only of amounts, percentages, currency signs and dashes."""
-    return len(line) <= _MAX_CELL_LINE and _CELL_LINE.match(line) is not None
-
-
-def _cells(lines: list[str]) -> list[str]:
-    """Flatten cell lines into cells, gluing "$" to the amount after it and "%" to the one before."""
-    out: list[str] = []
-    pending = ""
-    for line in lines:
-        for token in line.split():
-            if token in {"$", "€", "£"}:
-                pending = token
-                continue
-            if token in {"%", "pts", "bps"} and out:
-                out[-1] = f"{out[-1]}{token if token == '%' else ' ' + token}"
-                continue
-            out.append(pending + token)
-            pending = ""
-    return out
-
-
-def compact_table_rows(lines: list[str]) -> list[tuple[str, bool]]:
-    """Turn "label / $ / 19,442 / $ / 21,744" line runs into ("label | $19,442 | $21,744", True).
-
-    Other lines come back unchanged with False. A row needs at least two numeric cells, so a
-    page number after a paragraph is never mistaken for a table row.
-    """
-    return [(text, is_row) for text, is_row, _ in _compact(lines)]
-
-
-def _compact(lines: list[str]) -> list[tuple[str, bool, int]]:
-    """``compact_table_rows`` plus how many input lines each output entry consumed."""
-    cell = [_is_cell_line(line) for line in lines]
-    out: list[tuple[str, bool, int]] = []
-    i, n = 0, len(lines)
-    while i < n:
-        j = i if cell[i] else i + 1
-        k = j
-        while k < n and cell[k]:
-            k += 1
-        if k > j:
-            cells = _cells(lines[j:k])
-            if sum(1 for c in cells if _DIGIT.search(c)) >= 2:
-                label = lines[i] if j == i + 1 else ""
-                out.append((" | ".join([label, *cells]) if label else " | ".join(cells), True, k - i))
-                i = k
-                continue
-        out.append((lines[i], False, 1))
-        i += 1
-    return out
-
-
-_MAX_HEADER_LINES = 14  # short lines above a table (title, units, column headings) ...
-_MAX_HEADER_CHARS = 160  # ... each at most this long ...
-_MAX_HEADER_TOTAL = 320  # ... and together short enough to repeat on every piece of the table
-
-
-def _segment_blocks(
-    page: int,
-    lines: list[tuple[int, str]],
-    section: str | None,
-    title: str | None,
-    metadata: dict[str, Any],
-    joiner: str = " ",
-) -> list[Block]:
-    """Split one page segment into prose blocks and table blocks, in page order."""
-    if not lines:
-        return []
-    texts = [t for _, t in lines]
-    # Map every compacted entry back to the pymupdf block of its first line.
-    entries: list[tuple[str, bool, int]] = []
-    pos = 0
-    for text, is_row, consumed in _compact(texts):
-        entries.append((text, is_row, lines[pos][0]))
-        pos += consumed
-    table_of = _table_runs(entries)
-
-    blocks: list[Block] = []
-    prose: list[str] = []
-    prose_block: int | None = None
-
-    def flush_prose() -> None:
-        nonlocal prose, prose_block
-        if prose:
-            blocks.append(
-                Block(
-                    text=_join_prose(prose, joiner),
-                    section=section,
-                    section_title=title,
-                    page=page,
-                    metadata=dict(metadata),
-                )
-            )
-        prose, prose_block = [], None
-
-    idx = 0
-    while idx < len(entries):
-        if idx in table_of:
-            flush_prose()
-            start, end, header_count = table_of[idx]
-            header = " ".join(e[0] for e in entries[start : start + header_count])
-            rows = [e[0] for e in entries[start + header_count : end]]
-            text = "\n".join([header, *rows]) if header else "\n".join(rows)
-            blocks.append(
-                Block(
-                    text=text,
-                    section=section,
-                    section_title=title,
-                    page=page,
-                    is_table=True,
-                    metadata=dict(metadata),
-                )
-            )
-            idx = end
-            continue
-        text, _, block_no = entries[idx]
-        if prose_block is not None and block_no != prose_block:
-            flush_prose()
-        prose.append(text)
-        prose_block = block_no
-        idx += 1
-    flush_prose()
-    return blocks
-
-
-def _is_header_line(text: str) -> bool:
-    return len(text) <= _MAX_HEADER_CHARS and not text.rstrip().endswith(".")
-
-
-def _is_gap_line(text: str) -> bool:
-    """A sub-heading or wrapped long label between two rows (not the end of a sentence)."""
-    return len(text) <= 200 and not text.rstrip().endswith(".")
-
-
-def _table_runs(entries: list[tuple[str, bool, int]]) -> dict[int, tuple[int, int, int]]:
-    """Start index -> (start, end, header line count) of each table run (>= 3 rows)."""
-    runs: dict[int, tuple[int, int, int]] = {}
-    i, n = 0, len(entries)
-    taken_until = 0
-    while i < n:
-        if not entries[i][1]:
-            i += 1
-            continue
-        end, rows, k = i, 0, i
-        while k < n:
-            if entries[k][1]:
-                rows += 1
-                end = k + 1
-                k += 1
-                continue
-            # Sub-headings such as "Operating expenses:" may sit between rows.
-            gap = k
-            while gap < n and gap - k < 3 and not entries[gap][1] and _is_gap_line(entries[gap][0]):
-                gap += 1
-            if gap < n and gap > k and entries[gap][1]:
-                k = gap
-                continue
-            break
-        if rows >= 3:
-            start, header_chars = i, 0
-            while (
-                start > taken_until
-                and i - start < _MAX_HEADER_LINES
-                and not entries[start - 1][1]
-                and _is_header_line(entries[start - 1][0])
-                and header_chars + len(entries[start - 1][0]) <= _MAX_HEADER_TOTAL
-            ):
-                start -= 1
-                header_chars += len(entries[start][0]) + 1
-            runs[start] = (start, end, i - start)
-            taken_until = end
-            i = end
-        else:
-            i = end if end > i else i + 1
-    return runs
-
-
-def _join_prose(lines: list[str], joiner: str = " ") -> str:
-    """Unwrap the visual lines of one paragraph; keep hyphenated words whole."""
-    out = lines[0]
-    for line in lines[1:]:
-        if joiner == " " and out.endswith("-") and line[:1].islower():
-            out += line
-        else:
-            out += joiner + line
-    return out

@@ -1,0 +1,296 @@
+"""Cover pages: what a filing is (form, period, company, ticker) from dei facts, the SGML header, and
+the cover text of HTML and PDF filings."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from finagent.finance.companies import lookup_builtin
+from finagent.finance.dates import parse_date
+from finagent.finance.facts import FiscalCalendar
+from finagent.finance.fiscal import fiscal_period, fiscal_year_of_annual, nominal_month_end, quarter_label
+from finagent.finance.xbrl import (
+    filing_calendar,
+    fye_month,
+)
+from finagent.ingest.html_text import Unit, norm_space
+from finagent.ingest.sec.submission import SubmissionHeader
+from finagent.ingest.text import DATE, normalize_text, parse_long_date
+
+
+@dataclass(slots=True)
+class _Meta:
+    kind: str
+    form: str
+    form_base: str
+    amendment: bool
+    title: str
+    ticker: str | None
+    company_name: str | None
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    period_end: date | None
+    fye_month: int | None
+    cik: str | None
+    dei_fiscal_year: int | None = None
+    computed_fiscal_year: int | None = None
+    calendar: FiscalCalendar | None = None  # labels the filing's facts
+    year_offset: int | None = None  # fiscal-year naming offset, when the filing or a built-in states it
+
+
+FilingMeta = _Meta
+
+
+def filing_metadata(dei: dict[str, str], path: Path) -> FilingMeta:
+    """Document metadata from dei cover facts alone (XBRL instance documents have no cover text)."""
+    return read_metadata(dei, None, [], path)
+
+
+_FORM_BASE = re.compile(r"^(10-K|10-Q|8-K|20-F|40-F|6-K)", re.I)
+
+
+_COVER_FORM = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K)\b", re.I)
+
+
+_COVER_PERIOD = re.compile(
+    r"for\s+the\s+(?:fiscal\s+)?(?:year|quarterly\s+period|quarter|period)\s+ended\s+"
+    r"([A-Za-z]{3,9}\.?\s+\d{1,2}\s*,?\s*\d{4})",
+    re.I,
+)
+
+
+_SEC_COMMISSION = re.compile(r"securities\s+and\s+exchange\s+commission", re.I)
+
+
+def _cover_text(units: list[Unit], limit: int = 20_000) -> str:
+    parts: list[str] = []
+    n = 0
+    for u in units:
+        parts.append(u.text)
+        n += len(u.text)
+        if n > limit:
+            break
+    return "\n".join(parts)
+
+
+def has_cover_text(units: list[Unit]) -> bool:
+    text = _cover_text(units)
+    return bool(_COVER_FORM.search(text) and _SEC_COMMISSION.search(text))
+
+
+def read_metadata(
+    dei: dict[str, str], header: SubmissionHeader | None, units: list[Unit], path: Path
+) -> _Meta:
+    """Combine dei facts, the SGML header and the built-in companies into document metadata."""
+    form = (dei.get("DocumentType") or (header.form if header else None) or "").upper().strip()
+    if not form:
+        m = _COVER_FORM.search(_cover_text(units))
+        form = m.group(1).upper() if m else ""
+    base_m = _FORM_BASE.match(form)
+    form_base = base_m.group(1).upper() if base_m else form
+    amendment = form.endswith("/A") or dei.get("AmendmentFlag", "").strip().lower() == "true"
+    kind = form_base if form_base in ("10-K", "10-Q", "8-K") else "other"
+
+    company_name = dei.get("EntityRegistrantName") or (header.company if header else None)
+    ticker = (dei.get("TradingSymbol") or "").strip().upper() or None
+    builtin = lookup_builtin(ticker) if ticker else None
+    if builtin is None and company_name:
+        builtin = lookup_builtin(company_name)
+    if ticker is None and builtin is not None:
+        ticker = builtin.ticker
+    if ticker is None and header is not None:
+        ticker = _ticker_from_downloader_path(path)
+
+    period_end = _parse_date(dei.get("DocumentPeriodEndDate", "")) or (header.period if header else None)
+    if period_end is None and (m := _COVER_PERIOD.search(_cover_text(units))):
+        period_end = _parse_date(m.group(1))
+
+    fye_fact = dei.get("CurrentFiscalYearEndDate", "")
+    fye = fye_month(fye_fact, dei.get("CurrentFiscalYearEndDate@format"))
+    if fye is None and kind == "10-K" and period_end is not None:
+        fye = nominal_month_end(period_end)[1]
+    if fye is None and builtin is not None:
+        fye = builtin.fiscal_year_end_month
+    if fye is None and header is not None and header.fiscal_year_end:
+        fye = fye_month(header.fiscal_year_end, "mmdd")
+
+    dei_year = _int(dei.get("DocumentFiscalYearFocus"))
+    focus = (dei.get("DocumentFiscalPeriodFocus") or "").strip().upper()
+    computed_year: int | None = None
+    computed_quarter: int | None = None
+    if period_end is not None and fye is not None:
+        offset = builtin.fiscal_year_offset if builtin is not None else 0
+        if kind == "10-Q":
+            computed_year, computed_quarter = fiscal_period(period_end, fye, offset)
+        else:
+            computed_year = fiscal_year_of_annual(period_end, fye, offset)
+    fiscal_year = dei_year if dei_year is not None else computed_year
+    if dei_year is not None and computed_year is not None and abs(dei_year - computed_year) > 1:
+        fiscal_year = computed_year  # a mistyped cover fact; the calendar is more trustworthy
+    quarter: int | None = None
+    if kind == "10-Q":
+        quarter = int(focus[1]) if focus in ("Q1", "Q2", "Q3", "Q4") else computed_quarter
+
+    name_for_title = company_name or ticker or Path(path).stem
+    form_label = form or kind
+    period_label = quarter_label(fiscal_year, quarter) if kind in ("10-K", "10-Q") else None
+    if period_label is None or period_label == "undated":
+        period_label = period_end.isoformat() if period_end else ""
+    title = " ".join(p for p in (name_for_title, form_label, period_label) if p)
+    cik = dei.get("EntityCentralIndexKey") or (header.cik if header else None)
+    # The calendar that labels each fact: the filing's own statement of it, else the built-in one.
+    calendar = filing_calendar(dei)
+    if calendar is None and fye is not None:
+        calendar = FiscalCalendar(fye, builtin.fiscal_year_offset if builtin is not None else 0)
+    offset_known = (dei_year is not None and period_end is not None) or builtin is not None
+    return _Meta(
+        kind=kind,
+        form=form or kind,
+        form_base=form_base,
+        amendment=amendment,
+        title=title,
+        ticker=ticker,
+        company_name=company_name,
+        fiscal_year=fiscal_year,
+        fiscal_quarter=quarter,
+        period_end=period_end,
+        fye_month=fye,
+        cik=cik.strip() if cik else None,
+        dei_fiscal_year=dei_year,
+        computed_fiscal_year=computed_year,
+        calendar=calendar,
+        year_offset=calendar.year_offset if calendar is not None and offset_known else None,
+    )
+
+
+def _ticker_from_downloader_path(path: Path) -> str | None:
+    """``.../<TICKER>/<FORM>/<accession>/full-submission.txt`` -> TICKER (last resort only)."""
+    parts = Path(path).resolve().parts
+    if len(parts) >= 4 and _FORM_BASE.match(parts[-3]) and re.fullmatch(r"[A-Z.\-]{1,6}", parts[-4]):
+        return parts[-4]
+    return None
+
+
+def _int(value: str | None) -> int | None:
+    if not value:
+        return None
+    m = re.search(r"\d{4}", value)
+    return int(m.group(0)) if m else None
+
+
+def _parse_date(text: str) -> date | None:
+    """Parse cover-page dates: 'June 28, 2025', 'June\xa028, 2025', '2025-06-28', '06/28/2025'."""
+    return parse_date(norm_space(text))
+
+
+@dataclass(slots=True)
+class CoverInfo:
+    """What a filing's cover page says about itself (any field may be missing)."""
+
+    form: str | None = None
+    period_end: date | None = None  # quarter / fiscal year end (10-Q, 10-K)
+    event_date: date | None = None  # date of report (8-K)
+    company_name: str | None = None
+    trading_symbol: str | None = None
+    fye_date: date | None = None  # a "fiscal year ended <date>" seen in the text
+
+
+_FORM_RX = re.compile(r"\bFORM\s+(10-?K|10-?Q|8-?K)\b", re.I)
+
+
+# "For the quarterly period ended ..." as the cover prints it (capital F), not a mid-sentence
+# "... for the quarter ended June 26, 2022 include ..." comparison.
+_PERIOD_RX = re.compile(
+    r"\b(?:For|FOR)\s+(?i:the\s+(quarterly\s+period|fiscal\s+quarter|quarter|fiscal\s+year|year)"
+    r"\s+ended\s*:?\s*(" + DATE + "))"
+)
+
+
+_EVENT_RX = re.compile(
+    r"(" + DATE + r")\s*\(?\s*Date\s+of\s+Report|Date\s+of\s+Report[^)]{0,60}\)?\s*:?\s*(" + DATE + ")",
+    re.I,
+)
+
+
+FYE_RX = re.compile(r"\bfiscal\s+year\s+ended\s*:?\s*(" + DATE + ")", re.I)
+
+
+_REGISTRANT_RX = re.compile(r"\(\s*exact\s+name\s+of\s+registrant", re.I)
+
+
+_FILE_NUMBER_RX = re.compile(r"commission\s+file\s+(?:number|no\.?)", re.I)
+
+
+_SYMBOL_HEADER_RX = re.compile(r"trading\s*symbol", re.I)
+
+
+_SYMBOL_RX = re.compile(r"^[A-Z]{1,5}(?:[.-][A-Z])?$")
+
+
+_NOT_SYMBOLS = {"NYSE", "NASDAQ", "LLC", "INC", "NONE", "NA", "USD", "II", "III", "IV", "OR", "AND"}
+
+
+def normalize_form(form: str | None) -> str | None:
+    """ "10Q", "10-q", "FORM 10-Q" -> "10-Q"; other values are upper-cased as given."""
+    if not form:
+        return None
+    compact = re.sub(r"[^0-9A-Z]", "", form.upper().replace("FORM", ""))
+    mapping = {"10K": "10-K", "10Q": "10-Q", "8K": "8-K", "10K405": "10-K", "10KT": "10-K", "10QT": "10-Q"}
+    return mapping.get(compact, form.strip().upper())
+
+
+def parse_cover(text: str) -> CoverInfo:
+    """Read form, period, registrant and trading symbol from the first pages of a filing."""
+    info = CoverInfo()
+    text = normalize_text(text)
+    flat = re.sub(r"\s+", " ", text)
+    m = _FORM_RX.search(flat)
+    if m:
+        info.form = normalize_form(m.group(1))
+    m = _PERIOD_RX.search(flat)
+    if m:
+        info.period_end = parse_long_date(m.group(2))
+    m = _EVENT_RX.search(flat)
+    if m:
+        info.event_date = parse_long_date(m.group(1) or m.group(2))
+    m = FYE_RX.search(flat)
+    if m:
+        info.fye_date = parse_long_date(m.group(1))
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    info.company_name = _registrant_name(lines)
+    info.trading_symbol = _trading_symbol(lines)
+    return info
+
+
+def _registrant_name(lines: list[str]) -> str | None:
+    for i, line in enumerate(lines):
+        if _REGISTRANT_RX.search(line):
+            before = _REGISTRANT_RX.split(line)[0].strip()
+            if before:
+                return before
+            if i > 0:
+                return lines[i - 1]
+    for i, line in enumerate(lines):
+        if _FILE_NUMBER_RX.search(line) and i + 1 < len(lines):
+            candidate = lines[i + 1]
+            if re.search(r"[A-Za-z]{2}", candidate) and not re.match(r"^[\d\-\s]+$", candidate):
+                return candidate
+    return None
+
+
+def _trading_symbol(lines: list[str]) -> str | None:
+    for i, line in enumerate(lines):
+        header = line
+        if line.lower() == "trading" and i + 1 < len(lines):
+            header = f"{line} {lines[i + 1]}"
+        if not _SYMBOL_HEADER_RX.search(header):
+            continue
+        for candidate in lines[i + 1 : i + 16]:
+            token = candidate.strip()
+            if _SYMBOL_RX.match(token) and token not in _NOT_SYMBOLS:
+                return token
+        return None
+    return None
