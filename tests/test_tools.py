@@ -17,7 +17,7 @@ import pytest
 
 from finagent.db import Database
 from finagent.settings import Settings
-from finagent.tools import ToolResult, market, network, news
+from finagent.tools import ToolResult, network, news, prices
 from finagent.tools.calculator import CalcResult, cagr_pct, calculate, growth_pct, ratio
 from finagent.tools.langchain_tools import build_tools
 from finagent.tools.market import get_key_statistics, get_price_history, get_quote
@@ -128,7 +128,7 @@ def test_offline_price_history_ranges_and_intervals(offline: Settings) -> None:
     assert all(date.fromisoformat(b["date"]).weekday() == 0 for b in weekly.data["bars"])
 
     long = get_price_history("AAPL", offline, date(2000, 1, 1), date(2024, 1, 1))
-    assert long.ok and long.data["returned_bars"] == market.MAX_BARS < long.data["total_bars"]
+    assert long.ok and long.data["returned_bars"] == prices.MAX_BARS < long.data["total_bars"]
     assert "1wk" in (long.warning or "")
 
     partial = get_price_history("AAPL", offline, date(2023, 12, 1), date(2024, 6, 30))

@@ -11,9 +11,8 @@ import pytest
 
 from finagent.errors import ParseError
 from finagent.finance.documents import ParsedDocument
+from finagent.ingest.transcript_formats import PREPARED, QA
 from finagent.ingest.transcripts import (
-    PREPARED,
-    QA,
     discover_transcripts,
 )
 

@@ -22,8 +22,9 @@ from pydantic import BaseModel, Field, ValidationError
 
 from finagent.settings import Settings
 from finagent.tools.calculator import CalcResult, calculate
-from finagent.tools.market import INTERVALS, get_key_statistics, get_price_history, get_quote
+from finagent.tools.market import get_key_statistics, get_price_history, get_quote
 from finagent.tools.news import MAX_LIMIT, get_company_news
+from finagent.tools.prices import INTERVALS
 from finagent.tools.results import ToolResult
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,8 @@ from finagent.finance.companies import normalize_ticker
 from finagent.settings import Settings
 from finagent.tools import network
 from finagent.tools.data_dirs import display_path, news_data_dir
-from finagent.tools.market import quiet_yfinance, short_error
+from finagent.tools.market import short_error
+from finagent.tools.prices import quiet_yfinance
 from finagent.tools.results import ToolResult
 
 log = logging.getLogger(__name__)

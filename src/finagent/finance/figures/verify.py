@@ -19,8 +19,9 @@ from datetime import date
 from typing import Any
 
 from finagent.finance.citations import cited_labels
+from finagent.finance.figures.evidence_items import EvidenceItem, evidence_items
 from finagent.finance.figures.written import SMALL_COUNT, WrittenFigure, extract_figures, scan_figures
-from finagent.finance.words import DOWN_WORDS, UNIT_CAPTION, UNIT_SCALES, UP_WORDS, table_unit
+from finagent.finance.words import DOWN_WORDS, UNIT_SCALES, UP_WORDS
 from finagent.resources import read_prompt
 
 VERIFIED = "verified"
@@ -68,115 +69,6 @@ class Validation:
         }
 
 
-# -- evidence ----------------------------------------------------------------------------------------
-@dataclass(slots=True)
-class _Item:
-    """An evidence item read once: its numbers (with the table's scales) and the dates it supports."""
-
-    name: str
-    label: str | None
-    numbers: list[WrittenFigure]
-    in_table: set[int]  # starts of the numbers written in table rows ("| Revenue | 81,797 |")
-    scales: tuple[float, ...]
-    days: set[int]
-    months: set[tuple[int, int]]
-    years: set[int]
-    fiscal: set[str]
-
-
-def _scales(text: str) -> tuple[float, ...]:
-    """Scales a table states ("(In millions, except ... shares, which are reflected in thousands)")."""
-    found = {UNIT_SCALES.get(table_unit(text), 0.0)}
-    head = text[:600]
-    for match in UNIT_CAPTION.finditer(head):
-        word = (match.group(1) or match.group(2)).lower()
-        found.add(UNIT_SCALES[f"USD {word}"])
-    found.discard(0.0)
-    return tuple(sorted(found))
-
-
-def _add_period(item: _Item, period: Any, period_end: Any = None, fiscal_year: Any = None) -> None:
-    for figure in scan_figures(str(period or "")):
-        if figure.date_key and figure.date_key[0] == "fiscal":
-            label = figure.date_key[1]
-            item.fiscal.add(label)
-            item.fiscal.add(label.split()[-1])
-            item.years.add(int(label[-4:]))
-    if fiscal_year:
-        item.years.add(int(fiscal_year))
-        item.fiscal.add(f"FY{int(fiscal_year)}")
-    if period_end:
-        try:
-            end = date.fromisoformat(str(period_end)[:10])
-        except ValueError:
-            return
-        item.days.add(end.toordinal())
-        item.months.add((end.year, end.month))
-        item.years.add(end.year)
-
-
-def _read_item(record: dict[str, Any], label: str | None, period: Any = None) -> _Item:
-    text = str(record.get("text") or record.get("summary") or record.get("excerpt") or "")
-    if label:
-        name = f"[{label}]"
-    elif record.get("chunk_id") is not None:
-        name = f"chunk {record['chunk_id']}"
-    else:
-        name = (
-            " ".join(str(record.get(k) or "") for k in ("ticker", "kind", "period_label")).strip() or "item"
-        )
-    item = _Item(name, label, [], set(), _scales(text), set(), set(), set(), set())
-    for figure in scan_figures(text):
-        if figure.kind != "date":
-            item.numbers.append(figure)
-            line_start = text.rfind("\n", 0, figure.start) + 1
-            line_end = text.find("\n", figure.start)
-            if "|" in text[line_start : line_end if line_end >= 0 else len(text)]:
-                item.in_table.add(figure.start)
-            continue
-        key: Any
-        kind, key = figure.date_key or ("", None)
-        if kind == "day":
-            day = date.fromordinal(key)
-            item.days.add(key)
-            item.months.add((day.year, day.month))
-            item.years.add(day.year)
-        elif kind == "month":
-            item.months.add(key)
-            item.years.add(key[0])
-        elif kind == "year":
-            item.years.add(key)
-        elif kind == "fiscal":
-            item.fiscal.add(key)
-            item.fiscal.add(key.split()[-1])
-            item.years.add(int(key[-4:]))
-    _add_period(
-        item,
-        period or record.get("period_label") or record.get("period"),
-        record.get("period_end"),
-        record.get("fiscal_year"),
-    )
-    return item
-
-
-def _items(evidence: Sequence[dict[str, Any]], citations: Sequence[dict[str, Any]]) -> list[_Item]:
-    """Evidence items with their citation labels; a citation with no item stands in with its excerpt."""
-    by_chunk = {c["chunk_id"]: c for c in citations if c.get("chunk_id") is not None}
-    by_label = {c["label"]: c for c in citations if c.get("label")}
-    items: list[_Item] = []
-    for record in evidence:
-        citation = by_chunk.get(record.get("chunk_id")) if record.get("chunk_id") is not None else None
-        label = record.get("label") or (citation or {}).get("label")
-        period = record.get("period_label") or (citation or {}).get("period")
-        items.append(_read_item(record, label, period))
-    known = {i.label for i in items if i.label}
-    for label, citation in by_label.items():
-        if label not in known:
-            record = {**citation, "text": citation.get("excerpt") or citation.get("title") or ""}
-            items.append(_read_item(record, label, citation.get("period")))
-    return items
-
-
 # -- matching ----------------------------------------------------------------------------------------
 def _close(
     figure: WrittenFigure, candidate: float, candidate_sign: int, tolerance: float | None = None
@@ -189,7 +81,7 @@ def _close(
     return abs(figure.magnitude - abs(candidate)) <= tolerance + 1e-9 * max(1.0, figure.magnitude)
 
 
-def _readings(figure: WrittenFigure, token: WrittenFigure, item: _Item) -> list[float]:
+def _readings(figure: WrittenFigure, token: WrittenFigure, item: EvidenceItem) -> list[float]:
     """What an evidence number may mean in the answer's terms: as written, times its own scale word,
     times the table's unit; without a stated unit, in the answer's own scale.
 
@@ -210,7 +102,9 @@ def _readings(figure: WrittenFigure, token: WrittenFigure, item: _Item) -> list[
     return values
 
 
-def _in_item(figure: WrittenFigure, item: _Item, tolerance: float | None = None) -> WrittenFigure | None:
+def _in_item(
+    figure: WrittenFigure, item: EvidenceItem, tolerance: float | None = None
+) -> WrittenFigure | None:
     for token in item.numbers:
         sign = -1 if token.sign < 0 else 0  # an unsigned evidence number may sit in a "decrease" row
         if any(_close(figure, v, sign, tolerance) for v in _readings(figure, token, item)):
@@ -250,17 +144,19 @@ def _expression_inputs(calc: dict[str, Any]) -> list[float]:
 class _Checker:
     """Verification of one answer against its evidence items and calculations."""
 
-    def __init__(self, items: list[_Item], calculations: Sequence[dict[str, Any]], cited: Iterable[str]):
+    def __init__(
+        self, items: list[EvidenceItem], calculations: Sequence[dict[str, Any]], cited: Iterable[str]
+    ):
         self.items = items
         self.calculations = [c for c in calculations if isinstance(c, dict)]
-        self.by_label: dict[str, list[_Item]] = {}
+        self.by_label: dict[str, list[EvidenceItem]] = {}
         for item in items:
             if item.label:
                 self.by_label.setdefault(item.label, []).append(item)
         self.cited = [i for label in cited for i in self.by_label.get(label, [])]
         self._inputs: dict[int, list[float]] = {}
 
-    def scoped(self, labels: Sequence[str]) -> list[_Item]:
+    def scoped(self, labels: Sequence[str]) -> list[EvidenceItem]:
         return [i for label in labels for i in self.by_label.get(label, [])]
 
     def missing_inputs(self, calc: dict[str, Any], depth: int = 0) -> list[float]:
@@ -555,7 +451,7 @@ def verify_answer(
     passed with their ``summary`` as text. With a ``scope`` a figure must also be the value for the
     company and period its sentence states: the right number for the wrong period is unsupported.
     """
-    items = _items(evidence, citations or [])
+    items = evidence_items(evidence, citations or [])
     checker = _Checker(items, calculations, cited_labels(answer))
     spans = _sentence_labels(answer)
     checks: list[FigureCheck] = []
