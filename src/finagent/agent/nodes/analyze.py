@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
@@ -363,7 +363,7 @@ def _refusal(question: str, message: str, warnings: list[str], period_sources: l
     }
 
 
-def route_after_analyze(state: State) -> str:
+def route_after_analyze(state: State) -> Literal["resolve_periods", "finish"]:
     """A question about companies the store does not hold ends here, with the answer saying so."""
     return "finish" if state["analysis"].get("refusal") else "resolve_periods"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 from langgraph.types import Send
@@ -115,7 +115,7 @@ async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     }
 
 
-def route_after_evaluate(state: State, runtime: Runtime[Context]) -> list[Send] | str:
+def route_after_evaluate(state: State, runtime: Runtime[Context]) -> list[Send] | Literal["finish"]:
     """Stop at the mode's threshold, its iteration limit, when satisfied or out of ideas; else search more."""
     context = runtime.context or Context()
     mode = state["analysis"]["answer_mode"]
