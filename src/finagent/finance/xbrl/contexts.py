@@ -18,6 +18,15 @@ class _Context:
     end: date | None  # None: "forever" or unparseable
     dimensions: tuple[tuple[str, str], ...]
 
+    def fact_extra(self, ordinal: int, ident: str) -> dict[str, str]:
+        """A fact's provenance beside its value: document order, element id, reporting entity."""
+        extra = {"ordinal": str(ordinal)}
+        if ident:
+            extra["id"] = ident
+        if self.entity:
+            extra["entity"] = self.entity
+        return extra
+
 
 def _context(el: etree._Element) -> _Context:
     entity = None

@@ -149,11 +149,7 @@ def extract_ixbrl_facts(
                 out.skipped.append((where, f"text {text[:40]!r} is not a number for format {fmt!r}"))
                 continue
             value = exact_value(raw, scale, (el.get("sign") or "").strip() == "-")
-        extra = {"ordinal": str(ordinal)}
-        if ident:
-            extra["id"] = ident
-        if ctx.entity:
-            extra["entity"] = ctx.entity
+        extra = ctx.fact_extra(ordinal, ident)
         drafts.append(
             Fact(
                 concept=concept,

@@ -112,11 +112,7 @@ def extract_instance_facts(
         if not nil and value is None:
             out.skipped.append((where, f"value {(el.text or '')[:40]!r} is not a number"))
             continue
-        extra = {"ordinal": str(ordinal)}
-        if el.get("id"):
-            extra["id"] = el.get("id") or ""
-        if ctx.entity:
-            extra["entity"] = ctx.entity
+        extra = ctx.fact_extra(ordinal, el.get("id") or "")
         drafts.append(
             Fact(
                 concept=concept,
