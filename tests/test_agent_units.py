@@ -188,7 +188,7 @@ def test_period_key_and_value_format() -> None:
 
 
 def test_prose_check_catches_misattributed_and_reversed_changes() -> None:
-    from finagent.finance.figures.text import check_prose
+    from finagent.finance.figures.verify import check_prose
 
     facts = [
         {"ticker": "AAPL", "value": 81797.0, "source": "10Q4", "period": "Q3 FY2023"},

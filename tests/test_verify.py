@@ -515,3 +515,59 @@ def test_a_level_stated_as_a_change_and_a_decline_called_growth_are_unsupported(
     assert growth.status == UNSUPPORTED and "described as growth" in growth.unverified[0].how
     fine = verify_answer("Apple's revenue fell 5.5% year over year in Q1 FY2023.", [], [], scope=scope)
     assert fine.status == VERIFIED
+
+
+def test_the_writers_sentence_check_and_the_answer_check_are_one_rule() -> None:
+    """The draft check and the final check read figures with the same scanner and matching: a figure
+    in another scale, a date, a small count and a tools' number pass both; a change the wrong way
+    round fails both."""
+    from finagent.finance.figures.matching import known_changes, known_facts
+    from finagent.finance.figures.verify import PeriodScope, check_prose
+
+    facts = [
+        {
+            "ticker": "AAPL",
+            "period": "Q3 FY2023",
+            "metric": "Total net sales",
+            "value": 81797.0,
+            "unit": "USD millions",
+            "source": "10Q3",
+        }
+    ]
+    calcs = [
+        {
+            "ticker": "AAPL",
+            "metric": "Total net sales",
+            "from_period": "Q3 FY2022",
+            "to_period": "Q3 FY2023",
+            "result": -1.42,
+            "expression": "growth(82959, 81797)",
+        }
+    ]
+    names = {"AAPL": ["Apple"]}
+    sentence = "Apple's net sales were $81.8 billion for the quarter ended July 1, 2023, across 5 segments."
+    text, bad = check_prose(sentence, facts, calcs, [189.84], names)
+    assert bad == [] and text.endswith("segments [10Q3].")
+    assert check_prose("Apple's shares closed at $189.84.", facts, calcs, [189.84], names)[1] == []
+    assert check_prose("Apple's net sales were $94.9 billion.", facts, calcs, [], names)[1] == [
+        "$94.9 billion"
+    ]
+
+    wrong_way = "Apple's net sales grew 1.4% in Q3 FY2023."
+    assert check_prose(wrong_way, facts, calcs, [], names)[1] == ["1.4%"]
+    scope = PeriodScope(
+        known=known_facts(facts) + known_changes(calcs), names=names, targets={"AAPL": ["Q3 FY2023"]}
+    )
+    final = verify_answer(wrong_way, [], calcs, scope=scope)
+    assert final.status == UNSUPPORTED and "described as growth" in final.unverified[0].how
+    right_way = "Apple's net sales fell 1.4% in Q3 FY2023."
+    assert check_prose(right_way, facts, calcs, [], names)[1] == []
+    assert verify_answer(right_way, [], calcs, scope=scope).status == VERIFIED
+
+
+def test_numbers_in_reads_numbers_not_dates_or_labels() -> None:
+    from finagent.finance.figures.written import numbers_in
+
+    text = "Net sales | 81,797 | (1,234) | 44.5% for the quarter ended September 30, 2023 (Q3 FY2023, 10-Q)"
+    assert numbers_in(text) == [81797.0, 1234.0, 44.5]
+    assert numbers_in("$94.9 billion in 2023") == [94.9, 2023.0]

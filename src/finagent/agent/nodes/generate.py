@@ -39,14 +39,13 @@ from finagent.finance.figures.formulas import (
     input_items,
     read_line_items,
 )
+from finagent.finance.figures.matching import known_changes, known_facts
 from finagent.finance.figures.text import (
-    check_prose,
     compute_changes,
     describe_calculation,
     deterministic_facts,
     figures_by_company,
     format_facts,
-    numbers_in,
     sort_facts,
     summary_lines,
     verify_facts,
@@ -54,12 +53,13 @@ from finagent.finance.figures.text import (
 from finagent.finance.figures.verify import (
     UNSUPPORTED,
     PeriodScope,
+    check_prose,
     feedback_for,
     flag_unsupported,
     table_known,
     verify_answer,
 )
-from finagent.finance.words import UNIT_SCALES
+from finagent.finance.figures.written import numbers_in
 from finagent.llm.structured import structured_call, text_call
 
 
@@ -218,38 +218,8 @@ def period_scope(
     company and period, every cell of the cited statement tables, and the computed changes."""
     analysis = state["analysis"]
     calendars = analysis.get("calendars") or {}
-    known = table_known(items, calendars)
-    for fact in facts:
-        scale = UNIT_SCALES.get(str(fact.get("unit")), 1.0)
-        kind = (
-            "percent"
-            if fact.get("unit") == "percent"
-            else "per_share"
-            if fact.get("unit") == "per share"
-            else "amount"
-        )
-        known.append(
-            {
-                "ticker": fact["ticker"],
-                "period": fact["period"],
-                "value": float(fact["value"]) * scale,
-                "kind": kind,
-                "what": str(fact.get("metric")),
-            }
-        )
-    for calc in calculations:
-        period = calc.get("to_period") or calc.get("period")
-        if period and isinstance(calc.get("result"), int | float) and "from_period" in calc:
-            known.append(
-                {
-                    "ticker": calc.get("ticker"),
-                    "period": period,
-                    "value": float(calc["result"]),
-                    "kind": "percent",
-                    "what": f"change of {calc.get('metric')}",
-                    "change": True,
-                }
-            )
+    known = table_known(items, calendars) + known_facts(facts)
+    known += [k for k in known_changes(calculations) if k["period"]]
     targets: dict[str, list[str]] = {}
     for target in state.get("targets") or []:
         if target.get("ticker") and not target.get("companion"):

@@ -16,25 +16,12 @@ from typing import Any
 
 from finagent.finance.calculator import growth_pct
 from finagent.finance.facts import FiscalCalendar, report_calendar
+from finagent.finance.figures.written import numbers_in
 from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
-from finagent.finance.words import DOWN_WORDS, UP_WORDS
-
-_NUMBER = re.compile(r"(?<![\w.])\(?-?\$?\d[\d,]*(?:\.\d+)?\)?")
-
-
-def numbers_in(text: str) -> list[float]:
-    """Every number written in a text ("81,797", "(1,234)", "$94.9", "44.5%")."""
-    values = []
-    for token in _NUMBER.findall(text):
-        digits = token.strip("()$-").replace(",", "").replace("$", "")
-        try:
-            values.append(float(digits))
-        except ValueError:
-            continue
-    return values
 
 
 def value_in_text(value: float, text: str) -> bool:
+    """``value`` is written in ``text`` as a whole number ("81,797", "(1,234)", "$94.9 billion")."""
     target = abs(value)
     return any(math.isclose(target, n, rel_tol=1e-9, abs_tol=1e-9) for n in numbers_in(text))
 
@@ -238,78 +225,6 @@ def deterministic_facts(items: Sequence[dict[str, Any]], phrases: Sequence[str])
     return list(chosen.values())
 
 
-# -- support check of model-written prose ------------------------------------------------------------
-_CITATION_TOKEN = re.compile(r"\[[^\]]*\]|\bFY\d{2,4}\b|\bQ[1-4]\b|\b(19|20)\d\d\b")
-_SCALES = (1.0, 1e3, 1e-3, 1e6, 1e-6)
-
-
-def unsupported_numbers(text: str, allowed: Sequence[float]) -> list[str]:
-    """Numbers in ``text`` that match no allowed value at any usual scale (millions vs billions)."""
-    stripped = _CITATION_TOKEN.sub(" ", text)
-    bad = []
-    for token in re.findall(r"\$?\d[\d,]*(?:\.\d+)?%?", stripped):
-        number = float(token.strip("$%").replace(",", ""))
-        if number <= 12 and float(number).is_integer():
-            continue  # counts, quarter numbers
-        ok = any(
-            math.isclose(number * scale, abs(a), rel_tol=0.006, abs_tol=0.051)
-            for a in allowed
-            for scale in _SCALES
-        )
-        if not ok:
-            bad.append(token)
-    return bad
-
-
-def _matches(number: float, value: float) -> bool:
-    return any(math.isclose(number * s, abs(value), rel_tol=0.006, abs_tol=0.051) for s in _SCALES)
-
-
-def check_prose(
-    text: str,
-    facts: Sequence[dict[str, Any]],
-    calculations: Sequence[dict[str, Any]],
-    extra_numbers: Sequence[float],
-    names: dict[str, list[str]],
-) -> tuple[str, list[str]]:
-    """Check each sentence's figures against the facts of the companies it names, and cite them.
-
-    Returns the text (with a citation added to sentences that quote a fact but cite nothing) and
-    the figures that are unsupported, e.g. Microsoft's growth rate attributed to Apple.
-    """
-    sentences = re.split(r"(?<=[.!?])\s+", text)
-    out: list[str] = []
-    bad: list[str] = []
-    for sentence in sentences:
-        named = {
-            t
-            for t, aliases in names.items()
-            if any(re.search(rf"(?<!\w){re.escape(a)}(?!\w)", sentence, re.I) for a in aliases if a)
-        }
-        own_facts = [f for f in facts if not named or f["ticker"] in named]
-        own_calcs = [c for c in calculations if not named or c["ticker"] in named]
-        allowed = [f["value"] for f in own_facts] + [c["result"] for c in own_calcs] + list(extra_numbers)
-        bad += unsupported_numbers(sentence, allowed)
-        bad += wrong_directions(sentence, own_calcs)
-        if "[" not in sentence:
-            stripped = _CITATION_TOKEN.sub(" ", sentence)
-            numbers = [
-                float(t.strip("$%").replace(",", ""))
-                for t in re.findall(r"\$?\d[\d,]*(?:\.\d+)?%?", stripped)
-            ]
-            labels = list(
-                dict.fromkeys(
-                    f["source"] for f in own_facts if any(_matches(n, f["value"]) for n in numbers if n > 12)
-                )
-            )
-            if labels:
-                cite = " " + "".join(f"[{label}]" for label in labels)
-                body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, "")
-                sentence = body + cite + end
-        out.append(sentence)
-    return " ".join(out), bad
-
-
 def sort_facts(facts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """By company, then chronologically (a fiscal year after its quarters)."""
     return sorted(facts, key=lambda f: (f["ticker"], period_key(f["period"]), f["metric"]))
@@ -374,19 +289,3 @@ def summary_lines(facts: Sequence[dict[str, Any]], calculations: Sequence[dict[s
             if c["ticker"] == ticker and "from_period" not in c
         ]
     return " ".join(lines)
-
-
-def wrong_directions(sentence: str, calculations: Sequence[dict[str, Any]]) -> list[str]:
-    """Percent changes described in the wrong direction ("a 0.2% decrease" for +0.2%)."""
-    bad = []
-    for match in re.finditer(r"[+-]?\d+(?:\.\d+)?%", sentence):
-        number = abs(float(match.group(0).rstrip("%")))
-        signs = {c["result"] > 0 for c in calculations if _matches(number, c["result"])}
-        if len(signs) != 1:
-            continue
-        window = sentence[max(0, match.start() - 30) : match.end() + 15]
-        up, down = bool(UP_WORDS.search(window)), bool(DOWN_WORDS.search(window))
-        positive = signs.pop()
-        if (positive and down and not up) or (not positive and up and not down):
-            bad.append(match.group(0))
-    return bad

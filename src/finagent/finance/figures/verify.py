@@ -1,12 +1,15 @@
-"""Answer verification: every figure an answer states is checked against its evidence or a computed result.
+"""The figures check: every figure an answer states is checked against its evidence or a computed result.
 
-The generate node already checks the figures it extracts; this is the last check, on the text people
-read. Each numeric token of the answer (amounts with their scale, percentages, dates, fiscal periods,
-counts) must be written in the evidence the answer cites — compared after normalising scales, so
-"$94.9 billion" matches "94,930" in a table "(In millions)" — or be the result of a recorded calculator
-call whose inputs are themselves in the evidence. Matching is by whole number token at the precision
-the answer shows, never by substring ("1,797" is not in "81,797"). Pure and deterministic: no model,
-no database.
+One checker, one scanner (``written.scan_figures``) and one matching rule (``matching``), used twice:
+``check_prose`` reads the writer's draft sentence by sentence (is each figure a value of the company
+the sentence names, going the direction its words say?), and ``verify_answer`` is the last check, on
+the text people read. There each numeric token (amounts with their scale, percentages, dates, fiscal
+periods, counts) must be written in the evidence the answer cites — compared after normalising scales,
+so "$94.9 billion" matches "94,930" in a table "(In millions)" — or be the result of a recorded
+calculator call whose inputs are themselves in the evidence; with a ``PeriodScope`` it must also be
+the value for the period its sentence names. Matching is by whole number token at the precision the
+answer shows, never by substring ("1,797" is not in "81,797"). Pure and deterministic: no model, no
+database.
 """
 
 from __future__ import annotations
@@ -15,13 +18,24 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import date
 from typing import Any
 
 from finagent.finance.citations import cited_labels
 from finagent.finance.figures.evidence_items import EvidenceItem, evidence_items
+from finagent.finance.figures.matching import (
+    calc_candidates,
+    close_to,
+    companies_in,
+    direction_error,
+    in_item,
+    known_changes,
+    known_facts,
+    known_results,
+    matches_known,
+    same_value,
+)
+from finagent.finance.figures.scope import PeriodScope, period_verdict, table_known
 from finagent.finance.figures.written import SMALL_COUNT, WrittenFigure, extract_figures, scan_figures
-from finagent.finance.words import DOWN_WORDS, UNIT_SCALES, UP_WORDS
 from finagent.resources import read_prompt
 
 VERIFIED = "verified"
@@ -33,7 +47,6 @@ _EXPR_NUMBER = re.compile(
     r"(\(-\s*)?(\d{1,3}(?:,\d{3})+(?![0-9])(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?)", re.I
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-_MAX_RELATIVE = 0.05  # rounding to the shown precision never excuses more than 5% (a bare "5%" vs 4.6)
 _ROUNDING_LEVEL = 0.01  # within 1%: a rounding slip, for review rather than unsupported
 
 
@@ -67,63 +80,6 @@ class Validation:
             "unverified": [asdict(c) for c in self.unverified],
             "checks": [asdict(c) for c in self.checks],
         }
-
-
-# -- matching ----------------------------------------------------------------------------------------
-def _close(
-    figure: WrittenFigure, candidate: float, candidate_sign: int, tolerance: float | None = None
-) -> bool:
-    """Equal at the precision the answer shows (never looser than 5%), signs not contradicting."""
-    if figure.sign and candidate_sign and figure.sign != candidate_sign:
-        return False
-    if tolerance is None:
-        tolerance = min(figure.tolerance, _MAX_RELATIVE * figure.magnitude)
-    return abs(figure.magnitude - abs(candidate)) <= tolerance + 1e-9 * max(1.0, figure.magnitude)
-
-
-def _readings(figure: WrittenFigure, token: WrittenFigure, item: EvidenceItem) -> list[float]:
-    """What an evidence number may mean in the answer's terms: as written, times its own scale word,
-    times the table's unit; without a stated unit, in the answer's own scale.
-
-    The table's unit applies to numbers in table rows and to amounts, not to a count in prose ("42
-    employees" is no "$42 million"); a percent matches percents, table cells and non-count numbers.
-    """
-    table = token.start in item.in_table
-    if figure.kind == "percent":
-        plain = not (token.currency or token.scaled) and (table or token.kind == "number")
-        return [token.mantissa] if token.kind == "percent" or plain else []
-    if token.kind == "percent" or (figure.kind == "amount" and token.kind == "count" and not table):
-        return []
-    values = [token.magnitude]
-    if not token.scaled and (table or token.currency or token.kind != "count"):
-        values += [token.mantissa * s for s in item.scales]
-        if figure.scaled and not item.scales and (table or token.currency):
-            values.append(token.mantissa * figure.scale)
-    return values
-
-
-def _in_item(
-    figure: WrittenFigure, item: EvidenceItem, tolerance: float | None = None
-) -> WrittenFigure | None:
-    for token in item.numbers:
-        sign = -1 if token.sign < 0 else 0  # an unsigned evidence number may sit in a "decrease" row
-        if any(_close(figure, v, sign, tolerance) for v in _readings(figure, token, item)):
-            return token
-    return None
-
-
-def _calc_candidates(figure: WrittenFigure, calc: dict[str, Any]) -> list[float]:
-    result = calc.get("result")
-    if not isinstance(result, int | float) or isinstance(result, bool) or not math.isfinite(result):
-        return []
-    unit = str(calc.get("unit") or "")
-    percent = "from_period" in calc or unit == "percent"
-    if (figure.kind == "percent") != percent:
-        return []
-    values = [float(result)]
-    if unit in UNIT_SCALES:
-        values.append(result * UNIT_SCALES[unit])
-    return values
 
 
 def _expression_inputs(calc: dict[str, Any]) -> list[float]:
@@ -206,12 +162,12 @@ class _Checker:
             return ok, how, True
         scope = self.scoped(labels)
         for item in scope:
-            if _in_item(figure, item):
+            if in_item(figure, item):
                 return True, f"evidence {item.name}", False
         unsupported_calc = ""
         for calc in self.calculations:
-            result_sign = (calc["result"] > 0) - (calc["result"] < 0) if _calc_candidates(figure, calc) else 0
-            if any(_close(figure, v, result_sign) for v in _calc_candidates(figure, calc)):
+            result_sign = (calc["result"] > 0) - (calc["result"] < 0) if calc_candidates(figure, calc) else 0
+            if any(close_to(figure, v, result_sign) for v in calc_candidates(figure, calc)):
                 missing = self.missing_inputs(calc)
                 if not missing:
                     return True, f"calculation {calc.get('expression')}", False
@@ -223,7 +179,7 @@ class _Checker:
             return False, unsupported_calc, False
         others = [i for i in [*self.cited, *self.items] if i not in scope]
         for item in others:
-            if _in_item(figure, item):
+            if in_item(figure, item):
                 if labels:
                     cited = ", ".join(f"[{label}]" for label in labels)
                     return False, f"in evidence {item.name}, not in the cited {cited}", True
@@ -231,7 +187,7 @@ class _Checker:
                 return True, f"evidence {item.name} ({note})", False
         near = max(2 * figure.tolerance, _ROUNDING_LEVEL * figure.magnitude)
         for item in scope or [*self.cited, *self.items]:
-            token = _in_item(figure, item, near)
+            token = in_item(figure, item, near)
             if token is not None:
                 return (
                     False,
@@ -262,180 +218,6 @@ def _sentence_labels(answer: str) -> list[tuple[int, int, list[str]]]:
     return spans
 
 
-# -- value *and* period ----------------------------------------------------------------------------------
-_ORDINAL_QUARTER = re.compile(
-    r"\b(first|second|third|fourth|1st|2nd|3rd|4th)[-\s]+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:the\s+)?"
-    r"(?:fiscal\s+(?:year\s+)?|FY\s?)?((?:19|20)\d\d)\b",
-    re.I,
-)
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-_YEAR_ENDED = re.compile(
-    r"\b(?:fiscal\s+)?(?:years?|twelve\s+months|12\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?$", re.I
-)
-
-
-@dataclass(frozen=True)
-class PeriodScope:
-    """What the answer's figures are checked against for their period: every known figure with its
-    company and period, the companies' names and calendars, and the periods the question asked for
-    (a sentence that names no period speaks of those)."""
-
-    known: list[dict[str, Any]]
-    names: dict[str, list[str]] = field(default_factory=dict)
-    targets: dict[str, list[str]] = field(default_factory=dict)
-    calendars: dict[str, tuple[int, int]] = field(default_factory=dict)  # ticker -> (FYE month, offset)
-
-
-def _companies_in(sentence: str, names: dict[str, list[str]]) -> set[str]:
-    return {
-        ticker
-        for ticker, aliases in names.items()
-        if any(re.search(rf"(?<!\w){re.escape(a)}(?!\w)", sentence, re.I) for a in aliases if a)
-    }
-
-
-def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> set[str]:
-    """Fiscal period labels a sentence states: "Q3 FY2023", "FY2024", "fiscal 2024", "the fourth
-    quarter of fiscal 2024", or a date ("the quarter ended July 1, 2023") read on each company's calendar."""
-    from finagent.finance.fiscal import fiscal_period
-
-    labels: set[str] = set()
-    for match in _ORDINAL_QUARTER.finditer(sentence):
-        labels.add(f"Q{_ORDINALS[match.group(1).lower()]} FY{match.group(2)}")
-    for figure in scan_figures(sentence):
-        kind, key = figure.date_key or ("", None)
-        if kind == "fiscal":
-            labels.add(str(key))
-        elif kind == "day" and isinstance(key, int):
-            day = date.fromordinal(key)
-            annual = bool(_YEAR_ENDED.search(sentence[: figure.start]))
-            for ticker in companies:
-                fye, offset = scope.calendars.get(ticker, (12, 0))
-                year, quarter = fiscal_period(day, fye, offset)
-                labels.add(f"FY{year}" if annual else f"Q{quarter} FY{year}")
-                if quarter == 4 and not annual:
-                    labels.add(f"FY{year}")
-    return labels
-
-
-def _same_value(figure: WrittenFigure, value: float, kind: str) -> bool:
-    if (figure.kind == "percent") != (kind == "percent"):
-        return False
-    readings = (
-        [value]
-        if figure.scaled or figure.currency or figure.kind == "percent"
-        else [value, value / 1e3, value / 1e6, value / 1e9]
-    )
-    tolerance = min(figure.tolerance, _MAX_RELATIVE * figure.magnitude) + 1e-9 * max(1.0, figure.magnitude)
-    return any(abs(figure.magnitude - abs(v)) <= tolerance for v in readings)
-
-
-_CHANGE_BEFORE = re.compile(
-    r"\b(?:(?:increase|decrease|rise|drop|decline|gain|growth|change|jump|fall|reduction)s?\s+(?:of|by)"
-    r"|(?:grew|rose|fell|declined|increased|decreased|dropped|jumped|climbed|slipped|gained|shrank)"
-    r"(?:\s+by)?)\s+(?:about\s+|approximately\s+|nearly\s+|roughly\s+)?$",
-    re.I,
-)
-_CHANGE_AFTER = re.compile(
-    r"^\)?\s*(?:increase|decrease|rise|drop|decline|gain|jump|fall|reduction|growth)\b", re.I
-)
-
-
-# Calculator expressions name their helper ("(computed: growth(117154, 94836))"): not a direction word.
-_EXPRESSIONS = re.compile(r"\(computed:[^\n]*|\b(?:growth|cagr|margin|diff|ratio|avg)\(", re.I)
-
-
-def _change_context(sentence: str, start: int, end: int) -> bool:
-    """The number is stated as a change ("grew by 5.4%", "an increase of $37 billion")."""
-    before = sentence[max(0, start - 60) : start]
-    return bool(_CHANGE_BEFORE.search(before) or _CHANGE_AFTER.match(sentence[end:]))
-
-
-def _period_verdict(
-    figure: WrittenFigure, sentence: str, scope: PeriodScope, offset: int = 0
-) -> tuple[bool, str] | None:
-    """(verified, how) when the figure is a known value of a named company: verified for the period
-    the sentence states, unsupported when it belongs to another period, when a level is stated as a
-    change, or when a change is described in the wrong direction; None when it is no known value."""
-    if figure.kind == "date":
-        return None
-    named = _companies_in(sentence, scope.names) or set(scope.names) or {k["ticker"] for k in scope.known}
-    matches = [
-        k for k in scope.known if k["ticker"] in named and _same_value(figure, float(k["value"]), k["kind"])
-    ]
-    if not matches:
-        return None
-    start = figure.start - offset
-    if _change_context(sentence, start, start + len(figure.text)):
-        changes = [k for k in matches if k.get("change")]
-        if not changes:
-            level = matches[0]
-            return False, (
-                f"{figure.text} is {level['ticker']}'s {level['what']} for {level['period']}, "
-                "a level, not a change"
-            )
-        matches = changes
-    if figure.kind == "percent" and all(k.get("change") for k in matches):
-        window = _EXPRESSIONS.sub(" ", sentence[max(0, start - 40) : start + len(figure.text) + 20])
-        up, down = bool(UP_WORDS.search(window)), bool(DOWN_WORDS.search(window))
-        if all(float(k["value"]) < 0 for k in matches) and up and not down:
-            return False, f"{figure.text} is a decline, described as growth"
-        if all(float(k["value"]) > 0 for k in matches) and down and not up:
-            return False, f"{figure.text} is growth, described as a decline"
-    stated = _periods_in(sentence, named, scope) or {p for t in named for p in scope.targets.get(t, [])}
-    right = [k for k in matches if k["period"] in stated]
-    if right:
-        return True, f"{right[0]['ticker']} {right[0]['what']} {right[0]['period']}"
-    if not stated:
-        return None
-    wrong = matches[0]
-    said = ", ".join(sorted(stated))
-    return False, f"{figure.text} is {wrong['ticker']}'s {wrong['what']} for {wrong['period']}, not {said}"
-
-
-def table_known(items: Sequence[dict[str, Any]], calendars: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every figure the cited statement tables state, with its company and the period its column
-    names: what tells "the right number" from "the right number for the wrong period"."""
-    from finagent.finance.facts import FiscalCalendar, report_calendar
-    from finagent.finance.tables import parse_tables, table_cells
-
-    known: list[dict[str, Any]] = []
-    for item in items:
-        ticker, text = item.get("ticker"), str(item.get("text") or "")
-        if not ticker or "|" not in text:
-            continue
-        fye, offset = (calendars.get(ticker) or [None, None])[:2]
-        end = item.get("period_end")
-        calendar = (
-            FiscalCalendar(int(fye), int(offset or 0))
-            if fye
-            else report_calendar(
-                date.fromisoformat(str(end)[:10]) if end else None,
-                item.get("fiscal_year"),
-                item.get("fiscal_quarter"),
-            )
-        )
-        if calendar is None:
-            continue
-        form = "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
-        for table in parse_tables(text, form=form):
-            for cell in table_cells(table, calendar):
-                if cell.target is None or cell.unit == "percent":
-                    continue
-                value = cell.base_value if cell.base_value is not None else cell.value
-                kind = "per_share" if (cell.unit or "").endswith("share") else "amount"
-                known.append(
-                    {
-                        "ticker": ticker,
-                        "period": cell.target.label,
-                        "value": float(value),
-                        "kind": kind,
-                        "what": cell.label[:60],
-                    }
-                )
-    return known
-
-
 def verify_answer(
     answer: str,
     evidence: list[dict[str, Any]],
@@ -461,7 +243,7 @@ def verify_answer(
         labels = span[2] if span else []
         ok, how, is_minor = checker.check(figure, labels)
         if scope is not None and span is not None:
-            verdict = _period_verdict(figure, answer[span[0] : span[1]], scope, span[0])
+            verdict = period_verdict(figure, answer[span[0] : span[1]], scope, span[0])
             if verdict is not None:
                 ok, how = verdict
                 is_minor = False
@@ -485,6 +267,49 @@ def verify_answer(
     else:
         status = UNSUPPORTED
     return Validation(total, verified, unverified, checks, status)
+
+
+_SMALL_COUNT_IN_PROSE = 12  # "3 segments", "the 2 companies": not figures to check
+
+
+def check_prose(
+    text: str,
+    facts: Sequence[dict[str, Any]],
+    calculations: Sequence[dict[str, Any]],
+    extra_numbers: Sequence[float],
+    names: dict[str, list[str]],
+) -> tuple[str, list[str]]:
+    """The writer's draft, sentence by sentence: each figure must be a value of the companies the
+    sentence names (a figure read, a computed result or change, or a number of the tools' data), and
+    a change must go the way its words say. Returns the text, with a citation added to a sentence
+    that quotes a figure read but cites nothing, and the figures that fail (e.g. Microsoft's growth
+    rate attributed to Apple, or "fell 5.2%" for +5.2%).
+    """
+    known = [*known_facts(facts), *known_changes(calculations), *known_results(calculations)]
+    out: list[str] = []
+    bad: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        named = companies_in(sentence, names)
+        own = [k for k in known if not named or k["ticker"] in named]
+        sources: list[str] = []
+        for figure in scan_figures(sentence):
+            small = figure.kind == "count" and figure.magnitude <= _SMALL_COUNT_IN_PROSE
+            if figure.kind == "date" or small:
+                continue
+            matches = [k for k in own if matches_known(figure, k)]
+            tools = any(same_value(figure, n, "any", free_scale=True) for n in extra_numbers)
+            changes = bool(matches) and all(k.get("change") for k in matches)
+            if (not matches and not tools) or (
+                changes and direction_error(figure, sentence, figure.start, matches)
+            ):
+                bad.append(figure.text)
+            sources += [str(k["source"]) for k in matches if k.get("source")]
+        if "[" not in sentence and sources:
+            cite = " " + "".join(f"[{label}]" for label in dict.fromkeys(sources))
+            body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, "")
+            sentence = body + cite + end
+        out.append(sentence)
+    return " ".join(out), bad
 
 
 def feedback_for(validation: Validation) -> str:
@@ -527,8 +352,10 @@ __all__ = [
     "FigureCheck",
     "PeriodScope",
     "Validation",
+    "check_prose",
     "extract_figures",
     "feedback_for",
     "flag_unsupported",
+    "table_known",
     "verify_answer",
 ]

@@ -223,6 +223,16 @@ def scan_figures(text: str) -> list[WrittenFigure]:
     return figures
 
 
+def numbers_in(text: str) -> list[float]:
+    """Every number a text writes, unsigned and before its scale word ("81,797", "(1,234)", "$94.9
+    billion", "44.5%", a year); not dates, fiscal labels, citations or form and Item numbers."""
+    return [
+        f.mantissa
+        for f in scan_figures(text)
+        if f.kind != "date" or (f.date_key is not None and f.date_key[0] == "year")
+    ]
+
+
 def extract_figures(answer: str) -> list[tuple[str, float, str]]:
     """(text, value, kind) of every figure in the answer, in order.
 

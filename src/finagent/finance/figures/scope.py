@@ -1,0 +1,160 @@
+"""A figure's period: the right number for the wrong period is unsupported.
+
+What an answer's figures are checked against for their period (``PeriodScope``): every known figure
+with its company and period (the cells of the cited statement tables, the figures read, the computed
+changes), the companies' names and calendars, and the periods the question asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from finagent.finance.figures.matching import companies_in, direction_error, matches_known
+from finagent.finance.figures.written import WrittenFigure, scan_figures
+
+_ORDINAL_QUARTER = re.compile(
+    r"\b(first|second|third|fourth|1st|2nd|3rd|4th)[-\s]+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:the\s+)?"
+    r"(?:fiscal\s+(?:year\s+)?|FY\s?)?((?:19|20)\d\d)\b",
+    re.I,
+)
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_YEAR_ENDED = re.compile(
+    r"\b(?:fiscal\s+)?(?:years?|twelve\s+months|12\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?$", re.I
+)
+
+
+@dataclass(frozen=True)
+class PeriodScope:
+    """What the answer's figures are checked against for their period: every known figure with its
+    company and period, the companies' names and calendars, and the periods the question asked for
+    (a sentence that names no period speaks of those)."""
+
+    known: list[dict[str, Any]]
+    names: dict[str, list[str]] = field(default_factory=dict)
+    targets: dict[str, list[str]] = field(default_factory=dict)
+    calendars: dict[str, tuple[int, int]] = field(default_factory=dict)  # ticker -> (FYE month, offset)
+
+
+def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> set[str]:
+    """Fiscal period labels a sentence states: "Q3 FY2023", "FY2024", "fiscal 2024", "the fourth
+    quarter of fiscal 2024", or a date ("the quarter ended July 1, 2023") read on each company's calendar."""
+    from finagent.finance.fiscal import fiscal_period
+
+    labels: set[str] = set()
+    for match in _ORDINAL_QUARTER.finditer(sentence):
+        labels.add(f"Q{_ORDINALS[match.group(1).lower()]} FY{match.group(2)}")
+    for figure in scan_figures(sentence):
+        kind, key = figure.date_key or ("", None)
+        if kind == "fiscal":
+            labels.add(str(key))
+        elif kind == "day" and isinstance(key, int):
+            day = date.fromordinal(key)
+            annual = bool(_YEAR_ENDED.search(sentence[: figure.start]))
+            for ticker in companies:
+                fye, offset = scope.calendars.get(ticker, (12, 0))
+                year, quarter = fiscal_period(day, fye, offset)
+                labels.add(f"FY{year}" if annual else f"Q{quarter} FY{year}")
+                if quarter == 4 and not annual:
+                    labels.add(f"FY{year}")
+    return labels
+
+
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:(?:increase|decrease|rise|drop|decline|gain|growth|change|jump|fall|reduction)s?\s+(?:of|by)"
+    r"|(?:grew|rose|fell|declined|increased|decreased|dropped|jumped|climbed|slipped|gained|shrank)"
+    r"(?:\s+by)?)\s+(?:about\s+|approximately\s+|nearly\s+|roughly\s+)?$",
+    re.I,
+)
+_CHANGE_AFTER = re.compile(
+    r"^\)?\s*(?:increase|decrease|rise|drop|decline|gain|jump|fall|reduction|growth)\b", re.I
+)
+
+
+def _change_context(sentence: str, start: int, end: int) -> bool:
+    """The number is stated as a change ("grew by 5.4%", "an increase of $37 billion")."""
+    before = sentence[max(0, start - 60) : start]
+    return bool(_CHANGE_BEFORE.search(before) or _CHANGE_AFTER.match(sentence[end:]))
+
+
+def period_verdict(
+    figure: WrittenFigure, sentence: str, scope: PeriodScope, offset: int = 0
+) -> tuple[bool, str] | None:
+    """(verified, how) when the figure is a known value of a named company: verified for the period
+    the sentence states, unsupported when it belongs to another period, when a level is stated as a
+    change, or when a change is described in the wrong direction; None when it is no known value."""
+    if figure.kind == "date":
+        return None
+    named = companies_in(sentence, scope.names) or set(scope.names) or {k["ticker"] for k in scope.known}
+    matches = [k for k in scope.known if k["ticker"] in named and matches_known(figure, k)]
+    if not matches:
+        return None
+    start = figure.start - offset
+    if _change_context(sentence, start, start + len(figure.text)):
+        changes = [k for k in matches if k.get("change")]
+        if not changes:
+            level = matches[0]
+            return False, (
+                f"{figure.text} is {level['ticker']}'s {level['what']} for {level['period']}, "
+                "a level, not a change"
+            )
+        matches = changes
+    if all(k.get("change") for k in matches):
+        wrong_way = direction_error(figure, sentence, start, matches)
+        if wrong_way:
+            return False, wrong_way
+    stated = _periods_in(sentence, named, scope) or {p for t in named for p in scope.targets.get(t, [])}
+    right = [k for k in matches if k["period"] in stated]
+    if right:
+        return True, f"{right[0]['ticker']} {right[0]['what']} {right[0]['period']}"
+    if not stated:
+        return None
+    wrong = matches[0]
+    said = ", ".join(sorted(stated))
+    return False, f"{figure.text} is {wrong['ticker']}'s {wrong['what']} for {wrong['period']}, not {said}"
+
+
+def table_known(items: Sequence[dict[str, Any]], calendars: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every figure the cited statement tables state, with its company and the period its column
+    names: what tells "the right number" from "the right number for the wrong period"."""
+    from finagent.finance.facts import FiscalCalendar, report_calendar
+    from finagent.finance.tables import parse_tables, table_cells
+
+    known: list[dict[str, Any]] = []
+    for item in items:
+        ticker, text = item.get("ticker"), str(item.get("text") or "")
+        if not ticker or "|" not in text:
+            continue
+        fye, offset = (calendars.get(ticker) or [None, None])[:2]
+        end = item.get("period_end")
+        calendar = (
+            FiscalCalendar(int(fye), int(offset or 0))
+            if fye
+            else report_calendar(
+                date.fromisoformat(str(end)[:10]) if end else None,
+                item.get("fiscal_year"),
+                item.get("fiscal_quarter"),
+            )
+        )
+        if calendar is None:
+            continue
+        form = "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
+        for table in parse_tables(text, form=form):
+            for cell in table_cells(table, calendar):
+                if cell.target is None or cell.unit == "percent":
+                    continue
+                value = cell.base_value if cell.base_value is not None else cell.value
+                kind = "per_share" if (cell.unit or "").endswith("share") else "amount"
+                known.append(
+                    {
+                        "ticker": ticker,
+                        "period": cell.target.label,
+                        "value": float(value),
+                        "kind": kind,
+                        "what": cell.label[:60],
+                    }
+                )
+    return known
