@@ -1,4 +1,4 @@
-"""Find ingestible sources under a path and hand each to the parser that understands it."""
+"""Find ingestible sources under a path and hand each to the reader of its format (``formats``)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from pathlib import Path
 
 from finagent.errors import FinagentError
 from finagent.finance.documents import SourceItem
+from finagent.ingest.formats import Hints, folder_readers, reader_for, supported_formats
 
 # Files that accompany data sets but are not documents: ignored silently.
 _IGNORED_NAMES = {"manifest.json", "documents.jsonl", ".ds_store", "thumbs.db"}
 _IGNORED_PREFIXES = ("license", "readme", "notice", ".")
-_FILING_SUFFIXES = {".htm", ".html"}
 
 
 @dataclass(slots=True)
@@ -31,40 +31,29 @@ def discover(
     form: str | None = None,
     period_end: date | None = None,
 ) -> Discovery:
-    """Everything ingestible under ``path`` (a file or a directory tree)."""
-    from finagent.ingest.financebench import discover_financebench
-    from finagent.ingest.ixbrl import discover_edgar
-    from finagent.ingest.pdf import discover_pdfs
-    from finagent.ingest.transcripts import discover_transcripts
-
+    """Everything ingestible under ``path`` (a file or a directory tree), each read by its format's
+    reader (``formats.READERS``)."""
     if not path.exists():
         raise FinagentError(f"no such file or directory: {path}")
     # Absolute paths make citations resolvable from anywhere and give one identity per file, so a
     # changed file replaces its old version whichever relative path it was ingested by.
     path = path.resolve()
-    found = Discovery()
+    hints = Hints(ticker=ticker, form=form, period_end=period_end)
     if path.is_file():
-        return _discover_file(path, ticker=ticker, form=form, period_end=period_end, explicit=True)
+        return _discover_file(path, hints, explicit=True)
+    found = Discovery()
     for dirpath, dirnames, filenames in os.walk(path):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         here = Path(dirpath)
         names = sorted(filenames)
-        lowered = {n.lower() for n in names}
-        if "manifest.json" in lowered and any(n.lower().endswith(".txt") for n in names):
-            found.items += discover_transcripts(here)
-            names = [n for n in names if not n.lower().endswith(".txt")]
-        if any(n.lower().endswith(".pdf") for n in names):
-            found.items += discover_pdfs(here, ticker=ticker, form=form, period_end=period_end)
-            names = [n for n in names if not n.lower().endswith(".pdf")]
-        if "full-submission.txt" in lowered or "primary-document.html" in lowered:
-            found.items += discover_edgar(here)
-            names = [n for n in names if n.lower() not in ("full-submission.txt", "primary-document.html")]
+        for reader in folder_readers():
+            assert reader.claims is not None and reader.read_folder is not None
+            claimed = reader.claims(here, names)
+            if claimed:
+                found.items += reader.read_folder(here, hints)
+                names = [n for n in names if n not in claimed]
         for name in names:
-            if name.lower() == "pages.jsonl.gz":
-                docs = here / "documents.jsonl"
-                found.items += discover_financebench(here / name, docs if docs.exists() else None)
-                continue
-            sub = _discover_file(here / name, ticker=ticker, form=form, period_end=period_end, explicit=False)
+            sub = _discover_file(here / name, hints, explicit=False)
             found.items += sub.items
             found.skipped += sub.skipped
             found.company_lists += sub.company_lists
@@ -73,17 +62,10 @@ def discover(
     return found
 
 
-def _discover_file(
-    path: Path, *, ticker: str | None, form: str | None, period_end: date | None, explicit: bool
-) -> Discovery:
-    from finagent.ingest.financebench import discover_financebench
-    from finagent.ingest.ixbrl import discover_edgar
-    from finagent.ingest.news import discover_news
-    from finagent.ingest.pdf import discover_pdfs
-    from finagent.ingest.xbrl_instance import discover_xbrl_instances, is_linkbase_or_schema, is_xbrl_instance
+def _discover_file(path: Path, hints: Hints, *, explicit: bool) -> Discovery:
+    from finagent.ingest.xbrl_instance import is_linkbase_or_schema
 
     name = path.name.lower()
-    suffix = path.suffix.lower()
     result = Discovery()
     if not explicit and (name in _IGNORED_NAMES or name.startswith(_IGNORED_PREFIXES)):
         return result
@@ -97,29 +79,13 @@ def _discover_file(
                 (str(path), "an XBRL linkbase or schema, not a document (give its *_htm.xml)")
             )
         return result
-    if suffix in _FILING_SUFFIXES or name == "full-submission.txt":
-        result.items += discover_edgar(path)
-    elif suffix == ".pdf":
-        result.items += discover_pdfs(path, ticker=ticker, form=form, period_end=period_end)
-    elif name == "pages.jsonl.gz":
-        docs = path.with_name("documents.jsonl")
-        result.items += discover_financebench(path, docs if docs.exists() else None)
-    elif suffix in {".csv", ".jsonl"}:
-        result.items += discover_news(path, ticker=ticker)
-    elif suffix == ".xml" and is_xbrl_instance(path):
-        result.items += discover_xbrl_instances(path)
-    elif suffix == ".txt" and (path.parent / "manifest.json").exists():
-        from finagent.ingest.transcripts import discover_transcripts
-
-        result.items += [i for i in discover_transcripts(path.parent) if Path(i.uri).name == path.name]
+    reader = reader_for(path)
+    if reader is not None:
+        result.items += reader.read(path, hints)
+        return result
+    reason = f"unsupported file type '{path.suffix.lower() or path.name}'"
+    if explicit:
+        result.failed.append((str(path), f"{reason} (supported: {supported_formats()})"))
     else:
-        reason = f"unsupported file type '{suffix or path.name}'"
-        if explicit:
-            reason += (
-                " (supported: .htm/.html filings, XBRL instance .xml, .pdf, .csv/.jsonl news,"
-                " transcripts with manifest.json)"
-            )
-            result.failed.append((str(path), reason))
-        else:
-            result.skipped.append((str(path), reason))
+        result.skipped.append((str(path), reason))
     return result

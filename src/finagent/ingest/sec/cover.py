@@ -1,5 +1,5 @@
 """Cover pages: what a filing is (form, period, company, ticker) from dei facts, the SGML header, and
-the cover text of HTML and PDF filings."""
+the cover text of HTML and PDF filings (one cover reader, ``parse_cover``, for both)."""
 
 from __future__ import annotations
 
@@ -52,16 +52,6 @@ def filing_metadata(dei: dict[str, str], path: Path) -> FilingMeta:
 _FORM_BASE = re.compile(r"^(10-K|10-Q|8-K|20-F|40-F|6-K)", re.I)
 
 
-_COVER_FORM = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K)\b", re.I)
-
-
-_COVER_PERIOD = re.compile(
-    r"for\s+the\s+(?:fiscal\s+)?(?:year|quarterly\s+period|quarter|period)\s+ended\s+"
-    r"([A-Za-z]{3,9}\.?\s+\d{1,2}\s*,?\s*\d{4})",
-    re.I,
-)
-
-
 _SEC_COMMISSION = re.compile(r"securities\s+and\s+exchange\s+commission", re.I)
 
 
@@ -78,7 +68,7 @@ def _cover_text(units: list[Unit], limit: int = 20_000) -> str:
 
 def has_cover_text(units: list[Unit]) -> bool:
     text = _cover_text(units)
-    return bool(_COVER_FORM.search(text) and _SEC_COMMISSION.search(text))
+    return bool(_FORM_RX.search(text) and _SEC_COMMISSION.search(text))
 
 
 def read_metadata(
@@ -86,9 +76,10 @@ def read_metadata(
 ) -> _Meta:
     """Combine dei facts, the SGML header and the built-in companies into document metadata."""
     form = (dei.get("DocumentType") or (header.form if header else None) or "").upper().strip()
+    cover: CoverInfo | None = None  # the cover page as the PDF reader reads it: only when needed
     if not form:
-        m = _COVER_FORM.search(_cover_text(units))
-        form = m.group(1).upper() if m else ""
+        cover = parse_cover(_cover_text(units))
+        form = cover.form or ""
     base_m = _FORM_BASE.match(form)
     form_base = base_m.group(1).upper() if base_m else form
     amendment = form.endswith("/A") or dei.get("AmendmentFlag", "").strip().lower() == "true"
@@ -105,8 +96,8 @@ def read_metadata(
         ticker = _ticker_from_downloader_path(path)
 
     period_end = _parse_date(dei.get("DocumentPeriodEndDate", "")) or (header.period if header else None)
-    if period_end is None and (m := _COVER_PERIOD.search(_cover_text(units))):
-        period_end = _parse_date(m.group(1))
+    if period_end is None:
+        period_end = (cover or parse_cover(_cover_text(units))).period_end
 
     fye_fact = dei.get("CurrentFiscalYearEndDate", "")
     fye = fye_month(fye_fact, dei.get("CurrentFiscalYearEndDate@format"))
@@ -198,13 +189,13 @@ class CoverInfo:
     fye_date: date | None = None  # a "fiscal year ended <date>" seen in the text
 
 
-_FORM_RX = re.compile(r"\bFORM\s+(10-?K|10-?Q|8-?K)\b", re.I)
+_FORM_RX = re.compile(r"\bFORM\s+(10-?K|10-?Q|8-?K|20-F|40-F|6-K)\b", re.I)
 
 
 # "For the quarterly period ended ..." as the cover prints it (capital F), not a mid-sentence
 # "... for the quarter ended June 26, 2022 include ..." comparison.
 _PERIOD_RX = re.compile(
-    r"\b(?:For|FOR)\s+(?i:the\s+(quarterly\s+period|fiscal\s+quarter|quarter|fiscal\s+year|year)"
+    r"\b(?:For|FOR)\s+(?i:the\s+(quarterly\s+period|fiscal\s+quarter|quarter|fiscal\s+year|year|period)"
     r"\s+ended\s*:?\s*(" + DATE + "))"
 )
 

@@ -9,10 +9,7 @@ from dataclasses import dataclass
 from finagent.finance.documents import Block
 from finagent.ingest.html_text import Unit, norm_space
 from finagent.ingest.sec.furniture import PAGE_NUMBER_RE
-from finagent.ingest.sec.headings import ITEM_RE, PART_RE
-
-_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4}
-
+from finagent.ingest.sec.headings import ITEM_RE, ITEMS_10K, ITEMS_10Q, PART_RE, ROMAN
 
 _MAX_HEADING = 200
 
@@ -23,51 +20,10 @@ _MAX_TITLE = 150
 _MIN_BODY = 3  # characters of text a real Item heading is followed by (TOC entries have ~0)
 
 
-_10K_TITLES = {
-    "item_1": "Business",
-    "item_1a": "Risk Factors",
-    "item_1b": "Unresolved Staff Comments",
-    "item_1c": "Cybersecurity",
-    "item_2": "Properties",
-    "item_3": "Legal Proceedings",
-    "item_4": "Mine Safety Disclosures",
-    "item_5": (
-        "Market for Registrant's Common Equity, Related Stockholder Matters and Issuer Purchases "
-        "of Equity Securities"
-    ),
-    "item_6": "[Reserved]",
-    "item_7": "Management's Discussion and Analysis of Financial Condition and Results of Operations",
-    "item_7a": "Quantitative and Qualitative Disclosures About Market Risk",
-    "item_8": "Financial Statements and Supplementary Data",
-    "item_9": "Changes in and Disagreements with Accountants on Accounting and Financial Disclosure",
-    "item_9a": "Controls and Procedures",
-    "item_9b": "Other Information",
-    "item_9c": "Disclosure Regarding Foreign Jurisdictions that Prevent Inspections",
-    "item_10": "Directors, Executive Officers and Corporate Governance",
-    "item_11": "Executive Compensation",
-    "item_12": (
-        "Security Ownership of Certain Beneficial Owners and Management and Related Stockholder Matters"
-    ),
-    "item_13": "Certain Relationships and Related Transactions, and Director Independence",
-    "item_14": "Principal Accountant Fees and Services",
-    "item_15": "Exhibit and Financial Statement Schedules",
-    "item_16": "Form 10-K Summary",
-}
+_10K_TITLES = {f"item_{number.lower()}": title for number, title in ITEMS_10K.items()}
 
 
-_10Q_TITLES = {
-    "part1_item_1": "Financial Statements",
-    "part1_item_2": "Management's Discussion and Analysis of Financial Condition and Results of Operations",
-    "part1_item_3": "Quantitative and Qualitative Disclosures About Market Risk",
-    "part1_item_4": "Controls and Procedures",
-    "part2_item_1": "Legal Proceedings",
-    "part2_item_1a": "Risk Factors",
-    "part2_item_2": "Unregistered Sales of Equity Securities and Use of Proceeds",
-    "part2_item_3": "Defaults Upon Senior Securities",
-    "part2_item_4": "Mine Safety Disclosures",
-    "part2_item_5": "Other Information",
-    "part2_item_6": "Exhibits",
-}
+_10Q_TITLES = {f"part{part}_item_{number.lower()}": title for (part, number), title in ITEMS_10Q.items()}
 
 
 @dataclass(slots=True)
@@ -108,7 +64,7 @@ def _find_headings(units: list[Unit], form_base: str) -> list[_Heading]:
             continue
         pm = PART_RE.match(u.text)
         if pm and not ITEM_RE.match(u.text) and _title_ok(pm.group("rest")):
-            part = _ROMAN[pm.group("part").lower()]
+            part = ROMAN[pm.group("part").lower()]
             structural.add(i)
             continue
         m = ITEM_RE.match(u.text)
@@ -125,7 +81,7 @@ def _find_headings(units: list[Unit], form_base: str) -> list[_Heading]:
         num = int(m.group("num"))
         letter = (m.group("letter") or "").lower()
         sub = m.group("sub")
-        item_part = _ROMAN[m.group("part").lower()] if m.group("part") else part
+        item_part = ROMAN[m.group("part").lower()] if m.group("part") else part
         if is_8k or sub:
             section = f"item_{num}_{sub}" if sub else f"item_{num}"
             order = (0, num, int(sub or 0))

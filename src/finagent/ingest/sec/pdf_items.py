@@ -7,82 +7,12 @@ from dataclasses import dataclass
 
 from finagent.finance.documents import Block
 from finagent.ingest.pdf_tables import segment_blocks
-
-_ITEM_RX = re.compile(r"^(?:ITEM|Item)\s+(\d{1,2}(?:\.\d{2})?[A-Ca-c]?)(?:\s*[.:\-–—]\s*|\s+|$)(.*)$")
-
-
-_PART_RX = re.compile(r"^PART\s+(IV|III|II|I)\b\s*[.:\-–—]?\s*(.*)$", re.I)
-
+from finagent.ingest.sec.headings import ITEMS_8K, ITEMS_10K, ITEMS_10Q, LINE_ITEM_RE, PART_RE, ROMAN
 
 PAGE_REF_RX = re.compile(r"^(?:pages?\s+)?\d{1,3}(?:\s*[-–,]\s*\d{1,3})*$", re.I)
 
 
 _TRAILING_PAGE_RX = re.compile(r"\s\d{1,3}$")
-
-
-ITEMS_10K: dict[str, str] = {
-    "1": "Business",
-    "1A": "Risk Factors",
-    "1B": "Unresolved Staff Comments",
-    "1C": "Cybersecurity",
-    "2": "Properties",
-    "3": "Legal Proceedings",
-    "4": "Mine Safety Disclosures",
-    "5": "Market for Registrant's Common Equity, Related Stockholder Matters and Issuer Purchases "
-    "of Equity Securities",
-    "6": "[Reserved] / Selected Financial Data",
-    "7": "Management's Discussion and Analysis of Financial Condition and Results of Operations",
-    "7A": "Quantitative and Qualitative Disclosures About Market Risk",
-    "8": "Financial Statements and Supplementary Data",
-    "9": "Changes in and Disagreements with Accountants on Accounting and Financial Disclosure",
-    "9A": "Controls and Procedures",
-    "9B": "Other Information",
-    "9C": "Disclosure Regarding Foreign Jurisdictions that Prevent Inspections",
-    "10": "Directors, Executive Officers and Corporate Governance",
-    "11": "Executive Compensation",
-    "12": "Security Ownership of Certain Beneficial Owners and Management and Related Stockholder Matters",
-    "13": "Certain Relationships and Related Transactions, and Director Independence",
-    "14": "Principal Accountant Fees and Services",
-    "15": "Exhibits and Financial Statement Schedules",
-    "16": "Form 10-K Summary",
-}
-
-
-ITEMS_10Q: dict[tuple[int, str], str] = {
-    (1, "1"): "Financial Statements",
-    (1, "2"): "Management's Discussion and Analysis of Financial Condition and Results of Operations",
-    (1, "3"): "Quantitative and Qualitative Disclosures About Market Risk",
-    (1, "4"): "Controls and Procedures",
-    (2, "1"): "Legal Proceedings",
-    (2, "1A"): "Risk Factors",
-    (2, "2"): "Unregistered Sales of Equity Securities and Use of Proceeds",
-    (2, "3"): "Defaults Upon Senior Securities",
-    (2, "4"): "Mine Safety Disclosures",
-    (2, "5"): "Other Information",
-    (2, "6"): "Exhibits",
-}
-
-
-ITEMS_8K: dict[str, str] = {
-    "1.01": "Entry into a Material Definitive Agreement",
-    "1.02": "Termination of a Material Definitive Agreement",
-    "2.01": "Completion of Acquisition or Disposition of Assets",
-    "2.02": "Results of Operations and Financial Condition",
-    "2.03": "Creation of a Direct Financial Obligation",
-    "2.05": "Costs Associated with Exit or Disposal Activities",
-    "2.06": "Material Impairments",
-    "3.02": "Unregistered Sales of Equity Securities",
-    "5.02": "Departure of Directors or Certain Officers; Election of Directors; Appointment of Certain "
-    "Officers; Compensatory Arrangements of Certain Officers",
-    "5.03": "Amendments to Articles of Incorporation or Bylaws; Change in Fiscal Year",
-    "5.07": "Submission of Matters to a Vote of Security Holders",
-    "7.01": "Regulation FD Disclosure",
-    "8.01": "Other Events",
-    "9.01": "Financial Statements and Exhibits",
-}
-
-
-_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4}
 
 
 @dataclass(slots=True)
@@ -128,13 +58,13 @@ def match_heading(line: str, form: str | None = None) -> _Heading | None:
     """An "Item N." or "PART II" heading at the start of a line, or None for body text."""
     if len(line) > 200 or line[:1] not in "IiPp":
         return None
-    m = _ITEM_RX.match(line)
+    m = LINE_ITEM_RE.match(line)
     if m:
         number, rest = m.group(1).upper(), m.group(2).strip()
         if _valid_item(number, form) and _starts_like_title(rest):
             return _Heading("item", number, rest)
         return None
-    m = _PART_RX.match(line)
+    m = PART_RE.match(line)
     if m and len(line) <= 80:
         rest = m.group(2).strip()
         if _starts_like_title(rest):
@@ -191,7 +121,7 @@ def _late_heading(line: str, index_on_page: int, state: SectionState) -> _Headin
 
 def _apply_heading(state: SectionState, heading: _Heading) -> None:
     if heading.kind == "part":
-        state.part = _ROMAN[heading.number]
+        state.part = ROMAN[heading.number.lower()]
         state.last_item = None
         return
     if heading.kind == "exhibits":
