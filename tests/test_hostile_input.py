@@ -383,7 +383,7 @@ def test_manifest_input(case: Case, db: Database, settings: Settings, tmp_path: 
 
 @pytest.mark.parametrize("case", params("test_pdf_manifest_traversal"))
 def test_pdf_manifest_traversal(case: Case, tmp_path: Path) -> None:
-    from finagent.ingest.pdf import _read_manifest
+    from finagent.ingest.pdf_metadata import read_manifest
 
     folder = tmp_path / "pdfs"
     folder.mkdir()
@@ -393,7 +393,7 @@ def test_pdf_manifest_traversal(case: Case, tmp_path: Path) -> None:
     (folder / "manifest.json").write_text(manifest)
     found = discover(folder)
     assert [i.uri for i in found.items] == [str(folder / "inside.pdf")]
-    entries, error = _read_manifest(folder)
+    entries, error = read_manifest(folder)
     if case.id == "pdf-manifest-malformed":
         assert entries == {} and error and "manifest.json" in error
     elif case.id == "pdf-manifest-wrong-types":

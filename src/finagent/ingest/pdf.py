@@ -4,7 +4,7 @@ Why it works the way it does:
 
 * Blocks keep the 0-based PDF page index, so every chunk can be cited to a page.
 * Metadata is taken from the most trustworthy source available, field by field: explicit CLI
-  overrides, then a ``manifest.json`` beside the PDF, then a structured file name
+  overrides, then (``pdf_metadata``) a ``manifest.json`` beside the PDF, then a structured file name
   (``AAPL_2023Q1_10Q.pdf``, whose year and quarter are fiscal), then the cover page. Dataset
   names such as ``2023 Q1 AAPL.pdf`` are deliberately *not* parsed: their quarter labels are not
   fiscal quarters.
@@ -19,7 +19,6 @@ Why it works the way it does:
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Callable, Iterable
@@ -34,6 +33,7 @@ from finagent.errors import ParseError
 from finagent.finance.companies import Company, lookup_builtin
 from finagent.finance.documents import KINDS, Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
 from finagent.finance.fiscal import fiscal_period, nominal_month_end, quarter_label
+from finagent.ingest.pdf_metadata import PdfHints, coerce_date, hints_from_filename, read_manifest
 from finagent.ingest.sec.cover import FYE_RX, CoverInfo, normalize_form, parse_cover
 from finagent.ingest.sec.pdf_items import PAGE_REF_RX, SectionState, page_blocks
 from finagent.ingest.text import DATE, normalize_text, parse_long_date
@@ -44,102 +44,6 @@ log = logging.getLogger(__name__)
 
 # pymupdf flags: keep whitespace, clip to the media box, but expand ligatures ("ﬁ" -> "fi").
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
-
-
-# --------------------------------------------------------------------------- cover page
-
-
-# --------------------------------------------------------------------------- metadata sources
-
-
-@dataclass(slots=True)
-class _Hints:
-    """Metadata offered by one source (overrides, manifest, file name or cover)."""
-
-    source: str
-    ticker: str | None = None
-    form: str | None = None
-    period_end: date | None = None
-    fiscal_year: int | None = None
-    fiscal_quarter: int | None = None
-
-
-_NAME_WHO = r"(?P<who>[A-Za-z0-9&.\-]+?)"
-_FILENAME_PATTERNS = (
-    (re.compile(rf"^{_NAME_WHO}_(?P<fy>\d{{4}})Q(?P<q>[1-4])_10-?Q$", re.I), "10-Q"),
-    (re.compile(rf"^{_NAME_WHO}_(?P<fy>\d{{4}})_10-?K$", re.I), "10-K"),
-    (re.compile(rf"^{_NAME_WHO}_(?P<date>\d{{4}}-\d{{2}}-\d{{2}})_8-?K$", re.I), "8-K"),
-)
-
-
-def _resolve_who(who: str) -> str | None:
-    company = lookup_builtin(who)
-    if company:
-        return company.ticker
-    if re.fullmatch(r"[A-Z]{1,5}", who):
-        return who
-    return None
-
-
-def hints_from_filename(path: Path) -> _Hints | None:
-    """``AAPL_2023Q1_10Q`` / ``AAPL_2023_10K`` / ``AAPL_2023-05-04_8K`` (year/quarter are fiscal)."""
-    for rx, form in _FILENAME_PATTERNS:
-        m = rx.match(path.stem)
-        if not m:
-            continue
-        hints = _Hints(source="filename", ticker=_resolve_who(m.group("who")), form=form)
-        groups = m.groupdict()
-        if groups.get("fy"):
-            hints.fiscal_year = int(groups["fy"])
-        if groups.get("q"):
-            hints.fiscal_quarter = int(groups["q"])
-        if groups.get("date"):
-            try:
-                hints.period_end = date.fromisoformat(groups["date"])
-            except ValueError:
-                return None
-        return hints
-    return None
-
-
-def _coerce_date(value: Any) -> date | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    return date.fromisoformat(str(value).strip()[:10])
-
-
-def _read_manifest(directory: Path) -> tuple[dict[str, _Hints], str | None]:
-    """Manifest entries keyed by file name; a broken manifest is reported, not fatal."""
-    path = directory / "manifest.json"
-    if not path.is_file():
-        return {}, None
-    try:
-        entries = json.loads(path.read_text(encoding="utf-8-sig"))
-        if not isinstance(entries, list):
-            raise ValueError("expected a JSON list of entries")
-        out: dict[str, _Hints] = {}
-        for entry in entries:
-            if not isinstance(entry, dict) or not entry.get("file"):
-                continue
-            for name in ("file", "ticker", "form"):
-                if entry.get(name) is not None and not isinstance(entry[name], str):
-                    raise ValueError(f"entry {entry['file']!r}: '{name}' must be text")
-            out[str(entry["file"])] = _Hints(
-                source="manifest",
-                ticker=(str(entry["ticker"]).strip().upper() if entry.get("ticker") else None),
-                form=normalize_form(entry.get("form")),
-                period_end=_coerce_date(entry.get("period_end")),
-                fiscal_year=int(entry["fiscal_year"]) if entry.get("fiscal_year") else None,
-                fiscal_quarter=int(entry["fiscal_quarter"]) if entry.get("fiscal_quarter") else None,
-            )
-        return out, None
-    except (OSError, ValueError, TypeError) as exc:
-        log.warning("ignoring unreadable manifest %s: %s", path, exc)
-        return {}, f"{path}: {exc}"
 
 
 # --------------------------------------------------------------------------- discovery
@@ -170,20 +74,20 @@ def discover_pdfs(
         files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".pdf" and p.is_file())
     override_error: str | None = None
     try:
-        overrides = _Hints(
+        overrides = PdfHints(
             source="override",
             ticker=ticker.strip().upper().lstrip("$") if ticker else None,
             form=normalize_form(form),
-            period_end=_coerce_date(period_end),
+            period_end=coerce_date(period_end),
         )
     except ValueError as exc:
-        overrides = _Hints(source="override")
+        overrides = PdfHints(source="override")
         override_error = f"invalid period_end override {period_end!r}: {exc}"
-    manifests: dict[Path, tuple[dict[str, _Hints], str | None]] = {}
+    manifests: dict[Path, tuple[dict[str, PdfHints], str | None]] = {}
     items: list[SourceItem] = []
     for file in files:
         if file.parent not in manifests:
-            manifests[file.parent] = _read_manifest(file.parent)
+            manifests[file.parent] = read_manifest(file.parent)
         entries, manifest_error = manifests[file.parent]
         hints = [overrides]
         if file.name in entries:
@@ -203,7 +107,7 @@ def discover_pdfs(
 
 
 def _loader(
-    file: Path, hints: list[_Hints], manifest_error: str | None, override_error: str | None
+    file: Path, hints: list[PdfHints], manifest_error: str | None, override_error: str | None
 ) -> Callable[[], ParsedDocument]:
     def load() -> ParsedDocument:
         if override_error:
@@ -315,7 +219,7 @@ def page_text_blocks(pages: Iterable[tuple[int, str]], form: str | None = None) 
 def load_pdf(
     path: Path,
     *,
-    hints: Iterable[_Hints] = (),
+    hints: Iterable[PdfHints] = (),
     manifest_error: str | None = None,
 ) -> ParsedDocument:
     """Parse one PDF filing; any failure becomes ``ParseError`` with the reason."""
@@ -377,7 +281,7 @@ def _signature_date(pages: list[list[tuple[int, str]]]) -> date | None:
     return parse_long_date(found[-1].group(1)) if found else None
 
 
-def _first(hints: list[_Hints], attr: str) -> tuple[Any, str | None]:
+def _first(hints: list[PdfHints], attr: str) -> tuple[Any, str | None]:
     for h in hints:
         value = getattr(h, attr)
         if value is not None:
@@ -385,7 +289,7 @@ def _first(hints: list[_Hints], attr: str) -> tuple[Any, str | None]:
     return None, None
 
 
-def _resolve(hints: list[_Hints], cover: CoverInfo, full_text: str) -> _Resolved:
+def _resolve(hints: list[PdfHints], cover: CoverInfo, full_text: str) -> _Resolved:
     """Merge metadata sources by priority and derive the fiscal period."""
     cover_ticker = None
     cover_company = lookup_builtin(cover.trading_symbol) if cover.trading_symbol else None
@@ -396,7 +300,7 @@ def _resolve(hints: list[_Hints], cover: CoverInfo, full_text: str) -> _Resolved
     elif cover.trading_symbol:
         cover_ticker = cover.trading_symbol
     cover_period = cover.event_date if cover.form == "8-K" else cover.period_end
-    from_cover = _Hints(source="cover", ticker=cover_ticker, form=cover.form, period_end=cover_period)
+    from_cover = PdfHints(source="cover", ticker=cover_ticker, form=cover.form, period_end=cover_period)
     all_hints = [*hints, from_cover]
 
     r = _Resolved()
@@ -476,7 +380,7 @@ def _build(
     path: Path,
     data: bytes,
     pages: list[list[tuple[int, str]]],
-    hints: list[_Hints],
+    hints: list[PdfHints],
     manifest_error: str | None,
 ) -> ParsedDocument:
     cover_text = "\n".join(line for page in pages[:2] for _, line in page)
