@@ -206,25 +206,31 @@ def test_prose_check_catches_misattributed_and_reversed_changes() -> None:
 
 def test_search_kinds_and_priors_pick_the_periods_report() -> None:
     from finagent.agent.planning import search_kinds, search_priors
+    from finagent.agent.state import Analysis, Target
 
-    year = {
+    year: Target = {
         "ticker": "X",
         "fiscal_year": 2022,
         "fiscal_quarter": None,
         "kinds": ["10-K", "earnings_release", "8-K"],
     }
-    plain = {"question": "What was the FY2022 capex?", "sources": ["10-K"]}
-    release = {"question": "What was FY2022 adjusted EBITDA?", "sources": ["10-K"]}
+    plain: Analysis = {"question": "What was the FY2022 capex?", "sources": ["10-K"]}
+    release: Analysis = {"question": "What was FY2022 adjusted EBITDA?", "sources": ["10-K"]}
     # A fiscal year searches its 10-K, Q4 release and 8-Ks; the prior puts the 10-K first ...
     assert search_kinds(year, plain) == ["10-K", "8-K", "earnings_release"]
     assert search_priors(year, [year], plain) == {"10-K": 0.1, "annual_report": 0.1}
     # ... unless the question asks for what releases report.
     assert search_priors(year, [year], release) == {"earnings_release": 0.2}
     # The newest of several fiscal years restates the older ones.
-    older = year | {"fiscal_year": 2020}
+    older: Target = {**year, "fiscal_year": 2020}
     assert search_priors(year, [older, year], plain)["*"] == 0.5
     assert "*" not in search_priors(older, [older, year], plain)
-    quarter = {"ticker": "X", "fiscal_year": 2023, "fiscal_quarter": 2, "kinds": ["10-Q", "transcript"]}
+    quarter: Target = {
+        "ticker": "X",
+        "fiscal_year": 2023,
+        "fiscal_quarter": 2,
+        "kinds": ["10-Q", "transcript"],
+    }
     assert search_kinds(quarter, plain) == ["10-Q"]
-    assert search_kinds(quarter, plain | {"sources": ["transcript"]}) == ["10-Q", "transcript"]
+    assert search_kinds(quarter, {**plain, "sources": ["transcript"]}) == ["10-Q", "transcript"]
     assert search_priors(quarter, [quarter], plain) == {"10-Q": 0.1}

@@ -26,7 +26,7 @@ from finagent.agent.figure_answer import (
 )
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
-from finagent.agent.state import State
+from finagent.agent.state import State, Target
 from finagent.agent.table_figures import model_figures, table_figures
 from finagent.agent.writing import (
     MAX_SENTENCES,
@@ -43,16 +43,14 @@ from finagent.finance.metrics import BY_NAME
 from finagent.llm.structured import text_call
 
 
-def _targets(state: State) -> list[dict[str, Any]]:
+def _targets(state: State) -> list[Target]:
     """Target periods the answer reports: a Q4's companion fiscal year (searched for its text) is not
     itself a period the question asked about."""
     targets = [t for t in state.get("targets") or [] if t.get("ticker") and t.get("fiscal_year") is not None]
     return [t for t in targets if not t.get("companion")]
 
 
-def _gaps(
-    figures: list[dict[str, Any]], targets: list[dict[str, Any]], metrics: list[str]
-) -> list[dict[str, Any]]:
+def _gaps(figures: list[dict[str, Any]], targets: list[Target], metrics: list[str]) -> list[dict[str, Any]]:
     """(ticker, period, metric) the facts did not answer, with the reason when one is known."""
     found = {(f["ticker"], f["period"], f["metric"]) for f in figures if f.get("value") is not None}
     reasons = {

@@ -4,13 +4,12 @@ lookup per ticker × period, and the keyword follow-ups after a low-confidence a
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from finagent.agent.context import Context
-from finagent.agent.state import FactsTask, SearchTask, State
+from finagent.agent.state import Analysis, FactsTask, SearchTask, State, Target
 from finagent.finance.periods import (
     FACTS_KIND,
 )
@@ -27,9 +26,7 @@ _RELEASE_CUES = re.compile(
 )
 
 
-def search_kinds(
-    target: dict[str, Any], analysis: dict[str, Any], extra: list[str] | None = None
-) -> list[str]:
+def search_kinds(target: Target, analysis: Analysis, extra: list[str] | None = None) -> list[str]:
     """Document kinds to search for a target: the period's report, plus transcripts/news when needed.
 
     A fiscal year is its 10-K, its Q4 earnings release and its 8-Ks (``search_priors`` ranks the
@@ -53,7 +50,7 @@ def search_kinds(
 
 
 def make_task(
-    target: dict[str, Any],
+    target: Target,
     query: str,
     kinds: list[str],
     k: int,
@@ -77,7 +74,7 @@ def make_task(
     )
 
 
-def _routed(analysis: dict[str, Any], context: Context) -> list[str]:
+def _routed(analysis: Analysis, context: Context) -> list[str]:
     return list(analysis.get("statements") or []) if context.route_statements else []
 
 
@@ -93,7 +90,7 @@ REPORT_PRIOR = 0.1
 
 
 def search_priors(
-    target: dict[str, Any], targets: list[dict[str, Any]], analysis: dict[str, Any], narrow: bool = True
+    target: Target, targets: list[Target], analysis: Analysis, narrow: bool = True
 ) -> dict[str, float]:
     """Score priors for one target's sub-searches, by document kind ("*" for every kind)."""
     priors: dict[str, float] = {}
@@ -145,7 +142,12 @@ def _nine_month_searches(state: State, context: Context) -> list[Send]:
     for target in state["targets"]:
         if target.get("fiscal_quarter") != 4 or not target.get("ticker"):
             continue
-        q3 = {**target, "fiscal_quarter": 3, "label": f"Q3 FY{target['fiscal_year']}", "kinds": ["10-Q"]}
+        q3: Target = {
+            **target,
+            "fiscal_quarter": 3,
+            "label": f"Q3 FY{target['fiscal_year']}",
+            "kinds": ["10-Q"],
+        }
         for phrase in analysis["keywords"].get(target["ticker"], [])[:1]:
             task = make_task(q3, phrase, ["10-Q"], context.hits_per_search, 0, _routed(analysis, context))
             sends.append(Send("search", task))

@@ -62,6 +62,42 @@ def merge_evidence(
     return list(merged.values())
 
 
+class Analysis(TypedDict, total=False):
+    """What analyze read from the question: the plan every later node follows."""
+
+    question: str
+    tickers: list[str]
+    names: dict[str, list[str]]  # ticker -> the names and aliases a sentence may call it by
+    period_sources: list[str]
+    time_specs: list[dict[str, Any]]  # finance.periods.TimeSpec.to_dict(), what resolve_periods reads
+    question_periods_only: bool
+    mentions: dict[str, list[int]]  # ticker -> where the question names it
+    intent: str
+    sources: list[str]  # filings, transcripts, news, market
+    answer_mode: str
+    keywords: dict[str, list[str]]  # ticker -> search phrases
+    statements: list[str]  # primary statements the sub-searches are routed to
+    metrics: list[str]
+    computed: list[str]
+    comparisons: dict[str, Any]
+    as_reported: bool
+    calendars: dict[str, list[int | None]]  # ticker -> [fiscal year-end month, year offset]
+    refusal: str
+
+
+class Target(TypedDict, total=False):
+    """One company's fiscal period to research (finance.periods.TargetPeriod.to_dict())."""
+
+    ticker: str
+    fiscal_year: int
+    fiscal_quarter: int | None
+    label: str
+    period_end: str | None
+    kinds: list[str]
+    available: bool
+    companion: bool  # only there because its report covers an asked period (a Q4's 10-K)
+
+
 class InputState(TypedDict, total=False):
     """What a caller supplies: the question and optional overrides."""
 
@@ -90,8 +126,8 @@ class OutputState(TypedDict, total=False):
 class State(InputState, OutputState, total=False):
     """Working state shared by the nodes."""
 
-    analysis: dict[str, Any]
-    targets: list[dict[str, Any]]
+    analysis: Analysis
+    targets: list[Target]
     evidence: Annotated[list[dict[str, Any]], merge_evidence]
     searches: Annotated[list[dict[str, Any]], append]
     tool_results: Annotated[list[dict[str, Any]], append]

@@ -21,7 +21,7 @@ from finagent.agent.generate_figures import generate_figures
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts, facts_schema
-from finagent.agent.state import State
+from finagent.agent.state import Analysis, State
 from finagent.agent.writing import (
     MAX_SENTENCES,
     budgeted_evidence,
@@ -174,7 +174,7 @@ class _Draft:
         items: list[dict[str, Any]],
         tools: list[dict[str, Any]],
         tool_results: list[dict[str, Any]],
-        analysis: dict[str, Any],
+        analysis: Analysis,
         context: Context,
     ) -> None:
         self.facts, self.calculations, self.items, self.tools = facts, calculations, items, tools

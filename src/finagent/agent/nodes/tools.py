@@ -15,12 +15,12 @@ from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
 from finagent.agent.resources import get_resources
-from finagent.agent.state import State
+from finagent.agent.state import Analysis, State
 from finagent.tools.langchain_tools import build_tools
 from finagent.tools.results import ToolResult
 
 
-def tool_calls_for(analysis: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def tool_calls_for(analysis: Analysis) -> list[tuple[str, dict[str, Any]]]:
     """(tool name, arguments) pairs the question needs."""
     calls: list[tuple[str, dict[str, Any]]] = []
     for ticker in analysis["tickers"]:
