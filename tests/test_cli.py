@@ -102,6 +102,36 @@ def test_unreachable_database_url(tmp_path: Path) -> None:
     assert "pw@" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("variable", "value", "accepts"),
+    [
+        ("FINAGENT_VECTOR_WEIGHT", "abc", "valid number"),
+        ("FINAGENT_POOL_MAX_SIZE", "-3", "greater than or equal to 1"),
+        ("FINAGENT_DATABASE_URL", "not-a-url", "postgresql://"),
+        ("FINAGENT_EMBEDDING_BACKEND", "gpu", "'auto', 'onnx' or 'torch'"),
+    ],
+)
+def test_a_bad_setting_is_named_with_its_value_and_what_it_accepts(
+    tmp_path: Path, variable: str, value: str, accepts: str
+) -> None:
+    """Not "internal error ... please report it" with a validation dump: one line, exit 2."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FINAGENT_")}
+    env |= {"FINAGENT_HOME": str(tmp_path), "COLUMNS": "400", variable: value}
+    for args in (["companies"], ["ask", "What was Apple's revenue in FY2024?"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "finagent.cli.main", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+        message = " ".join(result.stderr.split())
+        assert f"{variable}='{value}' is not valid" in message and accepts in message, message
+
+
 def test_edgar_without_user_agent_or_network(db_url: str, tmp_path: Path) -> None:
     result = finagent(["ingest", "edgar", "AAPL", "--forms", "10-K", "10-Q"], db_url, tmp_path)
     assert_clean_failure(result, "FINAGENT_EDGAR_USER_NAME")

@@ -261,3 +261,23 @@ def test_http_refuses_an_open_interface_without_a_token(mcp_store: tuple[str, Pa
     )
     assert result.returncode == 2 and "without a token" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_bad_setting_reaches_an_mcp_client_as_one_clear_tool_error(tmp_path: Path) -> None:
+    """The server starts; each tool call names the variable, its value and what it accepts."""
+    from mcp import Client, StdioServerParameters
+
+    env = server_env("postgresql://u@127.0.0.1:1/x", tmp_path, FINAGENT_VECTOR_WEIGHT="abc")
+    params = StdioServerParameters(command=finagent_executable(), args=["mcp"], env=env)
+
+    async def session() -> list[Any]:
+        async with Client(params, read_timeout_seconds=120) as client:
+            return [
+                await client.call_tool("list_companies", {}),
+                await client.call_tool("ask_financial_question", {"question": "Apple revenue FY2024?"}),
+            ]
+
+    for result in asyncio.run(session()):
+        text = result.content[0].text
+        assert result.is_error and "FINAGENT_VECTOR_WEIGHT='abc' is not valid" in text, text
+        assert "valid number" in text and "internal error" not in text
