@@ -262,7 +262,13 @@ BAD_INPUTS: list[Case] = [
         "keeping the most recent 2",
         shown="3 quarters, max_quarters=2",
     ),
-    _ask("periods-sql", {"question": QUESTION, "periods": [SQL]}, "ok", "not a period: ignored; answered"),
+    _ask(
+        "periods-sql",
+        {"question": QUESTION, "periods": [SQL]},
+        "error",
+        "not a period: a usage error naming it (nothing is searched)",
+        "is not a period",
+    ),
     _ask(
         "thread-sql",
         {"question": QUESTION, "thread": "'; DROP TABLE checkpoints; --"},

@@ -228,3 +228,40 @@ def listed_name_candidates(question: str) -> tuple[list[str], list[str]]:
                 if key and key not in _QUESTION_WORDS:
                     names.append(key)
     return list(dict.fromkeys(symbols)), list(dict.fromkeys(names))
+
+
+# Capitalised words that take a possessive or a legal suffix without being a company's name.
+_NOT_NAMES = frozenset(
+    """
+    company company's firm group management board segment segments business bank fund government
+    fed federal america american nation country world industry market sector street wall it that
+    there here let he she what who where how when why ceo cfo coo chairman investor investors
+    january february march april may june july august september october november december
+    """.split()
+)
+_WORD = r"[A-Z][\w&\-]*"
+_POSSESSIVE = re.compile(rf"(?<![\w&$])({_WORD}(?:\s+{_WORD}){{0,3}})['’]s?(?!\w)")
+_WITH_SUFFIX = re.compile(
+    rf"(?<![\w&$])({_WORD}(?:\s+{_WORD}){{0,3}}),?\s+(?:Inc|Corp|Corporation|Co|Ltd|plc|PLC|LLC|Holdings)\b\.?"
+)
+
+
+def company_like_mentions(question: str) -> list[str]:
+    """Names the question treats as a company ("Teslaa's revenue", "Foobar Corp"): possessives and
+    capitalised words with a legal suffix, minus question words, months and generic nouns.
+
+    Used only when no stored or listed company matched: such a question is about a company the store
+    cannot answer for, and searching every company's filings would answer about someone else.
+    """
+    mentions: list[str] = []
+    for pattern in (_POSSESSIVE, _WITH_SUFFIX):
+        for m in pattern.finditer(question):
+            words = m.group(1).split()
+            while words and (words[0].lower() in _QUESTION_WORDS or words[0].lower() in _NOT_NAMES):
+                words = words[1:]  # "What Foobar's" -> "Foobar"; "The Company's" -> nothing
+            if not words or all(w.lower() in _NOT_NAMES or w.lower() in _QUESTION_WORDS for w in words):
+                continue
+            if re.fullmatch(r"(?i)(?:q[1-4]|fy\d*|h[12]|\d+)", words[0]):
+                continue
+            mentions.append(" ".join(words))
+    return list(dict.fromkeys(mentions))

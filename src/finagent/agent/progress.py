@@ -13,6 +13,8 @@ def describe_update(node: str, update: dict[str, Any]) -> list[str]:
     lines: list[str] = []
     if node == "analyze" and "analysis" in update:
         a = update["analysis"]
+        if a.get("refusal"):
+            return ["[bold]analysis[/] nothing to search: answered at once (see the answer)"]
         keywords = "; ".join(f"{t or 'all'}: {', '.join(p)}" for t, p in a["keywords"].items())
         lines.append(
             f"[bold]analysis[/] {', '.join(a['tickers']) or 'no company'} · mode {a['answer_mode']} · "

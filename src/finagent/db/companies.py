@@ -56,6 +56,14 @@ def listed_matches(
     return [ListedCompany(r[0], str(r[1]), r[2]) for r in rows]
 
 
+def listed_names(conn: psycopg.Connection[Any], initials: Sequence[str]) -> list[tuple[ListedCompany, str]]:
+    """(company, normalised name) of listed companies whose name starts with one of ``initials``."""
+    if not initials:
+        return []
+    rows = conn.execute(read_sql("queries/listed_names.sql"), {"initials": list(initials)}).fetchall()
+    return [(ListedCompany(r[0], "", r[1]), str(r[2])) for r in rows]
+
+
 def resolve_company(companies: list[StoredCompany], text: str) -> StoredCompany | None:
     """Match a ticker ("msft", "$MSFT") first, then a normalised name or alias ("Microsoft Corp")."""
     raw = text.strip().lstrip("$")

@@ -13,22 +13,24 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import ANSWER_MODES, Context
-from finagent.agent.entities import (
-    find_companies,
-    listed_name_candidates,
-    strip_legal_suffixes,
-    unknown_ticker_mentions,
-)
+from finagent.agent.entities import find_companies, strip_legal_suffixes, unknown_ticker_mentions
 from finagent.agent.planning import sanitize_phrases
 from finagent.agent.prompts import render
+from finagent.agent.refusals import (
+    explicit_unknown_message,
+    listed_in_question,
+    no_terms_message,
+    not_in_store_message,
+    unknown_names,
+)
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_schema
 from finagent.agent.state import State, reset
 from finagent.agent.vocabulary import statement_phrases, statements_for
-from finagent.db.companies import ListedCompany, StoredCompany, resolve_company
+from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.compare import Wanted
 from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
-from finagent.finance.periods import parse_time_phrases
+from finagent.finance.periods import invalid_quarters, parse_time_phrases
 from finagent.llm.structured import LLMCall, structured_call
 
 _MARKET_CUES = re.compile(
@@ -76,10 +78,12 @@ def resolve_tickers(
                 warnings.append(f"unknown company '{raw}': not in the store's company list")
             elif company.ticker not in tickers:
                 tickers.append(company.ticker)
-    else:
+    if not tickers:  # no explicit ticker is known: the companies the question names still are
         for match in find_companies(question, companies):
             tickers.append(match.ticker)
             texts.append(match.text)
+        if explicit and tickers:
+            warnings.append(f"using the companies the question names instead: {', '.join(tickers)}")
     for symbol in unknown_ticker_mentions(question, companies):
         warnings.append(f"unknown ticker ${symbol}: not in the store's company list")
     if len(tickers) > limit:
@@ -128,49 +132,6 @@ def figure_keywords(metrics: list[str]) -> list[str]:
     return [BY_NAME[m].rows[0] for m in metrics if m in BY_NAME and BY_NAME[m].rows][:3]
 
 
-def not_in_store_message(missing: list[tuple[str, str | None]], held: list[str]) -> str:
-    """The fast answer for companies the store does not hold, and how to add them."""
-    names = ", ".join(f"{t} ({n})" if n else t for t, n in missing)
-    commands = " ".join(t for t, _ in missing)
-    holding = f" The store holds: {', '.join(held)}." if held else " The store holds no filings yet."
-    verb = "is" if len(missing) == 1 else "are"
-    return (
-        f"{names} {verb} not in the store, so there are no filings to answer from. "
-        f"Add them with `finagent ingest edgar {commands}` (or `finagent ingest path <folder>`), "
-        f"then ask again.{holding}"
-    )
-
-
-def _listed(resources: Any, question: str, known: set[str], known_names: set[str]) -> list[ListedCompany]:
-    """Listed companies (SEC's list) the question names that the store's company table does not know.
-
-    A name inside a longer matched name is not a company of its own ("Express" in "American
-    Express", "Best" in "Best Buy").
-    """
-    from finagent.db.companies import listed_matches
-    from finagent.finance.companies import normalize_name
-
-    symbols, names = listed_name_candidates(question)
-    if not symbols and not names:
-        return []
-    with resources.database().connection() as conn:
-        matches = listed_matches(conn, symbols, names)
-    keys = {normalize_name(c.name) for c in matches}
-    # Another share class or listing of a company the store knows (GOOG beside GOOGL) is that company.
-    held_names = {normalize_name(n) for n in known_names if n}
-
-    def inside_longer(key: str) -> bool:
-        return any(other != key and f" {key} " in f" {other} " for other in keys)
-
-    return [
-        c
-        for c in matches
-        if c.ticker not in known
-        and normalize_name(c.name) not in held_names
-        and (c.ticker in symbols or not inside_longer(normalize_name(c.name)))
-    ]
-
-
 async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Resolve companies and time phrases, then ask the model for intent, sources, mode and keywords.
 
@@ -191,6 +152,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             if match.ticker in tickers:
                 mentions.setdefault(match.ticker, []).append(match.start)
     warnings += ticker_warnings
+    warnings += [f"'{q}' is not a fiscal quarter or half; it was ignored" for q in invalid_quarters(question)]
     period_sources = [question, *(state.get("periods") or [])]
     parsed = [parse_time_phrases(text) for text in period_sources]
     specs = [spec for found in parsed for spec in found]
@@ -211,6 +173,9 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     empty = [t for t in tickers if t in by_ticker and not by_ticker[t].documents]
     tickers = [t for t in tickers if t not in empty]
     missing: list[tuple[str, str | None]] = [(t, by_ticker[t].name) for t in empty]
+    if state.get("tickers") and not tickers and not missing:
+        message = explicit_unknown_message(list(state.get("tickers") or []), held)
+        return _refusal(question, message, warnings, period_sources)
     if not state.get("tickers"):
         known_names = {n for c in companies for n in (c.name, *c.aliases) if n}
         listed = await asyncio.to_thread(_listed, resources, question, set(by_ticker), known_names)
@@ -221,6 +186,10 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         return _refusal(question, not_in_store_message(missing, held), warnings, period_sources)
     if missing:
         warnings.append(not_in_store_message(missing, []).split(" Add them")[0])
+    if not tickers:
+        unknown = await asyncio.to_thread(_unknown_names, resources, question, companies)
+        if unknown:
+            return _refusal(question, unknown, warnings, period_sources)
 
     names = [*matched, *tickers, *(n for t in tickers for n in _names(by_ticker.get(t)))]
     phrase_texts = [s.text for s in specs if s.text]
@@ -230,6 +199,8 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         earlier = previous[0].get("question", "")
         base_phrase = fallback_phrase(earlier, [*names, *(s.text for s in parse_time_phrases(earlier))])
         metrics = metrics or (metrics_in(earlier) if use_facts else [])
+    if not base_phrase and not tickers and not metrics:
+        return _refusal(question, no_terms_message(held), warnings, period_sources)
     base_phrase = base_phrase or question[:80]
 
     # Reported metrics of named companies: facts first, then period-true statement tables, then the
@@ -312,6 +283,16 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         },
     }
     return {"analysis": analysis, **_fresh_run(warnings, [c.to_dict() for c in calls])}
+
+
+def _listed(resources: Any, question: str, known: set[str], known_names: set[str]) -> list[Any]:
+    with resources.database().connection() as conn:
+        return listed_in_question(conn, question, known, known_names)
+
+
+def _unknown_names(resources: Any, question: str, companies: list[StoredCompany]) -> str | None:
+    with resources.database().connection() as conn:
+        return unknown_names(conn, question, companies)
 
 
 def _fresh_run(warnings: list[str], llm_calls: list[dict[str, Any]]) -> dict[str, Any]:

@@ -50,8 +50,11 @@ Rules for the ambiguous cases:
 """
 
 from finagent.finance.periods.grammar import (
+    PERIOD_EXAMPLES,
+    invalid_quarters,
     named_kinds,
     parse_time_phrases,
+    period_problem,
     preferred_granularity,
     specs_per_company,
 )
@@ -61,13 +64,16 @@ from finagent.finance.periods.spec import FACTS_KIND, AvailablePeriod, TimeSpec
 
 __all__ = [
     "FACTS_KIND",
+    "PERIOD_EXAMPLES",
     "AvailablePeriod",
     "PeriodResolution",
     "TargetPeriod",
     "TimeSpec",
+    "invalid_quarters",
     "named_kinds",
     "nearest_earlier_report",
     "parse_time_phrases",
+    "period_problem",
     "preferred_granularity",
     "resolve_periods",
     "specs_per_company",

@@ -364,3 +364,39 @@ def preferred_granularity(question: str) -> Prefer:
     if _ANNUAL_WORDS.search(text) and not _QUARTER_WORDS.search(text):
         return "annual"
     return "quarter"
+
+
+PERIOD_EXAMPLES = "write e.g. FY2023, Q2 2024, Q2 FY2024, H1 2024, March 2023 or 'last 3 quarters'"
+_NOT_A_QUARTER = re.compile(r"\b[QH](?:0|[5-9]|\d{2,})\b", _I)
+_FILLER = re.compile(
+    r"(?i)\b(?:and|or|to|through|vs\.?|versus|the|of|in|fiscal|calendar|year|quarter)\b|[\s,;/&+\-]"
+)
+
+
+def invalid_quarters(text: str) -> list[str]:
+    """Quarter-like tokens that name no quarter ("Q9", "Q0", "H3"): warned about, never guessed."""
+    return list(dict.fromkeys(m.group(0) for m in _NOT_A_QUARTER.finditer(text)))
+
+
+def period_problem(text: str) -> str | None:
+    """Why an explicit period option ("Q9 FY2023") cannot be used, or None when every part parses.
+
+    A question may carry words besides its periods; an option is nothing but periods, so any part
+    the grammar does not read ("Q9", "9M", "banana") is an error rather than silently dropped.
+    """
+    value = text.strip()
+    if not value:
+        return "the period is empty"
+    bad = _NOT_A_QUARTER.search(value)
+    if bad:
+        unit = "quarter (Q1-Q4)" if bad.group(0)[0].upper() == "Q" else "half (H1-H2)"
+        return f"'{bad.group(0)}' is not a fiscal {unit}"
+    specs = parse_time_phrases(value)
+    rest = value.translate(NORMALISE)
+    for spec in specs:
+        if spec.text:
+            rest = rest.replace(spec.text, " ")
+    leftover = _FILLER.sub(" ", rest).split()
+    if not specs or leftover:
+        return f"'{' '.join(leftover) or value}' is not a period"
+    return None
