@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -131,3 +132,38 @@ def test_market_data_tool_is_used_offline(filings_db: tuple[str, Path]) -> None:
     assert "tool market_quote NVDA" in progress
     assert any("market" in w.lower() or "price" in w.lower() for w in answer["warnings"]), answer["warnings"]
     assert ("NVDA", "Q3 FY2024") in assert_citations_resolve(filings_db[0], answer)
+
+
+def _prose(answer: str) -> str:
+    """The model's sentences: the answer without the figures table and the appended figure list."""
+    body = answer.split("\n\nFigures:\n")[0]
+    return " ".join(line for line in body.splitlines() if not line.lstrip().startswith("|"))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What drove the change in Apple's net sales in the quarter ended July 1, 2023?",
+        "What did Apple say drove its Services growth in the quarter ended July 1, 2023?",
+    ],
+)
+def test_a_why_question_is_answered_from_the_discussion_with_cited_passages(
+    filings_db: tuple[str, Path], question: str
+) -> None:
+    """Not a bare figure list: the model explains with what the 10-Q's discussion says, each claim
+    pointing at the passage it comes from (the test reads the model's prose, not appended lists)."""
+    answer, _ = ask(filings_db, question)
+    prose = _prose(answer["answer"])
+    by_label = {c["label"]: c for c in answer["citations"]}
+    explained = [
+        s
+        for s in re.split(r"(?<=[.!?])\s+", prose)
+        if re.search(r"(?i)services|iphone|mac|ipad|wearables|advertising|app store|cloud", s)
+        and re.search(r"(?i)due|driven|higher|lower|increase|decrease|offset", s)
+    ]
+    assert explained, answer["answer"]
+    cited = [label for s in explained for label in re.findall(r"\[(10Q\d+)\]", s)]
+    assert cited, explained
+    sections = {str(by_label[label]["section"]) for label in cited if label in by_label}
+    assert any("Management" in s for s in sections), (sections, answer["answer"])
+    assert assert_citations_resolve(filings_db[0], answer) == {("AAPL", "Q3 FY2023")}

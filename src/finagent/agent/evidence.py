@@ -107,24 +107,61 @@ def query_terms(phrases: Iterable[str]) -> list[str]:
 def select_evidence(
     evidence: Sequence[dict[str, Any]], per_period: int, max_items: int = 40
 ) -> list[dict[str, Any]]:
-    """Top chunks per (ticker, period), best first, so every company and period gets a voice.
+    """Top chunks per (ticker, period), best first, so every company and period gets a voice."""
+    return share_evidence(evidence, per_period, max_items)[0]
 
-    A period's best primary-statement chunk always takes the last of its places: reported figures
-    are read from statements, and narrative pages that repeat a figure by segment or region can
-    outrank the statement itself (3M's geographic table for "net sales").
+
+def share_evidence(
+    evidence: Sequence[dict[str, Any]], per_period: int, max_items: int = 40
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """(chosen, left out): up to ``per_period`` chunks for each (ticker, period), shared out in rounds.
+
+    Each round gives every company and period its next-best chunk, companies taking turns (each
+    one's newest period first), so a budget too small for all never silently drops the last ticker
+    in sort order. A period's best primary-statement chunk always takes the last of its places:
+    reported figures are read from statements, and narrative pages that repeat a figure by segment or
+    region can outrank the statement itself (3M's geographic table for "net sales"). ``left out``
+    names the company-periods that got no place and counts the lower-ranked chunks cut.
     """
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for item in evidence:
         groups[(item.get("ticker") or "", item["period_label"])].append(item)
-    chosen: list[dict[str, Any]] = []
-    for key in sorted(groups, key=lambda k: (k[0], _period_sort_key(groups[k][0]))):
-        ranked = sorted(groups[key], key=lambda e: (-e["fused_score"], e["chunk_id"]))
+    tops: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for key, members in groups.items():
+        ranked = sorted(members, key=lambda e: (-e["fused_score"], e["chunk_id"]))
         top = ranked[:per_period]
         statement = next((e for e in ranked if e.get("statement")), None)
         if statement is not None and statement not in top and per_period > 0:
             top = [*top[: per_period - 1], statement]
-        chosen.extend(top)
-    return chosen[:max_items]
+        tops[key] = top
+    display = sorted(tops, key=lambda k: (k[0], _period_sort_key(groups[k][0])))
+    by_ticker: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for key in reversed(display):  # newest period first within each company
+        by_ticker[key[0]].append(key)
+    turns = [
+        queue[i]
+        for i in range(max((len(q) for q in by_ticker.values()), default=0))
+        for queue in by_ticker.values()
+        if i < len(queue)
+    ]
+    taken: dict[tuple[str, str], int] = defaultdict(int)
+    room = max_items
+    for depth in range(max((len(t) for t in tops.values()), default=0)):
+        for key in turns:
+            if room > 0 and depth < len(tops[key]):
+                taken[key] += 1
+                room -= 1
+    chosen = [item for key in display for item in tops[key][: taken[key]]]
+    dropped = [f"{k[0]} {k[1]}".strip() for k in display if not taken[k]]
+    cut = sum(len(tops[k]) - taken[k] for k in display if taken[k])
+    left_out: list[str] = []
+    if dropped:
+        left_out.append(
+            f"no room for evidence of {', '.join(dropped)} (at most {max_items} passages per answer)"
+        )
+    if cut:
+        left_out.append(f"{cut} lower-ranked passage(s) were left out to fit {max_items} passages per answer")
+    return chosen, left_out
 
 
 def _period_sort_key(item: dict[str, Any]) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
-from finagent.agent.evidence import assign_labels
+from finagent.agent.evidence import assign_labels, format_evidence, query_terms
 from finagent.agent.figure_answer import (
     cells_from_figures,
     computed_lines,
@@ -24,13 +24,17 @@ from finagent.agent.figure_answer import (
     markdown_table,
     withhold,
 )
+from finagent.agent.planning import NARRATIVE_WORDS
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
-from finagent.agent.state import State, Target
+from finagent.agent.state import Analysis, State, Target
 from finagent.agent.table_figures import model_figures, table_figures
+from finagent.agent.vocabulary import is_narrative
 from finagent.agent.writing import (
     MAX_SENTENCES,
+    WRITER_CHARS,
     budgeted_evidence,
+    cite_passages,
     drop_unknown_citations,
     format_tool_items,
     not_available,
@@ -90,7 +94,7 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
     }
     fact_items = [e for e in evidence if e["chunk_id"] in fact_chunks]
     rest = [e for e in evidence if e["chunk_id"] not in fact_chunks]
-    others, item_chars = budgeted_evidence(rest, context)
+    others, item_chars, _ = budgeted_evidence(rest, context)  # every chunk stays readable below
     chosen = {e["chunk_id"] for e in others}
     # Every retrieved chunk may hold a statement table to read a figure from (the best few per period
     # are what the model would read); labels follow that order.
@@ -141,15 +145,23 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
 
     tool_results = list(state.get("tool_results") or [])
     tools = tool_items(tool_results)
-    # The question itself is not shown to the writer: its wording ("which company grew…") pulls a
-    # small model away from the computed results, which already answer it.
+    # The question itself is not shown to the writer of a figures answer: its wording ("which company
+    # grew…") pulls a small model away from the computed results, which already answer it. A why/what
+    # question needs it, with the passages that explain the figures.
+    narrative = is_narrative(question)
+    sections: dict[str, Any] = {}
+    if narrative:
+        sections = {"question": question, "passages": _passages(items, question, analysis, item_chars)}
     messages = render(
-        "figures",
+        "figures_why" if narrative else "figures",
         figures=figure_lines([c for c in cells if c.role == "target" or wanted.over_time], names),
         computed=computed_lines(comparisons, names, [*cells, *comparisons.cells]),
         market=format_tool_items(tools) if tools else "(not asked)",  # delimited: their text is data
         missing=missing,
-        max_sentences=min(4, MAX_SENTENCES.get(analysis["answer_mode"], 4)),
+        max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8)
+        if narrative
+        else min(4, MAX_SENTENCES.get(analysis["answer_mode"], 4)),
+        **sections,
     )
     model = get_resources().chat_model("prose", context)  # a few sentences: a tighter token cap
     text, call = await text_call(model, messages, role="generate")
@@ -167,6 +179,8 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
         if not prose:
             notes.append("the model returned no answer; the answer was built from the evidence alone")
         prose, dropped = drop_unknown_citations(prose, known_labels)
+        if narrative:
+            prose = cite_passages(prose, items)
         parts = [p for p in (table, prose, unavailable) if p]
         return "\n\n".join(parts) or "No reported figures were found for the periods asked.", notes + dropped
 
@@ -239,6 +253,29 @@ def _checked_prose(
         prose = prose[: -len(unavailable)].rstrip()
     bad = {c.start: f"{c.text}: {c.how}" for c in validation.unverified if c.start >= len(table)}
     return withhold(prose, len(table) + 2, bad, ranks, names)
+
+
+def _passages(items: list[dict[str, Any]], question: str, analysis: Analysis, item_chars: int) -> str:
+    """The labelled passages a why/what answer explains the figures with: prose before tables (the
+    figures are in the table already), condensed to the sentences carrying the question's terms."""
+    discussion = [i for i in items if any(NARRATIVE_WORDS in q for q in i.get("queries") or [])]
+    discussion.sort(key=lambda i: (bool(i.get("is_table") or i.get("statement")), -float(i["fused_score"])))
+    chosen = _per_group(discussion, 2)[:8] or [i for i in items if i.get("label")][:6]
+    budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
+    terms = query_terms([question, *(p for ps in analysis["keywords"].values() for p in ps)])
+    return format_evidence(chosen, terms, min(item_chars, max(240, budget // max(1, len(chosen)))))
+
+
+def _per_group(items: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    """At most ``limit`` items per (ticker, period), in the given order."""
+    seen: dict[tuple[Any, Any], int] = {}
+    kept = []
+    for item in items:
+        key = (item.get("ticker"), item.get("period_label"))
+        if seen.get(key, 0) < limit:
+            seen[key] = seen.get(key, 0) + 1
+            kept.append(item)
+    return kept
 
 
 def render_feedback(reasons: list[str]) -> str:

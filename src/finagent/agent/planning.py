@@ -129,7 +129,39 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
                 target, phrase, kinds, context.hits_per_search, 0, _routed(analysis, context), priors
             )
             sends.append(Send("search", task))
-    return sends + _nine_month_searches(state, context) + plan_fact_lookups(state, context)
+    return (
+        sends
+        + _narrative_searches(state, context)
+        + _nine_month_searches(state, context)
+        + plan_fact_lookups(state, context)
+    )
+
+
+NARRATIVE_WORDS = "increased decreased primarily due to driven by"
+
+
+def _narrative_searches(state: State, context: Context) -> list[Send]:
+    """A why/what question also searches each period's discussion (MD&A, the call), unrouted: the
+    figure phrases go to the statements, which state the numbers but never why they moved."""
+    analysis = state["analysis"]
+    if not analysis.get("narrative"):
+        return []
+    sends = []
+    for target in state["targets"]:
+        phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
+        query = f"{phrases[0]} {NARRATIVE_WORDS}"
+        kinds = search_kinds(target, analysis)
+        task = make_task(
+            target,
+            query,
+            kinds,
+            context.hits_per_search,
+            0,
+            [],
+            search_priors(target, state["targets"], analysis, context.narrow_kinds),
+        )
+        sends.append(Send("search", task))
+    return sends
 
 
 def _nine_month_searches(state: State, context: Context) -> list[Send]:

@@ -81,6 +81,7 @@ class Analysis(TypedDict, total=False):
     computed: list[str]
     comparisons: dict[str, Any]
     as_reported: bool
+    narrative: bool  # a why/what question: the passages' discussion is searched and written from
     calendars: dict[str, list[int | None]]  # ticker -> [fiscal year-end month, year offset]
     refusal: str
 

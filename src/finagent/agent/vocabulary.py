@@ -87,3 +87,17 @@ def statements_for(text: str) -> list[str]:
         if statement in ROUTED_BY_TERM and re.search(pattern, text, re.I)
     ]
     return list(dict.fromkeys(needed))
+
+
+_NARRATIVE = re.compile(
+    r"\b(?:why|explain\w*|drove|driv(?:e|er|ers|ing)|reasons?|factors?|contribut\w*|due to|because|"
+    r"attribut\w*|impact\w*|affect\w*|risks?|headwinds?|tailwinds?|outlook|guidance|strategy|"
+    r"what (?:led|caused)|caused|commentary|management (?:said|highlight\w*|discuss\w*)|highlight\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def is_narrative(question: str) -> bool:
+    """A why/what question ("what drove the change", "which risks"): the answer needs the passages'
+    words (drivers, segments, risks) beside the figures, so the writer reads them too."""
+    return bool(_NARRATIVE.search(question))

@@ -10,22 +10,80 @@ from finagent.agent.context import Context
 from finagent.agent.evidence import (
     assign_labels,
     citation_record,
-    select_evidence,
+    share_evidence,
 )
 from finagent.finance.citations import cited_labels
 
 MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}
+WRITER_CHARS = {"direct": 2400, "standard": 3600, "detailed": 5200, "deep": 7000}
+"""Passage characters the writer reads per answer mode (~4 characters a token, ~100 tokens/s locally)."""
 
 
-def budgeted_evidence(evidence: list[dict[str, Any]], context: Context) -> tuple[list[dict[str, Any]], int]:
-    """Best chunks per (ticker, period) and the characters each may keep, within the budget the
-    model can read in time (the local model reads ~100 tokens/s)."""
+def budgeted_evidence(
+    evidence: list[dict[str, Any]], context: Context
+) -> tuple[list[dict[str, Any]], int, list[str]]:
+    """Best chunks per (ticker, period), the characters each may keep, and what was left out (named
+    in warnings), within the budget the model can read in time (the local model reads ~100 tokens/s)."""
     groups = {(e.get("ticker"), e["period_label"]) for e in evidence}
     per_group = max(400, context.evidence_budget_chars // max(1, len(groups)))
     per_period = max(1, min(context.evidence_per_period, per_group // max(1, context.evidence_chars)))
     chars = min(context.evidence_chars, per_group // per_period)
-    items = select_evidence(evidence, per_period, max_items=context.max_evidence_items)
-    return assign_labels(items), chars
+    items, left_out = share_evidence(evidence, per_period, max_items=context.max_evidence_items)
+    return assign_labels(items), chars, left_out
+
+
+_WORD = re.compile(r"[a-z][a-z\-]{2,}")
+_COMMON = frozenset(
+    """
+    the and for was were are has had have that this with from which also its their during compared
+    same than primarily due company quarter year fiscal period net total million billion percent
+    """.split()
+)
+
+
+# A sentence ends at . ! ? followed by space, except after "U.S.", "Inc.", "Corp.", "Co." or "vs.".
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!\.[A-Z]\.)(?<!Inc\.)(?<!Corp\.)(?<!Co\.)(?<!vs\.)\s+")
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _COMMON}
+
+
+def cite_passages(text: str, passages: list[dict[str, Any]], support: float = 0.5) -> str:
+    """Each uncited sentence gets the label of the passage that carries most of its words, when that
+    passage carries at least ``support`` of them: a narrative claim points at where it comes from.
+
+    A sentence no passage supports stays uncited (the reader sees it has no source).
+    """
+    readable = [(p["label"], _content_words(p.get("text") or "")) for p in passages if p.get("label")]
+    if not readable:
+        return text
+    out = []
+    for sentence in _SENTENCE.split(text):
+        words = _content_words(sentence)
+        if cited_labels(sentence) or len(words) < 4:
+            out.append(sentence)
+            continue
+        label, share = max(((lab, len(words & pw) / len(words)) for lab, pw in readable), key=lambda x: x[1])
+        if share >= support:
+            body, end = (sentence[:-1], sentence[-1]) if sentence[-1:] in ".!?" else (sentence, "")
+            sentence = f"{body} [{label}]{end}"
+        out.append(sentence)
+    return " ".join(out)
+
+
+DISCUSSION_LIFT = 1.0
+
+
+def favour_discussion(evidence: list[dict[str, Any]], marker: str) -> list[dict[str, Any]]:
+    """For a why/what question: prose passages found by the discussion search (``marker`` in their
+    queries) rank above statement tables, which state the numbers but never why they moved."""
+    return [
+        {**e, "fused_score": float(e["fused_score"]) + DISCUSSION_LIFT}
+        if any(marker in q for q in e.get("queries") or []) and not (e.get("is_table") or e.get("statement"))
+        else e
+        for e in evidence
+    ]
 
 
 def tool_items(tool_results: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ from finagent.agent.refusals import (
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_schema
 from finagent.agent.state import State, reset
-from finagent.agent.vocabulary import statement_phrases, statements_for
+from finagent.agent.vocabulary import is_narrative, statement_phrases, statements_for
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.compare import Wanted
 from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
@@ -277,6 +277,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "computed": computed_in(question) if figure_question else [],
         "comparisons": Wanted.from_question(question).to_dict(),
         "as_reported": bool(_AS_REPORTED.search(question)),
+        "narrative": is_narrative(question),
         "calendars": {
             t: [_fye(by_ticker.get(t), t), (by_ticker[t].fiscal_year_offset if t in by_ticker else None)]
             for t in tickers

@@ -18,14 +18,18 @@ from finagent.agent.evidence import (
     query_terms,
 )
 from finagent.agent.generate_figures import generate_figures
+from finagent.agent.planning import NARRATIVE_WORDS
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts, facts_schema
 from finagent.agent.state import Analysis, State
 from finagent.agent.writing import (
     MAX_SENTENCES,
+    WRITER_CHARS,
     budgeted_evidence,
+    cite_passages,
     drop_unknown_citations,
+    favour_discussion,
     format_tool_items,
     not_available,
     resolve_citations,
@@ -58,6 +62,7 @@ from finagent.finance.figures.verify import (
     flag_unsupported,
     table_known,
     verify_answer,
+    without_sentences_stating,
 )
 from finagent.finance.figures.written import numbers_in
 from finagent.llm.structured import structured_call, text_call
@@ -191,13 +196,15 @@ class _Draft:
         elif self.facts and self.context.use_calculator:
             extra = [n for t in self.tools for n in numbers_in(t.get("summary", ""))]
             names = self.analysis.get("names") or {}
-            text, bad = check_prose(text, self.facts, self.calculations, extra, names)
+            text, bad = check_prose(text, self.facts, self.calculations, extra, names, self.items)
             if bad:
+                kept = without_sentences_stating(text, bad)
                 warnings.append(
-                    "the model's summary was withheld: it stated figures found neither in the evidence nor "
-                    f"in the computed results for the company it named ({', '.join(bad[:5])})"
+                    "sentences of the model's answer were withheld: they stated figures found neither in "
+                    f"the evidence nor in the computed results for the company named ({', '.join(bad[:5])})"
                 )
-                text = summary_lines(self.facts, self.calculations)
+                text = kept or summary_lines(self.facts, self.calculations)
+        text = cite_passages(text, self.items)
         unavailable = not_available(self.tool_results)
         if unavailable:
             text += "\n\n" + unavailable
@@ -247,7 +254,10 @@ async def generate_from_evidence(state: State, runtime: Runtime[Context]) -> dic
     question: str = analysis["question"]
     tickers: list[str] = analysis["tickers"]
     iteration = int(state.get("iterations") or 0) + 1
-    items, item_chars = budgeted_evidence(list(state.get("evidence") or []), context)
+    evidence = list(state.get("evidence") or [])
+    if analysis.get("narrative"):
+        evidence = favour_discussion(evidence, NARRATIVE_WORDS)
+    items, item_chars, left_out = budgeted_evidence(evidence, context)
     tools = tool_items(list(state.get("tool_results") or []))
     phrases = [p for ps in analysis["keywords"].values() for p in ps] + list(
         state.get("follow_up_queries") or []
@@ -258,7 +268,7 @@ async def generate_from_evidence(state: State, runtime: Runtime[Context]) -> dic
         evidence_block += "\n" + format_tool_items(tools)
 
     calls: list[dict[str, Any]] = []
-    warnings: list[str] = []
+    warnings: list[str] = list(left_out)
     facts: list[dict[str, Any]] = []
     filings = [i for i in items if i["kind"] != "news"]
     # Statement rows named by the search phrases are read directly; the model extracts only what
@@ -291,13 +301,17 @@ async def generate_from_evidence(state: State, runtime: Runtime[Context]) -> dic
         calculations += compute_changes(facts)
 
     template = "synthesis" if len(tickers) > 1 else "generate"
-    compose_evidence = evidence_block if not facts else "(the figures above are quoted from the evidence)"
+    # The writer always reads the passages (the why and what of a question), condensed to the
+    # sentences carrying its terms within the answer mode's budget, beside the exact figures.
+    budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
+    writer_chars = min(item_chars, max(240, budget // max(1, len(items))))
+    writer_evidence = format_evidence(items, terms, writer_chars)
     messages = render(
         template,
         question=question,
         companies=", ".join(tickers),
-        facts=figures_by_company(facts, calculations),
-        evidence=compose_evidence + ("\n" + format_tool_items(tools) if tools and facts else ""),
+        facts=figures_by_company(facts, calculations) if facts else "(none read; use the passages)",
+        evidence=writer_evidence + ("\n" + format_tool_items(tools) if tools else ""),
         warnings="; ".join(state.get("warnings") or []) or "none",
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
     )

@@ -278,19 +278,24 @@ def check_prose(
     calculations: Sequence[dict[str, Any]],
     extra_numbers: Sequence[float],
     names: dict[str, list[str]],
+    passages: Sequence[dict[str, Any]] = (),
 ) -> tuple[str, list[str]]:
     """The writer's draft, sentence by sentence: each figure must be a value of the companies the
-    sentence names (a figure read, a computed result or change, or a number of the tools' data), and
+    sentence names (a figure read, a computed result or change, a number of the tools' data, or a
+    number written in a passage of that company — the one the sentence cites when it cites one), and
     a change must go the way its words say. Returns the text, with a citation added to a sentence
     that quotes a figure read but cites nothing, and the figures that fail (e.g. Microsoft's growth
-    rate attributed to Apple, or "fell 5.2%" for +5.2%).
+    rate attributed to Apple, or "fell 5.2%" for +5.2%). Sentences without figures are not judged.
     """
     known = [*known_facts(facts), *known_changes(calculations), *known_results(calculations)]
+    read = [(p.get("ticker"), item) for p, item in zip(passages, evidence_items(passages, []), strict=True)]
     out: list[str] = []
     bad: list[str] = []
     for sentence in re.split(r"(?<=[.!?])\s+", text):
         named = companies_in(sentence, names)
         own = [k for k in known if not named or k["ticker"] in named]
+        cited = set(cited_labels(sentence))
+        quoted = [i for t, i in read if (not named or t in named) and (not cited or i.label in cited)]
         sources: list[str] = []
         for figure in scan_figures(sentence):
             small = figure.kind == "count" and figure.magnitude <= _SMALL_COUNT_IN_PROSE
@@ -298,6 +303,7 @@ def check_prose(
                 continue
             matches = [k for k in own if matches_known(figure, k)]
             tools = any(same_value(figure, n, "any", free_scale=True) for n in extra_numbers)
+            tools = tools or (not matches and any(in_item(figure, item) for item in quoted))
             changes = bool(matches) and all(k.get("change") for k in matches)
             if (not matches and not tools) or (
                 changes and direction_error(figure, sentence, figure.start, matches)
@@ -310,6 +316,19 @@ def check_prose(
             sentence = body + cite + end
         out.append(sentence)
     return " ".join(out), bad
+
+
+def without_sentences_stating(text: str, figures: Sequence[str]) -> str:
+    """``text`` without the sentences that state any of ``figures`` ("" when none is left with words).
+
+    Unsupported numbers go; the narrative around them (drivers, segments, risks) stays.
+    """
+    kept = [
+        s
+        for s in re.split(r"(?<=[.!?])\s+", text)
+        if not any(f in s for f in figures) and re.search(r"[A-Za-z]{3}", s)
+    ]
+    return " ".join(kept).strip()
 
 
 def feedback_for(validation: Validation) -> str:
@@ -358,4 +377,5 @@ __all__ = [
     "flag_unsupported",
     "table_known",
     "verify_answer",
+    "without_sentences_stating",
 ]
