@@ -10,10 +10,13 @@ from finagent.agent.schemas import facts_schema
 from finagent.finance.figures.formulas import (
     FORMULAS,
     LINE_ITEMS,
+    base_name,
     compute_formulas,
     formulas_for,
     input_items,
+    needs_prior,
     read_line_items,
+    with_prior_years,
 )
 from finagent.finance.statements import classify_statement
 from tests.helpers import financebench_page_chunks
@@ -38,7 +41,10 @@ def test_formulas_for_question(question: str, metrics: list[str]) -> None:
 
 def test_every_formula_input_is_a_known_line_item() -> None:
     for formula in FORMULAS:
-        assert formula.inputs and all(name in LINE_ITEMS for name in formula.inputs), formula.metric
+        # "<item>_prior" is the same line item at the previous fiscal year (an average's opening balance)
+        assert formula.inputs and all(base_name(name) in LINE_ITEMS for name in formula.inputs), (
+            formula.metric
+        )
     assert [i.name for i in input_items(formulas_for("gross margin"))] == [
         "gross_profit",
         "revenue",
@@ -177,3 +183,124 @@ def test_average_of_a_computed_metric_over_the_years_asked() -> None:
     assert average["result"] == pytest.approx(expected) and average["result_text"] == f"{expected:.1f}%"
     assert average["period"] == "FY2018-FY2020" and average["metric"] == "average EBITDA margin"
     assert average_over_periods("What was the EBITDA margin?", margins) == []
+
+
+# The definitions FinanceBench questions spell out, and the formula each one selects.
+DEFINITIONS = [
+    (
+        "what is FY2020 days payable outstanding (DPO) for Corning? DPO is defined as: 365 * (average "
+        "accounts payable between FY2019 and FY2020) / (FY2020 COGS + change in inventory between FY2019 "
+        "and FY2020).",
+        "days payable outstanding",
+        "365 * ({accounts_payable} + {accounts_payable_prior}) / 2 / ({cost_of_revenue} + {inventories}"
+        " - {inventories_prior})",
+    ),
+    (
+        "What is Kraft Heinz's FY2019 inventory turnover ratio? Inventory turnover ratio is defined as: "
+        "(FY2019 COGS) / (average inventory between FY2018 and FY2019).",
+        "inventory turnover",
+        "{cost_of_revenue} / (({inventories} + {inventories_prior}) / 2)",
+    ),
+    (
+        "what is Lockheed Martin's FY2020 asset turnover ratio? Asset turnover ratio is defined as: FY2020 "
+        "revenue / (average total assets between FY2019 and FY2020).",
+        "asset turnover",
+        "{revenue} / (({total_assets} + {total_assets_prior}) / 2)",
+    ),
+    (
+        "what is General Mills's FY2020 working capital ratio? Define working capital ratio as total "
+        "current assets divided by total current liabilities.",
+        "current ratio",
+        "{current_assets} / {current_liabilities}",
+    ),
+    (
+        "what is the FY2022 retention ratio (using total cash dividends paid and net income attributable "
+        "to shareholders) for General Mills?",
+        "retention ratio",
+        "({net_income} - abs({dividends})) / {net_income}",
+    ),
+    (
+        "what is Nike's three year average of cost of goods sold as a % of revenue from FY2016 to FY2018?",
+        "cost of goods sold % of revenue",
+        "{cost_of_revenue} / {revenue} * 100",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "metric", "expression"), DEFINITIONS)
+def test_a_question_that_defines_its_metric_is_computed_by_that_definition(
+    question: str, metric: str, expression: str
+) -> None:
+    (formula,) = [f for f in formulas_for(question) if f.metric == metric][:1]
+    assert formula.expression == expression
+    assert {f.metric for f in formulas_for(question)} == {metric}  # no textbook formula beside it
+
+
+def test_the_cash_conversion_cycle_as_defined_uses_averages_and_the_inventory_change() -> None:
+    question = (
+        "What is the FY2019 cash conversion cycle (CCC) for General Mills? CCC is defined as: DIO + DSO - "
+        "DPO. DIO is defined as: 365 * (average inventory between FY2018 and FY2019) / (FY2019 COGS). DSO "
+        "is defined as: 365 * (average accounts receivable between FY2018 and FY2019) / (FY2019 Revenue). "
+        "DPO is defined as: 365 * (average accounts payable between FY2018 and FY2019) / (FY2019 COGS + "
+        "change in inventory between FY2018 and FY2019)."
+    )
+    (formula,) = formulas_for(question)
+    assert formula.metric == "cash conversion cycle" and formula.defined
+    assert needs_prior([formula]) == {"inventories", "receivables", "accounts_payable"}
+
+
+def test_average_balances_come_from_the_previous_year_column_and_stay_period_true() -> None:
+    balance = _item(
+        "Consolidated Balance Sheets (in millions)\n"
+        "Item | 2020 | 2019\n"
+        "Inventories | 2,438 | 2,320\n"
+        "Accounts payable | 1,174 | 1,456\n"
+        "Total assets | 30,775 | 29,533",
+        label="10K1",
+        period="FY2020",
+    )
+    income = _item(
+        "Consolidated Statements of Income (in millions)\nItem | 2020 | 2019\nCost of sales | 7,772 | 7,468",
+        label="10K2",
+        period="FY2020",
+    )
+    question = DEFINITIONS[0][0]
+    formulas = formulas_for(question)
+    inputs = with_prior_years(
+        read_line_items([balance, income], input_items(formulas), sorted(needs_prior(formulas)))
+    )
+    values = inputs[("MMM", "FY2020")]
+    assert values["accounts_payable_prior"]["value"] == 1456 and values["accounts_payable"]["value"] == 1174
+    assert values["inventories_prior"]["period"] == "FY2019"  # read by its own column's period
+    (dpo,) = compute_formulas(formulas, inputs)
+    expected = 365 * ((1174 + 1456) / 2) / (7772 + 2438 - 2320)
+    assert dpo["result"] == pytest.approx(expected) and dpo["result_text"] == f"{expected:.1f} days"
+
+
+def test_the_previous_years_own_report_is_preferred_and_is_not_itself_answered() -> None:
+    def value(amount: float, unit: str = "USD millions") -> dict[str, Any]:
+        return {"value": amount, "unit": unit, "source": "10K1"}
+
+    formulas = formulas_for(DEFINITIONS[2][0])  # asset turnover on average total assets
+    inputs = {
+        ("LMT", "FY2020"): {
+            "revenue": value(65398),
+            "total_assets": value(50710),
+            "total_assets_prior": value(1),
+        },
+        ("LMT", "FY2019"): {"revenue": value(59812), "total_assets": value(47528)},
+    }
+    (turnover,) = compute_formulas(formulas, with_prior_years(inputs))  # FY2019 is only an opening balance
+    assert turnover["period"] == "FY2020"
+    assert turnover["result"] == pytest.approx(65398 / ((50710 + 47528) / 2))
+
+
+def test_inputs_in_different_scales_are_converted_before_they_are_combined() -> None:
+    inputs = {
+        ("GIS", "FY2020"): {
+            "current_assets": {"value": 7_806_000, "unit": "USD thousands", "source": "10K1"},
+            "current_liabilities": {"value": 11.5, "unit": "USD billions", "source": "10K2"},
+        }
+    }
+    (ratio,) = compute_formulas(formulas_for("working capital ratio"), inputs)
+    assert ratio["result"] == pytest.approx(7_806_000e3 / 11.5e9)

@@ -64,6 +64,12 @@ class Context:
     """A period's own report (a fiscal year is its 10-K; "the latest 10-Q" is not a newer call)."""
     filter_periods: bool = True
     """Filter sub-searches on the resolved fiscal periods (off: the company's whole history)."""
+    cover_missing_periods: bool = True
+    """A quarter with no report of its own is searched in the annual report that covers it (off: the
+    sub-search returns nothing)."""
+    quota_per_period: bool = True
+    """Evidence read in rounds over (ticker, period): each period's best passage before any second
+    best (off: one global ranking, where a high-scoring quarter can crowd out the rest)."""
     rerank: bool = True
     """Rerank each sub-search's hits (line-item match; a cross-encoder when one is configured)."""
     today: str | None = None

@@ -164,6 +164,31 @@ def share_evidence(
     return chosen, left_out
 
 
+RANGE_KINDS = frozenset({"held", "last_quarters", "last_years", "quarter_range", "year_range", "since_year"})
+
+
+def spans_periods(analysis: Any) -> bool:
+    """Whether the question asks about a range of periods ("across these quarters", "the last four
+    quarters") rather than named ones (a year and the year before it, for an average)."""
+    return any(spec.get("kind") in RANGE_KINDS for spec in analysis.get("time_specs") or [])
+
+
+def interleave_groups(evidence: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Evidence in the order a multi-period answer reads it: each (ticker, period)'s best chunk, then
+    each one's second best, and so on (groups by their best score), so one quarter whose statements
+    score high cannot fill the list while another quarter of the range goes unread."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for item in sorted(evidence, key=lambda e: (-e["fused_score"], e["chunk_id"])):
+        groups[(item.get("ticker") or "", item["period_label"])].append(item)
+    ordered = list(groups.values())
+    return [
+        group[i]
+        for i in range(max((len(g) for g in ordered), default=0))
+        for group in ordered
+        if i < len(group)
+    ]
+
+
 def _period_sort_key(item: dict[str, Any]) -> tuple[int, int]:
     return (item.get("fiscal_year") or 0, item.get("fiscal_quarter") or 5)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from finagent.finance.figures.formulas import LINE_ITEMS, formulas_for
+from finagent.finance.figures.formulas import formulas_for, input_items
 from finagent.finance.statements import BALANCE, CASH_FLOW, EQUITY, INCOME
 
 # question term (regex) -> statement wording added as a search phrase, and the statement holding it
@@ -68,7 +68,7 @@ def statement_phrases(text: str, limit: int = 1) -> list[str]:
     """
     found: list[str] = []
     for formula in formulas_for(text)[:1]:
-        found.append(" ".join(LINE_ITEMS[name].label for name in formula.inputs))
+        found.append(" ".join(line.label for line in input_items([formula])))
     for pattern, phrase, _ in STATEMENT_TERMS:
         if re.search(pattern, text, re.I) and phrase not in found:
             found.append(phrase)
@@ -80,7 +80,7 @@ def statements_for(text: str) -> list[str]:
     named = [statement for pattern, statement in NAMED_STATEMENTS if re.search(pattern, text, re.I)]
     if named:
         return list(dict.fromkeys(named))
-    needed = [LINE_ITEMS[name].statement for f in formulas_for(text) for name in f.inputs]
+    needed = [line.statement for line in input_items(formulas_for(text))]
     needed += [
         statement
         for pattern, _, statement in STATEMENT_TERMS

@@ -27,6 +27,8 @@ LEVERS = {
     "no-kind-priors": "narrow_kinds",
     "no-period-filter": "filter_periods",
     "no-rerank": "rerank",
+    "no-period-quota": "quota_per_period",
+    "no-covering-report": "cover_missing_periods",
 }
 
 

@@ -19,6 +19,7 @@ from langchain_core.outputs import ChatResult
 
 from finagent.agent.context import Context
 from finagent.agent.entities import find_companies
+from finagent.agent.evidence import interleave_groups, spans_periods
 from finagent.agent.nodes.analyze import analyze
 from finagent.agent.nodes.resolve_periods import resolve_periods_node
 from finagent.agent.nodes.search import search
@@ -87,7 +88,10 @@ async def _finagent(question: str, k: int, context: Context) -> Ranked:
         for item in result.get("evidence", []):
             if item["chunk_id"] not in best or item["fused_score"] > best[item["chunk_id"]]["fused_score"]:
                 best[item["chunk_id"]] = item
-    ranked = sorted(best.values(), key=lambda e: (-e["fused_score"], e["chunk_id"]))[:k]
+    ranked = sorted(best.values(), key=lambda e: (-e["fused_score"], e["chunk_id"]))
+    if context.quota_per_period and spans_periods(state["analysis"]):  # each period gets its best first
+        ranked = interleave_groups(ranked)
+    ranked = ranked[:k]
     return [(e["chunk_id"], e["document_id"], e["page"]) for e in ranked]
 
 

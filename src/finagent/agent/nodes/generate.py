@@ -41,7 +41,9 @@ from finagent.finance.figures.formulas import (
     compute_formulas,
     formulas_for,
     input_items,
+    needs_prior,
     read_line_items,
+    with_prior_years,
 )
 from finagent.finance.figures.matching import known_changes, known_facts
 from finagent.finance.figures.text import (
@@ -141,7 +143,7 @@ async def _formula_inputs(
     """Line items of the formulas per (ticker, period): statement rows first, then the model copies
     the missing ones (constrained to those line items) from the same periods' evidence."""
     wanted = input_items(formulas)
-    inputs = read_line_items(items, wanted)
+    inputs = read_line_items(items, wanted, sorted(needs_prior(formulas)))
     groups = {(i.get("ticker") or "", i["period_label"]) for i in items}
     missing = {
         line.label
@@ -151,7 +153,7 @@ async def _formula_inputs(
         and not any(all(n in inputs.get(group, {}) for n in f.inputs) for f in formulas)
     }
     if not missing:
-        return inputs, [], 0
+        return with_prior_years(inputs), [], 0
     by_label = {line.label: line for line in wanted}
     extracted, calls, rejected = await _extract(
         items, tickers, question, sorted(missing), terms, item_chars, context, metrics=sorted(missing)
@@ -161,7 +163,7 @@ async def _formula_inputs(
         if line is not None:
             group = inputs.setdefault((fact["ticker"], fact["period"]), {})
             group.setdefault(line.name, fact | {"line_item": line.name})
-    return inputs, calls, rejected
+    return with_prior_years(inputs), calls, rejected
 
 
 def _merge_facts(facts: list[dict[str, Any]], more: list[dict[str, Any]]) -> list[dict[str, Any]]:

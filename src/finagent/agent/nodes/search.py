@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from typing import Any
 
 import psycopg
@@ -27,6 +28,7 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
     resources = get_resources()
     settings = resources.settings
     started = time.perf_counter()
+    fallback_note = ""
     log: dict[str, Any] = {
         "query": task["query"],
         "ticker": task["ticker"],
@@ -49,20 +51,35 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
         vector = await asyncio.to_thread(resources.query_vector, task["query"])
         vector_weight, keyword_weight = context.fusion_weights(settings)
         log |= {"vector_weight": vector_weight, "keyword_weight": keyword_weight}
-        request = build_search(
-            task["query"],
-            vector,
-            filters,
-            k=task["k"],
-            candidates=settings.search_candidates,
-            vector_weight=vector_weight,
-            keyword_weight=keyword_weight,
-            fusion=settings.fusion,
-            statement_boost=settings.statement_boost if context.lift_statements else 0.0,
-            statements=task.get("statements") or [],
-            route_boost=settings.route_boost,
-        )
-        hits = await asyncio.to_thread(_search_with_retry, request)
+
+        def compose(within: SearchFilters) -> Any:
+            return build_search(
+                task["query"],
+                vector,
+                within,
+                k=task["k"],
+                candidates=settings.search_candidates,
+                vector_weight=vector_weight,
+                keyword_weight=keyword_weight,
+                fusion=settings.fusion,
+                statement_boost=settings.statement_boost if context.lift_statements else 0.0,
+                statements=task.get("statements") or [],
+                route_boost=settings.route_boost,
+            )
+
+        hits = await asyncio.to_thread(_search_with_retry, compose(filters))
+        if not hits and task["fiscal_quarter"] and filters.fiscal_years and context.cover_missing_periods:
+            # No report of that quarter: the annual report that covers it (its MD&A and notes speak
+            # of the year's quarters, its statements of the year).
+            covering = replace(filters, fiscal_quarters=[], annual_only=True, kinds=[])
+            hits = await asyncio.to_thread(_search_with_retry, compose(covering))
+            if hits:
+                log["fallback"] = "covering annual report"
+                fallback_note = (
+                    f"no report of {task['ticker'] or 'any company'} {task['period_label']} matched "
+                    f"'{task['query']}'; the FY{task['fiscal_year']} annual report that covers it "
+                    "was searched"
+                )
     except (FinagentError, psycopg.Error) as exc:
         log |= {"hits": 0, "chunk_ids": [], "error": str(exc), "ms": _ms(started)}
         return {
@@ -75,7 +92,7 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
     priors = task.get("priors") or {}
     for item in evidence:
         item["fused_score"] += priors.get("*", 0.0) + priors.get(item["kind"], 0.0)
-    notes: list[str] = []
+    notes: list[str] = [fallback_note] if fallback_note else []
     if context.rerank:
         try:
             scorer = resources.reranker()

@@ -15,6 +15,7 @@ from typing import Any
 
 from finagent.finance.calculator import calculate
 from finagent.finance.figures.text import period_key, table_facts
+from finagent.finance.words import UNIT_SCALES
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,18 +134,155 @@ class Formula:
     cue: re.Pattern[str]
     expression: str
     unit: str  # "percent" | "ratio" | "days" | "amount"
+    defined: bool = False
+    """The definition a question spells out (average balances, COGS plus the change in inventory):
+    when its cue matches, the metric's other formulas are not used."""
 
     @property
     def inputs(self) -> list[str]:
         return re.findall(r"\{(\w+)\}", self.expression)
 
 
+PRIOR = "_prior"
+"""``{inventories_prior}``: the line item at the previous fiscal year (an average's opening balance)."""
+
+
+def base_name(name: str) -> str:
+    return name.removesuffix(PRIOR)
+
+
 def _cue(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
 
+def _given(*phrases: str) -> str:
+    """A cue that holds only when the question states each phrase (its own definition)."""
+    return "(?s)" + "".join(f"(?=.*{p})" for p in phrases)
+
+
+_AVG = r"\baverage {0}"
+_DELTA_INVENTORY = r"\bchange in inventor(?:y|ies)\b"
+_AVG_INVENTORY = r"({inventories} + {inventories_prior}) / 2"
+_AVG_RECEIVABLES = r"({receivables} + {receivables_prior}) / 2"
+_AVG_PAYABLES = r"({accounts_payable} + {accounts_payable_prior}) / 2"
+_DIO_AVG = f"365 * {_AVG_INVENTORY} / {{cost_of_revenue}}"
+_DSO_AVG = f"365 * {_AVG_RECEIVABLES} / {{revenue}}"
+_DPO_AVG_DELTA = f"365 * {_AVG_PAYABLES} / ({{cost_of_revenue}} + {{inventories}} - {{inventories_prior}})"
+
+# Definitions FinanceBench questions spell out ("DPO is defined as: 365 * (average accounts payable
+# between FY2019 and FY2020) / (FY2020 COGS + change in inventory ...)"); each is used only when the
+# question states it, and then instead of the metric's textbook formula below.
+DEFINED_FORMULAS: tuple[Formula, ...] = (
+    Formula(
+        "cash conversion cycle",
+        _cue(
+            _given(
+                r"\b(cash conversion cycle|CCC)\b",
+                _AVG.format("inventor"),
+                _AVG.format("accounts payable"),
+                _DELTA_INVENTORY,
+            )
+        ),
+        f"{_DIO_AVG} + {_DSO_AVG} - {_DPO_AVG_DELTA}",
+        "days",
+        defined=True,
+    ),
+    Formula(
+        "days payable outstanding",
+        _cue(
+            _given(r"\b(DPO|days payables? outstanding)\b", _AVG.format("accounts payable"), _DELTA_INVENTORY)
+        ),
+        _DPO_AVG_DELTA,
+        "days",
+        defined=True,
+    ),
+    Formula(
+        "days payable outstanding",
+        _cue(_given(r"\b(DPO|days payables? outstanding)\b", _AVG.format("accounts payable"))),
+        f"365 * {_AVG_PAYABLES} / {{cost_of_revenue}}",
+        "days",
+        defined=True,
+    ),
+    Formula(
+        "days sales outstanding",
+        _cue(_given(r"\b(DSO|days sales outstanding)\b", _AVG.format("accounts receivable"))),
+        _DSO_AVG,
+        "days",
+        defined=True,
+    ),
+    Formula(
+        "days inventory outstanding",
+        _cue(_given(r"\b(DIO|days inventory outstanding)\b", _AVG.format("inventor"))),
+        _DIO_AVG,
+        "days",
+        defined=True,
+    ),
+    Formula(
+        "inventory turnover",
+        _cue(_given(r"\binventory turnover\b", _AVG.format("inventor"))),
+        f"{{cost_of_revenue}} / ({_AVG_INVENTORY})",
+        "ratio",
+        defined=True,
+    ),
+    Formula(
+        "asset turnover",
+        _cue(_given(r"(?<!fixed )\b(total )?asset turnover\b", _AVG.format("total assets"))),
+        "{revenue} / (({total_assets} + {total_assets_prior}) / 2)",
+        "ratio",
+        defined=True,
+    ),
+    Formula(
+        "return on assets",
+        _cue(_given(r"\breturn on (total )?assets\b|\bROA\b", _AVG.format("total assets"))),
+        "{net_income} / (({total_assets} + {total_assets_prior}) / 2) * 100",
+        "percent",
+        defined=True,
+    ),
+    Formula(
+        "return on equity",
+        _cue(
+            _given(
+                r"\breturn on (shareholders'? |stockholders'? )?equity\b|\bROE\b",
+                _AVG.format(r"(total )?(shareholders'? |stockholders'? )?equity"),
+            )
+        ),
+        "{net_income} / (({total_equity} + {total_equity_prior}) / 2) * 100",
+        "percent",
+        defined=True,
+    ),
+)
+
 # Several rows of one metric are alternative formulas, best first (the first computable one wins).
 FORMULAS: tuple[Formula, ...] = (
+    *DEFINED_FORMULAS,
+    Formula(
+        "cost of goods sold % of revenue",
+        _cue(
+            r"\b(cogs|cost of goods sold|cost of sales|cost of revenues?)\b[^.?]{0,30}"
+            r"\b(as an? )?(%|percent(age)?|share) of (total )?(net )?(revenues?|sales)\b"
+        ),
+        "{cost_of_revenue} / {revenue} * 100",
+        "percent",
+    ),
+    Formula(
+        "retention ratio",
+        _cue(r"\b(retention|plowback) ratio\b"),
+        "({net_income} - abs({dividends})) / {net_income}",
+        "ratio",
+    ),
+    Formula(
+        "cash conversion cycle",
+        _cue(r"\bcash conversion cycle\b|\bCCC\b"),
+        "365 * {inventories} / {cost_of_revenue} + 365 * {receivables} / {revenue}"
+        " - 365 * {accounts_payable} / {cost_of_revenue}",
+        "days",
+    ),
+    Formula(
+        "days inventory outstanding",
+        _cue(r"\b(DIO|days inventory outstanding|days sales of inventory|days in inventory)\b"),
+        "365 * {inventories} / {cost_of_revenue}",
+        "days",
+    ),
     Formula(
         "operating margin",
         _cue(r"\boperating (profit |income )?(%\s*)?margin\b"),
@@ -166,7 +304,12 @@ FORMULAS: tuple[Formula, ...] = (
         "{net_income} / {revenue} * 100",
         "percent",
     ),
-    Formula("current ratio", _cue(r"\bcurrent ratio\b"), "{current_assets} / {current_liabilities}", "ratio"),
+    Formula(
+        "current ratio",
+        _cue(r"\bcurrent ratio\b|\bworking capital ratio\b"),  # FinanceBench: "working capital ratio"
+        "{current_assets} / {current_liabilities}",
+        "ratio",
+    ),
     Formula(
         "quick ratio",
         _cue(r"\bquick ratio\b|\bacid[- ]test\b"),
@@ -174,7 +317,10 @@ FORMULAS: tuple[Formula, ...] = (
         "ratio",
     ),
     Formula(
-        "working capital", _cue(r"\bworking capital\b"), "{current_assets} - {current_liabilities}", "amount"
+        "working capital",
+        _cue(r"\bworking capital\b(?!\s+ratio)"),
+        "{current_assets} - {current_liabilities}",
+        "amount",
     ),
     Formula(
         "free cash flow",
@@ -255,33 +401,72 @@ FORMULAS: tuple[Formula, ...] = (
 
 
 def formulas_for(question: str) -> list[Formula]:
-    """The formulas of every computed metric the question names (alternatives in order)."""
-    return [f for f in FORMULAS if f.cue.search(question)]
+    """The formulas of every computed metric the question names (alternatives in order); a metric
+    the question defines itself is computed by that definition only."""
+    found = [f for f in FORMULAS if f.cue.search(question)]
+    defined = {f.metric for f in found if f.defined}
+    if "cash conversion cycle" in defined:  # its parts are not asked for on their own
+        defined |= {"days payable outstanding", "days sales outstanding", "days inventory outstanding"}
+        found = [f for f in found if f.metric not in defined or f.metric == "cash conversion cycle"]
+    return [f for f in found if f.defined or f.metric not in defined]
 
 
 def input_items(formulas: Sequence[Formula]) -> list[LineItem]:
-    """Line items the formulas need, each once, in first-use order."""
-    names = dict.fromkeys(name for f in formulas for name in f.inputs)
+    """Line items the formulas need, each once, in first-use order (a prior-year input is its item)."""
+    names = dict.fromkeys(base_name(name) for f in formulas for name in f.inputs)
     return [LINE_ITEMS[name] for name in names]
 
 
+def needs_prior(formulas: Sequence[Formula]) -> set[str]:
+    """Line items whose previous-year value a formula needs (averages, changes)."""
+    return {base_name(n) for f in formulas for n in f.inputs if n.endswith(PRIOR)}
+
+
 def read_line_items(
-    items: Sequence[dict[str, Any]], wanted: Sequence[LineItem]
+    items: Sequence[dict[str, Any]], wanted: Sequence[LineItem], prior: Sequence[str] = ()
 ) -> dict[tuple[str, str], dict[str, dict[str, Any]]]:
-    """Line items stated as statement rows, per (ticker, period): statements first, best rank first."""
+    """Line items stated as statement rows, per (ticker, period): statements first, best rank first.
+
+    Items named in ``prior`` are also read for the previous fiscal year, from the same annual
+    report's previous-year column, as ``<name>_prior``.
+    """
     ranked = sorted(items, key=lambda i: (i.get("statement") is None, -i.get("fused_score", 0.0)))
     found: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
     for line in wanted:
-        for item in ranked:
-            group = found.setdefault((item.get("ticker") or "", item["period_label"]), {})
-            if line.name in group:
-                continue
-            for phrase in line.phrases:
-                facts = table_facts(item, [phrase])
-                if facts:
-                    group[line.name] = facts[0] | {"metric": line.label, "line_item": line.name}
-                    break
+        for previous in (False, True) if line.name in prior else (False,):
+            key = line.name + PRIOR if previous else line.name
+            for item in ranked:
+                group = found.setdefault((item.get("ticker") or "", item["period_label"]), {})
+                if key in group:
+                    continue
+                for phrase in line.phrases:
+                    facts = table_facts(item, [phrase], prior=previous)
+                    if facts:
+                        label = f"{line.label} ({facts[0]['period']})" if previous else line.label
+                        group[key] = facts[0] | {"metric": label, "line_item": key}
+                        break
     return {key: group for key, group in found.items() if group}
+
+
+def _prior_label(period: str) -> str | None:
+    match = re.fullmatch(r"FY(\d{4})", period)
+    return f"FY{int(match.group(1)) - 1}" if match else None
+
+
+def with_prior_years(
+    inputs: dict[tuple[str, str], dict[str, dict[str, Any]]],
+) -> dict[tuple[str, str], dict[str, dict[str, Any]]]:
+    """Each fiscal year's ``<name>_prior`` filled from the previous year's own report when that
+    report was read too (its own column is the better source), else kept from the previous-year
+    column of this year's report."""
+    out = {key: dict(values) for key, values in inputs.items()}
+    for (ticker, period), values in out.items():
+        previous = _prior_label(period)
+        earlier = inputs.get((ticker, previous)) if previous else None
+        for name, value in (earlier or {}).items():
+            if not name.endswith(PRIOR):
+                values[name + PRIOR] = value
+    return out
 
 
 def compute_formulas(
@@ -291,11 +476,21 @@ def compute_formulas(
     results: list[dict[str, Any]] = []
     for (ticker, period), values in sorted(inputs.items()):
         done: set[str] = set()
+        # A year that is only the opening balance of the next year's average is not itself asked for.
+        opening = any(_prior_label(p) == period for t, p in inputs if t == ticker)
         for formula in formulas:
             if formula.metric in done or not all(name in values for name in formula.inputs):
                 continue
+            if opening and any(n.endswith(PRIOR) for n in formula.inputs):
+                continue
             units = {values[name].get("unit") for name in formula.inputs}
-            expression = formula.expression.format(**{n: _number(values[n]["value"]) for n in formula.inputs})
+            scales = {n: 1.0 for n in formula.inputs}
+            if len(units) > 1 and units <= set(UNIT_SCALES):  # millions beside thousands: dollars
+                scales = {n: UNIT_SCALES[str(values[n].get("unit"))] for n in formula.inputs}
+                units = {"USD"}
+            expression = formula.expression.format(
+                **{n: _number(values[n]["value"] * scales[n]) for n in formula.inputs}
+            )
             result = calculate(expression)
             if not result.ok or result.result is None:
                 continue
@@ -319,7 +514,11 @@ def compute_formulas(
 
 
 def _number(value: float) -> str:
-    return f"({value:g})" if value < 0 else f"{value:.10g}"
+    """A plain decimal for the calculator (it reads no exponents: 7.806e+09 would not parse)."""
+    text = f"{value:.10g}"
+    if "e" in text:
+        text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return f"({text})" if value < 0 else text
 
 
 def _result_text(value: float, unit: str, amount_unit: str | None) -> str:

@@ -138,11 +138,16 @@ def _own_period(item: dict[str, Any]) -> tuple[int | None, int | None]:
     return year, quarter
 
 
-def _own_targets(item: dict[str, Any]) -> list[tuple[PeriodTarget, str]]:
+def _own_targets(item: dict[str, Any], prior: bool = False) -> list[tuple[PeriodTarget, str]]:
     """The periods a report's tables state for the report itself: its quarter or year, the balance at
-    its end, and (10-Q cash flows) the year to date."""
+    its end, and (10-Q cash flows) the year to date. ``prior``: an annual report's previous year (its
+    second column: the opening balance of an average, last year's inventory of a change)."""
     year, quarter = _own_period(item)
     if year is None:
+        return []
+    if prior:
+        if quarter is None or item.get("kind") in ("10-K", "annual_report"):
+            return [(PeriodTarget(year - 1, None, "year"), ""), (PeriodTarget(year - 1, None, "instant"), "")]
         return []
     if quarter is None or item.get("kind") in ("10-K", "annual_report"):
         return [(PeriodTarget(year, None, "year"), ""), (PeriodTarget(year, None, "instant"), "")]
@@ -160,7 +165,7 @@ def _legacy_unit(unit: str | None, scale: int) -> str:
 
 
 def table_facts(
-    item: dict[str, Any], phrases: Sequence[str], calendar: FiscalCalendar | None = None
+    item: dict[str, Any], phrases: Sequence[str], calendar: FiscalCalendar | None = None, prior: bool = False
 ) -> list[dict[str, Any]]:
     """Figures a statement table states for the report's own period: the row named by a search phrase,
     the column whose header names that period (never the first column by position: Amazon lists the
@@ -187,14 +192,14 @@ def table_facts(
         row = find_row(table, phrase)
         if row is None:
             continue
-        for target, suffix in _own_targets(item):
+        for target, suffix in _own_targets(item, prior):
             cell = cell_for(table, row, target, calendar)
             if cell is None:
                 continue
             facts.append(
                 {
                     "ticker": item.get("ticker") or "",
-                    "period": item["period_label"],
+                    "period": f"FY{target.fiscal_year}" if prior else item["period_label"],
                     "metric": (row.label.rstrip(":") + suffix)[:80],
                     "value": float(cell.value),
                     "unit": _legacy_unit(cell.unit, cell.scale),

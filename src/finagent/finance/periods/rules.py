@@ -419,8 +419,12 @@ RULES: tuple[tuple[re.Pattern[str], _Handler], ...] = (
         re.compile(
             rf"\b(?:across|over|throughout|in|from|during|for)\s+(?:all\s+)?(?:the\s+|these\s+|those\s+|its\s+)?"
             r"(?:multiple\s+|several\s+|various\s+|different\s+|successive\s+|consecutive\s+)?"
-            rf"(?:reported\s+|covered\s+|available\s+|fiscal\s+)?(?:quarters|periods|10-?Qs|reports|filings)\b{_NOT_NAMED}"
-            rf"|\b(?:these|those|all\s+the|each\s+of\s+the)\s+(?:reported\s+)?(?:quarters|periods|10-?Qs)\b{_NOT_NAMED}"
+            r"(?:reported\s+|covered\s+|available\s+|fiscal\s+|quarterly\s+|reporting\s+|historical\s+)?"
+            rf"(?:quarters|periods|10-?Qs|reports|filings|timeframe)\b{_NOT_NAMED}"
+            rf"|\b(?:these|those|all\s+the|each\s+of\s+the)\s+(?:reported\s+|quarterly\s+)?"
+            rf"(?:quarters|periods|10-?Qs|reports|filings)\b{_NOT_NAMED}"
+            r"|\beach\s+(?:reporting|reported|fiscal)\s+period\b"
+            r"|\b(?:to|with|against)\s+(?:the\s+)?(?:previous|prior|earlier|preceding)\s+ones\b"
             r"|\b(?:previous|prior|preceding|earlier|past|other)\s+quarters\b"
             r"|\bover\s+time\b|\bquarter[- ]over[- ]quarter\b|\bfrom\s+quarter\s+to\s+quarter\b",
             _I,
