@@ -219,3 +219,12 @@ def test_three_companies_by_four_quarters_keep_every_company(store: Database, se
     assert "management discussion" in prompt  # the passages reach the writer, not only figures
     assert any("no room for evidence of" in w for w in state["warnings"]), state["warnings"]
     assert re.search(r"supply constraints eased \[10Q\d+\]", state["answer"]), state["answer"]
+
+
+def test_a_shortened_stored_name_is_never_refused() -> None:
+    from finagent.agent.refusals import part_of_stored_name
+    from finagent.db.companies import StoredCompany
+
+    stored = [StoredCompany("MGM", "MGM Resorts International", (), 12, 1)]
+    assert part_of_stored_name("MGM Resorts", stored)
+    assert not part_of_stored_name("Teslaa", stored)

@@ -114,13 +114,25 @@ def listed_in_question(
     ]
 
 
+def part_of_stored_name(mention: str, companies: Sequence[StoredCompany]) -> bool:
+    """ "MGM Resorts" of "MGM Resorts International", "Lockheed" of "Lockheed Martin": a shortened
+    stored name is that company, never a refusal (the search across companies finds it)."""
+    key = normalize_name(mention)
+    names = (normalize_name(n) for c in companies for n in (c.name, *c.aliases) if n)
+    return bool(key) and any(f" {key} " in f" {name} " for name in names)
+
+
 def unknown_names(conn: Any, question: str, companies: list[StoredCompany]) -> str | None:
     """The refusal for a question naming only companies that exist nowhere we know, else None.
 
     Only names the question treats as a company count ("Teslaa's revenue", "Foobar Corp"); the
     nearest stored or listed names are offered, so a typo is one step from its answer.
     """
-    mentions = [m for m in company_like_mentions(question) if not find_companies(m, companies)]
+    mentions = [
+        m
+        for m in company_like_mentions(question)
+        if not find_companies(m, companies) and not part_of_stored_name(m, companies)
+    ]
     if not mentions:
         return None
     held = sorted(c.ticker for c in companies if c.documents)
