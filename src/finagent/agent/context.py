@@ -67,6 +67,9 @@ class Context:
     cover_missing_periods: bool = True
     """A quarter with no report of its own is searched in the annual report that covers it (off: the
     sub-search returns nothing)."""
+    search_event_days: bool = True
+    """A day the question dates a filing by ("the 8-K dated 1st July 2022") also searches the 8-Ks and
+    releases of that week (off: only the fiscal quarter around the day)."""
     quota_per_period: bool = True
     """Evidence read in rounds over (ticker, period): each period's best passage before any second
     best (off: one global ranking, where a high-scoring quarter can crowd out the rest)."""

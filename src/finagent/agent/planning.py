@@ -4,6 +4,8 @@ lookup per ticker × period, and the keyword follow-ups after a low-confidence a
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
+from typing import Any
 
 from langgraph.runtime import Runtime
 from langgraph.types import Send
@@ -131,10 +133,56 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
             sends.append(Send("search", task))
     return (
         sends
+        + _event_searches(state, context)
         + _narrative_searches(state, context)
         + _nine_month_searches(state, context)
         + plan_fact_lookups(state, context)
     )
+
+
+EVENT_KINDS = ["8-K", "earnings_release"]
+EVENT_PRIOR = 0.3
+_EVENT_CUES = re.compile(r"\b8-?K\b|\bdated\b|\bpress release\b|\bcurrent report\b", re.I)
+_AS_OF = re.compile(r"\bas of\b", re.I)
+
+
+def event_days(question: str, time_specs: list[dict[str, Any]]) -> list[str]:
+    """Days the question dates a filing or an event by ("the 8-K dated 1st July 2022", "as of May 26,
+    2023"): searched among 8-Ks and releases of those days, not as the fiscal quarter around them. An
+    "as of" day counts only when it is no month end (a month end is a balance-sheet date)."""
+    days = []
+    for spec in time_specs:
+        day = spec.get("day")
+        if not day:
+            continue
+        when = date.fromisoformat(day)
+        month_end = (when + timedelta(days=1)).day == 1
+        if _EVENT_CUES.search(question) or (_AS_OF.search(question) and not month_end):
+            days.append(day)
+    return days
+
+
+def _event_searches(state: State, context: Context) -> list[Send]:
+    """The 8-Ks and releases of the days the question names: filed within a week after the event."""
+    analysis = state["analysis"]
+    if not context.search_event_days:
+        return []
+    days = event_days(analysis.get("question", ""), list(analysis.get("time_specs") or []))
+    sends = []
+    for day in days:
+        when = date.fromisoformat(day)
+        window = [(when - timedelta(days=3)).isoformat(), (when + timedelta(days=7)).isoformat()]
+        for ticker in analysis.get("tickers") or [""]:
+            phrases = analysis["keywords"].get(ticker, []) or [analysis["question"][:200]]
+            target: Target = {"fiscal_quarter": None, "label": f"dated {day}"}
+            if ticker:
+                target["ticker"] = ticker
+            task = make_task(
+                target, phrases[0], EVENT_KINDS, context.hits_per_search, 0, [], {"*": EVENT_PRIOR}
+            )
+            task["dated"] = window
+            sends.append(Send("search", task))
+    return sends
 
 
 NARRATIVE_WORDS = "increased decreased primarily due to driven by"

@@ -7,7 +7,7 @@ show them without custom serialisers. A node starts a fresh turn of a thread by 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Required
+from typing import Annotated, Any, NotRequired, Required
 
 # pydantic (LangGraph server schemas, Studio, /mcp) needs typing_extensions.TypedDict before Python 3.12.
 from pydantic import Field
@@ -172,3 +172,4 @@ class SearchTask(TypedDict):
     priors: dict[str, float]  # added to fused scores by document kind ("*": all kinds)
     k: int
     round: int
+    dated: NotRequired[list[str]]  # [from, to] ISO dates: documents of those dates only (an 8-K's day)

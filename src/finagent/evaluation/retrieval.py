@@ -29,6 +29,7 @@ LEVERS = {
     "no-rerank": "rerank",
     "no-period-quota": "quota_per_period",
     "no-covering-report": "cover_missing_periods",
+    "no-event-days": "search_event_days",
 }
 
 

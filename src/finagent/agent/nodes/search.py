@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import replace
+from datetime import date
 from typing import Any
 
 import psycopg
@@ -47,6 +48,8 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
             else [],
             annual_only=task["annual"] and context.filter_periods,
             kinds=task["kinds"],
+            date_from=date.fromisoformat(task["dated"][0]) if task.get("dated") else None,
+            date_to=date.fromisoformat(task["dated"][1]) if task.get("dated") else None,
         )
         vector = await asyncio.to_thread(resources.query_vector, task["query"])
         vector_weight, keyword_weight = context.fusion_weights(settings)
