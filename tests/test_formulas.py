@@ -304,3 +304,34 @@ def test_inputs_in_different_scales_are_converted_before_they_are_combined() -> 
     }
     (ratio,) = compute_formulas(formulas_for("working capital ratio"), inputs)
     assert ratio["result"] == pytest.approx(7_806_000e3 / 11.5e9)
+
+
+def test_the_figures_answer_computes_the_questions_own_metric_from_its_period_true_figures() -> None:
+    """The figures path reads each year's line items by period; the formula and the multi-year mean
+    are the calculator's (General Mills' "working capital ratio", Nike's "COGS as a % of revenue")."""
+    from finagent.finance.figures.formulas import formula_results, metrics_for_formulas
+    from finagent.finance.metrics import BY_NAME
+
+    question = "What is General Mills's FY2020 working capital ratio? Define working capital ratio as ..."
+    assert metrics_for_formulas(formulas_for(question), list(BY_NAME)) == [
+        "current_assets",
+        "current_liabilities",
+    ]
+    rows = [
+        ("GIS", "FY2020", "current_assets", 5121.3, "USD millions", "10K1"),
+        ("GIS", "FY2020", "current_liabilities", 7491.5, "USD millions", "10K1"),
+    ]
+    (ratio,) = formula_results(question, formulas_for(question), rows)
+    assert ratio["metric"] == "current ratio" and ratio["result_text"] == "0.68"
+
+    question = (
+        "what is Nike's three year average of cost of goods sold as a % of revenue from FY2016 to FY2018?"
+    )
+    rows = [
+        ("NKE", f"FY{year}", metric, value, "USD millions", "10K5")
+        for year, cogs, revenue in ((2016, 17405, 32376), (2017, 19038, 34350), (2018, 20441, 36397))
+        for metric, value in (("cost_of_revenue", cogs), ("revenue", revenue))
+    ]
+    results = {r["metric"]: r for r in formula_results(question, formulas_for(question), rows)}
+    mean = results["average cost of goods sold % of revenue"]
+    assert mean["period"] == "FY2016-FY2018" and mean["result_text"] == "55.1%"

@@ -319,6 +319,18 @@ def figure_lines(cells: Sequence[Cell], names: dict[str, list[str]]) -> str:
     return "\n".join(lines) or "(none)"
 
 
+def formula_lines(calculations: Sequence[dict[str, Any]], names: dict[str, list[str]]) -> str:
+    """The question's own computed metrics, one line each with its expression and citations."""
+    lines = ["Computed (calculator):"]
+    for calc in calculations:
+        who = _name(calc["ticker"], names)
+        lines.append(
+            f"- {who}'s {calc['metric']} for {calc['period']}: {calc['result_text']} "
+            f"(= {calc['expression']}){_cite(calc.get('sources') or [])}"
+        )
+    return "\n".join(lines)
+
+
 def computed_lines(comparisons: Comparisons, names: dict[str, list[str]], cells: Sequence[Cell] = ()) -> str:
     """The calculator's results as sentences ("grew 2.0%", "declined 5.5%", who is highest), so a small
     model copies conclusions instead of working them out (or reading them off the question)."""
@@ -348,6 +360,10 @@ def computed_lines(comparisons: Comparisons, names: dict[str, list[str]], cells:
             lines.append(
                 f"- {who}'s {metric} in {calc['period']} exceeded {_name(calc['against'], names)}'s "
                 f"({calc['against_period']}) by ${calc['result_text']}{words.get(calc.get('unit', ''), '')}."
+            )
+        elif kind == "formula":
+            lines.append(
+                f"- {who}'s {calc['metric']} for {calc['period']} was {calc['result_text']}{sources}."
             )
         elif kind in COMPUTED:
             value = f"{calc['result']:.1f}%" if calc.get("unit") == "percent" else calc.get("result_text", "")

@@ -20,6 +20,7 @@ from finagent.agent.figure_answer import (
     derivation_record,
     figure_lines,
     filing_items,
+    formula_lines,
     legacy_facts,
     markdown_table,
     withhold,
@@ -41,7 +42,8 @@ from finagent.agent.writing import (
     resolve_citations,
     tool_items,
 )
-from finagent.finance.compare import Cell, Wanted, compare
+from finagent.finance.compare import Cell, Wanted, compare, scale_unit
+from finagent.finance.figures.formulas import formula_results, formulas_for
 from finagent.finance.figures.verify import UNSUPPORTED, PeriodScope, flag_unsupported, verify_answer
 from finagent.finance.metrics import BY_NAME
 from finagent.llm.structured import text_call
@@ -136,8 +138,19 @@ async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str,
 
     wanted = Wanted(**(analysis.get("comparisons") or {}))
     comparisons = compare(cells, wanted, analysis.get("computed") or [])
+    formulas = formulas_for(question) if context.use_calculator else []
+    computed_formulas = [
+        r
+        for r in formula_results(question, formulas, _figure_rows([*cells, *comparisons.cells]))
+        # margins and free cash flow are compare()'s already: only their multi-year mean is new here
+        if r["metric"].startswith("average ")
+        or r["metric"].replace(" ", "_") not in (analysis.get("computed") or [])
+    ]
+    comparisons.calculations += computed_formulas
     calculations = [*derivations, *comparisons.calculations] if context.use_calculator else list(derivations)
     table = markdown_table(cells, comparisons, names, metrics, gaps)
+    if computed_formulas:  # the question's own metric, stated by the calculator, not left to the model
+        table += "\n\n" + formula_lines(computed_formulas, names)
     missing = (
         "; ".join(f"{g['ticker']} {g['label']} {g['metric'].replace('_', ' ')} ({g['reason']})" for g in gaps)
         or "none"
@@ -264,6 +277,21 @@ def _passages(items: list[dict[str, Any]], question: str, analysis: Analysis, it
     budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
     terms = query_terms([question, *(p for ps in analysis["keywords"].values() for p in ps)])
     return format_evidence(chosen, terms, min(item_chars, max(240, budget // max(1, len(chosen)))))
+
+
+def _figure_rows(cells: list[Cell]) -> list[tuple[str, str, str, float, str, str]]:
+    """Cells as (ticker, period, metric, value as shown, unit, first citation) for the formulas."""
+    return [
+        (
+            c.ticker,
+            c.period,
+            c.metric,
+            float(c.shown),
+            scale_unit(c.scale) if c.unit == "USD" else c.unit,
+            c.sources[0] if c.sources else "",
+        )
+        for c in cells
+    ]
 
 
 def _per_group(items: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:

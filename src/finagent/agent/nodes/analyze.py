@@ -29,6 +29,7 @@ from finagent.agent.state import State, reset
 from finagent.agent.vocabulary import is_narrative, statement_phrases, statements_for
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.compare import Wanted
+from finagent.finance.figures.formulas import formulas_for, metrics_for_formulas
 from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
 from finagent.finance.periods import invalid_quarters, parse_time_phrases
 from finagent.llm.structured import LLMCall, structured_call
@@ -182,6 +183,9 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         missing += [(c.ticker, c.name) for c in listed]
     use_facts = resources.settings.use_facts if context.use_facts is None else context.use_facts
     metrics = metrics_in(question) if use_facts else []
+    own = [f for f in formulas_for(question) if f.metric.replace(" ", "_") not in computed_in(question)]
+    if metrics and own:  # a metric the question computes (beyond margins and FCF) needs its line items
+        metrics += [m for m in metrics_for_formulas(own, list(BY_NAME)) if m not in metrics]
     if missing and not tickers:
         return _refusal(question, not_in_store_message(missing, held), warnings, period_sources)
     if missing:

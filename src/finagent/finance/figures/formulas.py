@@ -569,3 +569,38 @@ def average_over_periods(question: str, calculations: Sequence[dict[str, Any]]) 
             }
         )
     return results
+
+
+# Reported-metric names (finance.metrics) that are a formula's line item under another name.
+METRIC_LINES = {"inventory": "inventories", "equity": "total_equity", "dividends_paid": "dividends"}
+
+
+def line_of_metric(metric: str) -> str | None:
+    """The line item a reported metric is ("inventory" is "inventories"), or None."""
+    name = METRIC_LINES.get(metric, metric)
+    return name if name in LINE_ITEMS else None
+
+
+def metrics_for_formulas(formulas: Sequence[Formula], known_metrics: Sequence[str]) -> list[str]:
+    """Reported metrics that are the formulas' line items, so a figures lookup fetches them too."""
+    wanted = {line.name for line in input_items(formulas)}
+    return [m for m in known_metrics if line_of_metric(m) in wanted]
+
+
+def formula_results(
+    question: str,
+    formulas: Sequence[Formula],
+    figures: Sequence[tuple[str, str, str, float, str, str]],
+) -> list[dict[str, Any]]:
+    """The formulas over period-true figures (ticker, period, metric, value, unit, citation label):
+    each company and fiscal year whose line items are all known, the previous year's figures as the
+    opening balances of averages, then the mean over the years when the question asks for one."""
+    inputs: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+    for ticker, period, metric, value, unit, source in figures:
+        line = line_of_metric(metric)
+        if line is not None:
+            inputs.setdefault((ticker, period), {}).setdefault(
+                line, {"value": value, "unit": unit, "source": source}
+            )
+    results = compute_formulas(formulas, with_prior_years(inputs))
+    return results + average_over_periods(question, results)
