@@ -36,7 +36,7 @@ QUARTERS = [
 ]
 
 
-def _statement(label: str, value: str, period_end: date) -> str:
+def statement_of_operations(label: str, value: str, period_end: date) -> str:
     return (
         "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (In millions)\n"
         f"| | Three Months Ended {period_end:%B %d, %Y} | Prior year |\n"
@@ -55,7 +55,7 @@ def quarter_documents(*, mdna: bool = True, file_names: bool = False) -> list[Pa
     for ticker, year, quarter, end, label, value in QUARTERS:
         blocks = [
             Block(
-                _statement(label, value, end),
+                statement_of_operations(label, value, end),
                 section="part1_item1",
                 section_title="Financial Statements",
                 page=3,

@@ -29,6 +29,7 @@ from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
 from tests.helpers import item, make_doc
+from tests.test_graph import statement_of_operations
 
 COMPANIES = {"AAPL": "Apple", "MSFT": "Microsoft", "NVDA": "NVIDIA"}
 
@@ -138,15 +139,6 @@ def test_company_like_mentions_and_period_problems() -> None:
 # ------------------------------------------------------------------ the graph, scripted model
 
 
-def _statement(ticker: str, end: date, value: int) -> str:
-    return (
-        "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (In millions)\n"
-        f"| | Three Months Ended {end:%B %d, %Y} | Prior year |\n"
-        f"| Total revenue | {value:,} | 1,000 |\n"
-        "| Operating income | 20,000 | 100 |"
-    )
-
-
 ENDS = {1: date(2022, 12, 31), 2: date(2023, 3, 31), 3: date(2023, 6, 30), 4: date(2023, 9, 30)}
 
 
@@ -156,7 +148,11 @@ def store(db: Database, settings: Settings) -> Iterator[Database]:
     for n, ticker in enumerate(COMPANIES):
         for quarter, end in ENDS.items():
             blocks = [
-                Block(_statement(ticker, end, 40_000 + 1000 * n + quarter), page=3, is_table=True),
+                Block(
+                    statement_of_operations("Total revenue", f"{40_000 + 1000 * n + quarter:,}", end),
+                    page=3,
+                    is_table=True,
+                ),
                 Block(
                     f"{ticker} management discussion: revenue rose on data center demand in the quarter "
                     f"ended {end:%B %d, %Y}; supply constraints eased.",
