@@ -22,7 +22,7 @@ from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
 from tests.helpers import item, make_doc
 from tests.test_cli import finagent
-from tests.test_graph import GOOD, QUARTERS, _statement, script, store  # noqa: F401  (store: a fixture)
+from tests.test_graph import GOOD, QUARTERS, script, statement_of_operations, store  # noqa: F401  (store: a fixture)
 
 QUESTION = "What were Apple's total net sales in Q3 FY2023?"
 
@@ -95,7 +95,7 @@ def test_old_citation_resolves_after_the_document_is_reingested(
         quarter,
         [
             Block(
-                _statement(label, "81,800", end) + "\n(restated)",
+                statement_of_operations(label, "81,800", end) + "\n(restated)",
                 section="part1_item1",
                 page=3,
                 is_table=True,

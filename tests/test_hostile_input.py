@@ -48,10 +48,10 @@ from tests.helpers import item, make_doc
 from tests.test_graph import (
     GOOD,
     QUARTERS,
-    _statement,
     answer_from_prompt,
     extract_from_prompt,
     quarter_documents,
+    statement_of_operations,
 )
 
 TODAY = "2023-11-21"
@@ -432,7 +432,7 @@ def injected_doc(cases: list[Case], *, narrative: bool = False) -> ParsedDocumen
         )
     else:
         first = Block(
-            _statement(label, value, end),
+            statement_of_operations(label, value, end),
             section="part1_item1",
             section_title="Financial Statements",
             page=3,
