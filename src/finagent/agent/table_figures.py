@@ -7,6 +7,7 @@ nothing (fail closed).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
@@ -22,9 +23,15 @@ from finagent.finance.facts import DurationClass, FiscalCalendar
 from finagent.finance.figures.text import value_in_text
 from finagent.finance.figures.verify import table_known
 from finagent.finance.metrics import BY_NAME
+from finagent.finance.tables import stated_scale
 from finagent.llm.structured import structured_call
 
 _STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
+
+
+# A balance is never read from a statement of flows ("Trade receivables | 140" in the cash flow
+# statement is the year's change), nor a flow from a balance sheet.
+_OTHER_KIND = {"instant": ("income_statement", "cash_flow"), "duration": ("balance_sheet",)}
 
 
 def calendar_of(calendars: dict[str, Any], ticker: str) -> FiscalCalendar:
@@ -66,6 +73,8 @@ def _cell(
 ) -> Cell:
     """A figure read from a statement table cell, cited to the chunk holding the table."""
     value = cell.base_value if cell.base_value is not None else cell.value
+    if BY_NAME[gap["metric"]].outflow:  # "(1,577)" in the cash flow statement: $1,577 spent
+        value = abs(value)
     unit = "USD/shares" if (cell.unit or "").endswith("share") else cell.unit or "USD"
     end = cell.period.end if cell.period.end else (_date(gap.get("period_end")) if role == "target" else None)
     return Cell(
@@ -116,6 +125,7 @@ def table_figures(
             if i.get("ticker") == gap["ticker"]
             and i.get("kind") in _STATEMENT_KINDS
             and "|" in (i.get("text") or "")
+            and i.get("statement") not in _OTHER_KIND[metric.kind]
         ]
         candidates.sort(
             key=lambda i: (i.get("statement") != metric.statement, -float(i.get("fused_score") or 0))
@@ -212,6 +222,9 @@ def _q4_from_tables(
         year_source, year_end = year_fact.sources[0], year_fact.period_end
     else:
         return None
+    nine_value = nine_cell.base_value
+    if metric.outflow:  # payments are read as amounts paid, like their XBRL facts
+        year_value, nine_value = abs(year_value), abs(nine_value)
     return Cell(
         ticker=gap["ticker"],
         metric=gap["metric"],
@@ -219,22 +232,40 @@ def _q4_from_tables(
         fiscal_year=int(gap["fiscal_year"]),
         fiscal_quarter=4,
         period_end=year_end or _date(gap.get("period_end")),
-        value=year_value - nine_cell.base_value,
+        value=year_value - nine_value,
         unit="USD",
         scale=year_scale,
         sources=(year_source, nine_item["label"]),
         derived=True,
         note="derived",
-        inputs=(year_value, nine_cell.base_value),
+        inputs=(year_value, nine_value),
     )
 
 
-def _in_its_column(item: dict[str, Any], value: Decimal, period: str, calendars: dict[str, Any]) -> bool:
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _in_its_column(
+    item: dict[str, Any],
+    value: Decimal,
+    period: str,
+    fiscal_year: int,
+    calendars: dict[str, Any],
+    quarter: int | None = None,
+) -> bool:
     """A value the model copied from a table must sit in the column of the period it claims (a copy from
-    the comparative column, or a "100%" of a margin table, is refused); prose cannot be checked so."""
+    the comparative column, or a "100%" of a margin table, is refused); prose cannot be checked so.
+
+    A table whose columns name no period is dated by its caption: "For the Year Ended December 29,
+    2018" over a consolidating table does not state fiscal 2019."""
     known = table_known([item], calendars)
     if not known:
-        return True
+        caption = (item.get("text") or "").split("\n", 1)[0]
+        years = {int(y) for y in _YEAR.findall(caption)} if "|" in (item.get("text") or "") else set()
+        # a fiscal year ends in its own calendar year or early in the next; a quarter may end in the
+        # calendar year before its fiscal year (Apple's Q1 FY2023 ended December 31, 2022)
+        allowed = {fiscal_year, fiscal_year + 1} | ({fiscal_year - 1} if quarter else set())
+        return not years or bool(years & allowed)
     tolerance = max(abs(float(value)) * 1e-9, 0.5)
     return any(k["period"] == period and abs(k["value"] - float(value)) <= tolerance for k in known)
 
@@ -295,8 +326,11 @@ async def model_figures(
         if not value_in_text(fact.value, source["text"]) or (fact.ticker, fact.period, metric) in filled:
             continue
         scale = {"USD millions": 6, "USD thousands": 3, "USD billions": 9}.get(fact.unit, 0)
+        if fact.unit in ("USD", "other"):  # "$26,268" copied from a table "(in millions)" is millions
+            scale = stated_scale(source["text"]) or scale
         value = Decimal(str(fact.value)).scaleb(scale)
-        if not _in_its_column(source, value, fact.period, calendars):
+        year, quarter = int(gap["fiscal_year"]), gap.get("fiscal_quarter")
+        if not _in_its_column(source, value, fact.period, year, calendars, quarter):
             continue
         unit = "USD/shares" if fact.unit == "per share" else "USD"
         filled.add((fact.ticker, fact.period, metric))

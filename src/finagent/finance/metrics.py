@@ -34,6 +34,9 @@ class Metric:
     """Regex of the words a question uses for it (matched case-insensitively, whole words)."""
     rows: tuple[str, ...] = ()
     """Row wordings of a statement table, for filings without XBRL (PDFs): best first."""
+    outflow: bool = False
+    """A payment (capex, dividends paid): its XBRL concept states the amount paid, a positive number,
+    while the cash flow statement shows it in parentheses; a table cell is read as the amount."""
 
     @property
     def instant(self) -> bool:
@@ -60,6 +63,7 @@ METRICS: tuple[Metric, ...] = (
             "cost of revenue",
             "cost of sales",
             "cost of goods sold",
+            "cost of products sold",
         ),
     ),
     Metric(
@@ -253,6 +257,42 @@ METRICS: tuple[Metric, ...] = (
         rows=("inventories", "inventory"),
     ),
     Metric(
+        "receivables",
+        "Accounts receivable",
+        _g("AccountsReceivableNetCurrent", "ReceivablesNetCurrent", "AccountsReceivableNet"),
+        BALANCE,
+        kind="instant",
+        question=r"(?:accounts|trade) receivables?|receivables",
+        rows=("accounts receivable net", "accounts receivable", "trade receivables", "receivables"),
+    ),
+    Metric(
+        "accounts_payable",
+        "Accounts payable",
+        _g("AccountsPayableCurrent", "AccountsPayableTradeCurrent"),
+        BALANCE,
+        kind="instant",
+        question=r"(?:trade )?accounts payables?|trade payables",
+        rows=("accounts payable", "trade accounts payable", "trade payables"),
+    ),
+    Metric(
+        "depreciation",
+        "Depreciation and amortization",
+        _g(
+            "DepreciationDepletionAndAmortization",
+            "DepreciationAmortizationAndAccretionNet",
+            "DepreciationAndAmortization",
+            "Depreciation",
+        ),
+        CASH_FLOW,
+        question=r"depreciation(?:,? (?:depletion )?(?:and|&) amortization)?|d&a",
+        rows=(
+            "depreciation and amortization",
+            "depreciation depletion and amortization",
+            "depreciation amortization",
+            "depreciation",
+        ),
+    ),
+    Metric(
         "operating_cash_flow",
         "Cash from operations",
         _g("NetCashProvidedByUsedInOperatingActivities"),
@@ -274,9 +314,14 @@ METRICS: tuple[Metric, ...] = (
         CASH_FLOW,
         question=r"cap(?:ital)?\s*ex(?:penditures?)?|capex|purchases of property",
         rows=(
-            "purchases of property and equipment",
+            "purchase of property and equipment",
             "payments for acquisition of property plant and equipment",
+            "capital expenditures",
+            "additions to property and equipment",
+            "purchase of land buildings and equipment",
+            "purchase of premises and equipment",
         ),
+        outflow=True,
     ),
     Metric(
         "dividends_paid",
@@ -285,6 +330,7 @@ METRICS: tuple[Metric, ...] = (
         CASH_FLOW,
         question=r"dividends paid|payments? of dividends",
         rows=("dividends paid", "payments for dividends"),
+        outflow=True,
     ),
     Metric(
         "dividends_per_share",

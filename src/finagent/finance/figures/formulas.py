@@ -40,7 +40,13 @@ LINE_ITEMS: dict[str, LineItem] = {
         LineItem(
             "cost_of_revenue",
             "cost of revenue",
-            ("total cost of revenues", "cost of revenues", "cost of sales", "cost of goods sold"),
+            (
+                "total cost of revenues",
+                "cost of revenues",
+                "cost of sales",
+                "cost of goods sold",
+                "cost of products sold",
+            ),
             "income_statement",
         ),
         LineItem("gross_profit", "gross profit", ("gross profit", "gross margin"), "income_statement"),

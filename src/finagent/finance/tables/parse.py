@@ -131,6 +131,11 @@ _SHARE_SCALE = re.compile(
 )
 _SCALE = re.compile(r"\b(thousands|millions|billions)\b", re.I)
 _ANNUAL = re.compile(r"\byears? ended\b|\bfiscal years?\b|\btwelve months\b|\b5[23] weeks\b", re.I)
+# A statement of flows: its columns dated by a day alone ("December 28, 2019") are the years ended
+# then (Kraft Heinz heads its statements of income and cash flows by dates, as balance sheets are).
+_FLOWS = re.compile(
+    r"\bstatements? of (?:consolidated )?(?:income|operations|earnings|cash flows?|comprehensive)\b", re.I
+)
 _INTERIM = re.compile(
     r"\b(three|six|nine|3|6|9)[\s-]+months?\b|\bquarters? ended\b|\b(13|26|39)[\s-]+weeks\b|\bQ[1-4]\b", re.I
 )
@@ -144,6 +149,12 @@ def _scales(text: str) -> tuple[int | None, int | None]:
     money = _SCALE.search(text[: share.start()] + text[share.end() :] if share else text)
     money_scale = _SCALE_WORDS[money.group(1).lower()] if money else share_scale
     return money_scale, share_scale if share_scale is not None else money_scale
+
+
+def stated_scale(text: str) -> int | None:
+    """The money scale a table states above its first row ("(in millions)" gives 6), or None."""
+    head = text.split("|", 1)[0] if "|" in text else ""
+    return _scales(head)[0] if head else None
 
 
 def _header_text(lines: list[str]) -> str:
@@ -393,7 +404,10 @@ def _build(
     annual = not _INTERIM.search(head) and (
         bool(_ANNUAL.search(head)) or (form or "").upper().startswith("10-K")
     )
-    return PeriodTable("\n".join(header_lines), header.columns, tuple(rows), scale, share_scale, annual)
+    flows = bool(_FLOWS.search("\n".join(filter(None, (caption, *header_lines)))))
+    return PeriodTable(
+        "\n".join(header_lines), header.columns, tuple(rows), scale, share_scale, annual, flows
+    )
 
 
 def _aligned_layout(header: Header, header_lines: list[str], widths: list[int]) -> Header:

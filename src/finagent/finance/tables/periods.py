@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from finagent.finance.facts import DurationClass, FiscalCalendar
 from finagent.finance.fiscal import nominal_month_end
 from finagent.finance.tables.records import ColumnPeriod, PeriodTable, PeriodTarget
@@ -15,10 +17,14 @@ _SPAN_QUARTER = {"six_months": 2, "nine_months": 3, "year": 4}
 
 
 def column_target(
-    column: ColumnPeriod, calendar: FiscalCalendar, annual: bool = False
+    column: ColumnPeriod, calendar: FiscalCalendar, annual: bool = False, flows: bool = False
 ) -> PeriodTarget | None:
     """The fiscal period a column states in the company's calendar, or None when the header does
-    not say enough (unknown span in an interim table, a trailing twelve months, no date)."""
+    not say enough (unknown span in an interim table, a trailing twelve months, no date).
+
+    A day alone over an annual statement of flows is the year ended that day, not a balance."""
+    if flows and annual and column.instant:
+        column = replace(column, instant=False)
     months = column.months
     if months is None and annual and not column.instant:
         months = 12
@@ -44,7 +50,7 @@ def column_target(
 
 def columns_for(table: PeriodTable, calendar: FiscalCalendar) -> list[PeriodTarget | None]:
     """The fiscal period of each column (None where the header does not say)."""
-    return [column_target(c, calendar, table.annual) for c in table.columns]
+    return [column_target(c, calendar, table.annual, table.flows) for c in table.columns]
 
 
 def column_matches(column: PeriodTarget | None, target: PeriodTarget) -> bool:

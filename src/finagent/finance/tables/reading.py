@@ -13,7 +13,7 @@ from finagent.finance.tables.records import PeriodTable, PeriodTarget, TableCell
 _WORD = re.compile(r"[a-z][a-z&\-]+")
 
 
-_LABEL_STOP = frozenset({"total", "of", "and", "the", "a", "in"})
+_LABEL_STOP = frozenset({"total", "of", "and", "the", "a", "in", "to"})
 
 
 _MAX_EXTRA_WORDS = 3
@@ -21,8 +21,16 @@ _MAX_EXTRA_WORDS = 3
 
 # Words that turn a line item into a different one ("Cost of revenue" is not revenue).
 _QUALIFIERS = frozenset(
-    {"cost", "costs", "deferred", "unearned", "unbilled", "other", "accrued", "change", "changes"}
+    {
+        *("cost", "costs", "deferred", "unearned", "unbilled", "other", "accrued", "change", "changes"),
+        # "Net actuarial income (loss)" and "Total comprehensive income" are not net income;
+        # "Accumulated depreciation" is a balance, not the year's charge.
+        *("actuarial", "comprehensive", "noncontrolling", "non-controlling", "accumulated"),
+    }
 )
+
+
+_PARENTHETICAL = re.compile(r"\([^()]{12,}\)")
 
 
 _PERCENT_SECTION = re.compile(r"percent|%|growth", re.I)
@@ -34,7 +42,8 @@ _TOTAL_SECTION = re.compile(r"consolidated|total", re.I)
 def label_match(label: str, terms: Sequence[str]) -> int | None:
     """Extra words in a label that holds every term (lower is better); None if a term is missing
     or a qualifier ("cost of", "deferred") makes it a different line item."""
-    words = _WORD.findall(label.lower())
+    # "(net of allowances of $33 at December 28, 2019 ...)" qualifies the amount, not the line
+    words = _WORD.findall(_PARENTHETICAL.sub(" ", label).lower())
     if not terms or not all(any(w.startswith(t) for w in words) for t in terms):
         return None
     if any(w in _QUALIFIERS and w not in terms for w in words):

@@ -51,6 +51,7 @@ class PeriodTable:
     scale: int | None
     share_scale: int | None
     annual: bool  # columns of unknown span are fiscal years (an annual header, or a 10-K)
+    flows: bool = False  # a statement of income or cash flows: an undated-span column is a year
 
 
 @dataclass(frozen=True, slots=True)
