@@ -48,3 +48,57 @@ def test_phrases_that_mean_every_stored_quarter(question: str) -> None:
 )
 def test_one_named_period_is_not_every_quarter(question: str) -> None:
     assert "held" not in [s.kind for s in parse_time_phrases(question)]
+
+
+def _plan(question: str, targets: list[dict], **levers: bool) -> list[dict]:
+    """The search tasks the planner sends for an analysed question and its resolved targets."""
+    from finagent.agent.context import Context
+    from finagent.agent.planning import plan_searches
+
+    analysis = {
+        "question": question,
+        "tickers": sorted({t["ticker"] for t in targets if t.get("ticker")}),
+        "keywords": {},
+        "sources": ["10-K", "10-Q"],
+        "time_specs": [s.to_dict() for s in parse_time_phrases(question)],
+    }
+    runtime = type("Runtime", (), {"context": Context(**levers)})()
+    sends = plan_searches({"analysis": analysis, "targets": targets}, runtime)  # type: ignore[arg-type]
+    return [s.arg for s in sends if s.node == "search"]
+
+
+ANY = {"ticker": "FL", "fiscal_year": None, "fiscal_quarter": None, "label": "any period", "kinds": []}
+
+
+def test_a_corporate_event_searches_the_companys_8ks() -> None:
+    question = "Does Foot Locker's new CEO have previous CEO experience in a similar company?"
+    eight_ks = [t for t in _plan(question, [ANY]) if t["kinds"] == ["8-K"]]
+    assert len(eight_ks) == 1 and eight_ks[0]["ticker"] == "FL" and eight_ks[0]["fiscal_year"] is None
+    assert not [t for t in _plan(question, [ANY], search_event_words=False) if t["kinds"] == ["8-K"]]
+    assert not [t for t in _plan("What was Foot Locker's revenue?", [ANY]) if t["kinds"] == ["8-K"]]
+
+
+def test_a_years_expectations_search_the_previous_years_fourth_quarter_release() -> None:
+    fy2023 = {"ticker": "JNJ", "fiscal_year": 2023, "fiscal_quarter": None, "label": "FY2023", "kinds": []}
+    question = "Is growth in JnJ's adjusted EPS expected to accelerate in FY2023?"
+    guidance = [t for t in _plan(question, [fy2023]) if "guidance" in t["period_label"]]
+    assert [(t["ticker"], t["fiscal_year"], t["fiscal_quarter"]) for t in guidance] == [("JNJ", 2022, 4)]
+    assert set(guidance[0]["kinds"]) == {"earnings_release", "transcript"}
+    assert not [
+        t
+        for t in _plan("What was JnJ's adjusted EPS in FY2023?", [fy2023])
+        if "guidance" in t["period_label"]
+    ]
+
+
+def test_periods_named_without_a_company_are_searched_across_companies() -> None:
+    from finagent.agent.nodes.resolve_periods import unnamed_company_periods
+
+    specs = parse_time_phrases(
+        "Was there any drop in Cash & Cash equivalents between FY 2023 and Q2 of FY2024?"
+    )
+    periods = unnamed_company_periods(specs)
+    assert [(p["fiscal_year"], p["fiscal_quarter"]) for p in periods][-2:] == [(2024, 1), (2024, 2)]
+    assert all(p["ticker"] is None for p in periods)
+    assert [p["label"] for p in unnamed_company_periods(parse_time_phrases("SG&A in FY2023?"))] == ["FY2023"]
+    assert unnamed_company_periods(parse_time_phrases("What drove revenue last quarter?")) == []

@@ -70,6 +70,15 @@ class Context:
     search_event_days: bool = True
     """A day the question dates a filing by ("the 8-K dated 1st July 2022") also searches the 8-Ks and
     releases of that week (off: only the fiscal quarter around the day)."""
+    search_event_words: bool = True
+    """A question about a corporate event (a new CEO, a resignation, an acquisition) also searches the
+    company's 8-Ks, where such events are reported (off: only the periodic reports)."""
+    search_guidance_year: bool = True
+    """A question about what a year is expected to bring also searches the previous year's fourth-quarter
+    release and call, where the year's guidance is first given (off: only the year's own reports)."""
+    periods_without_company: bool = True
+    """A question naming periods but no company searches those periods across all companies (off: the
+    whole store, any period)."""
     quota_per_period: bool = True
     """Evidence read in rounds over (ticker, period): each period's best passage before any second
     best (off: one global ranking, where a high-scoring quarter can crowd out the rest)."""

@@ -135,6 +135,8 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         sends
         + _event_searches(state, context)
         + _narrative_searches(state, context)
+        + _event_word_searches(state, context)
+        + _guidance_searches(state, context)
         + _nine_month_searches(state, context)
         + plan_fact_lookups(state, context)
     )
@@ -182,6 +184,64 @@ def _event_searches(state: State, context: Context) -> list[Send]:
             )
             task["dated"] = window
             sends.append(Send("search", task))
+    return sends
+
+
+# Events a company reports on an 8-K (Items 5.02, 2.01, 1.01): leadership changes and deals.
+_EVENT_WORDS = re.compile(
+    r"\b(?:new|incoming|interim|former|outgoing) (?:CEO|CFO|COO|chief \w+ officer|chair(?:man|woman)?)\b"
+    r"|\bappoint\w*|\bresign\w*|\bstep(?:s|ped)? down\b|\bsuccession\b|\bdepart(?:ure|ed|s)\b"
+    r"|\b(?:CEO|CFO) (?:change|transition)\b|\bacquisition of\b|\bmerger (?:with|agreement)\b",
+    re.I,
+)
+
+
+def _event_word_searches(state: State, context: Context) -> list[Send]:
+    """A question about a corporate event also searches the company's 8-Ks in the periods asked (all
+    periods when none is): an appointment or a deal is reported there, not in the next 10-Q."""
+    analysis = state["analysis"]
+    if not context.search_event_words or not _EVENT_WORDS.search(analysis.get("question", "")):
+        return []
+    sends = []
+    for target in state["targets"]:
+        if not target.get("ticker"):
+            continue
+        phrases = analysis["keywords"].get(target["ticker"], []) or [analysis["question"][:200]]
+        scope: Target = {**target, "fiscal_quarter": None} if target.get("fiscal_quarter") else target
+        task = make_task(scope, phrases[0], ["8-K"], context.hits_per_search, 0, [], {"*": EVENT_PRIOR})
+        task["annual"] = False  # an 8-K of any quarter of the year
+        sends.append(Send("search", task))
+    return sends
+
+
+_FORWARD = re.compile(
+    r"\b(?:expect(?:s|ed|ations?)?|guidance|outlook|forecast\w*|anticipat\w*|project(?:s|ed|ions?))\b", re.I
+)
+GUIDANCE_KINDS = ["earnings_release", "transcript"]
+
+
+def _guidance_searches(state: State, context: Context) -> list[Send]:
+    """What a fiscal year is expected to bring is first said with the previous year's fourth-quarter
+    results: "is EPS growth expected to accelerate in FY2023?" also searches the Q4 FY2022 release
+    and call."""
+    analysis = state["analysis"]
+    if not context.search_guidance_year or not _FORWARD.search(analysis.get("question", "")):
+        return []
+    sends = []
+    for target in state["targets"]:
+        year = target.get("fiscal_year")
+        if not target.get("ticker") or not year or target.get("fiscal_quarter") or target.get("companion"):
+            continue
+        phrases = analysis["keywords"].get(target["ticker"], []) or [analysis["question"][:200]]
+        before: Target = {
+            "ticker": target["ticker"],
+            "fiscal_year": year - 1,
+            "fiscal_quarter": 4,
+            "label": f"Q4 FY{year - 1} (FY{year} guidance)",
+        }
+        query = f"{phrases[0]} outlook guidance FY{year}"
+        task = make_task(before, query, GUIDANCE_KINDS, context.hits_per_search, 0, [], {"*": EVENT_PRIOR})
+        sends.append(Send("search", task))
     return sends
 
 

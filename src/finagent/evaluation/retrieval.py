@@ -30,6 +30,9 @@ LEVERS = {
     "no-period-quota": "quota_per_period",
     "no-covering-report": "cover_missing_periods",
     "no-event-days": "search_event_days",
+    "no-event-words": "search_event_words",
+    "no-guidance-year": "search_guidance_year",
+    "no-unnamed-periods": "periods_without_company",
 }
 
 

@@ -97,7 +97,8 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
             ]
         targets += periods
     if not tickers:
-        targets = [
+        named = unnamed_company_periods(specs) if context.periods_without_company else []
+        targets = named or [
             {
                 "ticker": None,
                 "fiscal_year": None,
@@ -108,3 +109,39 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
             }
         ]
     return {"targets": targets, "warnings": warnings}
+
+
+MAX_UNNAMED_YEARS = 5
+MAX_UNNAMED_QUARTERS = 6
+
+
+def unnamed_company_periods(specs: list[TimeSpec]) -> list[dict[str, Any]]:
+    """Fiscal periods a question names without naming a company ("Q2 of FY2024", "FY2021-FY2023"):
+    each company's documents carry their own fiscal labels, so these are searched across companies and
+    ranked by content. Relative periods ("last quarter") depend on a company: none here."""
+    keys: list[tuple[int, int | None]] = []
+    for spec in specs:
+        if spec.kind == "fiscal_year" and spec.year:
+            keys.append((spec.year, None))
+        elif spec.kind == "fiscal_quarter" and spec.year and spec.quarter:
+            keys.append((spec.year, spec.quarter))
+        elif spec.kind == "year_range" and spec.start_year and spec.end_year:
+            years = range(spec.start_year, spec.end_year + 1)
+            keys += [(y, None) for y in list(years)[-MAX_UNNAMED_YEARS:]]
+        elif spec.kind == "quarter_range" and spec.start_quarter and spec.end_quarter:
+            (year, quarter), quarters = spec.start_quarter, []
+            while (year, quarter) <= spec.end_quarter:
+                quarters.append((year, quarter))
+                year, quarter = (year + 1, 1) if quarter == 4 else (year, quarter + 1)
+            keys += quarters[-MAX_UNNAMED_QUARTERS:]
+    return [
+        {
+            "ticker": None,
+            "fiscal_year": year,
+            "fiscal_quarter": quarter,
+            "label": f"Q{quarter} FY{year}" if quarter else f"FY{year}",
+            "kinds": [],
+            "available": False,
+        }
+        for year, quarter in dict.fromkeys(keys)
+    ]
