@@ -79,16 +79,22 @@ def test_a_corporate_event_searches_the_companys_8ks() -> None:
 
 
 def test_a_years_expectations_search_the_previous_years_fourth_quarter_release() -> None:
-    fy2023 = {"ticker": "JNJ", "fiscal_year": 2023, "fiscal_quarter": None, "label": "FY2023", "kinds": []}
+    # FY2023 resolved to the quarters of it the store holds: the guidance is still the Q4 FY2022 one
+    quarters = [
+        {"ticker": "JNJ", "fiscal_year": 2023, "fiscal_quarter": q, "label": f"Q{q} FY2023", "kinds": []}
+        for q in (1, 2)
+    ]
     question = "Is growth in JnJ's adjusted EPS expected to accelerate in FY2023?"
-    guidance = [t for t in _plan(question, [fy2023]) if "guidance" in t["period_label"]]
+    guidance = [t for t in _plan(question, quarters) if "guidance" in t["period_label"]]
     assert [(t["ticker"], t["fiscal_year"], t["fiscal_quarter"]) for t in guidance] == [("JNJ", 2022, 4)]
     assert set(guidance[0]["kinds"]) == {"earnings_release", "transcript"}
-    assert not [
-        t
-        for t in _plan("What was JnJ's adjusted EPS in FY2023?", [fy2023])
-        if "guidance" in t["period_label"]
-    ]
+    assert guidance[0]["exact"]  # no covering annual report when no such release is stored
+    no_cue = _plan("What was JnJ's adjusted EPS in FY2023?", quarters)
+    assert not [t for t in no_cue if "guidance" in t["period_label"]]
+    named_quarter = _plan("As of Q1 FY2023, did JnJ raise its expected EPS?", quarters)
+    assert not [t for t in named_quarter if "guidance" in t["period_label"]]
+    off = _plan(question, quarters, search_guidance_year=False)
+    assert not [t for t in off if "guidance" in t["period_label"]]
 
 
 def test_periods_named_without_a_company_are_searched_across_companies() -> None:

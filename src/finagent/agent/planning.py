@@ -197,18 +197,25 @@ _EVENT_WORDS = re.compile(
 
 
 def _event_word_searches(state: State, context: Context) -> list[Send]:
-    """A question about a corporate event also searches the company's 8-Ks in the periods asked (all
-    periods when none is): an appointment or a deal is reported there, not in the next 10-Q."""
+    """A question about a corporate event also searches the company's 8-Ks: in each year asked, or
+    in every year when the question names no period ("the new CEO" is not news of the latest
+    report's year); an appointment or a deal is reported there, not in the next 10-Q."""
     analysis = state["analysis"]
     if not context.search_event_words or not _EVENT_WORDS.search(analysis.get("question", "")):
         return []
-    sends = []
+    named = bool(analysis.get("time_specs"))
+    scopes: dict[tuple[str, int | None], Target] = {}
     for target in state["targets"]:
-        if not target.get("ticker"):
-            continue
-        phrases = analysis["keywords"].get(target["ticker"], []) or [analysis["question"][:200]]
-        scope: Target = {**target, "fiscal_quarter": None} if target.get("fiscal_quarter") else target
-        task = make_task(scope, phrases[0], ["8-K"], context.hits_per_search, 0, [], {"*": EVENT_PRIOR})
+        ticker, year = target.get("ticker"), target.get("fiscal_year") if named else None
+        if ticker and (ticker, year) not in scopes:
+            scope: Target = {"ticker": ticker, "label": f"FY{year}" if year else "any period"}
+            if year:
+                scope["fiscal_year"] = year
+            scopes[(ticker, year)] = scope
+    sends = []
+    for (ticker, _), within in scopes.items():
+        phrases = analysis["keywords"].get(ticker, []) or [analysis["question"][:200]]
+        task = make_task(within, phrases[0], ["8-K"], context.hits_per_search, 0, [], {"*": EVENT_PRIOR})
         task["annual"] = False  # an 8-K of any quarter of the year
         sends.append(Send("search", task))
     return sends
@@ -223,25 +230,34 @@ GUIDANCE_KINDS = ["earnings_release", "transcript"]
 def _guidance_searches(state: State, context: Context) -> list[Send]:
     """What a fiscal year is expected to bring is first said with the previous year's fourth-quarter
     results: "is EPS growth expected to accelerate in FY2023?" also searches the Q4 FY2022 release
-    and call."""
+    and call (only those: a year without them stored adds nothing). The year is the one the question
+    names, not the quarters or the earlier report it resolved to."""
     analysis = state["analysis"]
     if not context.search_guidance_year or not _FORWARD.search(analysis.get("question", "")):
         return []
-    sends = []
-    for target in state["targets"]:
-        year = target.get("fiscal_year")
-        if not target.get("ticker") or not year or target.get("fiscal_quarter") or target.get("companion"):
-            continue
-        phrases = analysis["keywords"].get(target["ticker"], []) or [analysis["question"][:200]]
-        before: Target = {
-            "ticker": target["ticker"],
-            "fiscal_year": year - 1,
-            "fiscal_quarter": 4,
-            "label": f"Q4 FY{year - 1} (FY{year} guidance)",
+    years = sorted(
+        {
+            int(s["year"])
+            for s in analysis.get("time_specs") or []
+            if s.get("kind") == "fiscal_year" and s.get("year")
         }
-        query = f"{phrases[0]} outlook guidance FY{year}"
-        task = make_task(before, query, GUIDANCE_KINDS, context.hits_per_search, 0, [], {"*": EVENT_PRIOR})
-        sends.append(Send("search", task))
+    )
+    sends = []
+    for ticker in analysis.get("tickers") or []:
+        phrases = analysis["keywords"].get(ticker, []) or [analysis["question"][:200]]
+        for year in years[:2]:
+            before: Target = {
+                "ticker": ticker,
+                "fiscal_year": year - 1,
+                "fiscal_quarter": 4,
+                "label": f"Q4 FY{year - 1} (FY{year} guidance)",
+            }
+            query = f"{phrases[0]} outlook guidance FY{year}"
+            task = make_task(
+                before, query, GUIDANCE_KINDS, context.hits_per_search, 0, [], {"*": EVENT_PRIOR}
+            )
+            task["exact"] = True
+            sends.append(Send("search", task))
     return sends
 
 

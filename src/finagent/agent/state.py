@@ -173,3 +173,4 @@ class SearchTask(TypedDict):
     k: int
     round: int
     dated: NotRequired[list[str]]  # [from, to] ISO dates: documents of those dates only (an 8-K's day)
+    exact: NotRequired[bool]  # the period's own documents or nothing (no covering annual report)

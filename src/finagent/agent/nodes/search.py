@@ -71,7 +71,8 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
             )
 
         hits = await asyncio.to_thread(_search_with_retry, compose(filters))
-        if not hits and task["fiscal_quarter"] and filters.fiscal_years and context.cover_missing_periods:
+        covers = context.cover_missing_periods and not task.get("exact")
+        if not hits and task["fiscal_quarter"] and filters.fiscal_years and covers:
             # No report of that quarter: the annual report that covers it (its MD&A and notes speak
             # of the year's quarters, its statements of the year).
             covering = replace(filters, fiscal_quarters=[], annual_only=True, kinds=[])
