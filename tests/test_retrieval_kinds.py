@@ -108,3 +108,15 @@ def test_periods_named_without_a_company_are_searched_across_companies() -> None
     assert all(p["ticker"] is None for p in periods)
     assert [p["label"] for p in unnamed_company_periods(parse_time_phrases("SG&A in FY2023?"))] == ["FY2023"]
     assert unnamed_company_periods(parse_time_phrases("What drove revenue last quarter?")) == []
+
+
+def test_this_10k_without_a_year_is_every_stored_year() -> None:
+    from finagent.finance.periods import undated_document
+
+    assert undated_document("What companies did Pfizer acquire, as mentioned in this 10K report?") == {
+        "10-K",
+        "annual_report",
+    }
+    assert undated_document("What risks are highlighted in these quarterly reports?") == {"10-Q"}
+    assert undated_document("Summarise the legal matters in this filing") == frozenset()
+    assert undated_document("What was Apple's revenue in FY2023?") is None

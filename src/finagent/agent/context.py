@@ -79,6 +79,9 @@ class Context:
     periods_without_company: bool = True
     """A question naming periods but no company searches those periods across all companies (off: the
     whole store, any period)."""
+    rank_undated_years: bool = True
+    """"this 10-K" with no year searches every stored year of that report, ranked by content (off: the
+    newest year)."""
     quota_per_period: bool = True
     """Evidence read in rounds over (ticker, period): each period's best passage before any second
     best (off: one global ranking, where a high-scoring quarter can crowd out the rest)."""

@@ -47,7 +47,7 @@ def search_kinds(target: Target, analysis: Analysis, extra: list[str] | None = N
     if held and not held & wanted:
         wanted |= held - {"news"}  # only transcripts cover this period: better than nothing
     if target.get("fiscal_year") is None:
-        return sorted(wanted | {"10-K", "10-Q"})
+        return sorted(held) if held else sorted(wanted | {"10-K", "10-Q"})
     return sorted(wanted & held) if held & wanted else sorted(wanted)
 
 

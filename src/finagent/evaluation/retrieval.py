@@ -33,6 +33,7 @@ LEVERS = {
     "no-event-words": "search_event_words",
     "no-guidance-year": "search_guidance_year",
     "no-unnamed-periods": "periods_without_company",
+    "no-undated-years": "rank_undated_years",
 }
 
 

@@ -21,6 +21,7 @@ from finagent.finance.periods import (
     preferred_granularity,
     resolve_periods,
     specs_per_company,
+    undated_document,
 )
 
 
@@ -57,7 +58,20 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     companies, available = await asyncio.to_thread(load)
     targets: list[dict[str, Any]] = []
     warnings: list[str] = []
+    undated = undated_document(analysis["question"]) if not specs and context.rank_undated_years else None
     for ticker in tickers:
+        if undated is not None:  # "this 10-K" with no year: every stored year, ranked by content
+            targets.append(
+                {
+                    "ticker": ticker,
+                    "fiscal_year": None,
+                    "fiscal_quarter": None,
+                    "label": "any period",
+                    "kinds": sorted(undated),
+                    "available": True,
+                }
+            )
+            continue
         resolution = resolve_periods(
             per_company.get(ticker, specs) if per_company else specs,
             calendar_for(companies[ticker]),

@@ -57,6 +57,7 @@ from finagent.finance.periods.grammar import (
     period_problem,
     preferred_granularity,
     specs_per_company,
+    undated_document,
 )
 from finagent.finance.periods.inventory import PeriodResolution, TargetPeriod
 from finagent.finance.periods.resolve import nearest_earlier_report, resolve_periods
@@ -77,4 +78,5 @@ __all__ = [
     "preferred_granularity",
     "resolve_periods",
     "specs_per_company",
+    "undated_document",
 ]

@@ -358,6 +358,28 @@ def named_kinds(question: str) -> frozenset[str]:
     return frozenset(kind for kind, rx in _KIND_WORDS if rx.search(text))
 
 
+_THIS_DOCUMENT = re.compile(
+    r"\b(?:this|these|the attached|the provided|the given)\s+"
+    r"(?P<doc>10-?K|annual reports?|10-?Q|quarterly reports?|reports?|filings?|documents?)\b",
+    _I,
+)
+
+
+def undated_document(question: str) -> frozenset[str] | None:
+    """The kinds of document a question points at without dating it ("mentioned in this 10K report",
+    "in these filings"): every stored year of them is a candidate, ranked by content, not the newest.
+    None when the question points at no such document; empty for any report."""
+    match = _THIS_DOCUMENT.search(question.translate(NORMALISE))
+    if match is None:
+        return None
+    doc = match.group("doc").lower().replace("-", "")
+    if doc.startswith(("10k", "annual")):
+        return frozenset({"10-K", "annual_report"})
+    if doc.startswith(("10q", "quarterly")):
+        return frozenset({"10-Q"})
+    return frozenset()
+
+
 def preferred_granularity(question: str) -> Prefer:
     """What "latest" or no time phrase should mean for this question: "annual" or "quarter"."""
     text = question.translate(NORMALISE)
