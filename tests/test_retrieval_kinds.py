@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from finagent.agent.planning import event_days
@@ -50,24 +52,34 @@ def test_one_named_period_is_not_every_quarter(question: str) -> None:
     assert "held" not in [s.kind for s in parse_time_phrases(question)]
 
 
-def _plan(question: str, targets: list[dict], **levers: bool) -> list[dict]:
+def _plan(question: str, targets: list[dict[str, Any]], **levers: bool) -> list[dict[str, Any]]:
     """The search tasks the planner sends for an analysed question and its resolved targets."""
     from finagent.agent.context import Context
     from finagent.agent.planning import plan_searches
 
-    analysis = {
+    analysis: dict[str, Any] = {
         "question": question,
         "tickers": sorted({t["ticker"] for t in targets if t.get("ticker")}),
         "keywords": {},
         "sources": ["10-K", "10-Q"],
         "time_specs": [s.to_dict() for s in parse_time_phrases(question)],
     }
-    runtime = type("Runtime", (), {"context": Context(**levers)})()
-    sends = plan_searches({"analysis": analysis, "targets": targets}, runtime)  # type: ignore[arg-type]
-    return [s.arg for s in sends if s.node == "search"]
+    context = Context()
+    for lever, value in levers.items():
+        setattr(context, lever, value)
+    runtime: Any = type("Runtime", (), {"context": context})()
+    state: Any = {"question": question, "analysis": analysis, "targets": targets}
+    sends = plan_searches(state, runtime)
+    return [dict(s.arg) for s in sends if s.node == "search"]
 
 
-ANY = {"ticker": "FL", "fiscal_year": None, "fiscal_quarter": None, "label": "any period", "kinds": []}
+ANY: dict[str, Any] = {
+    "ticker": "FL",
+    "fiscal_year": None,
+    "fiscal_quarter": None,
+    "label": "any period",
+    "kinds": [],
+}
 
 
 def test_a_corporate_event_searches_the_companys_8ks() -> None:
@@ -80,7 +92,7 @@ def test_a_corporate_event_searches_the_companys_8ks() -> None:
 
 def test_a_years_expectations_search_the_previous_years_fourth_quarter_release() -> None:
     # FY2023 resolved to the quarters of it the store holds: the guidance is still the Q4 FY2022 one
-    quarters = [
+    quarters: list[dict[str, Any]] = [
         {"ticker": "JNJ", "fiscal_year": 2023, "fiscal_quarter": q, "label": f"Q{q} FY2023", "kinds": []}
         for q in (1, 2)
     ]
