@@ -82,6 +82,9 @@ class Context:
     rank_undated_years: bool = True
     """"this 10-K" with no year searches every stored year of that report, ranked by content (off: the
     newest year)."""
+    route_sections: bool = True
+    """A question about a report topic (the business, legal proceedings, the cover page) also searches
+    the Items that discuss it (off: only the whole reports, ranked by their words)."""
     quota_per_period: bool = True
     """Evidence read in rounds over (ticker, period): each period's best passage before any second
     best (off: one global ranking, where a high-scoring quarter can crowd out the rest)."""

@@ -12,6 +12,7 @@ from langgraph.types import Send
 
 from finagent.agent.context import Context
 from finagent.agent.state import Analysis, FactsTask, SearchTask, State, Target
+from finagent.finance.filing_sections import SECTIONED_KINDS, section_topics
 from finagent.finance.periods import (
     FACTS_KIND,
 )
@@ -137,6 +138,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _narrative_searches(state, context)
         + _event_word_searches(state, context)
         + _guidance_searches(state, context)
+        + _section_searches(state, context)
         + _nine_month_searches(state, context)
         + plan_fact_lookups(state, context)
     )
@@ -258,6 +260,29 @@ def _guidance_searches(state: State, context: Context) -> list[Send]:
             )
             task["exact"] = True
             sends.append(Send("search", task))
+    return sends
+
+
+def _section_searches(state: State, context: Context) -> list[Send]:
+    """A question about a report topic (the business, legal proceedings, the cover page) also
+    searches the Items that discuss it in each period's 10-K or 10-Q: the topic's words fill many
+    other pages of the same report (the MD&A names customers, a note names a lawsuit)."""
+    analysis = state["analysis"]
+    topics = section_topics(analysis.get("question", "")) if context.route_sections else []
+    if not topics:
+        return []
+    sections = list(dict.fromkeys(s for topic in topics for s in topic.sections))
+    words = " ".join(topic.words for topic in topics)
+    sends = []
+    for target in state["targets"]:
+        kinds = [k for k in search_kinds(target, analysis) if k in SECTIONED_KINDS]
+        if not kinds:
+            continue
+        phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
+        priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
+        task = make_task(target, f"{phrases[0]} {words}", kinds, context.hits_per_search, 0, [], priors)
+        task["sections"] = sections
+        sends.append(Send("search", task))
     return sends
 
 

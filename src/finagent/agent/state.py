@@ -174,3 +174,4 @@ class SearchTask(TypedDict):
     round: int
     dated: NotRequired[list[str]]  # [from, to] ISO dates: documents of those dates only (an 8-K's day)
     exact: NotRequired[bool]  # the period's own documents or nothing (no covering annual report)
+    sections: NotRequired[list[str]]  # report Items only (finance.filing_sections), e.g. item_3

@@ -27,7 +27,9 @@ def search_command(
     kind: Annotated[
         list[str] | None, typer.Option("--kind", help="10-K, 10-Q, 8-K, transcript, news…")
     ] = None,
-    section: Annotated[list[str] | None, typer.Option("--section", help="e.g. item_7, item_8.")] = None,
+    section: Annotated[
+        list[str] | None, typer.Option("--section", help="e.g. item_7, item_8, cover (the cover page).")
+    ] = None,
     date_from: Annotated[str | None, typer.Option("--from", help="Period end on/after (YYYY-MM-DD).")] = None,
     date_to: Annotated[str | None, typer.Option("--to", help="Period end on/before (YYYY-MM-DD).")] = None,
     k: Annotated[int, typer.Option("-k", help="Number of results.")] = 10,

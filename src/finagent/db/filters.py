@@ -10,6 +10,7 @@ from psycopg import sql
 from finagent.errors import SearchInputError
 from finagent.finance.companies import normalize_ticker
 from finagent.finance.documents import KINDS
+from finagent.finance.filing_sections import COVER
 
 MIN_YEAR, MAX_YEAR = 1990, 2100
 _KIND_ALIASES = {k.lower().replace("-", "").replace("_", ""): k for k in KINDS}
@@ -94,7 +95,16 @@ class SearchFilters:
         if self.kinds:
             add("c.kind = ANY({})", "f_kinds", self.kinds)
         if self.sections:
-            add("c.section = ANY({})", "f_sections", self.sections)
+            if COVER in self.sections:
+                # The cover page has no Item: the unsectioned first page of a periodic report.
+                add(
+                    "(c.section = ANY({}) OR (c.section IS NULL AND coalesce(c.page, 0) = 0"
+                    " AND c.kind IN ('10-K', '10-Q', 'annual_report')))",
+                    "f_sections",
+                    self.sections,
+                )
+            else:
+                add("c.section = ANY({})", "f_sections", self.sections)
         if self.date_from:
             add("c.period_end >= {}", "f_date_from", self.date_from)
         if self.date_to:

@@ -48,6 +48,7 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
             else [],
             annual_only=task["annual"] and context.filter_periods,
             kinds=task["kinds"],
+            sections=task.get("sections") or [],
             date_from=date.fromisoformat(task["dated"][0]) if task.get("dated") else None,
             date_to=date.fromisoformat(task["dated"][1]) if task.get("dated") else None,
         )
