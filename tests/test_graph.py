@@ -334,3 +334,36 @@ def test_misconfigured_reranker_is_a_warning_not_a_failure(
     state = run(broken, script([GOOD]), QUESTION)
     assert state["evidence"] and state["answer"]
     assert any("reranker not used" in w and "no-such-model" in w for w in state["warnings"])
+
+
+def test_a_question_naming_no_company_says_which_company_it_is_about(
+    store: Database, settings: Settings
+) -> None:
+    from finagent.agent.evidence import subject_companies
+
+    analysis = {"intent": "describe", "sources": ["10-Q"], "answer_mode": "standard", "keywords": []}
+    models = script([GOOD], analyze=[analysis])
+    state = run(settings, models, "What did management discuss about demand across products and services?")
+    assert state["analysis"]["tickers"] == []
+    best = max(state["evidence"], key=lambda i: i["fused_score"])
+    subjects = subject_companies(state["evidence"])
+    assert subjects[0] == best["ticker"]
+    assert state["answer"].startswith("The question names no company")
+    assert f"this answer is about {subjects[0]}" in state["answer"].split("\n")[0]
+    # the writer was told too, so its prose can name the company
+    assert "The question names no company" in models.prompts("generate")[-1]
+
+
+def test_subject_companies_rank_by_the_best_passage_and_skip_news() -> None:
+    from finagent.agent.evidence import subject_companies, subject_note
+
+    items = [
+        {"ticker": "MSFT", "kind": "10-Q", "fused_score": 0.4},
+        {"ticker": "AAPL", "kind": "10-Q", "fused_score": 0.9},
+        {"ticker": "NVDA", "kind": "news", "fused_score": 1.5},
+        {"ticker": "AAPL", "kind": "10-K", "fused_score": 0.8},
+    ]
+    assert subject_companies(items) == ["AAPL", "MSFT"]
+    assert subject_companies(items, top=1) == ["AAPL"]
+    assert "about AAPL and MSFT" in subject_note(["AAPL", "MSFT"])
+    assert "about AAPL, MSFT and NVDA" in subject_note(["AAPL", "MSFT", "NVDA"])

@@ -94,6 +94,25 @@ def chunk_to_evidence(row: dict[str, Any], query: str, round_: int, score: float
     }
 
 
+def subject_companies(items: Sequence[dict[str, Any]], top: int = 3) -> list[str]:
+    """The companies whose filings matched a question that names none: those of the best-scored
+    passages, best first, so the answer can say which company it is about."""
+    ranked = sorted(
+        (i for i in items if i.get("ticker") and i.get("kind") != "news"),
+        key=lambda i: -float(i.get("fused_score") or 0.0),
+    )
+    return list(dict.fromkeys(i["ticker"] for i in ranked[:top]))
+
+
+def subject_note(tickers: Sequence[str]) -> str:
+    """One sentence naming the companies an answer to a company-less question is about."""
+    names = " and ".join([", ".join(tickers[:-1]), tickers[-1]] if len(tickers) > 1 else tickers)
+    return (
+        f"The question names no company; the filings that match it best are {names}'s, "
+        f"so this answer is about {names}."
+    )
+
+
 def query_terms(phrases: Iterable[str]) -> list[str]:
     """Lower-case content words of the search phrases, used to keep the relevant lines of a chunk."""
     terms: list[str] = []

@@ -16,6 +16,8 @@ from finagent.agent.evidence import (
     describe,
     format_evidence,
     query_terms,
+    subject_companies,
+    subject_note,
 )
 from finagent.agent.generate_figures import generate_figures
 from finagent.agent.planning import NARRATIVE_WORDS
@@ -302,6 +304,9 @@ async def generate_from_evidence(state: State, runtime: Runtime[Context]) -> dic
     if context.use_calculator:
         calculations += compute_changes(facts)
 
+    # A question naming no company is answered about the companies whose filings matched it best.
+    subjects = subject_companies(filings) if not tickers else []
+    notes = [*(state.get("warnings") or []), *([subject_note(subjects)] if subjects else [])]
     template = "synthesis" if len(tickers) > 1 else "generate"
     # The writer always reads the passages (the why and what of a question), condensed to the
     # sentences carrying its terms within the answer mode's budget, beside the exact figures.
@@ -314,7 +319,7 @@ async def generate_from_evidence(state: State, runtime: Runtime[Context]) -> dic
         companies=", ".join(tickers),
         facts=figures_by_company(facts, calculations) if facts else "(none read; use the passages)",
         evidence=writer_evidence + ("\n" + format_tool_items(tools) if tools else ""),
-        warnings="; ".join(state.get("warnings") or []) or "none",
+        warnings="; ".join(notes) or "none",
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
     )
     model = resources.chat_model("generate", context)
@@ -344,6 +349,8 @@ async def generate_from_evidence(state: State, runtime: Runtime[Context]) -> dic
                 "figures marked [unverified] are not supported by the cited evidence or a computed result: "
                 + ", ".join(c.text for c in validation.unverified[:5])
             )
+    if subjects and answer.strip():
+        answer = f"{subject_note(subjects)}\n\n{answer}"
     covered = sorted(
         {f"{f['ticker']} {f['period']}" for f in facts}
         or {f"{i.get('ticker') or ''} {i['period_label']}".strip() for i in items}
