@@ -350,6 +350,8 @@ def test_a_question_naming_no_company_says_which_company_it_is_about(
     assert subjects[0] == best["ticker"]
     assert state["answer"].startswith("The question names no company")
     assert f"this answer is about {subjects[0]}" in state["answer"].split("\n")[0]
+    # the evidence of the other company, searched across the store, is set aside
+    assert {c["ticker"] for c in state["citations"]} == {subjects[0]}
     # the writer was told too, so its prose can name the company
     assert "The question names no company" in models.prompts("generate")[-1]
 

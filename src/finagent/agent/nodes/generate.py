@@ -6,7 +6,7 @@ the calculator's, and a figure the evidence does not contain is dropped before a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
@@ -243,9 +243,23 @@ def period_scope(
     )
 
 
+def about_best_match(state: State) -> State:
+    """A question naming no company is answered about the company whose filings matched it best:
+    the evidence of the others (searched across the store) is set aside, so the answer does not mix
+    one company's cash with another's."""
+    evidence = list(state.get("evidence") or [])
+    subjects = subject_companies(evidence, top=1)
+    if not subjects:
+        return state
+    kept = [e for e in evidence if e.get("ticker") in subjects]
+    return cast(State, {**state, "evidence": kept})
+
+
 async def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """The cited answer: figure questions get the table of period-true figures (``generate_figures``),
     other questions the evidence-based answer below."""
+    if not state["analysis"].get("tickers"):
+        state = about_best_match(state)
     if (state["analysis"].get("metrics") or []) and state.get("figures"):
         return await generate_figures(state, runtime)
     return await generate_from_evidence(state, runtime)
