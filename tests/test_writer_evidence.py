@@ -224,3 +224,22 @@ def test_a_shortened_stored_name_is_never_refused() -> None:
     stored = [StoredCompany("MGM", "MGM Resorts International", (), 12, 1)]
     assert part_of_stored_name("MGM Resorts", stored)
     assert not part_of_stored_name("Teslaa", stored)
+
+
+@pytest.mark.parametrize(
+    ("question", "breakdown"),
+    [
+        ("Which of JPM's business segments had the highest net income in 2022 Q2?", True),
+        ("Which region had the worst topline performance for MGM during FY2022?", True),
+        ("Which Best Buy product category performed the best by revenue in Q2 FY2024?", True),
+        ("What was the revenue of Apple's Services segment in Q3 FY2023?", True),
+        ("What was JPM's net income in 2022 Q2?", False),
+        ("Compare Apple and Microsoft revenue over the last 3 quarters", False),
+    ],
+)
+def test_a_question_about_a_part_of_the_company_is_not_answered_with_its_totals(
+    question: str, breakdown: bool
+) -> None:
+    from finagent.agent.vocabulary import is_breakdown
+
+    assert is_breakdown(question) is breakdown

@@ -101,3 +101,17 @@ def is_narrative(question: str) -> bool:
     """A why/what question ("what drove the change", "which risks"): the answer needs the passages'
     words (drivers, segments, risks) beside the figures, so the writer reads them too."""
     return bool(_NARRATIVE.search(question))
+
+
+_BREAKDOWN = re.compile(
+    r"\b(?:segments?|regions?|regional|geograph\w*|(?:product|service|business) (?:categor\w*|lines?)"
+    r"|categor(?:y|ies)|divisions?|business units?)\b",
+    re.IGNORECASE,
+)
+
+
+def is_breakdown(question: str) -> bool:
+    """A question about a part of the company (which segment, region or product category leads, a
+    segment's revenue): the company's totals from its statements are not the answer, the segment
+    tables and discussion are."""
+    return bool(_BREAKDOWN.search(question))
