@@ -433,3 +433,32 @@ def test_ctrl_c_cancels_ask_cleanly(filings: Database, settings: Settings, tmp_p
     assert proc.returncode == 130, out + err
     assert "cancelled" in err
     assert "Traceback" not in out + err and "Aborted" not in err
+
+
+STUCK_COMMAND = """
+import threading, time
+from finagent.cli.console import guarded
+
+def main():
+    threading.Thread(target=time.sleep, args=(600,)).start()  # a worker that never finishes
+    print("ready", flush=True)
+    time.sleep(600)
+
+guarded(main)
+"""
+
+
+def test_ctrl_c_ends_a_command_whose_worker_is_stuck() -> None:
+    """Unwinding waits on a non-daemon worker blocked for minutes: the watchdog ends the process."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", STUCK_COMMAND], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, out + err
+    assert "cancelled" in err and "Traceback" not in err
