@@ -214,8 +214,14 @@ def test_search_kinds_and_priors_pick_the_periods_report() -> None:
         "fiscal_quarter": None,
         "kinds": ["10-K", "earnings_release", "8-K"],
     }
-    plain: Analysis = {"question": "What was the FY2022 capex?", "sources": ["10-K"]}
-    release: Analysis = {"question": "What was FY2022 adjusted EBITDA?", "sources": ["10-K"]}
+    from finagent.finance.periods import parse_time_phrases
+
+    def analysed(question: str) -> Analysis:
+        specs = [s.to_dict() for s in parse_time_phrases(question)]
+        return {"question": question, "sources": ["10-K"], "time_specs": specs}
+
+    plain = analysed("What was the FY2022 capex?")
+    release = analysed("What was FY2022 adjusted EBITDA?")
     # A fiscal year searches its 10-K, Q4 release and 8-Ks; the prior puts the 10-K first ...
     assert search_kinds(year, plain) == ["10-K", "8-K", "earnings_release"]
     assert search_priors(year, [year], plain) == {"10-K": 0.1, "annual_report": 0.1}
@@ -234,3 +240,5 @@ def test_search_kinds_and_priors_pick_the_periods_report() -> None:
     assert search_kinds(quarter, plain) == ["10-Q"]
     assert search_kinds(quarter, {**plain, "sources": ["transcript"]}) == ["10-Q", "transcript"]
     assert search_priors(quarter, [quarter], plain) == {"10-Q": 0.1}
+    # A question naming no period says nothing of the report kind: the latest report is not lifted.
+    assert search_priors(year, [year], analysed("What was the capex?")) == {}

@@ -52,8 +52,14 @@ def test_one_named_period_is_not_every_quarter(question: str) -> None:
     assert "held" not in [s.kind for s in parse_time_phrases(question)]
 
 
-def _plan(question: str, targets: list[dict[str, Any]], **levers: bool) -> list[dict[str, Any]]:
-    """The search tasks the planner sends for an analysed question and its resolved targets."""
+def _plan(
+    question: str,
+    targets: list[dict[str, Any]],
+    analysed: dict[str, Any] | None = None,
+    **levers: bool,
+) -> list[dict[str, Any]]:
+    """The search tasks the planner sends for an analysed question (``analysed`` adds to the analysis:
+    keywords, statements) and its resolved targets."""
     from finagent.agent.context import Context
     from finagent.agent.planning import plan_searches
 
@@ -63,6 +69,7 @@ def _plan(question: str, targets: list[dict[str, Any]], **levers: bool) -> list[
         "keywords": {},
         "sources": ["10-K", "10-Q"],
         "time_specs": [s.to_dict() for s in parse_time_phrases(question)],
+        **(analysed or {}),
     }
     context = Context()
     for lever, value in levers.items():
@@ -107,6 +114,32 @@ def test_a_years_expectations_search_the_previous_years_fourth_quarter_release()
     assert not [t for t in named_quarter if "guidance" in t["period_label"]]
     off = _plan(question, quarters, search_guidance_year=False)
     assert not [t for t in off if "guidance" in t["period_label"]]
+
+
+def test_only_a_named_year_lifts_its_annual_report() -> None:
+    # "FY2023" means the 10-K; with no period named, the latest 10-K searched by default is not lifted
+    # above the 8-Ks an event question also searches (the new CEO is announced in an 8-K).
+    latest = {"ticker": "FL", "fiscal_year": 2023, "fiscal_quarter": None, "label": "FY2023", "kinds": []}
+    unnamed = _plan("Does Foot Locker's new CEO have previous CEO experience?", [latest])
+    report = [t for t in unnamed if t["kinds"] != ["8-K"]]
+    assert report and all("10-K" not in t["priors"] for t in report)
+    assert [t["priors"] for t in unnamed if t["kinds"] == ["8-K"]] == [{"*": 0.3}]
+    named = _plan("What did Foot Locker report about its CEO in FY2023?", [latest])
+    assert all(t["priors"].get("10-K") == 0.1 for t in named if t["kinds"] != ["8-K"])
+
+
+def test_a_forecast_is_not_routed_to_the_statements() -> None:
+    # "expected EPS" is guidance: the year's income statement reports the result, not the forecast.
+    quarter = {"ticker": "JNJ", "fiscal_year": 2023, "fiscal_quarter": 1, "label": "Q1 FY2023", "kinds": []}
+    eps = {"statements": ["income_statement"], "keywords": {"JNJ": ["adjusted eps", "diluted eps"]}}
+    question = "Is growth in JnJ's adjusted EPS expected to accelerate in FY2023?"
+    forecast = _plan(question, [quarter], eps)
+    assert forecast and all(t["statements"] == [] and t.get("forecast") for t in forecast)
+    result = _plan("What was JnJ's adjusted EPS in Q1 FY2023?", [quarter], eps)
+    assert all(t["statements"] == ["income_statement"] and not t.get("forecast") for t in result)
+    off = _plan(question, [quarter], eps, unroute_forecasts=False)
+    own = [t for t in off if t["period_label"] == "Q1 FY2023"]
+    assert own and all(t["statements"] == ["income_statement"] and not t.get("forecast") for t in own)
 
 
 def test_periods_named_without_a_company_are_searched_across_companies() -> None:

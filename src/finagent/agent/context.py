@@ -82,6 +82,9 @@ class Context:
     rank_undated_years: bool = True
     """"this 10-K" with no year searches every stored year of that report, ranked by content (off: the
     newest year)."""
+    unroute_forecasts: bool = True
+    """A question about what is expected (guidance, a forecast) is not routed to or lifted toward the
+    statements, which report results, never forecasts (off: routed like a figure question)."""
     route_sections: bool = True
     """A question about a report topic (the business, legal proceedings, the cover page) also searches
     the Items that discuss it (off: only the whole reports, ranked by their words)."""

@@ -23,6 +23,10 @@ FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]
 REPORT_KINDS = frozenset({"10-K", "annual_report", "10-Q", "earnings_release"})
 
 
+# What a question expects rather than reports (guidance, a forecast, a projection).
+_FORWARD = re.compile(
+    r"\b(?:expect(?:s|ed|ations?)?|guidance|outlook|forecast\w*|anticipat\w*|project(?:s|ed|ions?))\b", re.I
+)
 # An earnings release is the document for non-GAAP figures and guidance.
 _RELEASE_CUES = re.compile(
     r"\b(adjusted|non-?GAAP|guidance|outlook|earnings (release|report)|press release)\b", re.I
@@ -77,8 +81,17 @@ def make_task(
     )
 
 
+def is_forecast(analysis: Analysis, context: Context) -> bool:
+    """A question about what is expected ("is EPS growth expected to accelerate in FY2023?") asks for
+    guidance, which the statements never hold: they report the year's results."""
+    return context.unroute_forecasts and bool(_FORWARD.search(analysis.get("question", "")))
+
+
 def _routed(analysis: Analysis, context: Context) -> list[str]:
-    return list(analysis.get("statements") or []) if context.route_statements else []
+    """Statements a figure question is routed to; none for a forecast."""
+    if not context.route_statements or is_forecast(analysis, context):
+        return []
+    return list(analysis.get("statements") or [])
 
 
 # Document priors added to fused scores: the newest of several fiscal years restates the older ones
@@ -108,8 +121,10 @@ def search_priors(
         priors["*"] = NEWEST_PERIOD_PRIOR
     if _RELEASE_CUES.search(analysis.get("question", "")):
         priors["earnings_release"] = RELEASE_PRIOR
-    elif target.get("fiscal_year") and narrow:
-        # "FY2022" means the annual report, "Q2 FY2024" the quarterly report.
+    elif target.get("fiscal_year") and narrow and analysis.get("time_specs"):
+        # "FY2022" means the annual report, "Q2 FY2024" the quarterly report. A question that names
+        # no period says nothing about the kind of report: the latest one searched by default gets
+        # no lift over the 8-Ks, releases or sections other rules search.
         if target.get("fiscal_quarter") is None:
             priors["10-K"] = priors["annual_report"] = REPORT_PRIOR
         else:
@@ -132,7 +147,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
                 target, phrase, kinds, context.hits_per_search, 0, _routed(analysis, context), priors
             )
             sends.append(Send("search", task))
-    return (
+    searches = (
         sends
         + _event_searches(state, context)
         + _narrative_searches(state, context)
@@ -140,8 +155,11 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _guidance_searches(state, context)
         + _section_searches(state, context)
         + _nine_month_searches(state, context)
-        + plan_fact_lookups(state, context)
     )
+    if is_forecast(analysis, context):  # no statement table lifted above the guidance
+        for send in searches:
+            send.arg["forecast"] = True
+    return searches + plan_fact_lookups(state, context)
 
 
 EVENT_KINDS = ["8-K", "earnings_release"]
@@ -223,9 +241,6 @@ def _event_word_searches(state: State, context: Context) -> list[Send]:
     return sends
 
 
-_FORWARD = re.compile(
-    r"\b(?:expect(?:s|ed|ations?)?|guidance|outlook|forecast\w*|anticipat\w*|project(?:s|ed|ions?))\b", re.I
-)
 GUIDANCE_KINDS = ["earnings_release", "transcript"]
 
 

@@ -173,5 +173,6 @@ class SearchTask(TypedDict):
     k: int
     round: int
     dated: NotRequired[list[str]]  # [from, to] ISO dates: documents of those dates only (an 8-K's day)
+    forecast: NotRequired[bool]  # a forecast question: no statement lift (statements report results)
     exact: NotRequired[bool]  # the period's own documents or nothing (no covering annual report)
     sections: NotRequired[list[str]]  # report Items only (finance.filing_sections), e.g. item_3

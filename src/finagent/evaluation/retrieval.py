@@ -35,6 +35,7 @@ LEVERS = {
     "no-unnamed-periods": "periods_without_company",
     "no-undated-years": "rank_undated_years",
     "no-item-routing": "route_sections",
+    "no-forecast-unrouted": "unroute_forecasts",
 }
 
 

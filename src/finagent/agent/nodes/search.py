@@ -66,7 +66,9 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
                 vector_weight=vector_weight,
                 keyword_weight=keyword_weight,
                 fusion=settings.fusion,
-                statement_boost=settings.statement_boost if context.lift_statements else 0.0,
+                statement_boost=0.0
+                if task.get("forecast") or not context.lift_statements
+                else settings.statement_boost,
                 statements=task.get("statements") or [],
                 route_boost=settings.route_boost,
             )
