@@ -325,14 +325,17 @@ async def model_figures(
             continue
         if not value_in_text(fact.value, source["text"]) or (fact.ticker, fact.period, metric) in filled:
             continue
+        per_share = BY_NAME[metric].unit == "per_share"  # the metric's unit, not the model's word
         scale = {"USD millions": 6, "USD thousands": 3, "USD billions": 9}.get(fact.unit, 0)
-        if fact.unit in ("USD", "other"):  # "$26,268" copied from a table "(in millions)" is millions
+        if per_share:  # "$2.68" in a table "(in millions, except per share)" is $2.68 a share
+            scale = 0
+        elif fact.unit in ("USD", "other"):  # "$26,268" copied from a table "(in millions)" is millions
             scale = stated_scale(source["text"]) or scale
         value = Decimal(str(fact.value)).scaleb(scale)
         year, quarter = int(gap["fiscal_year"]), gap.get("fiscal_quarter")
         if not _in_its_column(source, value, fact.period, year, calendars, quarter):
             continue
-        unit = "USD/shares" if fact.unit == "per share" else "USD"
+        unit = "USD/shares" if per_share else "USD"
         filled.add((fact.ticker, fact.period, metric))
         cells.append(
             Cell(
