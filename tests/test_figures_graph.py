@@ -358,25 +358,3 @@ def test_prose_that_cannot_stand_at_all_is_rewritten_once(store: Database, setti
     )
     assert any("rewritten once" in w for w in out["warnings"])
     assert out["validation"]["status"] == "verified"
-
-
-def test_a_forecast_is_answered_from_the_passages_not_the_reported_figures(
-    store: Database, settings: Settings
-) -> None:
-    # "expected EPS" is guidance: a table of the year's reported EPS would answer another question.
-    models = ScriptedModels(
-        {
-            "generate": [prose("The filings give no EPS guidance for fiscal 2024 [10K1].")],
-            "analyze": [{}],
-            "evaluate": [{}],
-            "extract": [{"facts": []}],
-        }
-    )
-    out = run(settings, models, "Is Apple's diluted EPS expected to grow in fiscal 2024?")
-    assert UPDATES["analyze"][0]["analysis"]["metrics"] == []
-    assert models.models["analyze"].calls  # analysed as a question, not looked up as a figure
-    assert not out["answer"].startswith("| Company")
-    assert "no EPS guidance" in out["answer"]
-    assert "<evidence id=" in models.prompts("generate")[0]  # the writer reads the passages
-    reported = run(settings, models, "What was Apple's diluted EPS in fiscal 2024?")
-    assert reported["answer"].startswith("| Company") and "$6.08" in reported["answer"]

@@ -12,7 +12,6 @@ from langgraph.types import Send
 
 from finagent.agent.context import Context
 from finagent.agent.state import Analysis, FactsTask, SearchTask, State, Target
-from finagent.agent.vocabulary import is_forecast
 from finagent.finance.filing_sections import SECTIONED_KINDS, section_topics
 from finagent.finance.periods import (
     FACTS_KIND,
@@ -24,6 +23,10 @@ FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]
 REPORT_KINDS = frozenset({"10-K", "annual_report", "10-Q", "earnings_release"})
 
 
+# What a question expects rather than reports (guidance, a forecast, a projection).
+_FORWARD = re.compile(
+    r"\b(?:expect(?:s|ed|ations?)?|guidance|outlook|forecast\w*|anticipat\w*|project(?:s|ed|ions?))\b", re.I
+)
 # An earnings release is the document for non-GAAP figures and guidance.
 _RELEASE_CUES = re.compile(
     r"\b(adjusted|non-?GAAP|guidance|outlook|earnings (release|report)|press release)\b", re.I
@@ -78,15 +81,15 @@ def make_task(
     )
 
 
-def unrouted_forecast(analysis: Analysis, context: Context) -> bool:
+def is_forecast(analysis: Analysis, context: Context) -> bool:
     """A question about what is expected ("is EPS growth expected to accelerate in FY2023?") asks for
     guidance, which the statements never hold: they report the year's results."""
-    return context.unroute_forecasts and is_forecast(analysis.get("question", ""))
+    return context.unroute_forecasts and bool(_FORWARD.search(analysis.get("question", "")))
 
 
 def _routed(analysis: Analysis, context: Context) -> list[str]:
     """Statements a figure question is routed to; none for a forecast."""
-    if not context.route_statements or unrouted_forecast(analysis, context):
+    if not context.route_statements or is_forecast(analysis, context):
         return []
     return list(analysis.get("statements") or [])
 
@@ -153,7 +156,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _section_searches(state, context)
         + _nine_month_searches(state, context)
     )
-    if unrouted_forecast(analysis, context):  # no statement table lifted above the guidance
+    if is_forecast(analysis, context):  # no statement table lifted above the guidance
         for send in searches:
             send.arg["forecast"] = True
     return searches + plan_fact_lookups(state, context)
@@ -247,7 +250,7 @@ def _guidance_searches(state: State, context: Context) -> list[Send]:
     and call (only those: a year without them stored adds nothing). The year is the one the question
     names, not the quarters or the earlier report it resolved to."""
     analysis = state["analysis"]
-    if not context.search_guidance_year or not is_forecast(analysis.get("question", "")):
+    if not context.search_guidance_year or not _FORWARD.search(analysis.get("question", "")):
         return []
     years = sorted(
         {

@@ -103,17 +103,6 @@ def is_narrative(question: str) -> bool:
     return bool(_NARRATIVE.search(question))
 
 
-_FORECAST = re.compile(
-    r"\b(?:expect(?:s|ed|ations?)?|guidance|outlook|forecast\w*|anticipat\w*|project(?:s|ed|ions?))\b", re.I
-)
-
-
-def is_forecast(question: str) -> bool:
-    """A question about what is expected (guidance, an outlook, a forecast): the statements report
-    results, never forecasts, so it is answered from the releases' and calls' words, not their tables."""
-    return bool(_FORECAST.search(question))
-
-
 _BREAKDOWN = re.compile(
     r"\b(?:segments?|regions?|regional|geograph\w*|(?:product|service|business) (?:categor\w*|lines?)"
     r"|categor(?:y|ies)|divisions?|business units?)\b",

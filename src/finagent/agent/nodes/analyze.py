@@ -26,13 +26,7 @@ from finagent.agent.refusals import (
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_schema
 from finagent.agent.state import State, reset
-from finagent.agent.vocabulary import (
-    is_breakdown,
-    is_forecast,
-    is_narrative,
-    statement_phrases,
-    statements_for,
-)
+from finagent.agent.vocabulary import is_breakdown, is_narrative, statement_phrases, statements_for
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.compare import Wanted
 from finagent.finance.figures.formulas import formulas_for, metrics_for_formulas
@@ -214,9 +208,8 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     base_phrase = base_phrase or question[:80]
 
     # Reported metrics of named companies: facts first, then period-true statement tables, then the
-    # model's extraction; the model is not needed to analyse such a question. A segment's figure or a
-    # forecast ("is EPS expected to grow?") is no reported total: it is answered from the passages.
-    figure_question = bool(metrics and tickers) and not is_breakdown(question) and not is_forecast(question)
+    # model's extraction; the model is not needed to analyse such a question.
+    figure_question = bool(metrics and tickers) and not is_breakdown(question)
     calls: list[LLMCall] = []
     if figure_question:
         phrases = figure_keywords(metrics)
