@@ -80,6 +80,18 @@ def _plan(
     return [dict(s.arg) for s in sends if s.node == "search"]
 
 
+def _follow_ups(
+    question: str, targets: list[dict[str, Any]], analysed: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The follow-up search tasks planned after an evaluation asked for one more keyword."""
+    from finagent.agent.context import Context
+    from finagent.agent.planning import plan_follow_ups
+
+    analysis = {"question": question, "keywords": {}, "sources": ["10-K"], "time_specs": [], **analysed}
+    state: Any = {"analysis": analysis, "targets": targets, "follow_up_queries": ["outlook"], "iterations": 1}
+    return [dict(s.arg) for s in plan_follow_ups(state, Context())]
+
+
 ANY: dict[str, Any] = {
     "ticker": "FL",
     "fiscal_year": None,
@@ -137,6 +149,8 @@ def test_a_forecast_is_not_routed_to_the_statements() -> None:
     assert forecast and all(t["statements"] == [] and t.get("forecast") for t in forecast)
     result = _plan("What was JnJ's adjusted EPS in Q1 FY2023?", [quarter], eps)
     assert all(t["statements"] == ["income_statement"] and not t.get("forecast") for t in result)
+    follow_ups = _follow_ups(question, [quarter], eps)
+    assert follow_ups and all(t["statements"] == [] and t.get("forecast") for t in follow_ups)
     off = _plan(question, [quarter], eps, unroute_forecasts=False)
     own = [t for t in off if t["period_label"] == "Q1 FY2023"]
     assert own and all(t["statements"] == ["income_statement"] and not t.get("forecast") for t in own)

@@ -156,10 +156,15 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _section_searches(state, context)
         + _nine_month_searches(state, context)
     )
-    if is_forecast(analysis, context):  # no statement table lifted above the guidance
-        for send in searches:
+    return _marked_forecast(searches, analysis, context) + plan_fact_lookups(state, context)
+
+
+def _marked_forecast(sends: list[Send], analysis: Analysis, context: Context) -> list[Send]:
+    """A forecast's searches lift no statement table above the guidance (``search`` reads the mark)."""
+    if is_forecast(analysis, context):
+        for send in sends:
             send.arg["forecast"] = True
-    return searches + plan_fact_lookups(state, context)
+    return sends
 
 
 EVENT_KINDS = ["8-K", "earnings_release"]
@@ -376,7 +381,7 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
                 target, query, kinds, context.hits_per_search, round_, _routed(analysis, context), priors
             )
             sends.append(Send("follow_up_search", task))
-    return sends[: context.max_follow_up_searches]
+    return _marked_forecast(sends[: context.max_follow_up_searches], analysis, context)
 
 
 def plan_fact_lookups(state: State, context: Context) -> list[Send]:
