@@ -243,3 +243,31 @@ def test_a_question_about_a_part_of_the_company_is_not_answered_with_its_totals(
     from finagent.agent.vocabulary import is_breakdown
 
     assert is_breakdown(question) is breakdown
+
+
+def test_a_sign_question_is_answered_by_the_computed_change(store: Database, settings: Settings) -> None:
+    """The model's "Yes" above a computation that says no gives way to the computed answer."""
+    models = ScriptedModels(
+        {
+            "analyze": [
+                {
+                    "intent": "revenue direction",
+                    "sources": ["10-Q"],
+                    "answer_mode": "standard",
+                    "keywords": [{"ticker": "AAPL", "phrases": ["total revenue"]}],
+                }
+            ],
+            "extract": [{"facts": []}],
+            "generate": [lambda messages: "Yes, Apple's revenue decreased over those quarters."],
+            "evaluate": [{"completeness": 95, "specificity": 95, "accuracy": 95, "clarity": 95}],
+        }
+    )
+    configure_resources(settings, chat_model_factory=models)
+    graph = build_graph()
+    question = "Did Apple's revenue decrease between Q1 FY2023 and Q2 FY2023?"
+    context = Context(today="2023-11-21", use_tools=False, use_facts=False, record_runs=False)
+    out = asyncio.run(graph.ainvoke({"question": question}, context=context))
+    answer = out["answer"]
+    assert "Total revenue change Q1 FY2023 -> Q2 FY2023: +" in answer, answer  # revenue rose
+    assert answer.startswith("No (computed from the figures: Total revenue change Q1 FY2023"), answer
+    assert "Yes, Apple's revenue decreased" not in answer and "%).\n\nFigures:" in answer

@@ -58,6 +58,7 @@ from finagent.finance.figures.text import (
     summary_lines,
     verify_facts,
 )
+from finagent.finance.figures.verdict import sign_verdict, with_verdict
 from finagent.finance.figures.verify import (
     UNSUPPORTED,
     PeriodScope,
@@ -363,6 +364,8 @@ async def generate_from_evidence(state: State, runtime: Runtime[Context]) -> dic
                 "figures marked [unverified] are not supported by the cited evidence or a computed result: "
                 + ", ".join(c.text for c in validation.unverified[:5])
             )
+    if context.use_calculator and answer.strip():  # a sign question: the computed sign says yes or no
+        answer = with_verdict(answer, sign_verdict(question, calculations))
     if subjects and answer.strip():
         answer = f"{subject_note(subjects)}\n\n{answer}"
     covered = sorted(

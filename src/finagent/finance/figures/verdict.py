@@ -1,0 +1,82 @@
+"""Yes or no from the computed figures, when the question asks only for a sign.
+
+"Does American Water Works have positive working capital?" is answered by the sign of the computed
+working capital, "Has Microsoft increased its debt between FY2022 and FY2023?" by the sign of the
+computed change. A small model often writes "Yes" above a computation that says no; the computed
+sign decides, and the model's contradicting opening sentence gives way to the computed one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from finagent.finance.figures.text import describe_calculation
+
+_YES_NO_QUESTION = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", re.I)
+_SIGN = re.compile(r"\b(positive|negative)\b", re.I)
+_UP = re.compile(r"\b(?:increas\w*|grow\w*|grew|rais\w*|rise|rose|risen)\b", re.I)
+_DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|drop\w*|fall|fell|fallen|reduc\w*|shr[iu]nk\w*)\b", re.I)
+_WORD = re.compile(r"[a-z]{3,}")
+_GENERIC = frozenset({"total", "net", "the", "and", "for", "change", "ratio", "per", "share"})
+_LEADING = re.compile(r"^\s*(?:\*\*)?(yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The computed answer to a sign question and the calculations that decide it."""
+
+    yes: bool
+    grounds: tuple[dict[str, Any], ...]
+
+    def sentence(self) -> str:
+        facts = "; ".join(describe_calculation(c) for c in self.grounds)
+        return f"{'Yes' if self.yes else 'No'} (computed from the figures: {facts})."
+
+
+def sign_verdict(question: str, calculations: Sequence[dict[str, Any]]) -> Verdict | None:
+    """The yes/no a sign question's calculations decide, or None when the question asks more than a
+    sign, names both directions, or its calculations disagree (then the model's words stand)."""
+    calculations = [c for c in calculations if _about(question, c)]
+    if not _YES_NO_QUESTION.search(question) or len({c.get("ticker") for c in calculations}) != 1:
+        return None
+    sign = _SIGN.findall(question)
+    up, down = bool(_UP.search(question)), bool(_DOWN.search(question))
+    if len({s.lower() for s in sign}) == 1 and not (up or down):
+        levels = [c for c in calculations if c.get("kind") == "formula" and c.get("result") is not None]
+        wanted = sign[0].lower() == "positive"
+        return _decide(levels, lambda c: (c["result"] > 0) == wanted, lambda c: c["result"] != 0)
+    if up != down and not sign:
+        changes = [c for c in calculations if "from_period" in c and c.get("result") is not None]
+        return _decide(changes, lambda c: (c["result"] > 0) == up, lambda c: c["result"] != 0)
+    return None
+
+
+def _about(question: str, calculation: dict[str, Any]) -> bool:
+    """A calculation of what the question names ("long-term debt" for "its debt")."""
+    asked = {w[:5] for w in _WORD.findall(question.lower())}
+    named = {w[:5] for w in _WORD.findall(str(calculation.get("metric") or "").lower()) if w not in _GENERIC}
+    return bool(named & asked)
+
+
+def _decide(grounds: list[dict[str, Any]], holds: Any, decided: Any) -> Verdict | None:
+    """One answer when every ground gives the same one (and none is exactly zero)."""
+    if not grounds or not all(decided(c) for c in grounds):
+        return None
+    answers = {bool(holds(c)) for c in grounds}
+    return Verdict(answers.pop(), tuple(grounds)) if len(answers) == 1 else None
+
+
+def with_verdict(answer: str, verdict: Verdict | None) -> str:
+    """The answer opening with the computed yes/no: a leading "Yes"/"No" sentence that agrees stays,
+    one that contradicts it is replaced, and an answer with none gets the computed sentence first."""
+    if verdict is None:
+        return answer
+    leading = _LEADING.match(answer)
+    if leading and (leading.group(1).lower() == "yes") == verdict.yes:
+        return answer
+    rest = answer[leading.end() :] if leading else answer.lstrip()
+    joiner = "" if not rest or rest.startswith("\n") else " "
+    return f"{verdict.sentence()}{joiner}{rest}".rstrip()

@@ -1,0 +1,73 @@
+"""A sign question's yes/no comes from the computed figures, not the model's first word."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from finagent.finance.figures.verdict import sign_verdict, with_verdict
+
+WORKING_CAPITAL: dict[str, Any] = {
+    "kind": "formula",
+    "ticker": "AWK",
+    "metric": "working capital",
+    "period": "FY2022",
+    "expression": "1250 - 2811",
+    "formula": "current_assets - current_liabilities",
+    "result": -1561.0,
+    "result_text": "$-1,561 million",
+}
+DEBT_CHANGE: dict[str, Any] = {
+    "ticker": "MSFT",
+    "metric": "Long-term debt",
+    "from_period": "FY2022",
+    "to_period": "FY2023",
+    "expression": "growth(47032, 41990)",
+    "result": -10.72,
+    "result_text": "-10.7%",
+}
+
+
+def test_positive_working_capital_is_decided_by_its_sign() -> None:
+    question = "Does American Water Works have positive working capital based on FY2022 data?"
+    verdict = sign_verdict(question, [WORKING_CAPITAL])
+    assert verdict is not None and verdict.yes is False
+    model = "Yes, AWK has positive working capital. It is $1,250 - $2,811 = -$1,561 million [10K1]."
+    answer = with_verdict(model, verdict)
+    assert answer.startswith("No (computed from the figures: working capital FY2022: $-1,561 million")
+    assert "Yes," not in answer and answer.endswith("-$1,561 million [10K1].")
+    negative = sign_verdict("Is AWK's working capital negative in FY2022?", [WORKING_CAPITAL])
+    assert negative is not None and negative.yes is True
+
+
+def test_an_increase_is_decided_by_the_computed_change() -> None:
+    verdict = sign_verdict("Has Microsoft increased its debt between FY2023 and FY2022?", [DEBT_CHANGE])
+    assert verdict is not None and verdict.yes is False
+    answer = with_verdict("Yes, Microsoft increased its debt [10K1].", verdict)
+    assert answer == "No (computed from the figures: Long-term debt change FY2022 -> FY2023: -10.7%)."
+    with_figures = with_verdict("Yes, it rose [10K1].\n\nFigures:\n- MSFT ...", verdict)
+    assert with_figures.endswith("-10.7%).\n\nFigures:\n- MSFT ...")
+    drop = sign_verdict("Was there a drop in Microsoft's debt from FY2022 to FY2023?", [DEBT_CHANGE])
+    assert drop is not None and drop.yes is True
+    agreeing = "Yes. Debt fell 10.7% [10K1]."
+    assert with_verdict(agreeing, drop) == agreeing  # a leading yes that agrees stays as written
+    assert with_verdict("Debt fell [10K1].", drop).startswith("Yes (computed from the figures:")
+
+
+@pytest.mark.parametrize(
+    ("question", "calculations"),
+    [
+        ("What was Microsoft's debt in FY2023?", [DEBT_CHANGE]),  # not a yes/no question
+        ("Is Verizon a capital intensive business?", [DEBT_CHANGE]),  # a judgement, not a sign
+        ("Did debt increase or decrease between FY2022 and FY2023?", [DEBT_CHANGE]),  # both directions
+        ("Has Microsoft increased its debt?", []),  # nothing computed
+        ("Has Microsoft increased its revenue?", [DEBT_CHANGE]),  # a change of something else
+        ("Has debt increased?", [DEBT_CHANGE, {**DEBT_CHANGE, "result": 3.0}]),  # the changes disagree
+        ("Has debt increased?", [DEBT_CHANGE, {**DEBT_CHANGE, "ticker": "AAPL"}]),  # two companies
+        ("Does AWK have positive working capital?", [{**WORKING_CAPITAL, "result": 0.0}]),  # exactly zero
+    ],
+)
+def test_no_verdict_when_the_figures_do_not_decide(question: str, calculations: list[dict[str, Any]]) -> None:
+    assert sign_verdict(question, calculations) is None
+    assert with_verdict("Yes, it did.", None) == "Yes, it did."
