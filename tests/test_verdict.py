@@ -63,6 +63,10 @@ def test_an_increase_is_decided_by_the_computed_change() -> None:
         ("Did debt increase or decrease between FY2022 and FY2023?", [DEBT_CHANGE]),  # both directions
         ("Has Microsoft increased its debt?", []),  # nothing computed
         ("Has Microsoft increased its revenue?", [DEBT_CHANGE]),  # a change of something else
+        ("Is Microsoft a high growth company by debt?", [DEBT_CHANGE]),  # a judgement, not a direction
+        ("Were there events that increased Microsoft's debt in FY2023?", [DEBT_CHANGE]),  # asks for events
+        ("Has Microsoft's debt ratio improved or declined since FY2022?", [DEBT_CHANGE]),  # which way
+        ("Is Microsoft's debt expected to fall in FY2024?", [DEBT_CHANGE]),  # a forecast
         ("Has debt increased?", [DEBT_CHANGE, {**DEBT_CHANGE, "result": 3.0}]),  # the changes disagree
         ("Has debt increased?", [DEBT_CHANGE, {**DEBT_CHANGE, "ticker": "AAPL"}]),  # two companies
         ("Does AWK have positive working capital?", [{**WORKING_CAPITAL, "result": 0.0}]),  # exactly zero

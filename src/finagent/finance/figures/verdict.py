@@ -17,8 +17,23 @@ from finagent.finance.figures.text import describe_calculation
 
 _YES_NO_QUESTION = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", re.I)
 _SIGN = re.compile(r"\b(positive|negative)\b", re.I)
-_UP = re.compile(r"\b(?:increas\w*|grow\w*|grew|rais\w*|rise|rose|risen)\b", re.I)
-_DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|drop\w*|fall|fell|fallen|reduc\w*|shr[iu]nk\w*)\b", re.I)
+_UP = re.compile(r"^(?:increas\w*|grow|grows|grown|grew|rais\w*|rise|rose|risen)$", re.I)
+_DOWN = re.compile(r"^(?:decreas\w*|declin\w*|drop\w*|fall|fell|fallen|reduc\w*|shr[iu]nk\w*)$", re.I)
+# The direction is what is asked: the verb right after its subject ("has Microsoft increased its
+# debt", "did Apple's revenue fall") or the noun of "was there any drop in cash"; not a word of a
+# clause ("events that increased net income") or a noun phrase ("a high growth company").
+_ASKED_DIRECTION = re.compile(
+    r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\s+"
+    r"(?:there\s+(?:been\s+)?(?:any|a|an)\s+|(?:[\w'&.-]+\s+){1,4}?)(?P<word>[a-z]+)\b",
+    re.I,
+)
+# Words whose yes or no is a judgement, or whose sense depends on the metric (a lower debt ratio
+# "improves"), or that ask for a forecast: the computed sign does not answer them.
+_NOT_A_SIGN = re.compile(
+    r"\b(?:improv\w*|better|worse\w*|accelerat\w*|decelerat\w*|deteriorat\w*|expect\w*|guidance|"
+    r"outlook|forecast\w*|project\w*)\b",
+    re.I,
+)
 _WORD = re.compile(r"[a-z]{3,}")
 _GENERIC = frozenset({"total", "net", "the", "and", "for", "change", "ratio", "per", "share"})
 _LEADING = re.compile(r"^\s*(?:\*\*)?(yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
@@ -40,10 +55,19 @@ def sign_verdict(question: str, calculations: Sequence[dict[str, Any]]) -> Verdi
     """The yes/no a sign question's calculations decide, or None when the question asks more than a
     sign, names both directions, or its calculations disagree (then the model's words stand)."""
     calculations = [c for c in calculations if _about(question, c)]
-    if not _YES_NO_QUESTION.search(question) or len({c.get("ticker") for c in calculations}) != 1:
+    if (
+        not _YES_NO_QUESTION.search(question)
+        or _NOT_A_SIGN.search(question)
+        or len({c.get("ticker") for c in calculations}) != 1
+    ):
         return None
     sign = _SIGN.findall(question)
-    up, down = bool(_UP.search(question)), bool(_DOWN.search(question))
+    asked = _ASKED_DIRECTION.match(question)
+    word = asked.group("word") if asked else ""
+    up, down = bool(_UP.match(word)), bool(_DOWN.match(word))
+    words = re.findall(r"[a-z]+", question.lower())
+    if any(_UP.match(w) for w in words) and any(_DOWN.match(w) for w in words):
+        return None  # "did debt increase or decrease?" asks which, not whether
     if len({s.lower() for s in sign}) == 1 and not (up or down):
         levels = [c for c in calculations if c.get("kind") == "formula" and c.get("result") is not None]
         wanted = sign[0].lower() == "positive"
