@@ -17,14 +17,17 @@ from finagent.finance.figures.text import describe_calculation
 
 _YES_NO_QUESTION = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", re.I)
 _SIGN = re.compile(r"\b(positive|negative)\b", re.I)
-_UP = re.compile(r"^(?:increas\w*|grow|grows|grown|grew|rais\w*|rise|rose|risen)$", re.I)
-_DOWN = re.compile(r"^(?:decreas\w*|declin\w*|drop\w*|fall|fell|fallen|reduc\w*|shr[iu]nk\w*)$", re.I)
+_UP_WORDS = r"increas\w*|grow|grows|grown|grew|rais\w*|rise|rose|risen"
+_DOWN_WORDS = r"decreas\w*|declin\w*|drop\w*|fall|fell|fallen|reduc\w*|shr[iu]nk\w*"
+_UP = re.compile(rf"^(?:{_UP_WORDS})$", re.I)
+_DOWN = re.compile(rf"^(?:{_DOWN_WORDS})$", re.I)
 # The direction is what is asked: the verb right after its subject ("has Microsoft increased its
 # debt", "did Apple's revenue fall") or the noun of "was there any drop in cash"; not a word of a
 # clause ("events that increased net income") or a noun phrase ("a high growth company").
+_SUBJECT = r"(?:(?!(?:that|which|who|whose|where|when)\b)[\w'&.-]+\s+){1,4}?"
 _ASKED_DIRECTION = re.compile(
     r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\s+"
-    r"(?:there\s+(?:been\s+)?(?:any|a|an)\s+|(?:[\w'&.-]+\s+){1,4}?)(?P<word>[a-z]+)\b",
+    rf"(?:there\s+(?:been\s+)?(?:any|a|an)\s+|{_SUBJECT})(?P<word>{_UP_WORDS}|{_DOWN_WORDS})\b",
     re.I,
 )
 # Words whose yes or no is a judgement, or whose sense depends on the metric (a lower debt ratio
