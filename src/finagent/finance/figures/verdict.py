@@ -73,11 +73,10 @@ def sign_verdict(question: str, calculations: Sequence[dict[str, Any]]) -> Verdi
         return None  # "did debt increase or decrease?" asks which, not whether
     if len({s.lower() for s in sign}) == 1 and not (up or down):
         levels = [c for c in calculations if c.get("kind") == "formula" and c.get("result") is not None]
-        wanted = sign[0].lower() == "positive"
-        return _decide(levels, lambda c: (c["result"] > 0) == wanted, lambda c: c["result"] != 0)
+        return _decide(levels, yes_when_positive=sign[0].lower() == "positive")
     if up != down and not sign:
         changes = [c for c in calculations if "from_period" in c and c.get("result") is not None]
-        return _decide(changes, lambda c: (c["result"] > 0) == up, lambda c: c["result"] != 0)
+        return _decide(changes, yes_when_positive=up)
     return None
 
 
@@ -88,11 +87,11 @@ def _about(question: str, calculation: dict[str, Any]) -> bool:
     return bool(named & asked)
 
 
-def _decide(grounds: list[dict[str, Any]], holds: Any, decided: Any) -> Verdict | None:
-    """One answer when every ground gives the same one (and none is exactly zero)."""
-    if not grounds or not all(decided(c) for c in grounds):
+def _decide(grounds: list[dict[str, Any]], *, yes_when_positive: bool) -> Verdict | None:
+    """One answer when every ground's result has the same sign (and none is exactly zero)."""
+    if not grounds or any(c["result"] == 0 for c in grounds):
         return None
-    answers = {bool(holds(c)) for c in grounds}
+    answers = {(c["result"] > 0) == yes_when_positive for c in grounds}
     return Verdict(answers.pop(), tuple(grounds)) if len(answers) == 1 else None
 
 
