@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from finagent.agent.entities import find_companies, strip_legal_suffixes, unknown_ticker_mentions
+from finagent.agent.understand.entities import find_companies, strip_legal_suffixes, unknown_ticker_mentions
 from finagent.db.companies import StoredCompany
 from finagent.finance.companies import BUILTIN_COMPANIES
 

@@ -319,7 +319,7 @@ def test_figures_answer_is_audited_with_its_prompt(store: Database, settings: Se
 
 
 def test_withholding_drops_whole_sentences_and_keeps_decimals_intact() -> None:
-    from finagent.agent.figure_answer import rank_claim_error, withhold
+    from finagent.agent.answer.table import rank_claim_error, withhold
 
     prose = (
         "Apple grew year over year in Q1 FY2023 by -5.5%, while Microsoft grew by +2.0%. "

@@ -156,7 +156,7 @@ def test_current_ratio_and_working_capital_from_amcor_balance_sheet() -> None:
 def test_vocabulary_phrases_and_statement_routing(
     question: str, phrase: str | None, statements: list[str]
 ) -> None:
-    from finagent.agent.vocabulary import statement_phrases, statements_for
+    from finagent.agent.understand.vocabulary import statement_phrases, statements_for
 
     if phrase is not None:
         assert statement_phrases(question) == [phrase]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from decimal import Decimal
 
+from finagent.agent.answer.figures import model_figures
 from finagent.agent.context import Context
 from finagent.agent.resources import close_resources, configure_resources
-from finagent.agent.table_figures import model_figures
 from finagent.finance.metrics import BY_NAME
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels

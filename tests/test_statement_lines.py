@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from finagent.agent.table_figures import _in_its_column, table_figures
+from finagent.agent.answer.figures import _in_its_column, table_figures
 from finagent.finance.facts import FiscalCalendar
 from finagent.finance.figures.formulas import formula_results, formulas_for
 from finagent.finance.metrics import metrics_in

@@ -13,13 +13,13 @@ import pytest
 from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
+from finagent.agent.answer.writing import cite_passages
 from finagent.agent.context import Context
-from finagent.agent.entities import company_like_mentions
 from finagent.agent.evidence import share_evidence
 from finagent.agent.graph import build_graph
 from finagent.agent.resources import close_resources, configure_resources
-from finagent.agent.vocabulary import is_narrative
-from finagent.agent.writing import cite_passages
+from finagent.agent.understand.entities import company_like_mentions
+from finagent.agent.understand.vocabulary import is_narrative
 from finagent.db import Database
 from finagent.embeddings import get_embedder
 from finagent.finance.documents import Block
@@ -218,7 +218,7 @@ def test_three_companies_by_four_quarters_keep_every_company(store: Database, se
 
 
 def test_a_shortened_stored_name_is_never_refused() -> None:
-    from finagent.agent.refusals import part_of_stored_name
+    from finagent.agent.understand.refusals import part_of_stored_name
     from finagent.db.companies import StoredCompany
 
     stored = [StoredCompany("MGM", "MGM Resorts International", (), 12, 1)]
@@ -240,7 +240,7 @@ def test_a_shortened_stored_name_is_never_refused() -> None:
 def test_a_question_about_a_part_of_the_company_is_not_answered_with_its_totals(
     question: str, breakdown: bool
 ) -> None:
-    from finagent.agent.vocabulary import is_breakdown
+    from finagent.agent.understand.vocabulary import is_breakdown
 
     assert is_breakdown(question) is breakdown
 

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any
 from finagent.version import __version__
 
 if TYPE_CHECKING:
-    from finagent.agent.api import Answer, aask, ask, facts
+    from finagent.agent.api import Answer, aask, ask
     from finagent.interfaces.langchain_tool import as_tool
+    from finagent.reports.facts import facts
 
 __all__ = ["Answer", "__version__", "aask", "as_tool", "ask", "facts"]
 
@@ -19,6 +20,10 @@ def __getattr__(name: str) -> Any:
         from finagent.interfaces.langchain_tool import as_tool
 
         return as_tool
+    if name == "facts":
+        from finagent.reports.facts import facts
+
+        return facts
     if name in __all__:
         from finagent.agent import api
 

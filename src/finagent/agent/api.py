@@ -13,7 +13,6 @@ from typing import Any
 from langchain_core.messages import AIMessage
 
 from finagent.agent.context import Context
-from finagent.agent.facts_table import FactsResult, facts_table
 from finagent.agent.graph import build_graph, graph
 from finagent.agent.resources import get_resources
 from finagent.agent.state import append
@@ -204,22 +203,3 @@ def ask(question: str, **options: Any) -> Answer:
         return asyncio.run(aask(question, **options))
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, aask(question, **options)).result()
-
-
-def facts(
-    tickers: list[str] | str,
-    metrics: list[str] | str,
-    periods: list[str] | str | None = None,
-    *,
-    as_reported: bool = False,
-) -> FactsResult:
-    """Exact reported figures per company and fiscal period from the store's XBRL facts (no model).
-
-    ``finagent.facts(["AMZN", "GOOGL"], "net_income", ["FY2022", "FY2023", "FY2024"])``; each row has
-    the value, its period, the filing and chunk that print it, and the year-over-year change.
-    """
-    as_list = lambda value: [value] if isinstance(value, str) else list(value or [])  # noqa: E731
-    with get_resources().database().connection() as conn:
-        return facts_table(
-            conn, as_list(tickers), as_list(metrics), as_list(periods), as_reported=as_reported
-        )

@@ -13,11 +13,11 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from finagent.agent.facts_table import FactRow, FactsResult, facts_table
 from finagent.cli.common import store
 from finagent.cli.console import console, err_console
 from finagent.errors import FinagentError
 from finagent.finance.periods import parse_time_phrases
+from finagent.reports.facts import FactRow, FactsResult, facts_table
 
 
 def split_items(items: list[str], periods: list[str]) -> tuple[list[str], list[str]]:

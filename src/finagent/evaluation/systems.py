@@ -18,13 +18,13 @@ from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 
 from finagent.agent.context import Context
-from finagent.agent.entities import find_companies
 from finagent.agent.evidence import interleave_groups, spans_periods
 from finagent.agent.nodes.analyze import analyze
 from finagent.agent.nodes.resolve_periods import resolve_periods_node
 from finagent.agent.nodes.search import search
 from finagent.agent.planning import plan_searches
 from finagent.agent.resources import AgentResources
+from finagent.agent.understand.entities import find_companies
 from finagent.db.evaluation import dense_ranking, seed_hybrid_ranking
 from finagent.errors import FinagentError
 

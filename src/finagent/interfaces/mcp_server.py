@@ -320,7 +320,7 @@ async def get_financial_facts(
     stored chunk that prints each number, derived quarters (Q4 = fiscal year - nine months) marked as
     derived, restatements, and the year-over-year change computed by a calculator. No model is
     involved; use it for figures, and ask_financial_question for explanations."""
-    from finagent.agent.facts_table import facts_table
+    from finagent.reports.facts import facts_table
 
     result = await _in_thread(
         _store_call(

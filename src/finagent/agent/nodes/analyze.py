@@ -13,20 +13,20 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import ANSWER_MODES, Context
-from finagent.agent.entities import find_companies, strip_legal_suffixes, unknown_ticker_mentions
 from finagent.agent.planning import sanitize_phrases
 from finagent.agent.prompts import render
-from finagent.agent.refusals import (
+from finagent.agent.resources import get_resources
+from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_schema
+from finagent.agent.state import State, reset
+from finagent.agent.understand.entities import find_companies, strip_legal_suffixes, unknown_ticker_mentions
+from finagent.agent.understand.refusals import (
     explicit_unknown_message,
     listed_in_question,
     no_terms_message,
     not_in_store_message,
     unknown_names,
 )
-from finagent.agent.resources import get_resources
-from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_schema
-from finagent.agent.state import State, reset
-from finagent.agent.vocabulary import is_breakdown, is_narrative, statement_phrases, statements_for
+from finagent.agent.understand.vocabulary import is_breakdown, is_narrative, statement_phrases, statements_for
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.compare import Wanted
 from finagent.finance.figures.formulas import formulas_for, metrics_for_formulas

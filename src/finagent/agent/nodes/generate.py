@@ -11,21 +11,8 @@ from typing import Any, cast
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
 
-from finagent.agent.context import Context
-from finagent.agent.evidence import (
-    describe,
-    format_evidence,
-    query_terms,
-    subject_companies,
-    subject_note,
-)
-from finagent.agent.generate_figures import generate_figures
-from finagent.agent.planning import NARRATIVE_WORDS
-from finagent.agent.prompts import render
-from finagent.agent.resources import get_resources
-from finagent.agent.schemas import Facts, facts_schema
-from finagent.agent.state import Analysis, State
-from finagent.agent.writing import (
+from finagent.agent.answer.figures_answer import generate_figures
+from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
     budgeted_evidence,
@@ -37,6 +24,19 @@ from finagent.agent.writing import (
     resolve_citations,
     tool_items,
 )
+from finagent.agent.context import Context
+from finagent.agent.evidence import (
+    describe,
+    format_evidence,
+    query_terms,
+    subject_companies,
+    subject_note,
+)
+from finagent.agent.planning import NARRATIVE_WORDS
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.schemas import Facts, facts_schema
+from finagent.agent.state import Analysis, State
 from finagent.finance.figures.formulas import (
     Formula,
     average_over_periods,

@@ -12,9 +12,8 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
 
-from finagent.agent.context import Context
-from finagent.agent.evidence import assign_labels, format_evidence, query_terms
-from finagent.agent.figure_answer import (
+from finagent.agent.answer.figures import model_figures, table_figures
+from finagent.agent.answer.table import (
     cells_from_figures,
     computed_lines,
     derivation_record,
@@ -25,13 +24,7 @@ from finagent.agent.figure_answer import (
     markdown_table,
     withhold,
 )
-from finagent.agent.planning import NARRATIVE_WORDS
-from finagent.agent.prompts import render
-from finagent.agent.resources import get_resources
-from finagent.agent.state import Analysis, State, Target
-from finagent.agent.table_figures import model_figures, table_figures
-from finagent.agent.vocabulary import is_narrative
-from finagent.agent.writing import (
+from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
     budgeted_evidence,
@@ -42,6 +35,13 @@ from finagent.agent.writing import (
     resolve_citations,
     tool_items,
 )
+from finagent.agent.context import Context
+from finagent.agent.evidence import assign_labels, format_evidence, query_terms
+from finagent.agent.planning import NARRATIVE_WORDS
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.state import Analysis, State, Target
+from finagent.agent.understand.vocabulary import is_narrative
 from finagent.finance.compare import Cell, Wanted, compare, scale_unit
 from finagent.finance.figures.formulas import formula_results, formulas_for
 from finagent.finance.figures.verify import UNSUPPORTED, PeriodScope, flag_unsupported, verify_answer

@@ -15,7 +15,7 @@ from typing import Any
 
 import psycopg
 
-from finagent.agent.entities import find_companies
+from finagent.agent.understand.entities import find_companies
 from finagent.db.companies import StoredCompany, list_companies, resolve_company
 from finagent.db.facts import load_facts
 from finagent.db.periods import load_inventory
@@ -221,3 +221,26 @@ def facts_table(
                         )
                 result.rows.append(row)
     return result
+
+
+def facts(
+    tickers: list[str] | str,
+    metrics: list[str] | str,
+    periods: list[str] | str | None = None,
+    *,
+    as_reported: bool = False,
+) -> FactsResult:
+    """Exact reported figures per company and fiscal period from the store's XBRL facts (no model).
+
+    ``finagent.facts(["AMZN", "GOOGL"], "net_income", ["FY2022", "FY2023", "FY2024"])``; each row has
+    the value, its period, the filing and chunk that print it, and the year-over-year change.
+    """
+    from finagent.agent.resources import get_resources
+
+    def as_list(value: list[str] | str | None) -> list[str]:
+        return [value] if isinstance(value, str) else list(value or [])
+
+    with get_resources().database().connection() as conn:
+        return facts_table(
+            conn, as_list(tickers), as_list(metrics), as_list(periods), as_reported=as_reported
+        )

@@ -9,7 +9,7 @@ import difflib
 from collections.abc import Sequence
 from typing import Any
 
-from finagent.agent.entities import company_like_mentions, find_companies, listed_name_candidates
+from finagent.agent.understand.entities import company_like_mentions, find_companies, listed_name_candidates
 from finagent.db.companies import (
     ListedCompany,
     StoredCompany,

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
+from finagent.agent.answer.table import display_scale
 from finagent.agent.context import Context
 from finagent.agent.evidence import format_evidence, query_terms
-from finagent.agent.figure_answer import display_scale
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts, facts_schema

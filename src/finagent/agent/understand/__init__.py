@@ -1,0 +1,1 @@
+"""Understanding the question once: companies, refusals, vocabulary and the typed plan."""
