@@ -214,11 +214,14 @@ def test_search_kinds_and_priors_pick_the_periods_report() -> None:
         "fiscal_quarter": None,
         "kinds": ["10-K", "earnings_release", "8-K"],
     }
+    from finagent.agent.understand.plan import question_traits
     from finagent.finance.periods import parse_time_phrases
 
     def analysed(question: str) -> Analysis:
-        specs = [s.to_dict() for s in parse_time_phrases(question)]
-        return {"question": question, "sources": ["10-K"], "time_specs": specs}
+        specs = parse_time_phrases(question)
+        traits: Any = question_traits(question, specs, ["X"], {}, [], [])
+        dated = [s.to_dict() for s in specs]
+        return {"question": question, "sources": ["10-K"], "time_specs": dated, **traits}
 
     plain = analysed("What was the FY2022 capex?")
     release = analysed("What was FY2022 adjusted EBITDA?")

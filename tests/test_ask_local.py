@@ -80,7 +80,10 @@ def assert_citations_resolve(url: str, answer: dict[str, Any]) -> set[tuple[str,
 
 def test_single_company_direct_question(filings_db: tuple[str, Path]) -> None:
     answer, _ = ask(
-        filings_db, "What were Apple's total net sales in the quarter ended July 1, 2023?", "--mode", "direct"
+        filings_db,
+        "What were Apple's total net sales in the quarter ended July 1, 2023, and what drove them?",
+        "--mode",
+        "direct",
     )
     assert "81,797" in answer["answer"]
     assert ("AAPL", "Q3 FY2023") in assert_citations_resolve(filings_db[0], answer)
@@ -94,8 +97,8 @@ def test_single_company_direct_question(filings_db: tuple[str, Path]) -> None:
     exported = finagent(["runs", "export", answer["run_id"], "--json"], url, home)
     run = json.loads(exported.stdout)
     assert run["status"] == "completed" and run["answer"] == answer["answer"]
-    # the recorded prompt is the one the writer read: the figure with its period (the question's own
-    # wording is not shown to the writer on the figures path; the run records it beside)
+    # the recorded prompt is the one the writer read: the computed figure with its period, from which
+    # the model explains what drove it
     assert "quarter ended July 1, 2023" in run["question"]
     assert (
         "quarter ended 2023-07-01" in run["llm_calls"][0]["prompt"]

@@ -129,6 +129,19 @@ def run(settings: Settings, models: ScriptedModels, question: str) -> dict[str, 
     return asyncio.run(go())
 
 
+def parts(answer: str) -> tuple[str, str, str]:
+    """(computed opening, table, the model's prose) of a figures answer."""
+    blocks = answer.split("\n\n")
+    table = next((b for b in blocks if b.startswith("| Company |")), "")
+    if not table:
+        return answer, "", ""
+    at = blocks.index(table)
+    return "\n\n".join(blocks[:at]), table, "\n\n".join(blocks[at + 1 :])
+
+
+WHY = " and what drove them?"
+
+
 def prose(text: str) -> Any:
     def reply(messages: list[BaseMessage]) -> str:
         return text
@@ -136,37 +149,34 @@ def prose(text: str) -> Any:
     return reply
 
 
-def test_q4_is_derived_and_the_answer_is_a_cited_table_then_prose(
+def test_q4_is_derived_and_the_answer_opens_with_it_computed_then_the_cited_table(
     store: Database, settings: Settings
 ) -> None:
     models = ScriptedModels(
         {
-            "generate": [prose("Apple's revenue in Q4 FY2024 was $94,930 million [10K1, 10Q1].")],
+            "generate": [RuntimeError("a figure answer without narrative needs no model call")],
+            "prose": [RuntimeError("a figure answer without narrative needs no model call")],
             "analyze": [RuntimeError("a figure question needs no analysis call")],
             "evaluate": [RuntimeError("a complete, verified figure answer needs no grading call")],
             "extract": [{"facts": []}],
         }
     )
     out = run(settings, models, "What was Apple's revenue in the fourth quarter of fiscal 2024?")
-    answer = out["answer"]
-    table, _, written = answer.partition("\n\n")
+    opening, table, written = parts(out["answer"])
+    assert opening.startswith(
+        "Apple's revenue in Q4 FY2024 (the quarter ended September 28, 2024) was $94,930 million, derived"
+    )
     assert table.startswith("| Company | Period | Revenue |")
     assert (
         "Q4 FY2024, quarter ended 2024-09-28" in table and "$94,930 million" in table and "(derived)" in table
     )
     assert "FY2024, year ended" not in table  # the 10-K searched for Q4 is not itself an asked period
-    assert "$94,930 million" in written
+    assert written == ""
     assert out["validation"]["status"] == "verified", out["validation"]
     assert out["confidence"] >= 0.9
-    assert not models.models["analyze"].calls and not models.models["evaluate"].calls
-    prompt = models.prompts("generate")[0]
-    assert "$94,930 million" in prompt and "<evidence id=" not in prompt  # the model reads figures, not pages
+    assert not any(m.calls for m in models.models.values())
     # the derivation is a recorded calculation whose inputs are cited where they are printed
-    derived = (
-        [c for c in out.get("calculations", []) if c.get("kind") == "derived"]
-        if "calculations" in out
-        else []
-    )
+    derived = [c for c in out.get("calculations", []) if c.get("kind") == "derived"]
     assert derived == [] or derived[0]["expression"] == "diff(391035, 296105)"
 
 
@@ -184,10 +194,11 @@ def test_the_right_number_for_the_wrong_period_is_unsupported(store: Database, s
             "extract": [{"facts": []}],
         }
     )
-    out = run(settings, models, "What were Apple's total net sales in fiscal 2024?")
+    out = run(settings, models, "What were Apple's total net sales in fiscal 2024" + WHY)
     # the sentence with FY2023's number presented as FY2024 is withheld, and the warning says whose it is
-    assert "383,285" not in out["answer"].split("\n\n", 1)[1]
-    assert "$391,035 million" in out["answer"].split("\n\n", 1)[1]
+    _, _, written = parts(out["answer"])
+    assert "383,285" not in written
+    assert "$391,035 million" in written
     withheld = next(w for w in out["warnings"] if w.startswith("withheld 1 sentence"))
     assert "FY2023" in withheld and "not FY2024" in withheld
     assert out["validation"]["status"] == "verified"
@@ -203,10 +214,12 @@ def test_year_over_year_uses_the_comparative_column_and_ranks(store: Database, s
         }
     )
     out = run(settings, models, "How much did Microsoft's revenue grow year over year in Q3 FY2024?")
-    table = out["answer"].split("\n\n")[0]
+    opening, table, _ = parts(out["answer"])
     assert "$61,858 million" in table and "+17.0% vs Q3 FY2023" in table
-    prompt = models.prompts("generate")[0]
-    assert "revenue grew 17.0% year over year, from Q3 FY2023 to Q3 FY2024" in prompt
+    assert opening == (
+        "Microsoft's revenue grew 17.0% year over year in Q3 FY2024: $61,858 million against $52,857 million "
+        "in Q3 FY2023 [10Q1]."
+    )
 
 
 def test_a_quarter_that_cannot_be_derived_says_so(store: Database, settings: Settings) -> None:
@@ -219,7 +232,7 @@ def test_a_quarter_that_cannot_be_derived_says_so(store: Database, settings: Set
         }
     )
     out = run(settings, models, "What was Apple's diluted EPS in Q4 FY2024?")
-    table = out["answer"].split("\n\n")[0]
+    _, table, _ = parts(out["answer"])
     assert "not derivable" in table and "per-share values do not subtract" in table
     assert any("not derivable" in w for w in out["warnings"])
 
@@ -276,15 +289,21 @@ def test_filings_list_the_company_list_loaded(store: Database, settings: Setting
 
 
 def test_a_failing_model_still_answers_with_the_cited_table(store: Database, settings: Settings) -> None:
-    models = ScriptedModels(
-        {role: [RuntimeError("provider down")] for role in ("generate", "analyze", "evaluate", "extract")}
-    )
+    roles = ("generate", "prose", "analyze", "evaluate", "extract")
+    models = ScriptedModels({role: [RuntimeError("provider down")] for role in roles})
+    # a figure question needs no model: the computed answer stands on its own
     out = run(settings, models, "What were Apple's total net sales in fiscal 2024?")
-    assert (
-        out["answer"].startswith("| Company | Period | Revenue |")
-        and "$391,035 million [10K1]" in out["answer"]
+    opening, table, _ = parts(out["answer"])
+    assert opening == (
+        "Apple's revenue in FY2024 (the year ended September 28, 2024) was $391,035 million [10K1]."
     )
-    assert any("built from the evidence" in w for w in out["warnings"])
+    assert table.startswith("| Company | Period | Revenue |") and "$391,035 million [10K1]" in table
+    assert out["confidence"] >= 0.9 and not out["llm_calls"]
+    # a why question needs the model's words: without them the figures stand, but not confidently
+    out = run(settings, models, "What were Apple's total net sales in fiscal 2024" + WHY)
+    opening, table, written = parts(out["answer"])
+    assert "$391,035 million [10K1]" in opening and "$391,035 million [10K1]" in table and written == ""
+    assert any("the model returned no explanation" in w for w in out["warnings"])
     assert [c["ok"] for c in out["llm_calls"] if c["role"] == "generate"] == [False]
     assert out["confidence"] < 0.8  # a table without the model's answer is not a confident answer
 
@@ -303,23 +322,21 @@ def test_figures_answer_is_audited_with_its_prompt(store: Database, settings: Se
         }
     )
     configure_resources(settings, chat_model_factory=models)
-    answer = asyncio.run(
-        api.aask("What were Apple's total net sales in fiscal 2024?", context=Context(today="2025-11-01"))
-    )
+    question = "What were Apple's total net sales in fiscal 2024" + WHY
+    answer = asyncio.run(api.aask(question, context=Context(today="2025-11-01")))
     assert answer.run_id and answer.validation and answer.validation["status"] == "verified"
     with psycopg.connect(settings.database_url or "") as conn:
         (template, prompt, reply) = conn.execute(
             "SELECT template, prompt, reply FROM run_llm_calls WHERE run_id = %s", (answer.run_id,)
         ).fetchone() or (None, None, None)
         facts = conn.execute("SELECT facts FROM runs WHERE id = %s", (answer.run_id,)).fetchone()
-    assert (
-        template == "figures" and "$391,035 million [10K1]" in (prompt or "") and "391,035" in (reply or "")
-    )
+    assert template == "figures_why" and "$391,035 million [10K1]" in (prompt or "")
+    assert "391,035" in (reply or "")
     assert facts is not None and any(f["period"] == "FY2024" and f["method"] == "xbrl" for f in facts[0])
 
 
 def test_withholding_drops_whole_sentences_and_keeps_decimals_intact() -> None:
-    from finagent.agent.answer.table import rank_claim_error, withhold
+    from finagent.agent.answer.prose import rank_claim_error, withhold
 
     prose = (
         "Apple grew year over year in Q1 FY2023 by -5.5%, while Microsoft grew by +2.0%. "
@@ -349,12 +366,9 @@ def test_prose_that_cannot_stand_at_all_is_rewritten_once(store: Database, setti
             "extract": [{"facts": []}],
         }
     )
-    out = run(settings, models, "What were Apple's total net sales in fiscal 2024?")
+    out = run(settings, models, "What were Apple's total net sales in fiscal 2024" + WHY)
     feedback = models.prompts("generate")[1]
     assert "not used because they misstate the figures" in feedback and "FY2023" in feedback
-    assert (
-        out["answer"].split("\n\n", 1)[1]
-        == "Apple's total net sales in fiscal 2024 were $391,035 million [10K1]."
-    )
+    assert parts(out["answer"])[2] == "Apple's total net sales in fiscal 2024 were $391,035 million [10K1]."
     assert any("rewritten once" in w for w in out["warnings"])
     assert out["validation"]["status"] == "verified"

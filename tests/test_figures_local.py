@@ -1,5 +1,6 @@
 """Figure questions end to end with the real offline model over real filings (../shared): every figure
-exact, asserted on the table *and* on the prose the model wrote (an empty reply fails these tests)."""
+exact, asserted on the table *and* on the sentences that answer the question (computed, before the
+table; an answer that does not say who leads or who grew fails these tests)."""
 
 from __future__ import annotations
 
@@ -49,13 +50,14 @@ def store(pg_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
 
 def ask(store: tuple[str, Path], question: str) -> tuple[dict[str, Any], str, str]:
-    """The answer JSON, its table and the model's prose (the text after the table)."""
+    """The answer JSON, its table and its sentences (those before and after the table)."""
     result = finagent(["ask", question, "--json"], *store, timeout=900)
     assert result.returncode == 0, result.stdout + result.stderr
     answer = json.loads(result.stdout)
-    table, _, prose = answer["answer"].partition("\n\n")
-    assert table.startswith("| Company | Period |"), answer["answer"]
-    prose = prose.split("\n\nNot available:")[0].strip()
+    blocks = answer["answer"].split("\n\nNot available:")[0].split("\n\n")
+    table = next((b for b in blocks if b.startswith("| Company | Period |")), "")
+    assert table, answer["answer"]
+    prose = "\n\n".join(b for b in blocks if b != table).strip()
     return answer, table, prose
 
 
@@ -70,7 +72,7 @@ def test_three_company_annual_comparison(store: tuple[str, Path]) -> None:
     ):
         row = next(line for line in table.splitlines() if line.startswith(f"| {company} | {label}"))
         assert figure in row and "[10K" in row, table
-    # what the model wrote: Alphabet, with its exact figure (no other company's number in its place)
+    # what the answer says: Alphabet, with its exact figure (no other company's number in its place)
     assert prose, answer["warnings"]
     assert "Alphabet" in prose and "100,118" in prose, prose
     assert "[unverified]" not in answer["answer"]
@@ -93,7 +95,7 @@ def test_two_company_quarterly_year_over_year(store: tuple[str, Path]) -> None:
         row = next(line for line in table.splitlines() if line.startswith(f"| {company} | {period}"))
         assert figure in row and change in row, table
     assert "quarter ended 2023-04-01" in table  # Apple's 52/53-week quarter ending in April
-    # what the model wrote: Microsoft grew, with one of its exact growth rates
+    # what the answer says: Microsoft grew, with one of its exact growth rates
     assert prose, answer["warnings"]
     assert "Microsoft" in prose and ("2.0%" in prose or "7.1%" in prose), prose
     assert "[unverified]" not in answer["answer"]

@@ -63,13 +63,17 @@ def test_the_cover_page_filter_is_the_unsectioned_first_page_of_a_report() -> No
 def _plan(question: str, targets: list[dict[str, Any]], **levers: bool) -> list[dict[str, Any]]:
     from finagent.agent.context import Context
     from finagent.agent.planning import plan_searches
+    from finagent.agent.understand.plan import question_traits
 
+    tickers = sorted({t["ticker"] for t in targets if t.get("ticker")})
+    specs = parse_time_phrases(question)
     analysis: dict[str, Any] = {
         "question": question,
-        "tickers": sorted({t["ticker"] for t in targets if t.get("ticker")}),
+        "tickers": tickers,
         "keywords": {},
         "sources": ["10-K", "10-Q"],
-        "time_specs": [s.to_dict() for s in parse_time_phrases(question)],
+        "time_specs": [s.to_dict() for s in specs],
+        **question_traits(question, specs, tickers, {}, [], []),
     }
     context = Context()
     for lever, value in levers.items():

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from finagent.agent.planning import event_days
+from finagent.agent.understand.plan import event_days, question_traits
 from finagent.finance.periods import parse_time_phrases
 
 
@@ -63,12 +63,15 @@ def _plan(
     from finagent.agent.context import Context
     from finagent.agent.planning import plan_searches
 
+    tickers = sorted({t["ticker"] for t in targets if t.get("ticker")})
+    specs = parse_time_phrases(question)
     analysis: dict[str, Any] = {
         "question": question,
-        "tickers": sorted({t["ticker"] for t in targets if t.get("ticker")}),
+        "tickers": tickers,
         "keywords": {},
         "sources": ["10-K", "10-Q"],
-        "time_specs": [s.to_dict() for s in parse_time_phrases(question)],
+        "time_specs": [s.to_dict() for s in specs],
+        **question_traits(question, specs, tickers, {}, [], []),
         **(analysed or {}),
     }
     context = Context()
@@ -87,7 +90,9 @@ def _follow_ups(
     from finagent.agent.context import Context
     from finagent.agent.planning import plan_follow_ups
 
-    analysis = {"question": question, "keywords": {}, "sources": ["10-K"], "time_specs": [], **analysed}
+    traits = question_traits(question, [], [], {}, [], [])
+    analysis = {"question": question, "keywords": {}, "sources": ["10-K"], "time_specs": []}
+    analysis |= {**traits, **analysed}
     state: Any = {"analysis": analysis, "targets": targets, "follow_up_queries": ["outlook"], "iterations": 1}
     return [dict(s.arg) for s in plan_follow_ups(state, Context())]
 

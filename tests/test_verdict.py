@@ -6,7 +6,15 @@ from typing import Any
 
 import pytest
 
-from finagent.finance.figures.verdict import sign_verdict, with_verdict
+from finagent.finance.asks import Ask, read_ask
+from finagent.finance.figures.verdict import Verdict, with_verdict
+from finagent.finance.figures.verdict import sign_verdict as decide
+
+
+def sign_verdict(question: str, calculations: list[dict[str, Any]]) -> Verdict | None:
+    """The verdict of a question as analyze types it (its ask), over its calculations."""
+    ask: Ask = read_ask(question, [], {}, [])
+    return decide(ask, calculations)
 
 WORKING_CAPITAL: dict[str, Any] = {
     "kind": "formula",

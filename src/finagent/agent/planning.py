@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
-from typing import Any
 
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from finagent.agent.context import Context
 from finagent.agent.state import Analysis, FactsTask, SearchTask, State, Target
-from finagent.finance.filing_sections import SECTIONED_KINDS, section_topics
+from finagent.finance.filing_sections import SECTIONED_KINDS
 from finagent.finance.periods import (
     FACTS_KIND,
 )
@@ -21,16 +20,6 @@ FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]
 
 
 REPORT_KINDS = frozenset({"10-K", "annual_report", "10-Q", "earnings_release"})
-
-
-# What a question expects rather than reports (guidance, a forecast, a projection).
-_FORWARD = re.compile(
-    r"\b(?:expect(?:s|ed|ations?)?|guidance|outlook|forecast\w*|anticipat\w*|project(?:s|ed|ions?))\b", re.I
-)
-# An earnings release is the document for non-GAAP figures and guidance.
-_RELEASE_CUES = re.compile(
-    r"\b(adjusted|non-?GAAP|guidance|outlook|earnings (release|report)|press release)\b", re.I
-)
 
 
 def search_kinds(target: Target, analysis: Analysis, extra: list[str] | None = None) -> list[str]:
@@ -84,7 +73,7 @@ def make_task(
 def is_forecast(analysis: Analysis, context: Context) -> bool:
     """A question about what is expected ("is EPS growth expected to accelerate in FY2023?") asks for
     guidance, which the statements never hold: they report the year's results."""
-    return context.unroute_forecasts and bool(_FORWARD.search(analysis.get("question", "")))
+    return context.unroute_forecasts and bool(analysis.get("forecast"))
 
 
 def _routed(analysis: Analysis, context: Context) -> list[str]:
@@ -119,7 +108,7 @@ def search_priors(
     ]
     if len(years) > 1 and target is max(years, key=lambda t: t["fiscal_year"]):
         priors["*"] = NEWEST_PERIOD_PRIOR
-    if _RELEASE_CUES.search(analysis.get("question", "")):
+    if analysis.get("release"):
         priors["earnings_release"] = RELEASE_PRIOR
     elif target.get("fiscal_year") and narrow and analysis.get("time_specs"):
         # "FY2022" means the annual report, "Q2 FY2024" the quarterly report. A question that names
@@ -169,24 +158,6 @@ def _marked_forecast(sends: list[Send], analysis: Analysis, context: Context) ->
 
 EVENT_KINDS = ["8-K", "earnings_release"]
 EVENT_PRIOR = 0.3
-_EVENT_CUES = re.compile(r"\b8-?K\b|\bdated\b|\bpress release\b|\bcurrent report\b", re.I)
-_AS_OF = re.compile(r"\bas of\b", re.I)
-
-
-def event_days(question: str, time_specs: list[dict[str, Any]]) -> list[str]:
-    """Days the question dates a filing or an event by ("the 8-K dated 1st July 2022", "as of May 26,
-    2023"): searched among 8-Ks and releases of those days, not as the fiscal quarter around them. An
-    "as of" day counts only when it is no month end (a month end is a balance-sheet date)."""
-    days = []
-    for spec in time_specs:
-        day = spec.get("day")
-        if not day:
-            continue
-        when = date.fromisoformat(day)
-        month_end = (when + timedelta(days=1)).day == 1
-        if _EVENT_CUES.search(question) or (_AS_OF.search(question) and not month_end):
-            days.append(day)
-    return days
 
 
 def _event_searches(state: State, context: Context) -> list[Send]:
@@ -194,7 +165,7 @@ def _event_searches(state: State, context: Context) -> list[Send]:
     analysis = state["analysis"]
     if not context.search_event_days:
         return []
-    days = event_days(analysis.get("question", ""), list(analysis.get("time_specs") or []))
+    days = list(analysis.get("event_days") or [])
     sends = []
     for day in days:
         when = date.fromisoformat(day)
@@ -212,21 +183,12 @@ def _event_searches(state: State, context: Context) -> list[Send]:
     return sends
 
 
-# Events a company reports on an 8-K (Items 5.02, 2.01, 1.01): leadership changes and deals.
-_EVENT_WORDS = re.compile(
-    r"\b(?:new|incoming|interim|former|outgoing) (?:CEO|CFO|COO|chief \w+ officer|chair(?:man|woman)?)\b"
-    r"|\bappoint\w*|\bresign\w*|\bstep(?:s|ped)? down\b|\bsuccession\b|\bdepart(?:ure|ed|s)\b"
-    r"|\b(?:CEO|CFO) (?:change|transition)\b|\bacquisition of\b|\bmerger (?:with|agreement)\b",
-    re.I,
-)
-
-
 def _event_word_searches(state: State, context: Context) -> list[Send]:
     """A question about a corporate event also searches the company's 8-Ks: in each year asked, or
     in every year when the question names no period ("the new CEO" is not news of the latest
     report's year); an appointment or a deal is reported there, not in the next 10-Q."""
     analysis = state["analysis"]
-    if not context.search_event_words or not _EVENT_WORDS.search(analysis.get("question", "")):
+    if not context.search_event_words or not analysis.get("event_words"):
         return []
     named = bool(analysis.get("time_specs"))
     scopes: dict[tuple[str, int | None], Target] = {}
@@ -255,7 +217,7 @@ def _guidance_searches(state: State, context: Context) -> list[Send]:
     and call (only those: a year without them stored adds nothing). The year is the one the question
     names, not the quarters or the earlier report it resolved to."""
     analysis = state["analysis"]
-    if not context.search_guidance_year or not _FORWARD.search(analysis.get("question", "")):
+    if not context.search_guidance_year or not analysis.get("forecast"):
         return []
     years = sorted(
         {
@@ -288,11 +250,10 @@ def _section_searches(state: State, context: Context) -> list[Send]:
     searches the Items that discuss it in each period's 10-K or 10-Q: the topic's words fill many
     other pages of the same report (the MD&A names customers, a note names a lawsuit)."""
     analysis = state["analysis"]
-    topics = section_topics(analysis.get("question", "")) if context.route_sections else []
-    if not topics:
+    sections = list(analysis.get("sections") or []) if context.route_sections else []
+    if not sections:
         return []
-    sections = list(dict.fromkeys(s for topic in topics for s in topic.sections))
-    words = " ".join(topic.words for topic in topics)
+    words = analysis.get("section_words") or ""
     sends = []
     for target in state["targets"]:
         kinds = [k for k in search_kinds(target, analysis) if k in SECTIONED_KINDS]

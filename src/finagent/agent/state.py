@@ -84,6 +84,21 @@ class Analysis(TypedDict, total=False):
     narrative: bool  # a why/what question: the passages' discussion is searched and written from
     calendars: dict[str, list[int | None]]  # ticker -> [fiscal year-end month, year offset]
     refusal: str
+    # What the question's words ask, read once by analyze (understand.plan.question_traits):
+    ask: dict[str, Any]  # finance.asks.Ask.to_dict(): value, ranking, change, overtake, direction, ...
+    breakdown: bool  # about a part of the company (segment, region, product line)
+    forecast: bool  # what is expected (guidance, outlook), which statements never report
+    release: bool  # what earnings releases report (adjusted figures, guidance)
+    event_words: bool  # a corporate event reported on an 8-K (a new CEO, an acquisition)
+    event_days: list[str]  # ISO days the question dates a filing or an event by
+    sections: list[str]  # report Items that discuss the question's topic (finance.filing_sections)
+    section_words: str  # search words of those topics
+    undated_kinds: list[str] | None  # "this 10-K" with no year: kinds of document pointed at
+    named_kinds: list[str]  # document kinds the question names ("in its 10-Q", "on the call")
+    granularity: str  # "annual" or "quarter": what "latest" or no period means
+    formulas: list[int]  # computed metrics the question names (indexes of finance FORMULAS)
+    average: bool  # a mean over the periods is asked for
+    terms: list[str]  # the question's content words, for condensing passages
 
 
 class Target(TypedDict, total=False):

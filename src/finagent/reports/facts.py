@@ -15,18 +15,20 @@ from typing import Any
 
 import psycopg
 
+from finagent.agent.answer.figures import figure_for
 from finagent.agent.understand.entities import find_companies
 from finagent.db.companies import StoredCompany, list_companies, resolve_company
 from finagent.db.facts import load_facts
 from finagent.db.periods import load_inventory
 from finagent.errors import SearchInputError
 from finagent.finance.calculator import growth_pct
-from finagent.finance.derive import missing_reason
+from finagent.finance.facts import StoredFact
 from finagent.finance.fiscal import calendar_for
-from finagent.finance.lookup import PeriodWanted, displayed_concepts, select
-from finagent.finance.metrics import BY_NAME, metrics_in
-from finagent.finance.periods import parse_time_phrases, resolve_periods
+from finagent.finance.lookup import PeriodWanted
+from finagent.finance.metrics import BY_NAME, Metric, metrics_in
+from finagent.finance.periods import TargetPeriod, parse_time_phrases, resolve_periods
 
+RESTATED_KEYS = ("original", "original_filing", "latest", "latest_filing")
 MAX_TICKERS = 12
 MAX_METRICS = 8
 MAX_PERIODS = 16
@@ -161,65 +163,7 @@ def facts_table(
                 "e.g. PDFs); `finagent ask` reads their statement tables instead"
             )
         for name in names:
-            metric = BY_NAME[name]
-            shown = displayed_concepts(facts, metric)
-            for target in targets:
-                wanted = PeriodWanted(target.fiscal_year, target.fiscal_quarter)
-                chosen = select(facts, metric, wanted, as_reported=as_reported, displayed=shown)
-                row = FactRow(
-                    ticker, name, metric.label, wanted.label, target.fiscal_year, target.fiscal_quarter
-                )
-                if chosen is None:
-                    unit = {"per_share": "USD/shares", "shares": "shares"}.get(metric.unit, "USD")
-                    row.note = missing_reason(
-                        metric.concepts,
-                        unit,
-                        metric.instant,
-                        wanted.fiscal_year,
-                        wanted.fiscal_quarter,
-                        facts,
-                    )
-                    result.rows.append(row)
-                    continue
-                fact = chosen.fact
-                row.period_start, row.period_end, row.value, row.unit = (
-                    fact.period_start,
-                    fact.period_end,
-                    fact.value,
-                    fact.unit,
-                )
-                row.source = "derived" if fact.derived else "xbrl"
-                row.concept, row.form, row.filing = fact.concept, fact.form, fact.filing_key
-                row.source_uri, row.chunk_id, row.page, row.derivation = (
-                    fact.source_uri,
-                    fact.chunk_id,
-                    fact.page,
-                    fact.derivation,
-                )
-                row.restated = [
-                    {
-                        "original": str(r.original.value),
-                        "original_filing": r.original.filing_key,
-                        "latest": str(r.latest.value),
-                        "latest_filing": r.latest.filing_key,
-                    }
-                    for r in chosen.restatements
-                ]
-                prior = select(facts, metric, wanted.prior_year(), as_reported=as_reported, displayed=shown)
-                if (
-                    prior is not None
-                    and prior.fact.value
-                    and fact.value is not None
-                    and metric.unit == "money"
-                ):
-                    growth = growth_pct(prior.fact.value, fact.value)
-                    if growth.ok and growth.result is not None:
-                        row.yoy_pct, row.yoy_from, row.yoy_expression = (
-                            growth.result,
-                            prior.period.label,
-                            growth.expression,
-                        )
-                result.rows.append(row)
+            result.rows += [_row(facts, ticker, BY_NAME[name], target, as_reported) for target in targets]
     return result
 
 
@@ -244,3 +188,39 @@ def facts(
         return facts_table(
             conn, as_list(tickers), as_list(metrics), as_list(periods), as_reported=as_reported
         )
+
+
+def _row(
+    facts: list[StoredFact], ticker: str, metric: Metric, target: TargetPeriod, as_reported: bool
+) -> FactRow:
+    """One company's metric for one period, as the answer's figures choose it (``figure_for``), with
+    its year-over-year change (same fiscal quarter a year earlier, by the calculator)."""
+    wanted = PeriodWanted(target.fiscal_year, target.fiscal_quarter)
+    row = FactRow(ticker, metric.name, metric.label, wanted.label, target.fiscal_year, target.fiscal_quarter)
+    record = figure_for(facts, ticker, metric, wanted, as_reported=as_reported) or {}
+    if record.get("value") is None:
+        row.note = str(record.get("reason") or "no reported figure in the store")
+        return row
+    row.value, row.unit, row.source = Decimal(record["value"]), record.get("unit"), record["source"]
+    row.period_start = _day(record.get("period_start"))
+    row.period_end = _day(record.get("period_end"))
+    row.concept, row.form, row.filing = record.get("concept"), record.get("form"), record.get("filing")
+    row.source_uri, row.chunk_id, row.page = (
+        record.get("source_uri"),
+        record.get("chunk_id"),
+        record.get("page"),
+    )
+    row.derivation = record.get("derivation")
+    row.restated = [{k: str(r[k]) for k in RESTATED_KEYS} for r in record.get("restated") or []]
+    prior = figure_for(
+        facts, ticker, metric, wanted.prior_year(), as_reported=as_reported, role="comparative"
+    )
+    if prior and prior.get("value") and Decimal(prior["value"]) and metric.unit == "money":
+        growth = growth_pct(Decimal(prior["value"]), row.value)
+        if growth.ok and growth.result is not None:
+            row.yoy_pct, row.yoy_from, row.yoy_expression = growth.result, prior["period"], growth.expression
+    return row
+
+
+def _day(text: Any) -> date | None:
+    return date.fromisoformat(str(text)[:10]) if text else None

@@ -1,5 +1,9 @@
-"""Figures no XBRL fact states: read from the statement table's column for the period, else asked of the
-model (which must cite the evidence item and column it copied), else reported missing.
+"""One figure, one choice: the value of (company, metric, period) for every answer and report.
+
+XBRL facts first (``finance.lookup.select``: the concept the company's statements show, the latest
+filing unless the original is asked for), then the statement table's column for the period, else the
+model (which must cite the evidence item and column it copied, with the scale it is printed in),
+else the figure is reported missing with the reason.
 
 A table is read by period, never by position: the column whose header names the target period, or
 nothing (fail closed).
@@ -9,22 +13,305 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from finagent.agent.answer.table import display_scale
+from finagent.agent.answer.wording import display_scale
+from finagent.agent.answer.writing import budgeted_evidence
 from finagent.agent.context import Context
-from finagent.agent.evidence import format_evidence, query_terms
+from finagent.agent.evidence import assign_labels, format_evidence, query_terms
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts, facts_schema
-from finagent.finance.compare import Cell
-from finagent.finance.facts import DurationClass, FiscalCalendar
+from finagent.agent.state import FactsTask, Target
+from finagent.finance.calculator import calculate
+from finagent.finance.compare import Cell, scale_unit
+from finagent.finance.derive import missing_reason
+from finagent.finance.facts import DurationClass, FiscalCalendar, StoredFact
 from finagent.finance.figures.text import value_in_text
 from finagent.finance.figures.verify import table_known
-from finagent.finance.metrics import BY_NAME
+from finagent.finance.lookup import PeriodWanted, Selection, displayed_concepts, select
+from finagent.finance.metrics import BY_NAME, Metric
 from finagent.finance.tables import stated_scale
 from finagent.llm.structured import structured_call
+
+
+# -- figures from the XBRL facts ------------------------------------------------------------------
+def _provenance(fact: StoredFact) -> dict[str, Any]:
+    """Where a stored fact is printed: the chunk, its document and the filing."""
+    return {
+        "chunk_id": fact.chunk_id,
+        "document_id": fact.document_id,
+        "filing": fact.filing_key,
+        "form": fact.form,
+        "source_uri": fact.source_uri,
+        "title": fact.title,
+        "page": fact.page,
+    }
+
+
+def _input_record(fact: StoredFact) -> dict[str, Any]:
+    return {
+        "fact_id": fact.id,
+        "value": str(fact.value),
+        "period": fact.period_label,
+        "duration": fact.duration,
+        "period_end": fact.period_end.isoformat(),
+        "display": fact.display,
+        **_provenance(fact),
+    }
+
+
+def figure_record(
+    selection: Selection, ticker: str, role: str, by_id: dict[int, StoredFact] | None = None
+) -> dict[str, Any]:
+    """A looked-up figure as graph state (plain JSON): value as exact text, period, provenance; a
+    derived figure carries its inputs (each cited where it is displayed)."""
+    fact = selection.fact
+    inputs = [by_id[i] for i in fact.inputs if by_id and i in by_id]
+    return {
+        "ticker": ticker,
+        "metric": selection.metric.name,
+        "metric_label": selection.metric.label,
+        "period": selection.period.label,
+        "fiscal_year": fact.fiscal_year,
+        "fiscal_quarter": None if selection.period.annual else fact.fiscal_quarter,
+        "duration": fact.duration,
+        "period_start": fact.period_start.isoformat() if fact.period_start else None,
+        "period_end": fact.period_end.isoformat(),
+        "value": str(fact.value),
+        "unit": fact.unit,
+        "decimals": fact.decimals,
+        "display": fact.display,
+        "concept": fact.concept,
+        "fact_id": fact.id,
+        "source": "derived" if fact.derived else "xbrl",
+        "derivation": fact.derivation,
+        "inputs": [_input_record(f) for f in inputs],
+        **_provenance(fact),
+        "role": role,
+        "restated": [
+            {
+                "original": str(r.original.value),
+                "original_filing": r.original.filing_key,
+                "latest": str(r.latest.value),
+                "latest_filing": r.latest.filing_key,
+                "chunk_id": r.original.chunk_id,
+                "document_id": r.original.document_id,
+                "latest_chunk_id": r.latest.chunk_id,
+            }
+            for r in selection.restatements
+        ],
+    }
+
+
+def _gap(metric: Metric, ticker: str, period: PeriodWanted, facts: list[StoredFact]) -> dict[str, Any]:
+    """A target no fact answers, with the reason (a quarter that cannot be derived says so)."""
+    unit = {"per_share": "USD/shares", "shares": "shares"}.get(metric.unit, "USD")
+    return {
+        "ticker": ticker,
+        "metric": metric.name,
+        "metric_label": metric.label,
+        "period": period.label,
+        "fiscal_year": period.fiscal_year,
+        "fiscal_quarter": period.fiscal_quarter,
+        "value": None,
+        "role": "target",
+        "source": "none",
+        "reason": missing_reason(
+            metric.concepts, unit, metric.instant, period.fiscal_year, period.fiscal_quarter, facts
+        ),
+    }
+
+
+def figure_for(
+    facts: Sequence[StoredFact],
+    ticker: str,
+    metric: Metric,
+    period: PeriodWanted,
+    *,
+    as_reported: bool = False,
+    displayed: set[str] | None = None,
+    role: str = "target",
+) -> dict[str, Any] | None:
+    """The figure of (company, metric, period) from the company's XBRL facts: the fact ``select``
+    chooses, with its filing, the chunk printing it and any restatement; a target no fact states is
+    a gap with the reason (a quarter that cannot be derived says so); a comparative is None."""
+    shown = displayed if displayed is not None else displayed_concepts(facts, metric)
+    chosen = select(facts, metric, period, as_reported=as_reported, displayed=shown)
+    if chosen is not None:
+        return figure_record(chosen, ticker, role, {f.id: f for f in facts})
+    return _gap(metric, ticker, period, list(facts)) if role == "target" else None
+
+
+def lookup(facts: list[StoredFact], task: FactsTask) -> list[dict[str, Any]]:
+    """Figures (and gaps) for one task from one company's facts: the target period and the comparative
+    periods its comparisons need."""
+    target = PeriodWanted(task["fiscal_year"], task.get("fiscal_quarter"))
+    periods: list[tuple[PeriodWanted, str]] = [(target, "target")]
+    if "prior_year" in task["comparatives"]:
+        periods.append((target.prior_year(), "comparative"))
+    prior_quarter = target.prior_quarter()
+    if "prior_quarter" in task["comparatives"] and prior_quarter is not None:
+        periods.append((prior_quarter, "comparative"))
+    out: list[dict[str, Any]] = []
+    for name in task["metrics"]:
+        metric = BY_NAME.get(name)
+        if metric is None:
+            continue
+        shown = displayed_concepts(facts, metric)
+        for period, role in periods:
+            record = figure_for(
+                facts,
+                task["ticker"],
+                metric,
+                period,
+                as_reported=task["as_reported"],
+                displayed=shown,
+                role=role,
+            )
+            if record is not None:
+                out.append(record)
+            if record is not None and record["value"] is None and _q4_of_money_flow(metric, period):
+                # The year, for a Q4 the tables may complete (year − the Q3 10-Q's nine months).
+                year = figure_for(
+                    facts,
+                    task["ticker"],
+                    metric,
+                    PeriodWanted(period.fiscal_year),
+                    displayed=shown,
+                    role="input",
+                )
+                if year is not None:
+                    out.append(year)
+    return out
+
+
+def _q4_of_money_flow(metric: Metric, period: PeriodWanted) -> bool:
+    return period.fiscal_quarter == 4 and metric.unit == "money" and not metric.instant
+
+
+# -- cells of the answer ---------------------------------------------------------------------------
+def _date(text: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(text)[:10]) if text else None
+    except ValueError:
+        return None
+
+
+def _unit_of(record: dict[str, Any]) -> str:
+    unit = str(record.get("unit") or "USD")
+    return "USD/shares" if "/" in unit else unit
+
+
+def cells_from_figures(
+    figures: Sequence[dict[str, Any]], label_for_chunk: dict[int, str], label_for_document: dict[int, str]
+) -> tuple[list[Cell], list[dict[str, Any]]]:
+    """Cells from looked-up figures (with citation labels), and the derivations as calculator records."""
+    cells: list[Cell] = []
+    seen: set[tuple[str, str, str, str]] = set()
+    for record in figures:
+        if record.get("value") is None:
+            continue
+        key = (record["ticker"], record["metric"], record["period"], record.get("role", "target"))
+        if key in seen:
+            continue
+        seen.add(key)
+        value = Decimal(record["value"])
+        unit = _unit_of(record)
+        scale = display_scale(value, unit, record.get("decimals"))
+        inputs = record.get("inputs") or []
+        operands: tuple[Decimal, ...] = ()
+        if record.get("source") == "derived" and inputs:
+            sources = tuple(_label(i, label_for_chunk, label_for_document) for i in inputs)
+            operands = tuple(Decimal(i["value"]) for i in inputs)
+        else:
+            sources = (_label(record, label_for_chunk, label_for_document),)
+        cells.append(
+            Cell(
+                ticker=record["ticker"],
+                metric=record["metric"],
+                period=record["period"],
+                fiscal_year=int(record["fiscal_year"]),
+                fiscal_quarter=record.get("fiscal_quarter"),
+                period_end=_date(record.get("period_end")),
+                value=value,
+                unit=unit,
+                scale=scale,
+                sources=tuple(s for s in sources if s),
+                role=record.get("role", "target"),
+                derived=record.get("source") == "derived",
+                note=str(record.get("source") or "xbrl"),
+                inputs=operands,
+            )
+        )
+    return cells, [d for c in cells if (d := derivation_record(c)) is not None]
+
+
+def derivation_record(cell: Cell) -> dict[str, Any] | None:
+    """A derived figure (Q4 = FY − nine months) as the calculator call that computed it, with its inputs
+    in the units they are printed in, so the figures check can trace it."""
+    if not cell.derived or len(cell.inputs) != 2:
+        return None
+    first, second = (v.scaleb(-cell.scale) if cell.scale else v for v in cell.inputs)
+    result = calculate(f"diff({_plain(first)}, {_plain(second)})")
+    if not result.ok or result.result is None:
+        return None
+    return {
+        "kind": "derived",
+        "ticker": cell.ticker,
+        "metric": cell.metric,
+        "period": cell.period,
+        "expression": result.expression,
+        "result": result.result,
+        "result_text": f"{cell.shown:,}",
+        "sources": list(cell.sources),
+        "unit": scale_unit(cell.scale),
+        "derivation": "fy_minus_9m" if cell.fiscal_quarter == 4 else "ytd_difference",
+    }
+
+
+def _plain(value: Decimal) -> str:
+    text = format(value.normalize(), "f")
+    return f"({text})" if value < 0 else text
+
+
+def _label(record: dict[str, Any], by_chunk: dict[int, str], by_document: dict[int, str]) -> str:
+    chunk = record.get("chunk_id")
+    if chunk is not None and chunk in by_chunk:
+        return by_chunk[chunk]
+    return by_document.get(record.get("document_id") or -1, "")
+
+
+def filing_items(figures: Sequence[dict[str, Any]], have_chunks: set[int]) -> list[dict[str, Any]]:
+    """Citable items for figures whose number is displayed in no stored text (XBRL instance
+    documents): the filing itself is cited, with its form and period."""
+    items: dict[int, dict[str, Any]] = {}
+    for record in [*figures, *(i for f in figures for i in f.get("inputs") or [])]:
+        document = record.get("document_id")
+        if document is None or (record.get("chunk_id") in have_chunks) or document in items:
+            continue
+        form = str(record.get("form") or "10-K").upper()
+        kind = "10-Q" if form.startswith("10-Q") else "10-K" if form.startswith("10-K") else "other"
+        items[document] = {
+            "chunk_id": None,
+            "document_id": document,
+            "ticker": record.get("ticker") or (record.get("filing") or "").split("|")[0] or None,
+            "kind": kind,
+            "period_label": (record.get("filing") or "").split("|")[-1],
+            "period_end": (record.get("filing") or "").split("|")[-1] or None,
+            "title": record.get("title"),
+            "source_uri": record.get("source_uri"),
+            "section": "XBRL",
+            "section_title": "XBRL instance document",
+            "page": None,
+            "text": f"XBRL facts of {record.get('title') or record.get('filing')}",
+            "fused_score": 0.0,
+        }
+    return list(items.values())
+
 
 _STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
 
@@ -37,15 +324,6 @@ _OTHER_KIND = {"instant": ("income_statement", "cash_flow"), "duration": ("balan
 def calendar_of(calendars: dict[str, Any], ticker: str) -> FiscalCalendar:
     fye, offset = (calendars.get(ticker) or [None, None])[:2]
     return FiscalCalendar(int(fye or 12), int(offset or 0))
-
-
-def _date(text: Any) -> Any:
-    from datetime import date
-
-    try:
-        return date.fromisoformat(str(text)) if text else None
-    except ValueError:
-        return None
 
 
 def _unit_fits(unit: str | None, wanted: str) -> bool:
@@ -354,3 +632,114 @@ async def model_figures(
         )
     remaining = [g for g in gaps if (g["ticker"], g["label"], g["metric"]) not in filled]
     return cells, remaining, [c.to_dict() for c in calls]
+
+
+# -- the whole choice, for one answer -----------------------------------------------------------------
+@dataclass
+class Chosen:
+    """The answer's figures: citable items, cells (facts, tables, the model), derivations, what is
+    missing and why, the model calls made and warnings (restatements)."""
+
+    items: list[dict[str, Any]]
+    cells: list[Cell]
+    derivations: list[dict[str, Any]]
+    gaps: list[dict[str, Any]]
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    item_chars: int = 0
+
+
+def asked_targets(targets: Sequence[Target]) -> list[Target]:
+    """Target periods the answer reports: a Q4's companion fiscal year (searched for its text) is not
+    itself a period the question asked about."""
+    return [
+        t for t in targets if t.get("ticker") and t.get("fiscal_year") is not None and not t.get("companion")
+    ]
+
+
+def gaps_of(
+    figures: Sequence[dict[str, Any]], targets: Sequence[Target], metrics: Sequence[str]
+) -> list[dict[str, Any]]:
+    """(ticker, period, metric) the facts did not answer, with the reason when one is known."""
+    found = {(f["ticker"], f["period"], f["metric"]) for f in figures if f.get("value") is not None}
+    reasons = {
+        (f["ticker"], f["period"], f["metric"]): f.get("reason") for f in figures if f.get("value") is None
+    }
+    return [
+        {**target, "metric": metric, "reason": reasons.get(key) or "no reported figure in the store"}
+        for target in targets
+        for metric in metrics
+        if (key := (target["ticker"], target["label"], metric)) not in found
+    ]
+
+
+def citable_items(
+    figures: Sequence[dict[str, Any]], evidence: Sequence[dict[str, Any]], context: Context
+) -> tuple[list[dict[str, Any]], int]:
+    """Labelled items: the chunks displaying the figures first, the filings of figures no text
+    displays, then every retrieved chunk (the best per period first: what the model would read)."""
+    shown = {f.get("chunk_id") for f in figures} | {
+        i.get("chunk_id") for f in figures for i in [*(f.get("inputs") or []), *(f.get("restated") or [])]
+    }
+    fact_items = [e for e in evidence if e["chunk_id"] in shown]
+    rest = [e for e in evidence if e["chunk_id"] not in shown]
+    others, item_chars, _ = budgeted_evidence(rest, context)
+    chosen = {e["chunk_id"] for e in others}
+    others += sorted((e for e in rest if e["chunk_id"] not in chosen), key=lambda e: -float(e["fused_score"]))
+    items = assign_labels(
+        [
+            *fact_items,
+            *filing_items(figures, {e["chunk_id"] for e in fact_items}),
+            *[{k: v for k, v in i.items() if k != "label"} for i in others],
+        ]
+    )
+    return items, item_chars
+
+
+async def choose_cells(
+    figures: Sequence[dict[str, Any]],
+    evidence: Sequence[dict[str, Any]],
+    targets: Sequence[Target],
+    metrics: Sequence[str],
+    calendars: dict[str, Any],
+    context: Context,
+    question: str,
+) -> Chosen:
+    """Every asked (company, period, metric): the XBRL fact, else the statement column of the period,
+    else the model's copy (with its scale and period), else a gap with the reason."""
+    looked_up = [f for f in figures if f.get("role") != "input"]
+    years_in = [f for f in figures if f.get("role") == "input"]
+    items, item_chars = citable_items([*looked_up, *years_in], evidence, context)
+    by_chunk = {i["chunk_id"]: i["label"] for i in items if i.get("chunk_id") is not None}
+    by_document = {i["document_id"]: i["label"] for i in items if i.get("chunk_id") is None}
+    cells, derivations = cells_from_figures(looked_up, by_chunk, by_document)
+    gaps = gaps_of(looked_up, asked_targets(targets), metrics)
+    chosen = Chosen(items, cells, derivations, gaps, item_chars=item_chars)
+    if gaps:
+        years, _ = cells_from_figures(years_in, by_chunk, by_document)
+        from_tables, chosen.gaps = table_figures(gaps, items, calendars, years)
+        chosen.cells += from_tables
+        chosen.derivations += [d for c in from_tables if (d := derivation_record(c)) is not None]
+    if chosen.gaps and context.use_calculator:
+        extracted, chosen.gaps, chosen.calls = await model_figures(
+            chosen.gaps, items, question, item_chars, context, calendars
+        )
+        chosen.cells += extracted
+    chosen.warnings = [
+        f"{g['ticker']} {g['label']} {_label_of(g['metric'])}: {g['reason']}" for g in chosen.gaps
+    ] + _restated_notes(looked_up)
+    return chosen
+
+
+def _label_of(metric: str) -> str:
+    return BY_NAME[metric].label.lower() if metric in BY_NAME else metric.replace("_", " ")
+
+
+def _restated_notes(figures: Sequence[dict[str, Any]]) -> list[str]:
+    return [
+        f"{record['ticker']} {record['period']} {record['metric_label'].lower()} was restated: "
+        f"{restated['original']} in {restated['original_filing']}, {restated['latest']} in "
+        f"{restated['latest_filing']} (the latest is used)"
+        for record in figures
+        for restated in record.get("restated") or []
+    ]

@@ -1,297 +1,275 @@
-"""generate for figure questions: period-true figures → computed comparisons → cited table → prose.
+"""The answer to a figure question: computed first sentences that answer the ask, the cited table of
+period-true figures, then — only for a why/what question — the model's explanation from the passages.
 
-The figures come from the facts lookups (XBRL facts and derived quarters); a figure no fact states is
-read from the statement table's column for its period, and only then asked of the model. The model
-writes the prose from the figure list alone; the whole answer is checked for value *and* period.
+A figure question without narrative needs no model call at all: its figures are chosen in
+``figures``, its comparisons computed by the calculator (``finance.compare``), its first sentences
+rendered by ``statements``. When the model writes, it writes only what code cannot (drivers, context)
+and its sentences go through the one draft loop (``draft``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage
-from langgraph.runtime import Runtime
-
-from finagent.agent.answer.figures import model_figures, table_figures
-from finagent.agent.answer.table import (
-    cells_from_figures,
-    computed_lines,
-    derivation_record,
-    figure_lines,
-    filing_items,
-    formula_lines,
-    legacy_facts,
-    markdown_table,
-    withhold,
-)
+from finagent.agent.answer.draft import Composed, Writer, draft
+from finagent.agent.answer.figures import Chosen, asked_targets, choose_cells
+from finagent.agent.answer.prose import formula_lines, legacy_facts
+from finagent.agent.answer.statements import Facts, Opening, opening, primary_metric
+from finagent.agent.answer.table import markdown_table
 from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
-    budgeted_evidence,
     cite_passages,
     drop_unknown_citations,
-    format_tool_items,
     not_available,
     resolve_citations,
     tool_items,
 )
 from finagent.agent.context import Context
-from finagent.agent.evidence import assign_labels, format_evidence, query_terms
+from finagent.agent.evidence import format_evidence
 from finagent.agent.planning import NARRATIVE_WORDS
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
-from finagent.agent.state import Analysis, State, Target
-from finagent.agent.understand.vocabulary import is_narrative
-from finagent.finance.compare import Cell, Wanted, compare, scale_unit
-from finagent.finance.figures.formulas import formula_results, formulas_for
-from finagent.finance.figures.verify import UNSUPPORTED, PeriodScope, flag_unsupported, verify_answer
-from finagent.finance.metrics import BY_NAME
-from finagent.llm.structured import text_call
+from finagent.agent.state import Analysis, State
+from finagent.finance.asks import Ask
+from finagent.finance.compare import Cell, Comparisons, Wanted, compare, scale_unit
+from finagent.finance.figures.formulas import (
+    FORMULAS,
+    compute_formulas,
+    line_of_metric,
+    mean_over_periods,
+    with_prior_years,
+)
+from finagent.finance.figures.verify import (
+    UNSUPPORTED,
+    PeriodScope,
+    Validation,
+    flag_unsupported,
+    verify_answer,
+)
 
 
-def _targets(state: State) -> list[Target]:
-    """Target periods the answer reports: a Q4's companion fiscal year (searched for its text) is not
-    itself a period the question asked about."""
-    targets = [t for t in state.get("targets") or [] if t.get("ticker") and t.get("fiscal_year") is not None]
-    return [t for t in targets if not t.get("companion")]
+@dataclass
+class Computed:
+    """Everything code says before the model writes: the chosen figures, the comparisons, the opening
+    sentences, the table and the calculations they rest on."""
+
+    chosen: Chosen
+    comparisons: Comparisons
+    opening: Opening
+    head: str
+    calculations: list[dict[str, Any]]
 
 
-def _gaps(figures: list[dict[str, Any]], targets: list[Target], metrics: list[str]) -> list[dict[str, Any]]:
-    """(ticker, period, metric) the facts did not answer, with the reason when one is known."""
-    found = {(f["ticker"], f["period"], f["metric"]) for f in figures if f.get("value") is not None}
-    reasons = {
-        (f["ticker"], f["period"], f["metric"]): f.get("reason") for f in figures if f.get("value") is None
-    }
-    gaps = []
-    for target in targets:
-        for metric in metrics:
-            key = (target["ticker"], target["label"], metric)
-            if key not in found:
-                gaps.append(
-                    {
-                        **target,
-                        "metric": metric,
-                        "reason": reasons.get(key) or "no reported figure in the store",
-                    }
-                )
-    return gaps
-
-
-async def generate_figures(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    context = runtime.context or Context()
-    analysis = state["analysis"]
-    question: str = analysis["question"]
-    names: dict[str, list[str]] = analysis.get("names") or {}
-    metrics: list[str] = list(analysis.get("metrics") or [])
-    iteration = int(state.get("iterations") or 0) + 1
-    figures = [f for f in state.get("figures") or [] if f.get("role") != "input"]
-    year_inputs = [f for f in state.get("figures") or [] if f.get("role") == "input"]
-    evidence = list(state.get("evidence") or [])
-    warnings: list[str] = []
-    calls: list[dict[str, Any]] = []
-
-    # Citable items: the chunks displaying the figures first, then the best evidence per period.
-    fact_chunks = {f.get("chunk_id") for f in [*figures, *year_inputs]} | {
-        i.get("chunk_id") for f in figures for i in f.get("inputs") or []
-    }
-    fact_items = [e for e in evidence if e["chunk_id"] in fact_chunks]
-    rest = [e for e in evidence if e["chunk_id"] not in fact_chunks]
-    others, item_chars, _ = budgeted_evidence(rest, context)  # every chunk stays readable below
-    chosen = {e["chunk_id"] for e in others}
-    # Every retrieved chunk may hold a statement table to read a figure from (the best few per period
-    # are what the model would read); labels follow that order.
-    others += sorted((e for e in rest if e["chunk_id"] not in chosen), key=lambda e: -float(e["fused_score"]))
-    items = assign_labels(
-        [
-            *fact_items,
-            *filing_items(figures, {e["chunk_id"] for e in fact_items}),
-            *[{k: v for k, v in i.items() if k != "label"} for i in others],
-        ]
+def wanted_for(analysis: Analysis, ask: Ask) -> Wanted:
+    """The comparisons to compute: those the question's words ask for and those its ask needs."""
+    words = dict(analysis.get("comparisons") or {})
+    change = ask.change
+    return Wanted(
+        yoy=bool(words.get("yoy")) or change == "yoy",
+        qoq=bool(words.get("qoq")) or change == "qoq",
+        change=bool(words.get("change")) or change in ("change", "trend") or ask.kind == "direction",
+        cagr=bool(words.get("cagr")) or change == "cagr",
+        rank=bool(words.get("rank")) or ask.kind in ("ranking", "comparison"),
+        difference=bool(words.get("difference")),
     )
-    by_chunk = {i["chunk_id"]: i["label"] for i in items if i.get("chunk_id") is not None}
-    by_document = {i["document_id"]: i["label"] for i in items if i.get("chunk_id") is None}
 
-    cells, derivations = cells_from_figures(figures, by_chunk, by_document)
-    targets = _targets(state)
-    gaps = _gaps(figures, targets, metrics)
-    calendars = analysis.get("calendars") or {}
-    if gaps:
-        years, _ = cells_from_figures(year_inputs, by_chunk, by_document)
-        from_tables, gaps = table_figures(gaps, items, calendars, years)
-        cells += from_tables
-        derivations += [d for c in from_tables if (d := derivation_record(c)) is not None]
-    if gaps and context.use_calculator:
-        extracted, gaps, extract_calls = await model_figures(
-            gaps, items, question, item_chars, context, calendars
-        )
-        cells += extracted
-        calls += extract_calls
-    for gap in gaps:
-        warnings.append(f"{gap['ticker']} {gap['label']} {_label_of(gap['metric'])}: {gap['reason']}")
-    for record in figures:
-        for restated in record.get("restated") or []:
-            warnings.append(
-                f"{record['ticker']} {record['period']} {record['metric_label'].lower()} was restated: "
-                f"{restated['original']} in {restated['original_filing']}, {restated['latest']} in "
-                f"{restated['latest_filing']} (the latest is used)"
+
+def formula_results(analysis: Analysis, cells: list[Cell]) -> list[dict[str, Any]]:
+    """The question's own computed metrics (beyond margins and free cash flow) over the cells."""
+    formulas = [FORMULAS[i] for i in analysis.get("formulas") or [] if 0 <= i < len(FORMULAS)]
+    if not formulas:
+        return []
+    inputs: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+    for cell in cells:
+        line = line_of_metric(cell.metric)
+        if line is not None:
+            unit = scale_unit(cell.scale) if cell.unit == "USD" else cell.unit
+            source = cell.sources[0] if cell.sources else ""
+            inputs.setdefault((cell.ticker, cell.period), {}).setdefault(
+                line, {"value": float(cell.shown), "unit": unit, "source": source}
             )
-
-    wanted = Wanted(**(analysis.get("comparisons") or {}))
-    comparisons = compare(cells, wanted, analysis.get("computed") or [])
-    formulas = formulas_for(question) if context.use_calculator else []
-    computed_formulas = [
+    results = compute_formulas(formulas, with_prior_years(inputs))
+    if analysis.get("average"):
+        results += mean_over_periods(results)
+    computed = analysis.get("computed") or []
+    # margins and free cash flow are compare()'s already: only their multi-year mean is new here
+    return [
         r
-        for r in formula_results(question, formulas, _figure_rows([*cells, *comparisons.cells]))
-        # margins and free cash flow are compare()'s already: only their multi-year mean is new here
-        if r["metric"].startswith("average ")
-        or r["metric"].replace(" ", "_") not in (analysis.get("computed") or [])
+        for r in results
+        if r["metric"].startswith("average ") or r["metric"].replace(" ", "_") not in computed
     ]
-    comparisons.calculations += computed_formulas
-    calculations = [*derivations, *comparisons.calculations] if context.use_calculator else list(derivations)
-    table = markdown_table(cells, comparisons, names, metrics, gaps)
-    if computed_formulas:  # the question's own metric, stated by the calculator, not left to the model
-        table += "\n\n" + formula_lines(computed_formulas, names)
-    missing = (
-        "; ".join(f"{g['ticker']} {g['label']} {g['metric'].replace('_', ' ')} ({g['reason']})" for g in gaps)
-        or "none"
+
+
+async def compute(state: State, context: Context) -> Computed:
+    """The figures, comparisons, opening sentences and table of a figure question."""
+    analysis = state["analysis"]
+    ask = Ask.from_dict(analysis.get("ask"))
+    metrics = list(analysis.get("metrics") or [])
+    chosen = await choose_cells(
+        list(state.get("figures") or []),
+        list(state.get("evidence") or []),
+        list(state.get("targets") or []),
+        metrics,
+        analysis.get("calendars") or {},
+        context,
+        analysis["question"],
     )
-
-    tool_results = list(state.get("tool_results") or [])
-    tools = tool_items(tool_results)
-    # The question itself is not shown to the writer of a figures answer: its wording ("which company
-    # grew…") pulls a small model away from the computed results, which already answer it. A why/what
-    # question needs it, with the passages that explain the figures.
-    narrative = is_narrative(question)
-    sections: dict[str, Any] = {}
-    if narrative:
-        sections = {"question": question, "passages": _passages(items, question, analysis, item_chars)}
-    messages = render(
-        "figures_why" if narrative else "figures",
-        figures=figure_lines([c for c in cells if c.role == "target" or wanted.over_time], names),
-        computed=computed_lines(comparisons, names, [*cells, *comparisons.cells]),
-        market=format_tool_items(tools) if tools else "(not asked)",  # delimited: their text is data
-        missing=missing,
-        max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8)
-        if narrative
-        else min(4, MAX_SENTENCES.get(analysis["answer_mode"], 4)),
-        **sections,
+    computed_metrics = list(analysis.get("computed") or [])
+    comparisons = compare(chosen.cells, wanted_for(analysis, ask), computed_metrics)
+    formulas = (
+        formula_results(analysis, [*chosen.cells, *comparisons.cells]) if context.use_calculator else []
     )
-    model = get_resources().chat_model("prose", context)  # a few sentences: a tighter token cap
-    text, call = await text_call(model, messages, role="generate")
-    calls.append(call.to_dict())
-    check_items = [*items, *tools, _period_item(cells)]
-    known_labels = {i["label"] for i in items} | {t["label"] for t in tools}
-    unavailable = not_available(tool_results)
-
-    def compose(prose: str) -> tuple[str, list[str]]:
-        notes: list[str] = []
-        prose = prose.strip()
-        if prose.startswith(("{", "[", "```", "|")):
-            notes.append("the model's answer was not prose (JSON, code or a table); it was set aside")
-            prose = ""
-        if not prose:
-            notes.append("the model returned no answer; the answer was built from the evidence alone")
-        prose, dropped = drop_unknown_citations(prose, known_labels)
-        if narrative:
-            prose = cite_passages(prose, items)
-        parts = [p for p in (table, prose, unavailable) if p]
-        return "\n\n".join(parts) or "No reported figures were found for the periods asked.", notes + dropped
-
-    scope = PeriodScope(
-        known=_known(cells, calculations),
+    comparisons.calculations += formulas
+    names = analysis.get("names") or {}
+    facts = Facts(
+        ask=ask,
+        metric=primary_metric(ask, computed_metrics, metrics),
+        cells=[*chosen.cells, *comparisons.cells],
+        comparisons=comparisons,
         names=names,
+        figures=list(state.get("figures") or []),
+        gaps=chosen.gaps,
+        formulas=formulas,
+    )
+    said = opening(facts) if context.use_calculator else Opening()
+    table = markdown_table(chosen.cells, comparisons, names, metrics, chosen.gaps, ask)
+    if formulas:
+        table += "\n\n" + formula_lines(formulas, names)
+    head = "\n\n".join(p for p in (said.text, table) if p)
+    calculations = [*chosen.derivations, *comparisons.calculations, *said.calculations]
+    return Computed(
+        chosen, comparisons, said, head, calculations if context.use_calculator else chosen.derivations
+    )
+
+
+def _scope(state: State, computed: Computed) -> PeriodScope:
+    analysis = state["analysis"]
+    targets = asked_targets(list(state.get("targets") or []))
+    calendars = analysis.get("calendars") or {}
+    return PeriodScope(
+        known=known_figures([*computed.chosen.cells, *computed.comparisons.cells], computed.calculations),
+        names=analysis.get("names") or {},
         targets={
             t: [x["label"] for x in targets if x["ticker"] == t] for t in {x["ticker"] for x in targets}
         },
         calendars={t: (int(v[0] or 12), int(v[1] or 0)) for t, v in calendars.items()},
     )
-    answer, notes = compose(text)
-    warnings += notes
-    validation = verify_answer(answer, check_items, calculations, None, scope=scope)
-    kept, reasons = _checked_prose(answer, table, unavailable, validation, comparisons.ranks, names)
-    if reasons and not kept and call.ok:
-        # Nothing the model wrote could stand: one more try, told what was wrong.
-        retry = [*messages, AIMessage(text), HumanMessage(render_feedback(reasons))]
-        text, call = await text_call(model, retry, role="generate")
-        calls.append(call.to_dict())
-        warnings.append(f"the prose was rewritten once: {'; '.join(reasons[:3])}")
-        answer, notes = compose(text)
-        warnings += [n for n in notes if n not in warnings]
-        validation = verify_answer(answer, check_items, calculations, None, scope=scope)
-        kept, reasons = _checked_prose(answer, table, unavailable, validation, comparisons.ranks, names)
-    if reasons:
-        # Every figure a reader sees must be the value for the company and period named: sentences that
-        # misstate one are withheld (the table states them all), never shown with a warning attached.
-        warnings.append(
-            f"withheld {len(reasons)} sentence(s) of the model's prose that misstated figures or rankings: "
-            + "; ".join(reasons[:4])
+
+
+async def figures_answer(state: State, context: Context) -> dict[str, Any]:
+    """The cited answer of a figure question (see the module docstring)."""
+    analysis = state["analysis"]
+    computed = await compute(state, context)
+    tool_results = list(state.get("tool_results") or [])
+    tools = tool_items(tool_results)
+    items = computed.chosen.items
+    check_items = [*items, *tools, _period_item(computed)]
+    scope = _scope(state, computed)
+
+    def verify(answer: str) -> Validation:
+        return verify_answer(answer, check_items, computed.calculations, None, scope=scope)
+
+    tail = "\n\n".join(p for p in (_tool_lines(tools), not_available(tool_results)) if p)
+    known_labels = {i["label"] for i in items} | {t["label"] for t in tools}
+    warnings = list(computed.chosen.warnings)
+    calls = list(computed.chosen.calls)
+    narrative = bool(analysis.get("narrative"))
+    if narrative:
+        writer = _writer(state, computed, context, known_labels, tail, verify)
+        drafted = await draft(writer)
+        answer, validation, wrote = drafted.answer, drafted.validation, drafted.wrote
+        warnings += drafted.warnings
+        calls += drafted.calls
+    else:  # every number is computed: no model call
+        answer = (
+            "\n\n".join(p for p in (computed.head, tail) if p)
+            or "No reported figures were found for the periods asked."
         )
-        answer, notes = compose(kept)
-        warnings += [n for n in notes if n not in warnings]
-        validation = verify_answer(answer, check_items, calculations, None, scope=scope)
+        validation, wrote = verify(answer), True
     if validation.status == UNSUPPORTED:
         answer = flag_unsupported(answer, validation)
         warnings.append(
             "figures marked [unverified] are not the value for the company and period their sentence "
             "names: " + ", ".join(f"{c.text} ({c.how})" for c in validation.unverified[:5])
         )
-    targets_with = {(c.ticker, c.period) for c in cells if c.role == "target"}
+    cells = computed.chosen.cells
+    covered = sorted({f"{c.ticker} {c.period}" for c in cells if c.role == "target"})
     return {
         "answer": answer,
         "citations": resolve_citations(
             answer, {i["label"]: i for i in items}, {t["label"]: t for t in tools}
         ),
         "facts": legacy_facts(cells),
-        "calculations": calculations,
-        "iterations": iteration,
-        "draft_ok": call.ok and bool(text.strip()),
-        "periods_covered": sorted(f"{t} {p}" for t, p in targets_with),
+        "calculations": computed.calculations,
+        "iterations": int(state.get("iterations") or 0) + 1,
+        "draft_ok": wrote,
+        "periods_covered": covered,
         "llm_calls": calls,
         "warnings": warnings,
         "validation": validation.to_dict(),
     }
 
 
-def _checked_prose(
-    answer: str,
-    table: str,
-    unavailable: str,
-    validation: Any,
-    ranks: list[dict[str, Any]],
-    names: dict[str, list[str]],
-) -> tuple[str, list[str]]:
-    """The prose's sentences that stand, and why the others do not (figures' value or period, rankings)."""
-    prose = answer[len(table) + 2 :] if table and answer.startswith(table + "\n\n") else ""
-    if unavailable and prose.endswith(unavailable):
-        prose = prose[: -len(unavailable)].rstrip()
-    bad = {c.start: f"{c.text}: {c.how}" for c in validation.unverified if c.start >= len(table)}
-    return withhold(prose, len(table) + 2, bad, ranks, names)
+def _writer(
+    state: State,
+    computed: Computed,
+    context: Context,
+    known_labels: set[str],
+    tail: str,
+    verify: Any,
+) -> Writer:
+    """The draft loop of a why/what figure question: the model explains the computed answer."""
+    analysis = state["analysis"]
+    items = computed.chosen.items
+    mode = analysis["answer_mode"]
+    messages = render(
+        "figures_why",
+        question=analysis["question"],
+        computed=computed.head,
+        passages=_passages(items, analysis, computed.chosen.item_chars),
+        max_sentences=MAX_SENTENCES.get(mode, 8),
+    )
+
+    def compose(prose: str) -> Composed:
+        notes: list[str] = []
+        prose = prose.strip()
+        if prose.startswith(("{", "[", "```", "|")):
+            notes.append("the model's answer was not prose (JSON, code or a table); it was set aside")
+            prose = ""
+        if not prose:
+            notes.append("the model returned no explanation; the answer gives the computed figures alone")
+        prose, dropped = drop_unknown_citations(prose, known_labels)
+        prose = cite_passages(prose, items)
+        head = computed.head + "\n\n" if computed.head and prose else computed.head
+        answer = "\n\n".join(p for p in (head + prose, tail) if p.strip())
+        return Composed(
+            answer or "No reported figures were found for the periods asked.",
+            prose,
+            len(head),
+            notes + dropped,
+        )
+
+    return Writer(
+        model=get_resources().chat_model("prose", context),
+        messages=messages,
+        compose=compose,
+        verify=verify,
+        ranks=computed.comparisons.ranks,
+        names=analysis.get("names") or {},
+    )
 
 
-def _passages(items: list[dict[str, Any]], question: str, analysis: Analysis, item_chars: int) -> str:
+def _passages(items: list[dict[str, Any]], analysis: Analysis, item_chars: int) -> str:
     """The labelled passages a why/what answer explains the figures with: prose before tables (the
     figures are in the table already), condensed to the sentences carrying the question's terms."""
     discussion = [i for i in items if any(NARRATIVE_WORDS in q for q in i.get("queries") or [])]
     discussion.sort(key=lambda i: (bool(i.get("is_table") or i.get("statement")), -float(i["fused_score"])))
     chosen = _per_group(discussion, 2)[:8] or [i for i in items if i.get("label")][:6]
     budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
-    terms = query_terms([question, *(p for ps in analysis["keywords"].values() for p in ps)])
+    terms = list(analysis.get("terms") or [])
     return format_evidence(chosen, terms, min(item_chars, max(240, budget // max(1, len(chosen)))))
-
-
-def _figure_rows(cells: list[Cell]) -> list[tuple[str, str, str, float, str, str]]:
-    """Cells as (ticker, period, metric, value as shown, unit, first citation) for the formulas."""
-    return [
-        (
-            c.ticker,
-            c.period,
-            c.metric,
-            float(c.shown),
-            scale_unit(c.scale) if c.unit == "USD" else c.unit,
-            c.sources[0] if c.sources else "",
-        )
-        for c in cells
-    ]
 
 
 def _per_group(items: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
@@ -306,29 +284,23 @@ def _per_group(items: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
     return kept
 
 
-def render_feedback(reasons: list[str]) -> str:
-    """What was wrong with the prose, for its one rewrite."""
-    listed = "; ".join(reasons[:4])
-    return (
-        f"These sentences were not used because they misstate the figures: {listed}. Write the answer again "
-        "using only the figures and computed results listed, with their exact wording (a result that "
-        "'declined' is a decline, never growth), each figure with its company and period."
-    )
+def _tool_lines(tools: list[dict[str, Any]]) -> str:
+    """Market data and news the question asked for, as the tools returned them, each cited."""
+    return "\n".join(f"- {t['summary'].strip()} [{t['label']}]" for t in tools if t.get("summary"))
 
 
-def _label_of(metric: str) -> str:
-    return BY_NAME[metric].label.lower() if metric in BY_NAME else metric.replace("_", " ")
-
-
-def _period_item(cells: list[Cell]) -> dict[str, Any]:
+def _period_item(computed: Computed) -> dict[str, Any]:
     """The figures' own periods and period ends, so the labels and dates the answer states are checked
-    like any other figure (a derived Q4 has no document of its own that names it)."""
+    like any other figure (a derived Q4 has no document of its own that names it), and the amounts
+    the question itself names (a threshold)."""
+    cells = [*computed.chosen.cells, *computed.comparisons.cells]
     days = sorted({c.period_end.isoformat() for c in cells if c.period_end})
     labels = sorted({c.period for c in cells})
-    return {"chunk_id": None, "label": None, "text": "; ".join([*labels, *days]), "period_label": ""}
+    text = "; ".join([*labels, *days, computed.opening.known_text])
+    return {"chunk_id": None, "label": None, "text": text, "period_label": ""}
 
 
-def _known(cells: list[Cell], calculations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def known_figures(cells: list[Cell], calculations: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every figure whose company and period are known: what a sentence's number is checked against."""
     known = [
         {

@@ -16,6 +16,7 @@ from finagent.agent.schemas import Evaluation
 from finagent.agent.state import State
 from finagent.finance.figures.text import format_facts
 from finagent.finance.figures.verify import UNSUPPORTED as UNSUPPORTED_FIGURES
+from finagent.finance.metrics import BY_NAME
 from finagent.llm.structured import structured_call
 
 LLM_WEIGHT = 0.5  # the rest of the confidence is deterministic coverage of the asked periods
@@ -36,6 +37,21 @@ def coverage(state: State) -> float:
 
 
 FIGURES_CONFIDENCE = 0.95  # every asked figure found in the filings, each verified for its period
+REVIEW_CONFIDENCE = 0.85  # only dates or rounding-level slips left unverified
+
+
+def _asked(state: State) -> set[tuple[str, str]]:
+    return {
+        (t["ticker"], t["label"])
+        for t in state.get("targets") or []
+        if t.get("ticker") and t.get("fiscal_year") is not None and not t.get("companion")
+    }
+
+
+def _found(state: State) -> set[tuple[str, str]]:
+    return {
+        (f["ticker"], f["period"]) for f in state.get("facts") or [] if f.get("role", "target") == "target"
+    }
 
 
 def figures_complete(state: State) -> bool:
@@ -46,21 +62,54 @@ def figures_complete(state: State) -> bool:
         return False
     if not state.get("draft_ok", True):
         return False  # the model wrote nothing: the table answers, but not with full confidence
-    facts = state.get("facts") or []
-    have = {(f["ticker"], f["period"]) for f in facts if f.get("role", "target") == "target"}
-    wanted = {
-        (t["ticker"], t["label"])
-        for t in state.get("targets") or []
-        if t.get("ticker") and t.get("fiscal_year") is not None and not t.get("companion")
-    }
+    wanted = _asked(state)
     return (
-        bool(wanted) and wanted <= have and not any("not derivable" in w for w in state.get("warnings") or [])
+        bool(wanted)
+        and wanted <= _found(state)
+        and not any("not derivable" in w for w in state.get("warnings") or [])
     )
+
+
+def computed_grade(state: State) -> dict[str, Any] | None:
+    """The grade of a figure answer without narrative, computed: the share of asked periods with their
+    figures, held down while any figure is unverified; the missing figures' other row wordings are
+    the follow-up searches. None for answers with words the model wrote."""
+    analysis = state["analysis"]
+    if not analysis.get("metrics") or analysis.get("narrative") or not state.get("figures"):
+        return None
+    wanted = _asked(state)
+    share = len(wanted & _found(state)) / len(wanted) if wanted else 0.0
+    status = (state.get("validation") or {}).get("status")
+    ceiling = {"verified": FIGURES_CONFIDENCE, UNSUPPORTED_FIGURES: UNSUPPORTED_CAP}.get(
+        str(status), REVIEW_CONFIDENCE
+    )
+    confidence = round(ceiling * share, 3)
+    done = {s["query"].lower() for s in state.get("searches") or []}
+    missing = {m for m in analysis.get("metrics") or []} if share < 1 else set()
+    follow_ups = [
+        row
+        for m in sorted(missing)
+        if m in BY_NAME
+        for row in BY_NAME[m].rows[1:3]
+        if row.lower() not in done
+    ][:3]
+    record = {
+        "iteration": state.get("iterations") or 0,
+        "model_ok": False,
+        "coverage": round(share, 3),
+        "confidence": confidence,
+        "satisfied": share == 1.0,
+        "graded": f"computed: {len(wanted & _found(state))} of {len(wanted)} periods found, figures {status}",
+    }
+    return {"evaluations": [record], "confidence": confidence, "follow_up_queries": follow_ups}
 
 
 async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
     analysis = state["analysis"]
+    computed = computed_grade(state)
+    if computed is not None:
+        return computed
     if figures_complete(state):
         record = {
             "iteration": state.get("iterations") or 0,

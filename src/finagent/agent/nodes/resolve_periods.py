@@ -13,15 +13,13 @@ from finagent.agent.planning import REPORT_KINDS
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.db.periods import load_inventory
+from finagent.finance.asks import Ask
 from finagent.finance.fiscal import calendar_for
 from finagent.finance.periods import (
     TimeSpec,
-    named_kinds,
     nearest_earlier_report,
-    preferred_granularity,
     resolve_periods,
     specs_per_company,
-    undated_document,
 )
 
 
@@ -36,15 +34,20 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     tickers: list[str] = analysis["tickers"]
     resources = get_resources()
     specs = [TimeSpec.from_dict(spec) for spec in analysis.get("time_specs") or []]
+    undated_kinds = analysis.get("undated_kinds")
+    undated = frozenset(undated_kinds) if undated_kinds is not None and context.rank_undated_years else None
+    if not specs and undated is None and Ask.from_dict(analysis.get("ask")).coverage == "all":
+        # No period named, but a change, a trend or the company's reports: every report it holds.
+        specs = [TimeSpec.held(unit="year" if analysis.get("granularity") == "annual" else "quarter")]
     per_company = (
         specs_per_company(specs, analysis.get("mentions") or {})
         if analysis.get("question_periods_only")
         else None
     )
-    prefer = preferred_granularity(analysis["question"])
+    prefer = "annual" if analysis.get("granularity") == "annual" else "quarter"
     # Periods are those of the documents to be searched: "the latest quarter" of a filings question
     # is the latest 10-Q, not a newer earnings call.
-    kinds = named_kinds(analysis["question"]) or (
+    kinds = frozenset(analysis.get("named_kinds") or []) or (
         REPORT_KINDS if "transcript" not in analysis["sources"] else frozenset()
     )
     if not context.narrow_kinds:
@@ -58,7 +61,6 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     companies, available = await asyncio.to_thread(load)
     targets: list[dict[str, Any]] = []
     warnings: list[str] = []
-    undated = undated_document(analysis["question"]) if not specs and context.rank_undated_years else None
     for ticker in tickers:
         if undated is not None:  # "this 10-K" with no year: every stored year, ranked by content
             targets.append(

@@ -544,8 +544,11 @@ _AVERAGE = re.compile(r"\b(average|mean)\b", re.I)
 def average_over_periods(question: str, calculations: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The mean of each computed metric over its periods when the question asks for an average
     ("the FY2018 - FY2020 3 year average EBITDA margin"), evaluated by the calculator."""
-    if not _AVERAGE.search(question):
-        return []
+    return mean_over_periods(calculations) if _AVERAGE.search(question) else []
+
+
+def mean_over_periods(calculations: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The mean of each computed metric over its periods, evaluated by the calculator."""
     series: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for calc in calculations:
         if calc.get("kind") == "formula":

@@ -88,10 +88,11 @@ def period_verdict(
     change, or when a change is described in the wrong direction; None when it is no known value."""
     if figure.kind == "date":
         return None
-    named = companies_in(sentence, scope.names) or set(scope.names) or {k["ticker"] for k in scope.known}
+    said = companies_in(sentence, scope.names)
+    named = said or set(scope.names) or {k["ticker"] for k in scope.known}
     matches = [k for k in scope.known if k["ticker"] in named and matches_known(figure, k)]
     if not matches:
-        return None
+        return _another_company(figure, said, scope)
     start = figure.start - offset
     if _change_context(sentence, start, start + len(figure.text)):
         changes = [k for k in matches if k.get("change")]
@@ -115,6 +116,19 @@ def period_verdict(
     wrong = matches[0]
     said = ", ".join(sorted(stated))
     return False, f"{figure.text} is {wrong['ticker']}'s {wrong['what']} for {wrong['period']}, not {said}"
+
+
+def _another_company(figure: WrittenFigure, said: set[str], scope: PeriodScope) -> tuple[bool, str] | None:
+    """The figure is another company's known value, in a sentence about ``said``: unsupported, and the
+    reason says whose it is ("$22,103 million is NVDA's revenue for Q4 FY2024, not INTC's")."""
+    if not said:
+        return None
+    others = [k for k in scope.known if k["ticker"] not in said and matches_known(figure, k)]
+    if not others:
+        return None
+    whose = others[0]
+    theirs = " or ".join(f"{t}'s" for t in sorted(said))
+    return False, f"{figure.text} is {whose['ticker']}'s {whose['what']} for {whose['period']}, not {theirs}"
 
 
 def table_known(items: Sequence[dict[str, Any]], calendars: dict[str, Any]) -> list[dict[str, Any]]:

@@ -83,11 +83,16 @@ def compute_changes(facts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                     "to_period": new["period"],
                     "expression": result.expression,
                     "result": result.result,
-                    "result_text": f"{result.result:+.1f}%",
+                    "result_text": percent_text(result.result),
                     "sources": [old["source"], new["source"]],
                 }
             )
     return calculations
+
+
+def percent_text(value: float) -> str:
+    """ "+2.1%"; a change smaller than 0.05% keeps enough digits to be told from no change."""
+    return f"{value:+.4f}%" if 0 < abs(value) < 0.05 else f"{value:+.1f}%"
 
 
 def format_value(value: float, unit: str | None) -> str:

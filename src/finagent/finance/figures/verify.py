@@ -60,6 +60,8 @@ class FigureCheck:
     verified: bool
     how: str
     start: int = field(default=-1, compare=False)  # offset in the answer; -1 when unknown
+    minor: bool = field(default=False, compare=False)  # a date, small count or rounding-level slip
+    wrong: bool = field(default=False, compare=False)  # another company's or period's value, or wrong way
 
 
 @dataclass(frozen=True)
@@ -242,16 +244,19 @@ def verify_answer(
         span = next((s for s in spans if s[0] <= figure.start < s[1] or figure.start < s[0]), None)
         labels = span[2] if span else []
         ok, how, is_minor = checker.check(figure, labels)
+        wrong = False
         if scope is not None and span is not None:
             verdict = period_verdict(figure, answer[span[0] : span[1]], scope, span[0])
             if verdict is not None:
                 ok, how = verdict
-                is_minor = False
+                is_minor, wrong = False, not ok
             elif not ok and figure.date_key and figure.date_key[0] == "fiscal":
                 periods = {k["period"] for k in scope.known}
                 if figure.date_key[1] in periods:  # a column of a cited table, or a fact, names it
                     ok, how = True, f"period of a known figure ({figure.date_key[1]})"
-        checks.append(FigureCheck(figure.text, figure.value, figure.kind, ok, how, figure.start))
+        checks.append(
+            FigureCheck(figure.text, figure.value, figure.kind, ok, how, figure.start, is_minor, wrong)
+        )
         minor[len(checks) - 1] = is_minor
     # A figure repeated (prose and the Figures list) counts once per outcome.
     distinct: dict[tuple[str, bool], int] = {}

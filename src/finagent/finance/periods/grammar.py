@@ -303,7 +303,7 @@ def _finish(specs: list[TimeSpec], text: str, claimed: list[tuple[int, int]]) ->
     ten_qs_only = bool(_TEN_Q.search(text)) and not _TEN_K.search(text)
     out: list[TimeSpec] = []
     seen: set[tuple[Any, ...]] = set()
-    for spec in sorted(specs, key=lambda s: s.position):
+    for spec in _narrowed(_same_quarters(sorted(specs, key=lambda s: s.position))):
         calendar_span = spec.kind == "reported" or (spec.kind == "date_range" and spec.span)
         asks_quarters = wants_quarters or (ten_qs_only and spec.kind == "reported")
         if spec.unit is None and (spec.kind in _YEAR_KINDS or calendar_span) and asks_quarters:
@@ -316,6 +316,37 @@ def _finish(specs: list[TimeSpec], text: str, claimed: list[tuple[int, int]]) ->
             seen.add(spec.key())
             out.append(spec)
     return out
+
+
+def _same_quarters(specs: list[TimeSpec]) -> list[TimeSpec]:
+    """ "the same quarter of 2023" takes the quarter of the quarter named before it (else the year)."""
+    out: list[TimeSpec] = []
+    for spec in specs:
+        if spec.kind == "same_quarter" and spec.year:
+            before = next((s for s in reversed(out) if s.kind == "fiscal_quarter" and s.quarter), None)
+            spec = (
+                TimeSpec.fiscal_quarter(spec.year, before.quarter, text=spec.text, position=spec.position)
+                if before is not None and before.quarter
+                else TimeSpec.fiscal_year(spec.year, text=spec.text, position=spec.position)
+            )
+        out.append(spec)
+    return out
+
+
+def _narrowed(specs: list[TimeSpec]) -> list[TimeSpec]:
+    """A span the question narrows down ("during 2023 … their first three fiscal quarters reported in
+    2023") is read as the narrower phrase: the broader calendar span of the same months adds nothing
+    the question wants."""
+    narrower = [s for s in specs if s.kind == "reported" and s.n]
+    return [
+        s
+        for s in specs
+        if not (
+            s.kind == "date_range"
+            and s.span
+            and any((n.start_date, n.end_date) == (s.start_date, s.end_date) for n in narrower)
+        )
+    ]
 
 
 _TEN_Q = re.compile(r"\b10-?Qs?\b|\bquarterly\s+(?:reports?|filings?)\b", _I)

@@ -306,6 +306,16 @@ _I = re.IGNORECASE
 
 
 RULES: tuple[tuple[re.Pattern[str], _Handler], ...] = (
+    # "the second quarter of 2024 and the same quarter of 2023": that quarter of fiscal 2023.
+    (
+        re.compile(
+            r"\b(?:the\s+)?(?:same|corresponding|comparable|equivalent|like)\s+(?:fiscal\s+)?"
+            r"(?:quarter|three[- ]month\s+period)\s+(?:of|in|for|during|a\s+year\s+earlier,?\s+in)\s+"
+            rf"(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?(?P<y4>{_Y4}){_YEAR_END}",
+            _I,
+        ),
+        _spec(lambda m: TimeSpec("same_quarter", year=int(m.group("y4")))),
+    ),
     # "the same quarter last year" compares quarters; it names no period of its own.
     (
         re.compile(

@@ -21,6 +21,7 @@ SpecKind = Literal[
     "since_year",
     "held",
     "reported",
+    "same_quarter",  # "the same quarter of 2023": the quarter of the phrase before it, in that year
 ]
 Unit = Literal["year", "quarter"]
 Prefer = Literal["quarter", "annual"]

@@ -1,0 +1,135 @@
+"""The one draft loop of every answer the model writes words for: draft → check → one rewrite →
+withhold.
+
+The model's text is cut to whole sentences (a draft stopped by the token limit loses its unfinished
+sentence), composed into the answer, and checked: every figure must be the value of the company and
+period its sentence names, and a ranking it states must be the computed one. When a sentence cannot
+stand the model rewrites once, told why; what still cannot stand is withheld whole, with the reason
+in the warnings, and the rest of the answer (computed sentences, table, citations) is unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+from finagent.agent.answer.prose import withhold
+from finagent.finance.figures.verify import Validation
+from finagent.llm.structured import text_call
+from finagent.resources import read_prompt
+
+# A sentence ends at . ! ? (then closing quotes, brackets or a citation); a list or table line is whole.
+_WHOLE_END = re.compile(r"[.!?][\"')\]*]*(?:\s*\[[^\]]{1,40}\])*[\"')\]*]*$")
+_SENTENCE_END = re.compile(r"[.!?][\"')\]*]*(?:\s*\[[^\]]{1,40}\])*(?=\s)")
+
+
+def whole_sentences(text: str) -> str:
+    """``text`` without a trailing unfinished sentence ("… had the highest revenue, then")."""
+    text = text.rstrip()
+    if not text or _WHOLE_END.search(text):
+        return text
+    last_line = text.rsplit("\n", 1)[-1].lstrip()
+    if last_line.startswith(("-", "*", "|")) or re.match(r"\d+[.)]\s", last_line):
+        return text
+    ends = list(_SENTENCE_END.finditer(text))
+    return text[: ends[-1].end()].rstrip() if ends else ""
+
+
+@dataclass
+class Composed:
+    """An answer built around the model's prose: the whole text, where the prose sits in it, notes."""
+
+    answer: str
+    prose: str
+    offset: int
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Checked:
+    """The figures check of a composed answer: its validation, the prose that stands, and why the
+    other sentences do not (one reason per withheld sentence)."""
+
+    validation: Validation
+    kept: str
+    reasons: list[str]
+    rewrite: bool = False  # something in the prose cannot stand as written
+
+
+@dataclass
+class Writer:
+    """What one answer's draft loop needs: the model and its prompt, how prose becomes the answer,
+    how the answer is verified, the computed rankings the prose may not contradict."""
+
+    model: Any
+    messages: list[BaseMessage]
+    compose: Callable[[str], Composed]
+    verify: Callable[[str], Validation]
+    ranks: Sequence[dict[str, Any]] = ()
+    names: dict[str, list[str]] = field(default_factory=dict)
+    withhold_unfound: bool = True
+    """Withhold a sentence whose figure is found nowhere (False: it stays, marked [unverified]); a
+    figure that is another company's or period's value is always withheld."""
+
+    def check(self, composed: Composed) -> Checked:
+        validation = self.verify(composed.answer)
+        end = composed.offset + len(composed.prose)
+        unverified = [c for c in validation.unverified if not c.minor and composed.offset <= c.start < end]
+        bad = {c.start: f"{c.text}: {c.how}" for c in unverified if c.wrong or self.withhold_unfound}
+        kept, reasons = withhold(composed.prose, composed.offset, bad, self.ranks, self.names)
+        return Checked(validation, kept, reasons, rewrite=bool(unverified) or bool(reasons))
+
+
+@dataclass
+class Drafted:
+    """The answer after the loop, its validation, warnings, the model calls, and whether the model
+    wrote anything usable."""
+
+    answer: str
+    validation: Validation
+    warnings: list[str]
+    calls: list[dict[str, Any]]
+    wrote: bool
+
+
+def _why(checked: Checked) -> list[str]:
+    """What could not stand: the withheld sentences' reasons, else the unsupported figures."""
+    return checked.reasons or [f"{c.text} ({c.how})" for c in checked.validation.unverified if not c.minor]
+
+
+def feedback(reasons: Sequence[str]) -> str:
+    """The one rewrite instruction: what could not stand and why."""
+    return read_prompt("feedback").substitute(listed="; ".join(reasons[:6]))
+
+
+async def draft(writer: Writer) -> Drafted:
+    """Draft, check, rewrite once if a sentence cannot stand, then withhold what still cannot."""
+    text, call = await text_call(writer.model, writer.messages, role="generate")
+    calls = [call.to_dict()]
+    text = whole_sentences(text)
+    composed = writer.compose(text)
+    warnings = list(composed.notes)
+    checked = writer.check(composed)
+    if checked.rewrite and call.ok and text.strip():
+        retry = [*writer.messages, AIMessage(text), HumanMessage(feedback(_why(checked)))]
+        again, call = await text_call(writer.model, retry, role="generate")
+        calls.append(call.to_dict())
+        warnings.append(f"the answer was rewritten once: {'; '.join(_why(checked)[:3])}")
+        if again.strip():
+            text = whole_sentences(again)
+            composed = writer.compose(text)
+            warnings += [n for n in composed.notes if n not in warnings]
+            checked = writer.check(composed)
+    if checked.reasons:
+        warnings.append(
+            f"withheld {len(checked.reasons)} sentence(s) that stated figures or rankings the evidence "
+            "does not support for the company and period named: " + "; ".join(checked.reasons[:4])
+        )
+        composed = writer.compose(checked.kept)
+        warnings += [n for n in composed.notes if n not in warnings]
+        checked = writer.check(composed)
+    return Drafted(composed.answer, checked.validation, warnings, calls, call.ok and bool(text.strip()))

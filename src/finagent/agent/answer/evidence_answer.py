@@ -1,0 +1,378 @@
+"""The answer to a question the figures lookup does not cover (a narrative, a segment, a company's
+own formula, a company named by no question): figures read from the statement rows of the passages,
+else copied by the model (each verified against the text it cites), the question's formulas and the
+changes computed by the calculator, then the model's cited answer through the one draft loop.
+
+A small model computes poorly but copies well, so it only copies labelled values; the arithmetic is
+the calculator's, and a figure the evidence does not contain is dropped before anyone sees it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from finagent.agent.answer.draft import Composed, Writer, draft
+from finagent.agent.answer.statements import Facts, opening
+from finagent.agent.answer.writing import (
+    MAX_SENTENCES,
+    WRITER_CHARS,
+    budgeted_evidence,
+    cite_passages,
+    drop_unknown_citations,
+    favour_discussion,
+    format_tool_items,
+    not_available,
+    resolve_citations,
+    tool_items,
+)
+from finagent.agent.context import Context
+from finagent.agent.evidence import describe, format_evidence, query_terms, subject_companies, subject_note
+from finagent.agent.planning import NARRATIVE_WORDS
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.schemas import Facts as ExtractedFacts
+from finagent.agent.schemas import facts_schema
+from finagent.agent.state import Analysis, State
+from finagent.finance.asks import Ask
+from finagent.finance.compare import Comparisons
+from finagent.finance.figures.formulas import (
+    FORMULAS,
+    Formula,
+    compute_formulas,
+    input_items,
+    mean_over_periods,
+    needs_prior,
+    read_line_items,
+    with_prior_years,
+)
+from finagent.finance.figures.matching import known_changes, known_facts
+from finagent.finance.figures.text import (
+    compute_changes,
+    describe_calculation,
+    deterministic_facts,
+    figures_by_company,
+    format_facts,
+    sort_facts,
+    summary_lines,
+    verify_facts,
+)
+from finagent.finance.figures.verify import (
+    UNSUPPORTED,
+    PeriodScope,
+    Validation,
+    check_prose,
+    flag_unsupported,
+    table_known,
+    verify_answer,
+    without_sentences_stating,
+)
+from finagent.finance.figures.written import numbers_in
+from finagent.llm.structured import structured_call
+
+LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
+
+
+@dataclass
+class Read:
+    """What was read from the passages before the model writes: items, figures and calculations."""
+
+    items: list[dict[str, Any]]
+    item_chars: int
+    facts: list[dict[str, Any]] = field(default_factory=list)
+    calculations: list[dict[str, Any]] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def about_best_match(state: State) -> State:
+    """A question naming no company is answered about the company whose filings matched it best:
+    the evidence of the others (searched across the store) is set aside, so the answer does not mix
+    one company's cash with another's."""
+    evidence = list(state.get("evidence") or [])
+    subjects = subject_companies(evidence, top=1)
+    if not subjects:
+        return state
+    kept = [e for e in evidence if e.get("ticker") in subjects]
+    return cast(State, {**state, "evidence": kept})
+
+
+def fallback_answer(facts: list[dict[str, Any]], items: list[dict[str, Any]]) -> str:
+    """An answer built from evidence alone when the model gives none."""
+    if facts:
+        return "The language model did not return an answer; these figures were found in the evidence."
+    if not items:
+        return "No evidence was found in the store for this question."
+    lines = [f"- {describe(i)}: {i['text'][:200].strip()} [{i['label']}]" for i in items[:5]]
+    return "The language model did not return an answer; the most relevant evidence is:\n" + "\n".join(lines)
+
+
+async def _extract(
+    items: list[dict[str, Any]],
+    tickers: list[str],
+    question: str,
+    phrases: list[str],
+    terms: list[str],
+    item_chars: int,
+    context: Context,
+    metrics: list[str] | None = None,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+    """Model extraction of labelled figures from the given items, verified against their text."""
+    labels = sorted({i["period_label"] for i in items})
+    limit = min(
+        24, 2 * len(items) + 2, *([len(metrics) * len(labels) * max(1, len(tickers))] if metrics else [])
+    )
+    schema = facts_schema(tickers, labels, [i["label"] for i in items], limit=limit, metrics=metrics)
+    reply, calls = await structured_call(
+        get_resources().chat_model("extract", context),
+        render(
+            "extract",
+            question=question,
+            metrics=", ".join(phrases[:6]),
+            evidence=format_evidence(items, terms, item_chars),
+        ),
+        schema,
+        role="extract",
+        default=ExtractedFacts,
+    )
+    by_label = {i["label"]: i for i in items}
+    verified, rejected = verify_facts([f.model_dump() | {"method": "model"} for f in reply.facts], by_label)
+    return verified, [c.to_dict() for c in calls], len(rejected)
+
+
+async def _formula_inputs(
+    formulas: list[Formula], items: list[dict[str, Any]], read: Read, analysis: Analysis, context: Context
+) -> tuple[dict[tuple[str, str], dict[str, dict[str, Any]]], int]:
+    """Line items of the formulas per (ticker, period): statement rows first, then the model copies
+    the missing ones (constrained to those line items) from the same periods' evidence."""
+    wanted = input_items(formulas)
+    inputs = read_line_items(items, wanted, sorted(needs_prior(formulas)))
+    groups = {(i.get("ticker") or "", i["period_label"]) for i in items}
+    missing = {
+        line.label
+        for group in groups
+        for line in wanted
+        if line.name not in inputs.get(group, {})
+        and not any(all(n in inputs.get(group, {}) for n in f.inputs) for f in formulas)
+    }
+    if not missing:
+        return with_prior_years(inputs), 0
+    by_label = {line.label: line for line in wanted}
+    extracted, calls, rejected = await _extract(
+        items,
+        list(analysis["tickers"]),
+        analysis["question"],
+        sorted(missing),
+        list(analysis.get("terms") or []),
+        read.item_chars,
+        context,
+        metrics=sorted(missing),
+    )
+    read.calls += calls
+    for fact in extracted:
+        line = by_label.get(fact["metric"])
+        if line is not None:
+            group = inputs.setdefault((fact["ticker"], fact["period"]), {})
+            group.setdefault(line.name, fact | {"line_item": line.name})
+    return with_prior_years(inputs), rejected
+
+
+def _merge_facts(facts: list[dict[str, Any]], more: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen = {(f["ticker"], f["period"], f["source"], f["value"]) for f in facts}
+    return facts + [f for f in more if (f["ticker"], f["period"], f["source"], f["value"]) not in seen]
+
+
+async def read_figures(state: State, context: Context, phrases: list[str]) -> Read:
+    """Figures of the passages: statement rows named by the search phrases, the question's formulas
+    (their line items), else the model's copies of what the tables do not state plainly."""
+    analysis = state["analysis"]
+    evidence = list(state.get("evidence") or [])
+    if analysis.get("narrative"):
+        evidence = favour_discussion(evidence, NARRATIVE_WORDS)
+    items, item_chars, left_out = budgeted_evidence(evidence, context)
+    read = Read(items, item_chars, warnings=list(left_out))
+    filings = [i for i in items if i["kind"] != "news"]
+    read.facts = deterministic_facts(filings, phrases)
+    formulas = [FORMULAS[i] for i in analysis.get("formulas") or []] if context.use_calculator else []
+    rejected = 0
+    if formulas:  # a computed metric: its line items are the figures wanted, the calculator does the rest
+        inputs, rejected = await _formula_inputs(formulas, filings, read, analysis, context)
+        read.facts = _merge_facts(read.facts, [f for group in inputs.values() for f in group.values()])
+        read.calculations = compute_formulas(formulas, inputs)
+        if analysis.get("average"):
+            read.calculations += mean_over_periods(read.calculations)
+    else:
+        found = {(f["ticker"], f["period"]) for f in read.facts}
+        uncovered = [i for i in filings if (i.get("ticker") or "", i["period_label"]) not in found]
+        if uncovered:
+            terms = list(analysis.get("terms") or [])
+            extracted, calls, rejected = await _extract(
+                uncovered, analysis["tickers"], analysis["question"], phrases, terms, item_chars, context
+            )
+            read.facts += extracted
+            read.calls += calls
+    if rejected:
+        read.warnings.append(f"dropped {rejected} extracted figure(s) not written in the cited evidence")
+    read.facts = sort_facts(read.facts)
+    if context.use_calculator:
+        read.calculations += compute_changes(read.facts)
+    return read
+
+
+def period_scope(state: State, read: Read) -> PeriodScope:
+    """What the answer's numbers are checked against for their period: the figures read for each
+    company and period, every cell of the cited statement tables, and the computed changes."""
+    analysis = state["analysis"]
+    calendars = analysis.get("calendars") or {}
+    known = table_known(read.items, calendars) + known_facts(read.facts)
+    known += [k for k in known_changes(read.calculations) if k["period"]]
+    targets: dict[str, list[str]] = {}
+    for target in state.get("targets") or []:
+        if target.get("ticker") and not target.get("companion"):
+            targets.setdefault(target["ticker"], []).append(target["label"])
+    return PeriodScope(
+        known=known,
+        names=analysis.get("names") or {},
+        targets=targets,
+        calendars={t: (int(v[0] or 12), int(v[1] or 0)) for t, v in calendars.items() if v and v[0]},
+    )
+
+
+def _opening(analysis: Analysis, read: Read) -> str:
+    """A yes/no the computed figures decide (a sign or a direction), as the answer's first sentence."""
+    ask = Ask.from_dict(analysis.get("ask"))
+    if ask.kind != "direction":
+        return ""
+    facts = Facts(
+        ask=ask,
+        metric=ask.metric or "",
+        cells=[],
+        comparisons=Comparisons(calculations=[c for c in read.calculations if c.get("kind") != "formula"]),
+        names=analysis.get("names") or {},
+        formulas=[c for c in read.calculations if c.get("kind") == "formula"],
+    )
+    said = opening(facts)
+    return said.text if said.text.startswith(("Yes (", "No (")) else ""
+
+
+def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context: Context, first: str) -> Any:
+    """How the model's prose becomes the evidence answer: figures checked against their company,
+    passages cited, the figures read listed, unavailable tools named."""
+    analysis = state["analysis"]
+    known = {i["label"] for i in read.items} | {t["label"] for t in tools}
+    extra = [n for t in tools for n in numbers_in(t.get("summary", ""))]
+    names = analysis.get("names") or {}
+    unavailable = not_available(list(state.get("tool_results") or []))
+
+    def compose(text: str) -> Composed:
+        notes: list[str] = []
+        if text.lstrip().startswith(("{", "[", "```")):  # JSON or code, not an answer to show
+            notes.append("the model's answer was not prose (JSON or code); it was set aside")
+            text = ""
+        if first:  # the computed yes/no leads; the model's own yes or no gives way
+            text = LEADING_YES_NO.sub("", text, count=1)
+        if not text.strip() and not first:
+            text = fallback_answer(read.facts, read.items)
+            notes.append("the model returned no answer; the answer was built from the evidence alone")
+        elif text.strip() and read.facts and context.use_calculator:
+            text, bad = check_prose(text, read.facts, read.calculations, extra, names, read.items)
+            if bad:
+                notes.append(
+                    "sentences of the model's answer were withheld: they stated figures found neither in "
+                    f"the evidence nor in the computed results for the company named ({', '.join(bad[:5])})"
+                )
+                text = without_sentences_stating(text, bad) or summary_lines(read.facts, read.calculations)
+        text, dropped = drop_unknown_citations(cite_passages(text, read.items), known)
+        head = f"{first}\n\n" if first and text.strip() else first
+        answer = head + text
+        if unavailable:
+            answer += "\n\n" + unavailable
+        if read.facts:
+            lines = [format_facts(read.facts)]
+            lines += [
+                f"- {c['ticker']} {describe_calculation(c)} (computed: {c['expression']})"
+                for c in read.calculations
+            ]
+            answer += "\n\nFigures:\n" + "\n".join(lines)
+        return Composed(answer, text, len(head), notes + dropped)
+
+    return compose
+
+
+async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
+    """The cited answer from the passages (see the module docstring)."""
+    if not state["analysis"].get("tickers"):
+        state = about_best_match(state)
+    analysis = state["analysis"]
+    tickers: list[str] = analysis["tickers"]
+    phrases = [p for ps in analysis["keywords"].values() for p in ps] + list(
+        state.get("follow_up_queries") or []
+    )
+    read = await read_figures(state, context, phrases)
+    tools = tool_items(list(state.get("tool_results") or []))
+    filings = [i for i in read.items if i["kind"] != "news"]
+    # A question naming no company is answered about the companies whose filings matched it best.
+    subjects = subject_companies(filings) if not tickers else []
+    notes = [*(state.get("warnings") or []), *([subject_note(subjects)] if subjects else [])]
+    budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
+    writer_chars = min(read.item_chars, max(240, budget // max(1, len(read.items))))
+    terms = list(analysis.get("terms") or []) + query_terms(list(state.get("follow_up_queries") or []))
+    messages = render(
+        "synthesis" if len(tickers) > 1 else "generate",
+        question=analysis["question"],
+        companies=", ".join(tickers),
+        facts=figures_by_company(read.facts, read.calculations)
+        if read.facts
+        else "(none read; use the passages)",
+        evidence=format_evidence(read.items, terms, writer_chars)
+        + ("\n" + format_tool_items(tools) if tools else ""),
+        warnings="; ".join(notes) or "none",
+        max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
+    )
+    scope = period_scope(state, read)
+    first = _opening(analysis, read) if context.use_calculator else ""
+
+    def verify(answer: str) -> Validation:
+        citations = resolve_citations(
+            answer, {i["label"]: i for i in read.items}, {t["label"]: t for t in tools}
+        )
+        return verify_answer(answer, [*read.items, *tools], read.calculations, citations, scope=scope)
+
+    writer = Writer(
+        model=get_resources().chat_model("generate", context),
+        messages=messages,
+        compose=_compose_for(state, read, tools, context, first),
+        verify=verify,
+        names=analysis.get("names") or {},
+        withhold_unfound=False,  # a figure found nowhere stays, marked [unverified]
+    )
+    drafted = await draft(writer)
+    answer, validation = drafted.answer, drafted.validation
+    warnings = read.warnings + drafted.warnings
+    if validation.status == UNSUPPORTED:
+        answer = flag_unsupported(answer, validation)
+        warnings.append(
+            "figures marked [unverified] are not supported by the cited evidence or a computed result: "
+            + ", ".join(c.text for c in validation.unverified[:5])
+        )
+    if subjects and answer.strip():
+        answer = f"{subject_note(subjects)}\n\n{answer}"
+    covered = sorted(
+        {f"{f['ticker']} {f['period']}" for f in read.facts}
+        or {f"{i.get('ticker') or ''} {i['period_label']}".strip() for i in read.items}
+    )
+    return {
+        "answer": answer,
+        "citations": resolve_citations(
+            answer, {i["label"]: i for i in read.items}, {t["label"]: t for t in tools}
+        ),
+        "facts": read.facts,
+        "calculations": read.calculations,
+        "iterations": int(state.get("iterations") or 0) + 1,
+        "draft_ok": drafted.wrote,
+        "periods_covered": covered,
+        "llm_calls": read.calls + drafted.calls,
+        "warnings": warnings,
+        "validation": validation.to_dict(),
+    }

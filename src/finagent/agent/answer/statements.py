@@ -1,0 +1,493 @@
+"""The answer's first sentences, computed: they answer the ask (``finance.asks.Ask``) with the
+figures and the calculator's results, each cited, before any table or prose.
+
+A ranking gives the order with values and periods (the period of a company whose fiscal year differs
+is named); an overtake or a threshold says yes or no and when; a direction question says yes or no
+with the change that decides it; a change gives the rate against the figure it is measured from; a
+restatement gives the original value and filing, the later one and the difference. Every number
+written here is a cell or a calculator result, so the figures check verifies it like any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from finagent.agent.answer.wording import (
+    amount,
+    cite,
+    counted,
+    day_text,
+    format_amount,
+    joined,
+    metric_label,
+    metric_scales,
+    name,
+    period_phrase,
+    possessive,
+)
+from finagent.finance.asks import Ask
+from finagent.finance.calculator import difference
+from finagent.finance.compare import Cell, Comparisons
+from finagent.finance.figures.text import describe_calculation
+from finagent.finance.figures.verdict import sign_verdict
+from finagent.finance.outcomes import (
+    Crossing,
+    Ranking,
+    crossing,
+    growth_ranking,
+    ranking,
+    restatements,
+    threshold_crossing,
+    trend,
+)
+
+CHANGE_WORDS = {"yoy": " year over year", "qoq": " quarter over quarter", "change": "", "cagr": ""}
+
+
+@dataclass
+class Opening:
+    """The computed sentences, the calculations they add (a restatement's difference) and text the
+    figures check may read their numbers in (a threshold the question names)."""
+
+    sentences: list[str] = field(default_factory=list)
+    calculations: list[dict[str, Any]] = field(default_factory=list)
+    known_text: str = ""
+
+    @property
+    def text(self) -> str:
+        return " ".join(s for s in self.sentences if s)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the sentences are computed from."""
+
+    ask: Ask
+    metric: str
+    cells: Sequence[Cell]
+    comparisons: Comparisons
+    names: dict[str, list[str]]
+    figures: Sequence[dict[str, Any]] = ()
+    gaps: Sequence[dict[str, Any]] = ()
+    formulas: Sequence[dict[str, Any]] = ()
+
+    @property
+    def scales(self) -> dict[str, int]:
+        return metric_scales(self.cells)
+
+    def words(self, metric: str | None = None) -> str:
+        """ "revenue", "diluted EPS": the metric as a sentence says it."""
+        label = metric_label(metric or self.metric)
+        return label if label[:2].isupper() else label[0].lower() + label[1:]
+
+    def show(self, cell: Cell) -> str:
+        return amount(cell, self.scales)
+
+    def of(self, ticker: str) -> str:
+        return possessive(ticker, self.names)
+
+    def targets(self, ticker: str | None = None) -> list[Cell]:
+        return sorted(
+            (
+                c
+                for c in self.cells
+                if c.metric == self.metric and c.role == "target" and (ticker is None or c.ticker == ticker)
+            ),
+            key=lambda c: (c.period_end or date.min, c.order),
+        )
+
+    def calcs(self, kind: str, ticker: str | None = None) -> list[dict[str, Any]]:
+        return [
+            c
+            for c in self.comparisons.calculations
+            if c.get("kind") == kind
+            and c.get("metric") == self.metric
+            and (ticker is None or c.get("ticker") == ticker)
+        ]
+
+    def cell(self, ticker: str, period: str) -> Cell | None:
+        return next(
+            (c for c in self.cells if (c.ticker, c.metric, c.period) == (ticker, self.metric, period)), None
+        )
+
+
+def primary_metric(ask: Ask, computed: Sequence[str], metrics: Sequence[str]) -> str:
+    """What the first sentence is about: a computed metric the question asks for (a margin), else the
+    ask's metric, else the first metric looked up."""
+    if computed:
+        return computed[0]
+    if ask.metric and ask.metric in metrics:
+        return ask.metric
+    return metrics[0] if metrics else ask.metric or ""
+
+
+def opening(facts: Facts) -> Opening:
+    """The sentences that answer the ask, computed (empty when nothing was found to compute from)."""
+    ask = facts.ask
+    if facts.formulas and not facts.targets():
+        return Opening([_formula_sentence(facts)])
+    handlers = {
+        "restatement": _restatement,
+        "overtake": _overtake,
+        "threshold": _threshold,
+        "direction": _direction,
+        "ranking": _ranking,
+        "comparison": _comparison,
+        "change": _change,
+    }
+    handler = handlers.get(ask.kind, _values)
+    result = handler(facts)
+    if not result.sentences:
+        result = _values(facts)
+    return result
+
+
+# -- values -------------------------------------------------------------------------------------------
+def _values(facts: Facts) -> Opening:
+    """Each company's figure for each asked period, and what could not be found."""
+    sentences: list[str] = []
+    tickers = list(dict.fromkeys([*facts.ask.subjects, *(c.ticker for c in facts.targets())]))
+    for ticker in tickers:
+        cells = facts.targets(ticker)
+        if len(cells) == 1:
+            cell = cells[0]
+            how = (
+                ", derived as the fiscal year less the nine months to the third quarter"
+                if cell.derived
+                else ""
+            )
+            sentences.append(
+                f"{facts.of(ticker)} {facts.words()} in {period_phrase(cell)} was {facts.show(cell)}"
+                f"{how}{cite(cell.sources)}."
+            )
+        elif cells:
+            parts = [f"{facts.show(c)} in {c.period}{cite(c.sources)}" for c in cells]
+            sentences.append(f"{facts.of(ticker)} {facts.words()} was {joined(parts)}.")
+    sentences += _gap_sentences(facts)
+    return Opening(sentences)
+
+
+def _gap_sentences(facts: Facts) -> list[str]:
+    return [
+        f"{facts.of(g['ticker'])} {facts.words(g['metric'])} for {g['label']} is not available: "
+        f"{g['reason']}."
+        for g in facts.gaps
+        if g.get("metric") == facts.metric
+    ]
+
+
+def _formula_sentence(facts: Facts) -> str:
+    calc = facts.formulas[0]
+    return (
+        f"{facts.of(calc['ticker'])} {calc['metric']} for {calc['period']} was {calc['result_text']} "
+        f"(computed: {calc['expression']}){cite(calc.get('sources') or [])}."
+    )
+
+
+# -- rankings and comparisons -------------------------------------------------------------------------
+def _ranking(facts: Facts) -> Opening:
+    ask = facts.ask
+    if ask.by_growth:
+        return Opening([_growth_sentence(facts, "Ranked by")])
+    sentences = [_ranked(facts, r, len(facts.ask.subjects) > 2) for r in _rankings(facts)]
+    return Opening([s for s in sentences if s] + _gap_sentences(facts))
+
+
+def _rankings(facts: Facts) -> list[Ranking]:
+    return ranking(facts.cells, facts.metric, facts.ask.highest_first)
+
+
+def _ranked(facts: Facts, rank: Ranking, listing: bool) -> str:
+    """ "Ranked by revenue, highest first: Walmart $680,985 million (FY2025, the year ended January 31,
+    2025) [10K1], Amazon ..."; two companies read as a comparison."""
+    entries = [
+        f"{_who(facts, c)} {facts.show(c)} ({_entry_period(c, rank)}){cite(c.sources)}" for c in rank.cells
+    ]
+    first, second = rank.cells[0], rank.cells[1]
+    if not listing and len(rank.cells) == 2:
+        word = "higher" if rank.highest_first else "lower"
+        if first.value == second.value:
+            same = f"{facts.of(first.ticker)} {facts.words()} was the same as {facts.of(second.ticker)}"
+            return f"{same}: {joined(entries)}."
+        return (
+            f"{facts.of(first.ticker)} {facts.words()} was {word} than {facts.of(second.ticker)}: "
+            f"{facts.show(first)} in {_entry_period(first, rank)}{cite(first.sources)} against "
+            f"{facts.show(second)} in {_entry_period(second, rank)}{cite(second.sources)}."
+        )
+    order = "highest first" if rank.highest_first else "lowest first"
+    lead = f"In {period_phrase(first)}, ranked" if rank.same_period else "Ranked"
+    return f"{lead} by {facts.words()}, {order}: " + "; ".join(entries) + "."
+
+
+def _who(facts: Facts, cell: Cell) -> str:
+    return name(cell.ticker, facts.names)
+
+
+def _entry_period(cell: Cell, rank: Ranking | None) -> str:
+    """The period of an entry: its label, with its end when the companies' periods differ."""
+    if (rank is not None and rank.same_period) or cell.period_end is None:
+        return cell.period
+    what = "year" if cell.fiscal_quarter is None else "quarter"
+    return f"{cell.period}, the {what} ended {day_text(cell.period_end)}"
+
+
+def _comparison(facts: Facts) -> Opening:
+    if facts.ask.change:
+        growth = _growth_sentence(facts, "Compared by")
+        if growth:
+            return Opening([growth])
+    sentences = [_ranked(facts, r, len({c.ticker for c in r.cells}) > 2) for r in _rankings(facts)]
+    return Opening([s for s in sentences if s] + _gap_sentences(facts))
+
+
+def _growth_sentence(facts: Facts, lead: str) -> str:
+    """Companies ordered by the growth of the metric over the span asked (or year over year)."""
+    kinds = [k for k in (facts.ask.change, "cagr", "change", "yoy", "qoq") if k and k != "trend"]
+    if facts.ask.change == "trend":
+        kinds.insert(0, "change")
+    ranked = growth_ranking(facts.comparisons.calculations, facts.metric, kinds, facts.ask.highest_first)
+    if ranked is None:
+        return ""
+    entries = []
+    for calc in ranked.changes:
+        what = CHANGE_WORDS.get(calc["kind"], "")
+        entries.append(
+            f"{_who_ticker(facts, calc['ticker'])} {calc['result']:+.1f}%{what} "
+            f"({calc['from_period']} to {calc['to_period']}){cite(calc.get('sources') or [])}"
+        )
+    order = "highest first" if ranked.highest_first else "lowest first"
+    best = ranked.changes[0]
+    verb = "grew the most" if ranked.highest_first else "grew the least"
+    return (
+        f"{lead} {facts.words()} growth, {order}: {'; '.join(entries)}. "
+        f"{_who_ticker(facts, best['ticker'])} {verb}."
+    )
+
+
+def _who_ticker(facts: Facts, ticker: str) -> str:
+    return name(ticker, facts.names)
+
+
+# -- changes ------------------------------------------------------------------------------------------
+def _change(facts: Facts) -> Opening:
+    sentences: list[str] = []
+    for ticker in facts.ask.subjects or sorted({c.ticker for c in facts.targets()}):
+        sentences += _company_changes(facts, ticker)
+    return Opening(sentences + _gap_sentences(facts))
+
+
+def _company_changes(facts: Facts, ticker: str) -> list[str]:
+    change = facts.ask.change
+    if change == "cagr" and (calcs := facts.calcs("cagr", ticker)):
+        return [_cagr_sentence(facts, c) for c in calcs]
+    for kind in ("yoy", "qoq") if change in (None, "yoy", "qoq") else ():
+        if change not in (None, kind):
+            continue
+        calcs = facts.calcs(kind, ticker)
+        if calcs:
+            return [_rate_sentence(facts, c) for c in calcs]
+    return _trend_sentences(facts, ticker)
+
+
+def _rate_sentence(facts: Facts, calc: dict[str, Any]) -> str:
+    """ "Microsoft's revenue grew 17.0% year over year in Q3 FY2024: $61,858 million against $52,857
+    million in Q3 FY2023 [10Q1]."""
+    new = facts.cell(calc["ticker"], calc["to_period"])
+    old = facts.cell(calc["ticker"], calc["from_period"])
+    verb = _verb(calc["result"])
+    values = f": {facts.show(new)} against {facts.show(old)} in {calc['from_period']}" if new and old else ""
+    return (
+        f"{facts.of(calc['ticker'])} {facts.words()} {verb} {abs(calc['result']):.1f}%"
+        f"{CHANGE_WORDS[calc['kind']]} in {calc['to_period']}{values}{cite(calc.get('sources') or [])}."
+    )
+
+
+def _cagr_sentence(facts: Facts, calc: dict[str, Any]) -> str:
+    first = facts.cell(calc["ticker"], calc["from_period"])
+    last = facts.cell(calc["ticker"], calc["to_period"])
+    span = f" ({facts.show(first)} to {facts.show(last)})" if first and last else ""
+    return (
+        f"{facts.of(calc['ticker'])} {facts.words()} grew at a compound annual rate of {calc['result']:.1f}% "
+        f"from {calc['from_period']} to {calc['to_period']}{span}{cite(calc.get('sources') or [])}."
+    )
+
+
+def _trend_sentences(facts: Facts, ticker: str) -> list[str]:
+    """From the first asked period to the last, then each step, by the calculator's changes."""
+    series = trend(facts.cells, ticker, facts.metric)
+    if series is None:
+        return []
+    first, last = series.cells[0], series.cells[-1]
+    overall = _find(facts.calcs("change", ticker), first.period, last.period)
+    rate = f", {_verb(overall['result'])} {abs(overall['result']):.1f}%" if overall else ""
+    sentences = [
+        f"{facts.of(ticker)} {facts.words()} went from {facts.show(first)} in {first.period} to "
+        f"{facts.show(last)} in {last.period}{rate}{cite([*first.sources, *last.sources])}."
+    ]
+    steps = [
+        _find(facts.calcs("change", ticker), a.period, b.period)
+        for a, b in zip(series.cells, series.cells[1:], strict=False)
+    ]
+    if len(series.cells) > 2 and all(steps):
+        ups = sum(1 for s in steps if s and s["result"] > 0)
+        parts = [f"{s['result']:+.1f}% to {s['to_period']}" for s in steps if s]
+        sentences.append(f"It rose in {counted(ups)} of {counted(len(steps))} steps: {joined(parts)}.")
+    return sentences
+
+
+def _find(calcs: Sequence[dict[str, Any]], start: str, end: str) -> dict[str, Any] | None:
+    return next((c for c in calcs if c.get("from_period") == start and c.get("to_period") == end), None)
+
+
+def _verb(result: float) -> str:
+    return "grew" if result > 0 else "declined" if result < 0 else "was unchanged"
+
+
+# -- yes or no ----------------------------------------------------------------------------------------
+def _overtake(facts: Facts) -> Opening:
+    ask = facts.ask
+    if not ask.leader or not ask.trailer:
+        return Opening()
+    result = crossing(facts.cells, facts.metric, ask.leader, ask.trailer)
+    if result is None:
+        return Opening()
+    return Opening([_crossing_sentence(facts, result, ask.crossing)])
+
+
+def _crossing_sentence(facts: Facts, result: Crossing, moving: bool) -> str:
+    """Yes or no, the first period the leader was above, and both values of that period."""
+    leader = facts.of(result.leader)
+    other = facts.of(result.trailer) if result.trailer else ""
+    n = len(result.pairs)
+    compared = f"{counted(n)} period{'s' if n != 1 else ''} compared"
+    if result.first_above is None:
+        a, b = max(result.pairs, key=lambda p: p[0].value - _level(p[1]))
+        return (
+            f"No: {leader} {facts.words()} was not above {other or _amount_text(facts, b)} in any of the "
+            f"{compared}; the closest was {_pair_text(facts, a, b)}."
+        )
+    a, b = result.pairs[result.first_above]
+    above = f"above in {counted(len(result.above_in))} of the {compared}"
+    if result.crossed:
+        before_a, before_b = result.pairs[result.first_above - 1]
+        return (
+            f"Yes: {leader} {facts.words()} first exceeded {other or _amount_text(facts, b)} in "
+            f"{period_phrase(a)}: {_pair_text(facts, a, b)}; in {before_a.period} it was "
+            f"{_pair_text(facts, before_a, before_b)} ({above})."
+        )
+    if moving and n > 1:
+        return (
+            f"No: {leader} {facts.words()} was already above {other or _amount_text(facts, b)} in the first "
+            f"period compared, {period_phrase(a)}: {_pair_text(facts, a, b)} ({above})."
+        )
+    return (
+        f"Yes: {leader} {facts.words()} was above {other or _amount_text(facts, b)} in {period_phrase(a)}: "
+        f"{_pair_text(facts, a, b)}" + (f" ({above})." if n > 1 else ".")
+    )
+
+
+def _level(item: Cell | Decimal) -> Decimal:
+    return item.value if isinstance(item, Cell) else item
+
+
+def _amount_text(facts: Facts, item: Cell | Decimal) -> str:
+    if isinstance(item, Cell):
+        return facts.of(item.ticker)
+    return format_amount(item, "USD", 9 if abs(item) >= 10**9 else 6 if abs(item) >= 10**6 else 0)
+
+
+def _pair_text(facts: Facts, a: Cell, b: Cell | Decimal) -> str:
+    if isinstance(b, Cell):
+        return (
+            f"{facts.show(a)} ({_who(facts, a)}, {a.period}){cite(a.sources)} against "
+            f"{facts.show(b)} ({_who(facts, b)}, {_entry_period(b, None)}){cite(b.sources)}"
+        )
+    return f"{facts.show(a)} in {a.period}{cite(a.sources)}"
+
+
+def _threshold(facts: Facts) -> Opening:
+    ask = facts.ask
+    if not ask.leader or not ask.threshold:
+        return Opening()
+    limit = Decimal(ask.threshold)
+    result = threshold_crossing(facts.cells, facts.metric, ask.leader, limit)
+    if result is None:
+        return Opening()
+    return Opening([_crossing_sentence(facts, result, True)], known_text=_amount_text(facts, limit))
+
+
+def _direction(facts: Facts) -> Opening:
+    """ "No (computed from the figures: Microsoft's long-term debt declined 10.7% from FY2022 ($47,032
+    million) to FY2023 ($41,990 million) [10K1])."""
+    verdict = sign_verdict(facts.ask, [*facts.comparisons.calculations, *facts.formulas])
+    if verdict is None:
+        return Opening()
+    return Opening([verdict.sentence([_ground(facts, c) for c in verdict.grounds])])
+
+
+def _ground(facts: Facts, calc: dict[str, Any]) -> str:
+    """A change or result that decides a yes/no, with the figures it is computed from when known."""
+    old = facts.cell(calc["ticker"], calc.get("from_period", ""))
+    new = facts.cell(calc["ticker"], calc.get("to_period", ""))
+    if old is None or new is None:
+        return describe_calculation(calc)
+    return (
+        f"{facts.of(calc['ticker'])} {facts.words(calc.get('metric'))} {_verb(calc['result'])} "
+        f"{abs(calc['result']):.1f}% from {calc['from_period']} ({facts.show(old)}) to "
+        f"{calc['to_period']} ({facts.show(new)}){cite(calc.get('sources') or [])}"
+    )
+
+
+def _restatement(facts: Facts) -> Opening:
+    """Original value and filing, later value and filing, the difference (by the calculator)."""
+    found = restatements(facts.figures, facts.metric)
+    if not found:
+        cells = facts.targets()
+        if not cells:
+            return Opening()
+        parts = [
+            f"{facts.of(c.ticker)} {facts.words()} for {c.period} is {facts.show(c)}{cite(c.sources)}"
+            for c in cells
+        ]
+        return Opening([f"No: every filing in the store reports the same value: {joined(parts)}."])
+    sentences: list[str] = []
+    calculations: list[dict[str, Any]] = []
+    for item in found:
+        cell = facts.cell(item.ticker, item.period)
+        scale = facts.scales.get(facts.metric, 6)
+        change = difference(item.latest.scaleb(-scale), item.original.scaleb(-scale))
+        record = {
+            "kind": "difference",
+            "ticker": item.ticker,
+            "metric": facts.metric,
+            "period": item.period,
+            "expression": change.expression,
+            "result": change.result,
+            "unit": {6: "USD millions", 3: "USD thousands"}.get(scale, "USD"),
+            "sources": list(cell.sources) if cell else [],
+        }
+        calculations.append(record)
+        delta = format_amount(item.difference, "USD", scale)
+        sentences.append(
+            f"Yes: {facts.of(item.ticker)} {facts.words()} for {item.period} was first reported as "
+            f"{format_amount(item.original, 'USD', scale)} in {_filing(item.original_filing)} and later as "
+            f"{format_amount(item.latest, 'USD', scale)} in {_filing(item.latest_filing)}, a difference of "
+            f"{delta}{cite(cell.sources if cell else [])}."
+        )
+    return Opening(sentences, calculations)
+
+
+def _filing(key: str) -> str:
+    """ "AAPL|10-Q|2024-06-29" -> "its 10-Q for the period ended June 29, 2024"."""
+    parts = key.split("|")
+    if len(parts) != 3:
+        return key
+    try:
+        end = day_text(date.fromisoformat(parts[2]))
+    except ValueError:
+        return f"its {parts[1]}"
+    return f"its {parts[1]} for the period ended {end}"

@@ -1,0 +1,18 @@
+"""The answer writer: a figure question's computed answer, or the answer from the passages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from finagent.agent.answer.evidence_answer import evidence_answer
+from finagent.agent.answer.figures_answer import figures_answer
+from finagent.agent.context import Context
+from finagent.agent.state import State
+
+
+async def write_answer(state: State, context: Context) -> dict[str, Any]:
+    """Figure questions (reported metrics of named companies, with figures looked up) get the computed
+    answer and its table; every other question the cited answer from the passages."""
+    if (state["analysis"].get("metrics") or []) and state.get("figures"):
+        return await figures_answer(state, context)
+    return await evidence_answer(state, context)

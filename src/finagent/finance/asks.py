@@ -1,0 +1,326 @@
+"""What a question asks, typed once: a value, a comparison, a ranking, a change, an overtake or a
+threshold, a yes/no on a direction, a restatement, or a narrative.
+
+The analysis reads the question into an ``Ask`` and every later step follows the ``Ask``: which
+periods to cover when none is named, which sentence code computes to open the answer, how the table
+is ordered. Words decide the kind of ask, never a company, metric or period (those are parsed
+elsewhere), so the same rules serve any company and any wording of the same kind of question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from decimal import Decimal
+from typing import Any, Literal
+
+AskKind = Literal[
+    "value",
+    "comparison",
+    "ranking",
+    "change",
+    "overtake",
+    "threshold",
+    "direction",
+    "restatement",
+    "narrative",
+]
+ChangeKind = Literal["yoy", "qoq", "cagr", "trend", "change"]
+Coverage = Literal["latest", "all"]
+
+_I = re.IGNORECASE
+
+_RESTATED = re.compile(
+    r"\b(?:restat\w*|recast\w*|revis(?:e|ed|ion|ions)|re-?classif\w*|adjusted\s+(?:the|its)\s+prior)\b"
+    r"|\b(?:originally|initially|first)\s+reported\b|\bas\s+(?:originally|initially|first)\s+reported\b",
+    _I,
+)
+_OVERTAKE = re.compile(
+    r"\b(?:overt(?:ake|akes|aken|aking|ook)|surpass\w*|exceed\w*|outgr[eo]w\w*|outpac\w*|overt?ook"
+    r"|top(?:ped|s)?|pass(?:ed|es)?|beat|beats|(?:move[ds]?|got|get|gets|went|go|come|came)\s+ahead\s+of"
+    r"|(?:rise|rose|risen|climb(?:ed)?)\s+above|higher\s+than|more\s+than|above)\b",
+    _I,
+)
+_CROSSING = re.compile(
+    r"\b(?:overt(?:ake|akes|aken|aking|ook)|surpass\w*|pass(?:ed|es)?|overt?ook|top(?:ped|s)?"
+    r"|(?:move[ds]?|got|get|gets|went|go|come|came)\s+ahead\s+of|(?:rise|rose|risen|climb(?:ed)?)\s+above)\b",
+    _I,
+)
+_FIRST_TIME = re.compile(
+    r"\bwhen\b|\bwhich\s+(?:quarter|year|period)\b|\b(?:the\s+)?first\s+(?:time|quarter|year|period)\b"
+    r"|\bin\s+which\s+(?:quarter|year|period)\b",
+    _I,
+)
+_AMOUNT = re.compile(
+    r"\$\s?(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>trillion|billion|million|thousand|tn|bn|mn|[tbmk])?\b", _I
+)
+_SCALES = {"t": 12, "tn": 12, "trillion": 12, "b": 9, "bn": 9, "billion": 9, "m": 6, "mn": 6, "million": 6}
+_SCALES |= {"k": 3, "thousand": 3}
+
+_YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", _I)
+_UP_WORDS = r"increas\w*|gr[eo]w|grows|grown|rais\w*|rise|rises|rose|risen|improv\w*|expand\w*"
+_DOWN_WORDS = r"decreas\w*|declin\w*|drop\w*|fall|falls|fell|fallen|reduc\w*|shr[iu]nk\w*|contract(?:ed)?"
+# The direction is what is asked of the question's subject ("has Microsoft increased its debt", "was
+# there any drop in cash"); not a word of a relative clause or of a noun phrase ("a growth company").
+_SUBJECT = r"(?:(?!(?:that|which|who|whose|where|when)\b)[\w'’&.-]+\s+){1,5}?"
+_ASKED_DIRECTION = re.compile(
+    r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\s+"
+    rf"(?:there\s+(?:been\s+)?(?:any|a|an)\s+|{_SUBJECT})(?P<word>{_UP_WORDS}|{_DOWN_WORDS})\b",
+    _I,
+)
+_UP = re.compile(rf"^(?:{_UP_WORDS})$", _I)
+_DOWN = re.compile(rf"^(?:{_DOWN_WORDS})$", _I)
+_SIGN = re.compile(r"\b(positive|negative)\b", _I)
+# A yes or no that is a judgement or a forecast: no computed sign answers it.
+_JUDGEMENT = re.compile(
+    r"\b(?:better|worse\w*|accelerat\w*|decelerat\w*|deteriorat\w*|expect\w*|guidance|outlook"
+    r"|forecast\w*|project(?:s|ed|ions?)|likely|should|would|could)\b",
+    _I,
+)
+
+_RANK = re.compile(
+    r"\brank\w*\b|\border\s+(?:them|the\s+companies|by)\b|\bsort\w*\b|\bleader\w*\b|\bleads?\b"
+    r"|\b(?:highest|lowest|largest|smallest|biggest|greatest|most|least|top|bottom|fastest|slowest"
+    r"|strongest|weakest|best|worst)\b"
+    r"|\bwhich\s+(?:company|companies|one|firm|of\s+(?:the|them|these|those))\b|\bwho\s+(?:had|has|grew|reported)\b"
+    r"|\b(?:more|less|higher|lower|bigger|larger|smaller|faster|slower)\b",
+    _I,
+)
+_LOW = re.compile(r"\b(?:lowest|smallest|least|bottom|slowest|weakest|worst|less|lower|smaller|slower)\b", _I)
+_GROWTH = re.compile(
+    r"\bgr[eo]w(?:th|n|s|ing)?\b|\bchang\w*\b|\bincreas\w*\b|\bdecreas\w*\b|\bdeclin\w*\b|\bfastest\b"
+    r"|\bslowest\b|\bcagr\b|\bcompound(?:ed)?\s+annual\b|\byear[- ]over[- ]year\b|\byoy\b",
+    _I,
+)
+_YOY = re.compile(
+    r"\byear[- ]over[- ]year\b|\byoy\b|\by/y\b|\bprior[- ]year\b|\ba\s+year\s+(?:earlier|ago|before)\b"
+    r"|\bsame\s+(?:fiscal\s+)?(?:quarter|period)\b|\byear[- ]ago\b",
+    _I,
+)
+_QOQ = re.compile(r"\bquarter[- ]over[- ]quarter\b|\bqoq\b|\bq/q\b|\bsequential(?:ly)?\b", _I)
+_CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\b|\bannuali[sz]ed\s+growth\b", _I)
+_TREND = re.compile(
+    r"\btrend\w*\b|\bevol(?:ve|ved|ving|ution)\b|\bfluctuat\w*\b|\bdevelop(?:ed|ment)?\b|\bprogress\w*\b"
+    r"|\bshift\w*\b|\bmov(?:e|ed|ement)\b|\bvar(?:y|ied|iation)\b|\bover\s+time\b|\bthrough\s+the\b"
+    r"|\bfrom\s+(?:quarter|year|period)\s+to\s+(?:quarter|year|period)\b|\btrajectory\b|\bpattern\b",
+    _I,
+)
+_CHANGE = re.compile(
+    r"\bgr[eo]w(?:th|n|s|ing)?\b|\bchang\w*\b|\bincreas\w*\b|\bdecreas\w*\b|\bdeclin\w*\b|\bdrop\w*\b"
+    r"|\brise|rose|risen\b|\bfell\b|\bfall\w*\b|\bsince\b|\bfrom\s+\S+\s+to\b",
+    _I,
+)
+# Reports in the plural, or each of them: a question about what the company's reports say over time.
+_REPORTS = re.compile(
+    r"\b(?:reports|filings|10-?Qs|10-?Ks|quarters|periods|statements|disclosures|releases|calls)\b"
+    r"|\beach\s+(?:\w+\s+)?(?:report|filing|quarter|period|year)s?\b"
+    r"|\b(?:every|all)\s+(?:\w+\s+)?(?:report|filing|quarter|period)s?\b",
+    _I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """What the question asks of its figures and words (JSON-ready with ``to_dict``)."""
+
+    kind: AskKind = "value"
+    metric: str | None = None
+    """The metric the ask is about (ranked, compared, changed); None for a narrative."""
+    highest_first: bool = True
+    """A ranking's direction: False when the lowest is asked for."""
+    change: ChangeKind | None = None
+    """A change asked for (or the change a ranking is by: "grew the most")."""
+    by_growth: bool = False
+    """A ranking or winner by growth rate rather than by level."""
+    leader: str | None = None
+    """Overtake: the company that may have overtaken; threshold: the company."""
+    trailer: str | None = None
+    """Overtake: the company it may have overtaken."""
+    threshold: str | None = None
+    """Threshold: the amount in dollars (exact decimal text)."""
+    when: bool = False
+    """Overtake / threshold: the question asks when (the first period in which)."""
+    crossing: bool = False
+    """Overtake: the verb means going from below to above ("overtake", "surpass", "pass"), not only
+    being above ("exceed", "higher than")."""
+    up: bool | None = None
+    """Direction: True when an increase is asked about, False a decrease."""
+    sign: Literal["positive", "negative"] | None = None
+    """Direction: the sign asked about ("positive working capital?")."""
+    narrative: bool = False
+    """Words are wanted beyond the numbers (why, what drove, which risks)."""
+    coverage: Coverage = "latest"
+    """With no period named: every report the store holds, or the latest."""
+    subjects: tuple[str, ...] = field(default=())
+    """The companies, in the order the question names them."""
+    about: tuple[str, ...] = field(default=())
+    """The question's content words (first five letters): what a computed result must be about to
+    answer it ("long-term debt" answers "its debt", not "its revenue")."""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["subjects"] = list(self.subjects)
+        data["about"] = list(self.about)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> Ask:
+        if not data:
+            return cls()
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        known["subjects"] = tuple(known.get("subjects") or ())
+        known["about"] = tuple(known.get("about") or ())
+        return cls(**known)
+
+    @property
+    def computed(self) -> bool:
+        """The answer's first sentence is computed from the figures (not a narrative)."""
+        return self.kind != "narrative"
+
+    @property
+    def yes_no(self) -> bool:
+        return self.kind in ("overtake", "threshold", "direction", "restatement")
+
+
+def _order(mentions: dict[str, list[int]], tickers: list[str]) -> list[str]:
+    """Tickers in the order the question first names them (unnamed ones last, as given)."""
+    first = {t: min(mentions[t]) for t in tickers if mentions.get(t)}
+    return sorted(tickers, key=lambda t: (first.get(t, 10**9), tickers.index(t)))
+
+
+def _change_kind(text: str, several_periods: bool) -> ChangeKind | None:
+    if _CAGR.search(text):
+        return "cagr"
+    if _QOQ.search(text):
+        return "qoq"
+    if _YOY.search(text):
+        return "yoy"
+    if _TREND.search(text):
+        return "trend"
+    if _CHANGE.search(text) or (several_periods and _GROWTH.search(text)):
+        return "change"
+    return None
+
+
+def _threshold(text: str) -> str | None:
+    match = _AMOUNT.search(text)
+    if match is None:
+        return None
+    number = Decimal(match.group("num").replace(",", ""))
+    scale = _SCALES.get((match.group("scale") or "").lower(), 0)
+    return format(number.scaleb(scale).normalize(), "f")
+
+
+def _direction(text: str) -> tuple[bool | None, Literal["positive", "negative"] | None] | None:
+    """(up, sign) of a yes/no question about a direction or a sign; None when it asks neither."""
+    if not _YES_NO.search(text) or _JUDGEMENT.search(text):
+        return None
+    words = re.findall(r"[a-z]+", text.lower())
+    if any(_UP.match(w) for w in words) and any(_DOWN.match(w) for w in words):
+        return None  # "did debt increase or decrease?" asks which, not whether
+    signs = {s.lower() for s in _SIGN.findall(text)}
+    asked = _ASKED_DIRECTION.match(text)
+    if asked:
+        word = asked.group("word")
+        if word.lower().startswith("improv"):
+            return None  # whether a figure "improved" depends on the metric
+        return bool(_UP.match(word)), None
+    if len(signs) == 1:
+        return None, "positive" if "positive" in signs else "negative"
+    return None
+
+
+def read_ask(
+    question: str,
+    tickers: list[str],
+    mentions: dict[str, list[int]] | None = None,
+    metrics: list[str] | None = None,
+    *,
+    periods_named: bool = True,
+    narrative: bool = False,
+) -> Ask:
+    """The ask of ``question`` about ``tickers`` (mentioned at ``mentions``) and ``metrics``.
+
+    ``periods_named`` says whether the question names a period; when it names none, a change, a
+    trend or a question about the company's reports covers every report the store holds, while a
+    value takes the latest. ``narrative``: the question asks why or what (its words are wanted).
+    """
+    text = question.replace("’", "'")
+    subjects = tuple(_order(mentions or {}, list(tickers)))
+    metric = metrics[0] if metrics else None
+    several = len(subjects) > 1
+    change = _change_kind(text, several)
+    about = tuple(sorted({w[:5] for w in re.findall(r"[a-z]{3,}", text.lower())}))
+    base: dict[str, Any] = {"metric": metric, "narrative": narrative, "subjects": subjects, "about": about}
+    ask = _figure_ask(text, subjects, change, base) if metric else _sign_ask(text, subjects, change, base)
+    if ask is None:
+        kind: AskKind = "narrative" if narrative or not metric else "value"
+        if metric and several:
+            kind = "comparison"
+        elif metric and change:
+            kind = "change"
+        ask = Ask(kind=kind, change=change if metric else None, **base)
+    # No period named: a change, a trend, an overtake or the company's reports in the plural mean every
+    # report the store holds; a value (or a ranking of values) means the latest.
+    covers_all = not periods_named and (
+        (ask.kind in ("change", "overtake", "threshold") and not several)
+        or bool(_REPORTS.search(text))
+        or (ask.kind == "narrative" and change is not None)
+    )
+    if covers_all and ask.change is None and ask.kind == "change":
+        ask = _replace(ask, change="trend")
+    return _replace(ask, coverage="all" if covers_all else "latest")
+
+
+def _figure_ask(
+    text: str, subjects: tuple[str, ...], change: ChangeKind | None, base: dict[str, Any]
+) -> Ask | None:
+    """The ask of a question about a metric, when it is more than a value."""
+    several = len(subjects) > 1
+    if _RESTATED.search(text):
+        return Ask(kind="restatement", **base)
+    asks_yes_or_when = bool(_YES_NO.search(text) or _FIRST_TIME.search(text))
+    if several and asks_yes_or_when and _OVERTAKE.search(text):
+        when, crossing = bool(_FIRST_TIME.search(text)), bool(_CROSSING.search(text))
+        return Ask(
+            kind="overtake", leader=subjects[0], trailer=subjects[1], when=when, crossing=crossing, **base
+        )
+    amount = _threshold(text)
+    if amount is not None and len(subjects) == 1 and _OVERTAKE.search(text):
+        return Ask(
+            kind="threshold",
+            leader=subjects[0],
+            threshold=amount,
+            when=bool(_FIRST_TIME.search(text)),
+            **base,
+        )
+    direction = _direction(text)
+    if direction is not None and len(subjects) <= 1:
+        up, sign = direction
+        return Ask(kind="direction", up=up, sign=sign, change=change if up is not None else None, **base)
+    if several and _RANK.search(text):
+        by_growth = change is not None and bool(_GROWTH.search(text))
+        return Ask(
+            kind="ranking",
+            highest_first=not _LOW.search(text),
+            change=change if by_growth else None,
+            by_growth=by_growth,
+            **base,
+        )
+    return None
+
+
+def _sign_ask(
+    text: str, subjects: tuple[str, ...], change: ChangeKind | None, base: dict[str, Any]
+) -> Ask | None:
+    """A yes/no on a direction or a sign, for a question whose metric no lookup names ("does AWK have
+    positive working capital?", "was there any drop in cash?")."""
+    direction = _direction(text)
+    if direction is None or len(subjects) > 1:
+        return None
+    up, sign = direction
+    return Ask(kind="direction", up=up, sign=sign, change=change if up is not None else None, **base)
+
+
+def _replace(ask: Ask, **changes: Any) -> Ask:
+    return Ask(**{**ask.to_dict(), "subjects": ask.subjects, "about": ask.about, **changes})
