@@ -16,6 +16,7 @@ def sign_verdict(question: str, calculations: list[dict[str, Any]]) -> Verdict |
     ask: Ask = read_ask(question, [], {}, [])
     return decide(ask, calculations)
 
+
 WORKING_CAPITAL: dict[str, Any] = {
     "kind": "formula",
     "ticker": "AWK",

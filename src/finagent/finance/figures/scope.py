@@ -114,8 +114,8 @@ def period_verdict(
     if not stated:
         return None
     wrong = matches[0]
-    said = ", ".join(sorted(stated))
-    return False, f"{figure.text} is {wrong['ticker']}'s {wrong['what']} for {wrong['period']}, not {said}"
+    periods = ", ".join(sorted(stated))
+    return False, f"{figure.text} is {wrong['ticker']}'s {wrong['what']} for {wrong['period']}, not {periods}"
 
 
 def _another_company(figure: WrittenFigure, said: set[str], scope: PeriodScope) -> tuple[bool, str] | None:

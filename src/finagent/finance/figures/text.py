@@ -73,7 +73,7 @@ def compute_changes(facts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             pairs.append((ordered[0], ordered[-1]))
         for old, new in pairs:
             result = growth_pct(old["value"], new["value"])
-            if not result.ok:
+            if not result.ok or result.result is None:
                 continue
             calculations.append(
                 {
