@@ -73,6 +73,8 @@ class Restated:
     latest: Decimal
     latest_filing: str
     unit: str = "USD"
+    original_chunk: int | None = None  # where each value is printed, when stored
+    latest_chunk: int | None = None
 
     @property
     def difference(self) -> Decimal:
@@ -233,6 +235,8 @@ def restatements(figures: Sequence[dict[str, Any]], metric: str | None = None) -
                     latest=Decimal(item["latest"]),
                     latest_filing=item["latest_filing"],
                     unit=str(record.get("unit") or "USD"),
+                    original_chunk=item.get("chunk_id"),
+                    latest_chunk=item.get("latest_chunk_id"),
                 )
             )
     return found

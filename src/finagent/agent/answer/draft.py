@@ -22,8 +22,9 @@ from finagent.finance.figures.verify import Validation
 from finagent.llm.structured import text_call
 from finagent.resources import read_prompt
 
-# A sentence ends at . ! ? (then closing quotes, brackets or a citation); a list or table line is whole.
-_WHOLE_END = re.compile(r"[.!?][\"')\]*]*(?:\s*\[[^\]]{1,40}\])*[\"')\]*]*$")
+# A sentence ends at . ! ? (then closing quotes, brackets or a citation), or at a citation; a list or
+# table line is whole.
+_WHOLE_END = re.compile(r"(?:[.!?][\"')\]*]*|\])(?:\s*\[[^\]]{1,40}\])*[\"')\]*]*$")
 _SENTENCE_END = re.compile(r"[.!?][\"')\]*]*(?:\s*\[[^\]]{1,40}\])*(?=\s)")
 
 

@@ -132,6 +132,7 @@ async def compute(state: State, context: Context) -> Computed:
         figures=list(state.get("figures") or []),
         gaps=chosen.gaps,
         formulas=formulas,
+        labels={i["chunk_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is not None},
     )
     said = opening(facts) if context.use_calculator else Opening()
     table = markdown_table(chosen.cells, comparisons, names, metrics, chosen.gaps, ask)

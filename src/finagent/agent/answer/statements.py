@@ -10,7 +10,7 @@ written here is a cell or a calculator result, so the figures check verifies it 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -74,6 +74,7 @@ class Facts:
     figures: Sequence[dict[str, Any]] = ()
     gaps: Sequence[dict[str, Any]] = ()
     formulas: Sequence[dict[str, Any]] = ()
+    labels: Mapping[int, str] = field(default_factory=dict)  # chunk id -> citation label
 
     @property
     def scales(self) -> dict[str, int]:
@@ -457,26 +458,28 @@ def _restatement(facts: Facts) -> Opening:
     sentences: list[str] = []
     calculations: list[dict[str, Any]] = []
     for item in found:
-        cell = facts.cell(item.ticker, item.period)
         scale = facts.scales.get(facts.metric, 6)
+        first = cite([facts.labels.get(item.original_chunk or -1, "")])
+        later = cite([facts.labels.get(item.latest_chunk or -1, "")])
         change = difference(item.latest.scaleb(-scale), item.original.scaleb(-scale))
-        record = {
-            "kind": "difference",
-            "ticker": item.ticker,
-            "metric": facts.metric,
-            "period": item.period,
-            "expression": change.expression,
-            "result": change.result,
-            "unit": {6: "USD millions", 3: "USD thousands"}.get(scale, "USD"),
-            "sources": list(cell.sources) if cell else [],
-        }
-        calculations.append(record)
-        delta = format_amount(item.difference, "USD", scale)
+        calculations.append(
+            {
+                "kind": "difference",
+                "ticker": item.ticker,
+                "metric": facts.metric,
+                "period": item.period,
+                "expression": change.expression,
+                "result": change.result,
+                "unit": {6: "USD millions", 3: "USD thousands"}.get(scale, "USD"),
+                "sources": [s.strip(" []") for s in (first, later) if s],
+            }
+        )
+        original = format_amount(item.original, "USD", scale)
         sentences.append(
             f"Yes: {facts.of(item.ticker)} {facts.words()} for {item.period} was first reported as "
-            f"{format_amount(item.original, 'USD', scale)} in {_filing(item.original_filing)} and later as "
-            f"{format_amount(item.latest, 'USD', scale)} in {_filing(item.latest_filing)}, a difference of "
-            f"{delta}{cite(cell.sources if cell else [])}."
+            f"{original} in {_filing(item.original_filing)}{first} and later as "
+            f"{format_amount(item.latest, 'USD', scale)} in {_filing(item.latest_filing)}{later}, a "
+            f"difference of {format_amount(item.difference, 'USD', scale)}."
         )
     return Opening(sentences, calculations)
 

@@ -1,0 +1,309 @@
+"""The answer's first sentences are computed from the ask and the figures (no model, no store): a
+ranking gives the order, an overtake says yes or no and when, a direction question yes or no with
+its change, a restatement both values and filings; the table is in one scale per metric, in the
+ask's order; a draft cut by the token limit loses its unfinished sentence."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from finagent.agent.answer.draft import whole_sentences
+from finagent.agent.answer.statements import Facts, opening
+from finagent.agent.answer.table import markdown_table
+from finagent.finance.asks import Ask, read_ask
+from finagent.finance.compare import Cell, Wanted, compare
+from finagent.finance.periods import parse_time_phrases
+
+NAMES = {
+    "WMT": ["WMT", "Walmart Inc.", "Walmart"],
+    "AMZN": ["AMZN", "Amazon.com, Inc.", "Amazon"],
+    "AAPL": ["AAPL", "Apple Inc.", "Apple"],
+    "GOOGL": ["GOOGL", "Alphabet Inc.", "Alphabet"],
+    "NVDA": ["NVDA", "NVIDIA Corporation", "NVIDIA"],
+    "INTC": ["INTC", "Intel Corporation", "Intel"],
+    "NFLX": ["NFLX", "Netflix, Inc.", "Netflix"],
+    "BA": ["BA", "The Boeing Company", "Boeing"],
+    "MSFT": ["MSFT", "Microsoft Corporation", "Microsoft"],
+}
+
+
+def cell(
+    ticker: str,
+    period: str,
+    end: date,
+    millions: str,
+    *,
+    metric: str = "revenue",
+    role: str = "target",
+    scale: int = 6,
+    label: str = "10K1",
+) -> Cell:
+    year = int(period.split("FY")[1])
+    quarter = int(period[1]) if period.startswith("Q") else None
+    return Cell(
+        ticker=ticker,
+        metric=metric,
+        period=period,
+        fiscal_year=year,
+        fiscal_quarter=quarter,
+        period_end=end,
+        value=Decimal(millions) * Decimal(10) ** 6,
+        unit="USD",
+        scale=scale,
+        sources=(label,),
+        role=role,
+        note="xbrl",
+    )
+
+
+def said(question: str, cells: list[Cell], tickers: list[str], **extra: Any) -> str:
+    """The computed opening of ``question`` over ``cells`` (the question typed as analyze types it)."""
+    mentions = {t: [question.find(NAMES[t][-1])] for t in tickers}
+    ask = read_ask(question, tickers, mentions, ["revenue"], periods_named=True)
+    wanted = Wanted.from_question(question)
+    if ask.change in ("change", "trend", "cagr"):
+        wanted = Wanted(change=True, cagr=ask.change == "cagr", yoy=wanted.yoy, rank=True)
+    comparisons = compare(cells, wanted)
+    facts = Facts(ask, "revenue", cells, comparisons, NAMES, **extra)
+    return opening(facts).text
+
+
+LATEST_YEARS = [
+    cell("AAPL", "FY2024", date(2024, 9, 28), "391035", label="10K3"),
+    cell("AMZN", "FY2024", date(2024, 12, 31), "637959", label="10K2"),
+    cell("GOOGL", "FY2024", date(2024, 12, 31), "350018", label="10K4"),
+    cell("WMT", "FY2025", date(2025, 1, 31), "680985", label="10K1"),
+]
+
+
+def test_a_ranking_gives_the_order_with_values_and_each_differing_fiscal_year() -> None:
+    text = said(
+        "Rank Walmart, Amazon, Apple and Alphabet by revenue in their most recent fiscal year",
+        LATEST_YEARS,
+        ["WMT", "AMZN", "AAPL", "GOOGL"],
+    )
+    assert text.startswith(
+        "Ranked by revenue, highest first: Walmart $680,985 million (FY2025, the year ended "
+        "January 31, 2025) [10K1]; Amazon $637,959 million (FY2024, the year ended December "
+        "31, 2024) [10K2]; Apple $391,035 million"
+    )
+    assert text.index("Apple") < text.index("Alphabet")
+    lowest = said(
+        "Which of Walmart, Amazon, Apple and Alphabet had the lowest revenue in their latest fiscal year?",
+        LATEST_YEARS,
+        ["WMT", "AMZN", "AAPL", "GOOGL"],
+    )
+    assert lowest.startswith("Ranked by revenue, lowest first: Alphabet $350,018 million")
+
+
+def test_a_ranking_table_is_in_rank_order() -> None:
+    ask = read_ask(
+        "Rank Walmart, Amazon, Apple and Alphabet by revenue",
+        ["WMT", "AMZN", "AAPL", "GOOGL"],
+        {},
+        ["revenue"],
+    )
+    table = markdown_table(LATEST_YEARS, compare(LATEST_YEARS, Wanted()), NAMES, ["revenue"], ask=ask)
+    rows = [line.split(" | ")[0].strip("| ") for line in table.splitlines()[2:]]
+    assert rows == ["Walmart (WMT)", "Amazon (AMZN)", "Apple (AAPL)", "Alphabet (GOOGL)"]
+
+
+NVDA_INTC = [
+    cell("INTC", "Q1 FY2023", date(2023, 4, 1), "11715", label="10Q1"),
+    cell("INTC", "Q2 FY2023", date(2023, 7, 1), "12949", label="10Q2"),
+    cell("INTC", "Q3 FY2023", date(2023, 9, 30), "14158", label="10Q3"),
+    cell("NVDA", "Q1 FY2024", date(2023, 4, 30), "7192", label="10Q4"),
+    cell("NVDA", "Q2 FY2024", date(2023, 7, 30), "13507", label="10Q5"),
+    cell("NVDA", "Q3 FY2024", date(2023, 10, 29), "18120", label="10Q6"),
+]
+
+
+def test_an_overtake_says_yes_and_the_first_quarter_with_both_values() -> None:
+    text = said("Did NVIDIA's quarterly revenue overtake Intel's during 2023?", NVDA_INTC, ["NVDA", "INTC"])
+    assert text.startswith(
+        "Yes: NVIDIA's revenue first exceeded Intel's in Q2 FY2024 (the quarter ended July 30, 2023): "
+        "$13,507 million (NVIDIA, Q2 FY2024) [10Q5] against $12,949 million (Intel, Q2 FY2023, the quarter "
+        "ended July 1, 2023) [10Q2]"
+    ), text
+    assert "$7,192 million" in text and "$11,715 million" in text  # the quarter before, below
+
+
+def test_an_overtake_that_never_happened_or_had_happened_already_is_no() -> None:
+    never = said(
+        "Did Intel's revenue overtake NVIDIA's in 2023?", NVDA_INTC[1:3] + NVDA_INTC[4:], ["INTC", "NVDA"]
+    )
+    assert never.startswith("No: Intel's revenue was not above NVIDIA's in any of the two periods compared")
+    already = said("Did NVIDIA's revenue overtake Intel's?", NVDA_INTC[1:3] + NVDA_INTC[4:], ["NVDA", "INTC"])
+    assert already.startswith("No: NVIDIA's revenue was already above Intel's in the first period compared")
+    higher = said(
+        "Was NVIDIA's revenue higher than Intel's?", NVDA_INTC[2:3] + NVDA_INTC[5:], ["NVDA", "INTC"]
+    )
+    assert higher.startswith("Yes: NVIDIA's revenue was above Intel's in Q3 FY2024")
+
+
+def test_a_threshold_says_when_it_was_first_crossed() -> None:
+    cells = [c for c in NVDA_INTC if c.ticker == "NVDA"]
+    text = said("When did NVIDIA's quarterly revenue first exceed $10 billion?", cells, ["NVDA"])
+    assert text.startswith("Yes: NVIDIA's revenue first exceeded $10 billion in Q2 FY2024"), text
+
+
+MSFT_AAPL_YOY = [
+    cell("MSFT", "Q3 FY2024", date(2024, 3, 31), "61858", label="10Q1"),
+    cell("MSFT", "Q3 FY2023", date(2023, 3, 31), "52857", role="comparative", label="10Q1"),
+    cell("AAPL", "Q2 FY2024", date(2024, 3, 30), "90753", label="10Q2"),
+    cell("AAPL", "Q2 FY2023", date(2023, 4, 1), "94836", role="comparative", label="10Q2"),
+]
+
+
+def test_a_growth_comparison_names_the_winner() -> None:
+    text = said(
+        "Which company grew revenue faster year over year, Microsoft or Apple?",
+        MSFT_AAPL_YOY,
+        ["MSFT", "AAPL"],
+    )
+    assert text.startswith(
+        "Ranked by revenue growth, highest first: Microsoft +17.0% year over year "
+        "(Q3 FY2023 to Q3 FY2024) [10Q1]; Apple -4.3% year over year"
+    ), text
+    assert text.endswith("Microsoft grew the most.")
+
+
+def test_a_cagr_and_a_trend_are_stated_with_their_end_points() -> None:
+    years = [
+        cell("AAPL", "FY2021", date(2021, 9, 25), "365817"),
+        cell("AAPL", "FY2022", date(2022, 9, 24), "394328"),
+        cell("AAPL", "FY2023", date(2023, 9, 30), "383285"),
+        cell("AAPL", "FY2024", date(2024, 9, 28), "391035"),
+    ]
+    cagr = said("What was Apple's revenue CAGR from fiscal 2021 to 2024?", years, ["AAPL"])
+    assert cagr.startswith(
+        "Apple's revenue grew at a compound annual rate of 2.2% from FY2021 to FY2024 "
+        "($365,817 million to $391,035 million)"
+    ), cagr
+    trend = said("How did Apple's revenue change from fiscal 2021 to 2024?", years, ["AAPL"])
+    assert trend.startswith(
+        "Apple's revenue went from $365,817 million in FY2021 to $391,035 million in FY2024, grew 6.9%"
+    ), trend
+    assert "It rose in two of three steps: +7.8% to FY2022, -2.8% to FY2023 and +2.0% to FY2024." in trend
+
+
+def test_a_direction_question_is_answered_yes_or_no_by_the_computed_change() -> None:
+    cells = [
+        cell("MSFT", "FY2022", date(2022, 6, 30), "47032", metric="revenue"),
+        cell("MSFT", "FY2023", date(2023, 6, 30), "41990", metric="revenue"),
+    ]
+    text = said("Did Microsoft's revenue increase between FY2022 and FY2023?", cells, ["MSFT"])
+    assert text.startswith(
+        "No (computed from the figures: Microsoft's revenue declined 10.7% from FY2022 ($47,032 million) "
+        "to FY2023 ($41,990 million)"
+    ), text
+
+
+def test_a_restatement_gives_both_values_their_filings_and_the_difference() -> None:
+    latest = cell("AAPL", "Q3 FY2023", date(2023, 7, 1), "19910", metric="revenue", label="10Q2")
+    figures = [
+        {
+            "ticker": "AAPL",
+            "metric": "revenue",
+            "period": "Q3 FY2023",
+            "unit": "USD",
+            "restated": [
+                {
+                    "original": "19881000000",
+                    "original_filing": "AAPL|10-Q|2023-07-01",
+                    "latest": "19910000000",
+                    "latest_filing": "AAPL|10-Q|2024-06-29",
+                    "chunk_id": 1,
+                    "latest_chunk_id": 2,
+                }
+            ],
+        }
+    ]
+    text = said(
+        "Did Apple restate its revenue for the quarter ended July 1, 2023?",
+        [latest],
+        ["AAPL"],
+        figures=figures,
+        labels={1: "10Q1", 2: "10Q2"},
+    )
+    assert text == (
+        "Yes: Apple's revenue for Q3 FY2023 was first reported as $19,881 million in its 10-Q for the period "
+        "ended July 1, 2023 [10Q1] and later as $19,910 million in its 10-Q for the period ended June 29, "
+        "2024 [10Q2], a difference of $29 million."
+    )
+    unchanged = said("Did Apple restate its revenue for the quarter ended July 1, 2023?", [latest], ["AAPL"])
+    assert unchanged.startswith("No: every filing in the store reports the same value")
+
+
+def test_one_scale_per_metric_across_companies() -> None:
+    cells = [
+        cell("NFLX", "FY2024", date(2024, 12, 31), "8711.631", scale=3),
+        cell("BA", "FY2024", date(2024, 12, 31), "66517"),
+    ]
+    ask = read_ask("Compare Netflix's and Boeing's revenue in fiscal 2024", ["NFLX", "BA"], {}, ["revenue"])
+    table = markdown_table(cells, compare(cells, Wanted()), NAMES, ["revenue"], ask=ask)
+    assert "$8,711.631 million" in table and "$66,517 million" in table and "thousand" not in table
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Rank AAPL, MSFT and NVDA by revenue growth over the last three quarters", "ranking"),
+        ("Did NVIDIA's quarterly revenue overtake Intel's during 2023?", "overtake"),
+        ("In which quarter did NVIDIA's revenue first exceed Intel's?", "overtake"),
+        ("Has Microsoft increased its revenue between FY2022 and FY2023?", "direction"),
+        ("Did Apple restate its revenue for the quarter ended July 1, 2023?", "restatement"),
+        ("What was Apple's revenue CAGR from fiscal 2021 to 2024?", "change"),
+        ("Compare Apple's and Microsoft's revenue in FY2024", "comparison"),
+        ("What was Apple's revenue in FY2024?", "value"),
+    ],
+)
+def test_the_ask_is_typed_from_the_question(question: str, kind: str) -> None:
+    tickers = [t for t in ("AAPL", "MSFT", "NVDA", "INTC") if t in question or NAMES[t][-1] in question]
+    assert read_ask(question, tickers, {}, ["revenue"]).kind == kind
+
+
+def test_a_question_naming_no_period_covers_every_report_only_for_a_change_or_its_reports() -> None:
+    trend = read_ask(
+        "How has Amazon's revenue developed across its filings?",
+        ["AMZN"],
+        {},
+        ["revenue"],
+        periods_named=False,
+    )
+    value = read_ask("What is Amazon's revenue?", ["AMZN"], {}, ["revenue"], periods_named=False)
+    reports = read_ask(
+        "Which legal matters does Amazon discuss in its quarterly reports?",
+        ["AMZN"],
+        {},
+        [],
+        periods_named=False,
+    )
+    assert (trend.coverage, value.coverage, reports.coverage) == ("all", "latest", "all")
+    assert Ask.from_dict(trend.to_dict()) == trend
+
+
+def test_period_phrases_the_same_quarter_and_a_narrowed_span() -> None:
+    same = parse_time_phrases("gross profit in the second quarter of 2024 and in the same quarter of 2023")
+    assert [s.describe() for s in same] == ["fiscal_quarter(2024, 2)", "fiscal_quarter(2023, 2)"]
+    narrowed = parse_time_phrases(
+        "Did NVIDIA's revenue overtake Intel's during 2023? Give each of their first three fiscal quarters "
+        "reported in 2023."
+    )
+    assert [s.describe() for s in narrowed] == ["reported(2023-01-01, 2023-12-31, first 3)[quarter]"]
+
+
+def test_a_draft_cut_by_the_token_limit_loses_its_unfinished_sentence() -> None:
+    cut = (
+        "Amazon had the highest revenue [10Q1]. Amazon.com ($127,358 million [10Q1], Q1 FY2023) had the "
+        "highest revenue, then"
+    )
+    assert whole_sentences(cut) == "Amazon had the highest revenue [10Q1]."
+    assert whole_sentences("Revenue rose.\n- Services grew") == "Revenue rose.\n- Services grew"
+    assert whole_sentences("Revenue rose 5% [10K1]") == "Revenue rose 5% [10K1]"
+    assert whole_sentences("Revenue rose 5% because") == ""
+    assert whole_sentences("Revenue rose 5%. [10K1]") == "Revenue rose 5%. [10K1]"
