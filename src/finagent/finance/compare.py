@@ -140,8 +140,9 @@ def _pct_text(value: float) -> str:
 def _growth(
     old: Cell, new: Cell, kind: str, ticker: str, metric: str, unit_scale: int
 ) -> dict[str, Any] | None:
-    if old.value <= 0:
-        return None  # a change from a loss or from zero is not meaningful as a percentage
+    if old.value <= 0 or old.unit == "percent":
+        # a change from a loss or from zero is not meaningful as a percentage, nor is a margin's
+        return None
     record = _record(
         growth_pct(old.shown, new.shown),
         kind=kind,

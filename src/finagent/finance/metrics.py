@@ -366,7 +366,9 @@ _COMPUTED_WORDS = (
     (
         "gross_margin",
         re.compile(
-            r"\bgross (?:profit )?margin\s*(?:%|percent|percentage|ratio|rate)|\bgross margins?\b", re.I
+            r"\bgross (?:profit )?margin\s*(?:%|percent|percentage|ratio|rate)"
+            r"|\bgross margins?\b(?!\s+(?:in\s+dollars|in\s+\$|amount|dollars))",
+            re.I,
         ),
     ),
     ("operating_margin", re.compile(r"\boperating (?:profit )?margins?\b", re.I)),

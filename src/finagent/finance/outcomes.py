@@ -75,6 +75,8 @@ class Restated:
     unit: str = "USD"
     original_chunk: int | None = None  # where each value is printed, when stored
     latest_chunk: int | None = None
+    original_document: int | None = None
+    latest_document: int | None = None
 
     @property
     def difference(self) -> Decimal:
@@ -237,6 +239,8 @@ def restatements(figures: Sequence[dict[str, Any]], metric: str | None = None) -
                     unit=str(record.get("unit") or "USD"),
                     original_chunk=item.get("chunk_id"),
                     latest_chunk=item.get("latest_chunk_id"),
+                    original_document=item.get("document_id"),
+                    latest_document=item.get("latest_document_id"),
                 )
             )
     return found

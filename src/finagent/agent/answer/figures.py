@@ -101,6 +101,7 @@ def figure_record(
                 "chunk_id": r.original.chunk_id,
                 "document_id": r.original.document_id,
                 "latest_chunk_id": r.latest.chunk_id,
+                "latest_document_id": r.latest.document_id,
             }
             for r in selection.restatements
         ],
@@ -289,7 +290,18 @@ def filing_items(figures: Sequence[dict[str, Any]], have_chunks: set[int]) -> li
     """Citable items for figures whose number is displayed in no stored text (XBRL instance
     documents): the filing itself is cited, with its form and period."""
     items: dict[int, dict[str, Any]] = {}
-    for record in [*figures, *(i for f in figures for i in f.get("inputs") or [])]:
+    restated = [
+        {
+            "document_id": r.get("document_id"),
+            "chunk_id": r.get("chunk_id"),
+            "filing": r.get("original_filing"),
+            "form": (r.get("original_filing") or "||").split("|")[1],
+            "ticker": f.get("ticker"),
+        }
+        for f in figures
+        for r in f.get("restated") or []
+    ]
+    for record in [*figures, *(i for f in figures for i in f.get("inputs") or []), *restated]:
         document = record.get("document_id")
         if document is None or (record.get("chunk_id") in have_chunks) or document in items:
             continue

@@ -133,6 +133,7 @@ async def compute(state: State, context: Context) -> Computed:
         gaps=chosen.gaps,
         formulas=formulas,
         labels={i["chunk_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is not None},
+        document_labels={i["document_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is None},
     )
     said = opening(facts) if context.use_calculator else Opening()
     table = markdown_table(chosen.cells, comparisons, names, metrics, chosen.gaps, ask)

@@ -75,6 +75,7 @@ class Facts:
     gaps: Sequence[dict[str, Any]] = ()
     formulas: Sequence[dict[str, Any]] = ()
     labels: Mapping[int, str] = field(default_factory=dict)  # chunk id -> citation label
+    document_labels: Mapping[int, str] = field(default_factory=dict)  # a document no text cites
 
     @property
     def scales(self) -> dict[str, int]:
@@ -458,10 +459,12 @@ def _restatement(facts: Facts) -> Opening:
     sentences: list[str] = []
     calculations: list[dict[str, Any]] = []
     for item in found:
+        cell = facts.cell(item.ticker, item.period)
         scale = facts.scales.get(facts.metric, 6)
-        first = cite([facts.labels.get(item.original_chunk or -1, "")])
-        later = cite([facts.labels.get(item.latest_chunk or -1, "")])
-        change = difference(item.latest.scaleb(-scale), item.original.scaleb(-scale))
+        printed = cell.scale if cell is not None else scale  # the calculator reads the filing's scale
+        first = cite([_label_of(facts, item.original_chunk, item.original_document)])
+        later = cite([_label_of(facts, item.latest_chunk, item.latest_document)])
+        change = difference(item.latest.scaleb(-printed), item.original.scaleb(-printed))
         calculations.append(
             {
                 "kind": "difference",
@@ -470,7 +473,7 @@ def _restatement(facts: Facts) -> Opening:
                 "period": item.period,
                 "expression": change.expression,
                 "result": change.result,
-                "unit": {6: "USD millions", 3: "USD thousands"}.get(scale, "USD"),
+                "unit": {6: "USD millions", 3: "USD thousands"}.get(printed, "USD"),
                 "sources": [s.strip(" []") for s in (first, later) if s],
             }
         )
@@ -482,6 +485,11 @@ def _restatement(facts: Facts) -> Opening:
             f"difference of {format_amount(item.difference, 'USD', scale)}."
         )
     return Opening(sentences, calculations)
+
+
+def _label_of(facts: Facts, chunk: int | None, document: int | None) -> str:
+    """The citation of where a value is printed: its chunk, else its filing."""
+    return facts.labels.get(chunk or -1) or facts.document_labels.get(document or -1, "")
 
 
 def _filing(key: str) -> str:

@@ -65,6 +65,8 @@ def format_amount(value: Decimal, unit: str, scale: int) -> str:
     shown = value.scaleb(-scale) if scale else value
     exponent = shown.normalize().as_tuple().exponent
     places = 0 if shown == shown.to_integral_value() else min(3, max(1, -int(exponent)))
+    if unit.lower() == "percent":
+        places = 1
     number = f"{abs(shown):,.{places}f}"
     sign = "-" if shown < 0 else ""
     words = SCALE_WORDS.get(scale, "")
