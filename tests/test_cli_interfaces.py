@@ -170,11 +170,16 @@ def test_coverage_table_json_and_unknown_company(
 # -- ask: streaming tokens through the Python API --------------------------------------------------
 
 
+def writing(settings: Settings) -> Settings:
+    """The text path, where the model writes the whole answer (a figures answer is computed, no draft)."""
+    return settings.model_copy(update={"use_facts": False})
+
+
 def test_on_token_streams_the_generate_draft_and_keeps_token_usage(
     filings: Database, settings: Settings
 ) -> None:
     models = scripted(streaming=True)
-    configure_resources(settings, chat_model_factory=models)
+    configure_resources(writing(settings), chat_model_factory=models)
     tokens: list[str] = []
     answer = ask(QUESTION, context=Context(today="2023-11-21", use_tools=False), on_token=tokens.append)
     draft = streamed(models, "generate")[-1]
@@ -190,7 +195,7 @@ def test_on_token_streams_the_generate_draft_and_keeps_token_usage(
 
 def test_without_on_token_models_are_not_streamed(filings: Database, settings: Settings) -> None:
     models = scripted(streaming=True)
-    configure_resources(settings, chat_model_factory=models)
+    configure_resources(writing(settings), chat_model_factory=models)
     answer = ask(QUESTION, context=Context(today="2023-11-21", use_tools=False))
     assert not any(streamed(models, role) for role in models.models)
     assert answer.tokens == 15 * len(answer.llm_calls) > 0
@@ -199,7 +204,7 @@ def test_without_on_token_models_are_not_streamed(filings: Database, settings: S
 def test_on_token_with_a_model_that_does_not_stream(filings: Database, settings: Settings) -> None:
     """Non-streaming providers still give the draft, in one piece, and their usage."""
     models = scripted()
-    configure_resources(settings, chat_model_factory=models)
+    configure_resources(writing(settings), chat_model_factory=models)
     tokens: list[str] = []
     answer = ask(QUESTION, context=Context(today="2023-11-21", use_tools=False), on_token=tokens.append)
     assert len(tokens) == 1 and tokens[0].startswith("Revenue by quarter")
@@ -259,7 +264,7 @@ def test_ask_live_view_in_a_terminal(
     screen = io.StringIO()
     terminal = Console(file=screen, force_terminal=True, width=120, height=40, color_system=None)
     monkeypatch.setattr(ask_cmd, "err_console", terminal)
-    configure_resources(settings, chat_model_factory=scripted(streaming=True))
+    configure_resources(writing(settings), chat_model_factory=scripted(streaming=True))
     result = in_process.invoke(app, ["ask", QUESTION, *TICKERS])
     assert result.exit_code == 0, result.output + screen.getvalue()
     assert "Revenue by quarter" in result.stdout and "Sources" in result.stdout
@@ -271,8 +276,8 @@ def test_jsonl_events_and_markdown_output(
     filings: Database, settings: Settings, in_process: CliRunner, tmp_path: Path
 ) -> None:
     models = scripted()
-    # The answer below is the text path's (model prose first); the facts path opens with a table.
-    configure_resources(settings.model_copy(update={"use_facts": False}), chat_model_factory=models)
+    # The answer below is the text path's (model prose first); the facts path opens computed.
+    configure_resources(writing(settings), chat_model_factory=models)
     target = tmp_path / "answer.md"
     result = in_process.invoke(app, ["ask", QUESTION, *TICKERS, "--jsonl-events", "--output", str(target)])
     assert result.exit_code == 0, result.output
@@ -394,6 +399,9 @@ class SilentServer:
             conn.close()
 
 
+QUESTION_NEEDING_WORDS = "What drove Apple's revenue in Q3 FY2023?"  # the model is called to explain
+
+
 def test_ctrl_c_cancels_ask_cleanly(filings: Database, settings: Settings, tmp_path: Path) -> None:
     server = SilentServer()
     passed = ("FINAGENT_PG_DATA_DIR",)
@@ -411,7 +419,7 @@ def test_ctrl_c_cancels_ask_cleanly(filings: Database, settings: Settings, tmp_p
         "OPENAI_API_KEY": "x",
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "finagent.cli.main", "ask", "Apple revenue in Q3 FY2023?", "--mode", "direct"],
+        [sys.executable, "-m", "finagent.cli.main", "ask", QUESTION_NEEDING_WORDS, "--mode", "direct"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
