@@ -113,8 +113,8 @@ _CHANGE = re.compile(
 # Reports in the plural, or each of them: a question about what the company's reports say over time.
 _REPORTS = re.compile(
     r"\b(?:reports|filings|10-?Qs|10-?Ks|quarters|periods|statements|disclosures|releases|calls)\b"
-    r"|\beach\s+(?:\w+\s+)?(?:report|filing|quarter|period|year)s?\b"
-    r"|\b(?:every|all)\s+(?:\w+\s+)?(?:report|filing|quarter|period)s?\b",
+    r"|\beach\s+(?:[\w-]+\s+)?(?:report|filing|quarter|period|year)s?\b"
+    r"|\b(?:every|all)\s+(?:[\w-]+\s+)?(?:report|filing|quarter|period)s?\b",
     _I,
 )
 
