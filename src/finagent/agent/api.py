@@ -104,30 +104,9 @@ async def aask(
         inputs["periods"] = periods
     config: dict[str, Any] = {"configurable": {"thread_id": thread}} if thread else {}
     started = time.perf_counter()
-    output: dict[str, Any] = {}
-    stream_modes = ["updates", "values"]
-    prose = _ProseFilter(on_token) if on_token is not None else None
-    if prose is not None:
-        stream_modes.append("messages")
     progress: dict[str, Any] = {"question": question, **inputs}  # what ran so far, for a failed run's record
     try:
-        async with _checkpointed_graph(thread) as compiled:
-            async for stream_mode, chunk in compiled.astream(
-                inputs, config, context=run_context, stream_mode=stream_modes
-            ):
-                if stream_mode == "messages":
-                    if prose is not None:
-                        prose.feed(*chunk)
-                    continue
-                if stream_mode == "values":
-                    output = dict(chunk)
-                    continue
-                for node, update in chunk.items():
-                    if not isinstance(update, dict):
-                        continue
-                    _accumulate(progress, update)
-                    if on_update is not None:
-                        on_update(node, update)
+        output = await _stream(thread, inputs, config, run_context, progress, on_update, on_token)
     except Exception as exc:
         from finagent.agent.audit import record_failed_run
 
@@ -152,6 +131,37 @@ async def aask(
         run_id=output.get("run_id"),
         validation=output.get("validation"),
     )
+
+
+async def _stream(
+    thread: str | None,
+    inputs: dict[str, Any],
+    config: dict[str, Any],
+    context: Context,
+    progress: dict[str, Any],
+    on_update: UpdateHandler | None,
+    on_token: TokenHandler | None,
+) -> dict[str, Any]:
+    """Run the graph, folding each node's update into ``progress``; the final state."""
+    output: dict[str, Any] = {}
+    modes = ["updates", "values"]
+    prose = _ProseFilter(on_token) if on_token is not None else None
+    if prose is not None:
+        modes.append("messages")
+    async with _checkpointed_graph(thread) as compiled:
+        async for mode, chunk in compiled.astream(inputs, config, context=context, stream_mode=modes):
+            if mode == "messages":
+                if prose is not None:
+                    prose.feed(*chunk)
+            elif mode == "values":
+                output = dict(chunk)
+            else:
+                for node, update in chunk.items():
+                    if isinstance(update, dict):
+                        _accumulate(progress, update)
+                        if on_update is not None:
+                            on_update(node, update)
+    return output
 
 
 def _accumulate(progress: dict[str, Any], update: dict[str, Any]) -> None:

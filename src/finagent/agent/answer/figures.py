@@ -560,6 +560,51 @@ def _in_its_column(
     return any(k["period"] == period and abs(k["value"] - float(value)) <= tolerance for k in known)
 
 
+def _items_for_the_model(
+    gaps: list[dict[str, Any]], items: list[dict[str, Any]], per_period: int
+) -> list[dict[str, Any]]:
+    """The best few items of each missing (company, period), as ranked: the model reads ~100 tokens/s."""
+    wanted = {(g["ticker"], g["label"]) for g in gaps}
+    relevant: list[dict[str, Any]] = []
+    taken: dict[tuple[Any, Any], int] = {}
+    for item in items:
+        key = (item.get("ticker"), item.get("period_label"))
+        if key in wanted and item.get("chunk_id") and taken.get(key, 0) < per_period:
+            taken[key] = taken.get(key, 0) + 1
+            relevant.append(item)
+    return relevant
+
+
+def _copied_cell(
+    fact: Any, gap: dict[str, Any], metric: str, source: dict[str, Any], calendars: dict[str, Any]
+) -> Cell | None:
+    """A value the model copied, with the scale it is printed in, if it sits in its period's column."""
+    per_share = BY_NAME[metric].unit == "per_share"  # the metric's unit, not the model's word
+    scale = {"USD millions": 6, "USD thousands": 3, "USD billions": 9}.get(fact.unit, 0)
+    if per_share:  # "$2.68" in a table "(in millions, except per share)" is $2.68 a share
+        scale = 0
+    elif fact.unit in ("USD", "other"):  # "$26,268" copied from a table "(in millions)" is millions
+        scale = stated_scale(source["text"]) or scale
+    value = Decimal(str(fact.value)).scaleb(scale)
+    year, quarter = int(gap["fiscal_year"]), gap.get("fiscal_quarter")
+    if not _in_its_column(source, value, fact.period, year, calendars, quarter):
+        return None
+    unit = "USD/shares" if per_share else "USD"
+    return Cell(
+        ticker=fact.ticker,
+        metric=metric,
+        period=fact.period,
+        fiscal_year=year,
+        fiscal_quarter=quarter,
+        period_end=_date(gap.get("period_end")),
+        value=value,
+        unit=unit,
+        scale=display_scale(value, unit, -scale if scale else None),
+        sources=(fact.source,),
+        note="model",
+    )
+
+
 async def model_figures(
     gaps: list[dict[str, Any]],
     items: list[dict[str, Any]],
@@ -570,22 +615,13 @@ async def model_figures(
 ) -> tuple[list[Cell], list[dict[str, Any]], list[dict[str, Any]]]:
     """The model copies the figures still missing from the evidence of their company and period; each
     value must be written in the item it cites. Returns (cells, remaining gaps, LLM calls)."""
-    wanted = {(g["ticker"], g["label"]): g for g in gaps}
-    relevant: list[dict[str, Any]] = []
-    per_period: dict[tuple[Any, Any], int] = {}
-    for item in items:  # the best few per period, as ranked: the model reads ~100 tokens/s
-        key = (item.get("ticker"), item.get("period_label"))
-        if key in wanted and item.get("chunk_id") and per_period.get(key, 0) < context.evidence_per_period:
-            per_period[key] = per_period.get(key, 0) + 1
-            relevant.append(item)
+    relevant = _items_for_the_model(gaps, items, context.evidence_per_period)
     if not relevant:
         return [], gaps, []
-    labels = sorted({i["period_label"] for i in relevant})
-    tickers = sorted({i["ticker"] for i in relevant})
     metric_labels = sorted({BY_NAME[g["metric"]].label for g in gaps if g["metric"] in BY_NAME})
     schema = facts_schema(
-        tickers,
-        labels,
+        sorted({i["ticker"] for i in relevant}),
+        sorted({i["period_label"] for i in relevant}),
         [i["label"] for i in relevant],
         limit=min(24, 2 * len(gaps) + 2),
         metrics=metric_labels,
@@ -605,6 +641,7 @@ async def model_figures(
     )
     by_label = {i["label"]: i for i in relevant}
     by_metric_label = {BY_NAME[g["metric"]].label: g["metric"] for g in gaps if g["metric"] in BY_NAME}
+    wanted = {(g["ticker"], g["label"]): g for g in gaps}
     cells: list[Cell] = []
     filled: set[tuple[str, str, str]] = set()
     for fact in reply.facts:
@@ -615,33 +652,10 @@ async def model_figures(
             continue
         if not value_in_text(fact.value, source["text"]) or (fact.ticker, fact.period, metric) in filled:
             continue
-        per_share = BY_NAME[metric].unit == "per_share"  # the metric's unit, not the model's word
-        scale = {"USD millions": 6, "USD thousands": 3, "USD billions": 9}.get(fact.unit, 0)
-        if per_share:  # "$2.68" in a table "(in millions, except per share)" is $2.68 a share
-            scale = 0
-        elif fact.unit in ("USD", "other"):  # "$26,268" copied from a table "(in millions)" is millions
-            scale = stated_scale(source["text"]) or scale
-        value = Decimal(str(fact.value)).scaleb(scale)
-        year, quarter = int(gap["fiscal_year"]), gap.get("fiscal_quarter")
-        if not _in_its_column(source, value, fact.period, year, calendars, quarter):
-            continue
-        unit = "USD/shares" if per_share else "USD"
-        filled.add((fact.ticker, fact.period, metric))
-        cells.append(
-            Cell(
-                ticker=fact.ticker,
-                metric=metric,
-                period=fact.period,
-                fiscal_year=int(gap["fiscal_year"]),
-                fiscal_quarter=gap.get("fiscal_quarter"),
-                period_end=_date(gap.get("period_end")),
-                value=value,
-                unit=unit,
-                scale=display_scale(value, unit, -scale if scale else None),
-                sources=(fact.source,),
-                note="model",
-            )
-        )
+        cell = _copied_cell(fact, gap, metric, source, calendars)
+        if cell is not None:
+            filled.add((fact.ticker, fact.period, metric))
+            cells.append(cell)
     remaining = [g for g in gaps if (g["ticker"], g["label"], g["metric"]) not in filled]
     return cells, remaining, [c.to_dict() for c in calls]
 

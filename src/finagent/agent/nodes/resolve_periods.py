@@ -27,31 +27,82 @@ def _today(context: Context) -> date:
     return date.fromisoformat(context.today) if context.today else date.today()
 
 
+def _any_period(
+    ticker: str | None, kinds: list[str] | None = None, available: bool = False
+) -> dict[str, Any]:
+    """A target with no period: the company's (or the store's) whole history, ranked by content."""
+    return {
+        "ticker": ticker,
+        "fiscal_year": None,
+        "fiscal_quarter": None,
+        "label": "any period",
+        "kinds": kinds or [],
+        "available": available,
+    }
+
+
+def _specs(analysis: Any, context: Context) -> tuple[list[TimeSpec], frozenset[str] | None]:
+    """The question's time phrases, and the kinds of an undated document it points at ("this 10-K").
+    No period named but a change, a trend or the company's reports asked about: every report held."""
+    specs = [TimeSpec.from_dict(spec) for spec in analysis.get("time_specs") or []]
+    undated_kinds = analysis.get("undated_kinds")
+    undated = frozenset(undated_kinds) if undated_kinds is not None and context.rank_undated_years else None
+    if not specs and undated is None and Ask.from_dict(analysis.get("ask")).coverage == "all":
+        specs = [TimeSpec.held(unit="year" if analysis.get("granularity") == "annual" else "quarter")]
+    return specs, undated
+
+
+def _kinds(analysis: Any, context: Context) -> frozenset[str]:
+    """The kinds whose periods count: "the latest quarter" of a filings question is the latest 10-Q,
+    not a newer earnings call."""
+    if not context.narrow_kinds:
+        return frozenset()
+    named = frozenset(analysis.get("named_kinds") or [])
+    return named or (REPORT_KINDS if "transcript" not in analysis["sources"] else frozenset())
+
+
+def _company_targets(
+    ticker: str, specs: list[TimeSpec], company: Any, held: list[Any], context: Context, analysis: Any
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """One company's targets on its calendar and inventory, the nearest earlier report when none of
+    the periods asked is stored, its whole history when nothing resolves."""
+    kinds = _kinds(analysis, context)
+    prefer: Any = "annual" if analysis.get("granularity") == "annual" else "quarter"
+    calendar = calendar_for(company)
+    resolution = resolve_periods(
+        specs,
+        calendar,
+        held,
+        today=_today(context),
+        max_quarters=context.max_quarters,
+        prefer=prefer,
+        kinds=kinds,
+    )
+    warnings = list(resolution.warnings)
+    fallback = nearest_earlier_report(resolution.periods, held, kinds)
+    if fallback is not None:
+        earlier = resolve_periods([fallback], calendar, held, today=_today(context), kinds=kinds)
+        labels = ", ".join(p.label for p in earlier.periods)
+        warnings.append(
+            f"{ticker}: nothing stored for the periods asked; searching {labels}, the latest before"
+        )
+        resolution.periods.extend(earlier.periods)
+    periods = [p.to_dict() for p in resolution.periods]
+    return periods or [_any_period(ticker)], warnings
+
+
 async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Concrete (fiscal_year, fiscal_quarter) targets per ticker from its calendar and the store."""
     context = runtime.context or Context()
     analysis = state["analysis"]
     tickers: list[str] = analysis["tickers"]
     resources = get_resources()
-    specs = [TimeSpec.from_dict(spec) for spec in analysis.get("time_specs") or []]
-    undated_kinds = analysis.get("undated_kinds")
-    undated = frozenset(undated_kinds) if undated_kinds is not None and context.rank_undated_years else None
-    if not specs and undated is None and Ask.from_dict(analysis.get("ask")).coverage == "all":
-        # No period named, but a change, a trend or the company's reports: every report it holds.
-        specs = [TimeSpec.held(unit="year" if analysis.get("granularity") == "annual" else "quarter")]
+    specs, undated = _specs(analysis, context)
     per_company = (
         specs_per_company(specs, analysis.get("mentions") or {})
         if analysis.get("question_periods_only")
         else None
     )
-    prefer = "annual" if analysis.get("granularity") == "annual" else "quarter"
-    # Periods are those of the documents to be searched: "the latest quarter" of a filings question
-    # is the latest 10-Q, not a newer earnings call.
-    kinds = frozenset(analysis.get("named_kinds") or []) or (
-        REPORT_KINDS if "transcript" not in analysis["sources"] else frozenset()
-    )
-    if not context.narrow_kinds:
-        kinds = frozenset()
 
     def load() -> tuple[dict[str, Any], dict[str, Any]]:
         companies = {c.ticker: c for c in resources.companies()}
@@ -63,67 +114,17 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     warnings: list[str] = []
     for ticker in tickers:
         if undated is not None:  # "this 10-K" with no year: every stored year, ranked by content
-            targets.append(
-                {
-                    "ticker": ticker,
-                    "fiscal_year": None,
-                    "fiscal_quarter": None,
-                    "label": "any period",
-                    "kinds": sorted(undated),
-                    "available": True,
-                }
-            )
+            targets.append(_any_period(ticker, sorted(undated), available=True))
             continue
-        resolution = resolve_periods(
-            per_company.get(ticker, specs) if per_company else specs,
-            calendar_for(companies[ticker]),
-            available.get(ticker, []),
-            today=_today(context),
-            max_quarters=context.max_quarters,
-            prefer=prefer,
-            kinds=kinds,
+        own = per_company.get(ticker, specs) if per_company else specs
+        found, notes = _company_targets(
+            ticker, own, companies[ticker], available.get(ticker, []), context, analysis
         )
-        warnings += resolution.warnings
-        fallback = nearest_earlier_report(resolution.periods, available.get(ticker, []), kinds)
-        if fallback is not None:
-            earlier = resolve_periods(
-                [fallback],
-                calendar_for(companies[ticker]),
-                available.get(ticker, []),
-                today=_today(context),
-                kinds=kinds,
-            )
-            labels = ", ".join(p.label for p in earlier.periods)
-            warnings.append(
-                f"{ticker}: nothing stored for the periods asked; searching {labels}, the latest before"
-            )
-            resolution.periods.extend(earlier.periods)
-        periods = [p.to_dict() for p in resolution.periods]
-        if not periods:
-            # Nothing resolvable: search the company's whole history rather than give up.
-            periods = [
-                {
-                    "ticker": ticker,
-                    "fiscal_year": None,
-                    "fiscal_quarter": None,
-                    "label": "any period",
-                    "kinds": [],
-                    "available": False,
-                }
-            ]
-        targets += periods
+        targets += found
+        warnings += notes
     if not tickers:
         named = unnamed_company_periods(specs) if context.periods_without_company else []
-        targets = named or [
-            {
-                "ticker": None,
-                "fiscal_year": None,
-                "fiscal_quarter": None,
-                "label": "any period",
-                "kinds": [],
-                "available": False,
-            }
-        ]
+        targets = named or [_any_period(None)]
     return {"targets": targets, "warnings": warnings}
 
 

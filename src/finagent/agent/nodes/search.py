@@ -23,13 +23,104 @@ from finagent.errors import FinagentError
 from finagent.retrieval.rerank import rerank
 
 
+def _filters(task: SearchTask, context: Context) -> SearchFilters:
+    """The sub-search's filters: its company, its fiscal period (unless the lever is off), kinds,
+    report Items and the days an 8-K is dated by."""
+    periods = context.filter_periods
+    dated = task.get("dated")
+    return SearchFilters(
+        tickers=[task["ticker"]] if task["ticker"] else [],
+        fiscal_years=[task["fiscal_year"]] if task["fiscal_year"] and periods else [],
+        fiscal_quarters=[task["fiscal_quarter"]] if task["fiscal_quarter"] and periods else [],
+        annual_only=task["annual"] and periods,
+        kinds=task["kinds"],
+        sections=task.get("sections") or [],
+        date_from=date.fromisoformat(dated[0]) if dated else None,
+        date_to=date.fromisoformat(dated[1]) if dated else None,
+    )
+
+
+async def _hits(task: SearchTask, context: Context, log: dict[str, Any]) -> tuple[list[Any], str]:
+    """The hits of the sub-search and a note when the annual report covering a quarter stood in."""
+    resources = get_resources()
+    settings = resources.settings
+    filters = _filters(task, context)
+    vector = await asyncio.to_thread(resources.query_vector, task["query"])
+    vector_weight, keyword_weight = context.fusion_weights(settings)
+    log |= {"vector_weight": vector_weight, "keyword_weight": keyword_weight}
+    lift = 0.0 if task.get("forecast") or not context.lift_statements else settings.statement_boost
+
+    def compose(within: SearchFilters) -> Any:
+        return build_search(
+            task["query"],
+            vector,
+            within,
+            k=task["k"],
+            candidates=settings.search_candidates,
+            vector_weight=vector_weight,
+            keyword_weight=keyword_weight,
+            fusion=settings.fusion,
+            statement_boost=lift,
+            statements=task.get("statements") or [],
+            route_boost=settings.route_boost,
+        )
+
+    hits = await asyncio.to_thread(_search_with_retry, compose(filters))
+    covers = context.cover_missing_periods and not task.get("exact")
+    if hits or not (task["fiscal_quarter"] and filters.fiscal_years and covers):
+        return hits, ""
+    # No report of that quarter: the annual report that covers it (its MD&A and notes speak of the
+    # year's quarters, its statements of the year).
+    covering = replace(filters, fiscal_quarters=[], annual_only=True, kinds=[])
+    hits = await asyncio.to_thread(_search_with_retry, compose(covering))
+    if not hits:
+        return hits, ""
+    log["fallback"] = "covering annual report"
+    return hits, (
+        f"no report of {task['ticker'] or 'any company'} {task['period_label']} matched "
+        f"'{task['query']}'; the FY{task['fiscal_year']} annual report that covers it was searched"
+    )
+
+
+async def _ranked(
+    evidence: list[dict[str, Any]], query: str, context: Context
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The hits reranked (line-item match; a cross-encoder when one is configured), or by score."""
+    if not context.rerank:
+        return sorted(evidence, key=lambda e: (-e["fused_score"], e["chunk_id"])), []
+    resources = get_resources()
+    settings = resources.settings
+    notes: list[str] = []
+    try:
+        scorer = resources.reranker()
+    except FinagentError as exc:  # a misconfigured reranker must not lose the search
+        scorer, notes = None, [f"reranker not used: {exc}"]
+    options: dict[str, Any] = {
+        "line_item_boost": settings.line_item_boost,
+        "scorer": scorer,
+        "scorer_weight": settings.reranker_weight,
+    }
+    if scorer is None:  # cheap: no thread hop
+        return rerank(evidence, query, **options), notes
+    return await asyncio.to_thread(rerank, evidence, query, **options), notes  # off the event loop
+
+
+def _scores(hits: list[Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "chunk_id": h.chunk_id,
+            "fused": round(h.fused_score, 4),
+            "vector": None if h.vector_score is None else round(h.vector_score, 4),
+            "keyword": None if h.keyword_score is None else round(h.keyword_score, 4),
+        }
+        for h in hits
+    ]
+
+
 async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
     """One filtered hybrid sub-search; a failure becomes a warning for this branch only."""
     context = runtime.context or Context()
-    resources = get_resources()
-    settings = resources.settings
     started = time.perf_counter()
-    fallback_note = ""
     log: dict[str, Any] = {
         "query": task["query"],
         "ticker": task["ticker"],
@@ -40,97 +131,27 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
         "round": task["round"],
     }
     try:
-        filters = SearchFilters(
-            tickers=[task["ticker"]] if task["ticker"] else [],
-            fiscal_years=[task["fiscal_year"]] if task["fiscal_year"] and context.filter_periods else [],
-            fiscal_quarters=[task["fiscal_quarter"]]
-            if task["fiscal_quarter"] and context.filter_periods
-            else [],
-            annual_only=task["annual"] and context.filter_periods,
-            kinds=task["kinds"],
-            sections=task.get("sections") or [],
-            date_from=date.fromisoformat(task["dated"][0]) if task.get("dated") else None,
-            date_to=date.fromisoformat(task["dated"][1]) if task.get("dated") else None,
-        )
-        vector = await asyncio.to_thread(resources.query_vector, task["query"])
-        vector_weight, keyword_weight = context.fusion_weights(settings)
-        log |= {"vector_weight": vector_weight, "keyword_weight": keyword_weight}
-
-        def compose(within: SearchFilters) -> Any:
-            return build_search(
-                task["query"],
-                vector,
-                within,
-                k=task["k"],
-                candidates=settings.search_candidates,
-                vector_weight=vector_weight,
-                keyword_weight=keyword_weight,
-                fusion=settings.fusion,
-                statement_boost=0.0
-                if task.get("forecast") or not context.lift_statements
-                else settings.statement_boost,
-                statements=task.get("statements") or [],
-                route_boost=settings.route_boost,
-            )
-
-        hits = await asyncio.to_thread(_search_with_retry, compose(filters))
-        covers = context.cover_missing_periods and not task.get("exact")
-        if not hits and task["fiscal_quarter"] and filters.fiscal_years and covers:
-            # No report of that quarter: the annual report that covers it (its MD&A and notes speak
-            # of the year's quarters, its statements of the year).
-            covering = replace(filters, fiscal_quarters=[], annual_only=True, kinds=[])
-            hits = await asyncio.to_thread(_search_with_retry, compose(covering))
-            if hits:
-                log["fallback"] = "covering annual report"
-                fallback_note = (
-                    f"no report of {task['ticker'] or 'any company'} {task['period_label']} matched "
-                    f"'{task['query']}'; the FY{task['fiscal_year']} annual report that covers it "
-                    "was searched"
-                )
+        hits, fallback_note = await _hits(task, context, log)
     except (FinagentError, psycopg.Error) as exc:
         log |= {"hits": 0, "chunk_ids": [], "error": str(exc), "ms": _ms(started)}
-        return {
-            "searches": [log],
-            "warnings": [
-                f"search '{task['query']}' for {task['ticker'] or 'all'} {task['period_label']} failed: {exc}"
-            ],
-        }
+        where = f"{task['ticker'] or 'all'} {task['period_label']}"
+        return {"searches": [log], "warnings": [f"search '{task['query']}' for {where} failed: {exc}"]}
     evidence = [hit_to_evidence(hit, task["query"], task["round"]) for hit in hits]
     priors = task.get("priors") or {}
     for item in evidence:
         item["fused_score"] += priors.get("*", 0.0) + priors.get(item["kind"], 0.0)
-    notes: list[str] = [fallback_note] if fallback_note else []
-    if context.rerank:
-        try:
-            scorer = resources.reranker()
-        except FinagentError as exc:  # a misconfigured reranker must not lose the search
-            scorer, notes = None, [f"reranker not used: {exc}"]
-        options: dict[str, Any] = {
-            "line_item_boost": settings.line_item_boost,
-            "scorer": scorer,
-            "scorer_weight": settings.reranker_weight,
-        }
-        if scorer is None:  # cheap: no thread hop
-            evidence = rerank(evidence, task["query"], **options)
-        else:  # a cross-encoder runs off the event loop
-            evidence = await asyncio.to_thread(rerank, evidence, task["query"], **options)
-    else:
-        evidence.sort(key=lambda e: (-e["fused_score"], e["chunk_id"]))
+    evidence, notes = await _ranked(evidence, task["query"], context)
     log |= {
         "hits": len(hits),
         "chunk_ids": [h.chunk_id for h in hits],
-        "scores": [
-            {
-                "chunk_id": h.chunk_id,
-                "fused": round(h.fused_score, 4),
-                "vector": None if h.vector_score is None else round(h.vector_score, 4),
-                "keyword": None if h.keyword_score is None else round(h.keyword_score, 4),
-            }
-            for h in hits
-        ],
+        "scores": _scores(hits),
         "ms": _ms(started),
     }
-    return {"evidence": evidence, "searches": [log], "warnings": notes}
+    return {
+        "evidence": evidence,
+        "searches": [log],
+        "warnings": ([fallback_note] if fallback_note else []) + notes,
+    }
 
 
 @retry(
