@@ -98,7 +98,8 @@ def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tm
     smoke = tmp_path / "smoke.jsonl"
     question = {
         "id": "smoke_1",
-        "question": "What were 3M's net sales in FY2016 (in USD millions)?",
+        # a why question: the figure is computed, the model writes what drove it
+        "question": "What were 3M's net sales in FY2016 (in USD millions), and what drove them?",
         "answer": "$30,109",
         "question_type": "metrics-generated",
         "question_reasoning": "Information extraction",

@@ -11,6 +11,7 @@ nothing (fail closed).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from finagent.finance.derive import missing_reason
 from finagent.finance.facts import DurationClass, FiscalCalendar, StoredFact
 from finagent.finance.figures.text import value_in_text
 from finagent.finance.figures.verify import table_known
+from finagent.finance.figures.written import scan_figures
 from finagent.finance.lookup import PeriodWanted, Selection, displayed_concepts, select
 from finagent.finance.metrics import BY_NAME, Metric
 from finagent.finance.tables import stated_scale
@@ -575,16 +577,30 @@ def _items_for_the_model(
     return relevant
 
 
+def printed_scale(value: float, text: str) -> int | None:
+    """The power of ten of the scale word written with ``value`` in ``text`` ("81,797 million": 6), 0
+    for a plain amount too large to be in a scale (ten million or more), None when unstated."""
+    for figure in scan_figures(text):
+        if figure.kind in ("amount", "number") and math.isclose(figure.mantissa, abs(value), rel_tol=1e-9):
+            if figure.scaled:
+                return round(math.log10(figure.scale))
+            if figure.magnitude >= 1e7:
+                return 0
+    return None
+
+
 def _copied_cell(
     fact: Any, gap: dict[str, Any], metric: str, source: dict[str, Any], calendars: dict[str, Any]
 ) -> Cell | None:
     """A value the model copied, with the scale it is printed in, if it sits in its period's column."""
     per_share = BY_NAME[metric].unit == "per_share"  # the metric's unit, not the model's word
-    scale = {"USD millions": 6, "USD thousands": 3, "USD billions": 9}.get(fact.unit, 0)
+    scale: int | None = {"USD millions": 6, "USD thousands": 3, "USD billions": 9}.get(fact.unit)
     if per_share:  # "$2.68" in a table "(in millions, except per share)" is $2.68 a share
         scale = 0
-    elif fact.unit in ("USD", "other"):  # "$26,268" copied from a table "(in millions)" is millions
-        scale = stated_scale(source["text"]) or scale
+    elif scale is None:  # "$26,268" in a table "(in millions)", or "$81,797 million" in a sentence
+        scale = stated_scale(source["text"]) or printed_scale(float(fact.value), source["text"])
+    if scale is None:
+        return None  # an amount whose scale the text does not state is withheld, never guessed
     value = Decimal(str(fact.value)).scaleb(scale)
     year, quarter = int(gap["fiscal_year"]), gap.get("fiscal_quarter")
     if not _in_its_column(source, value, fact.period, year, calendars, quarter):

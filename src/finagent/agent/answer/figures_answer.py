@@ -22,6 +22,7 @@ from finagent.agent.answer.writing import (
     WRITER_CHARS,
     cite_passages,
     drop_unknown_citations,
+    format_tool_items,
     not_available,
     resolve_citations,
     tool_items,
@@ -173,13 +174,13 @@ async def figures_answer(state: State, context: Context) -> dict[str, Any]:
     def verify(answer: str) -> Validation:
         return verify_answer(answer, check_items, computed.calculations, None, scope=scope)
 
-    tail = "\n\n".join(p for p in (_tool_lines(tools), not_available(tool_results)) if p)
+    tail = not_available(tool_results)
     known_labels = {i["label"] for i in items} | {t["label"] for t in tools}
     warnings = list(computed.chosen.warnings)
     calls = list(computed.chosen.calls)
-    narrative = bool(analysis.get("narrative"))
-    if narrative:
-        writer = _writer(state, computed, context, known_labels, tail, verify)
+    # Words are the model's when the question asks why or what, or asks for news or market data.
+    if analysis.get("narrative") or tools:
+        writer = _writer(state, computed, context, known_labels, tail, verify, tools)
         drafted = await draft(writer)
         answer, validation, wrote = drafted.answer, drafted.validation, drafted.wrote
         warnings += drafted.warnings
@@ -221,6 +222,7 @@ def _writer(
     known_labels: set[str],
     tail: str,
     verify: Any,
+    tools: list[dict[str, Any]],
 ) -> Writer:
     """The draft loop of a why/what figure question: the model explains the computed answer."""
     analysis = state["analysis"]
@@ -231,6 +233,7 @@ def _writer(
         question=analysis["question"],
         computed=computed.head,
         passages=_passages(items, analysis, computed.chosen.item_chars),
+        market=format_tool_items(tools) if tools else "(not asked)",  # delimited: their text is data
         max_sentences=MAX_SENTENCES.get(mode, 8),
     )
 
@@ -284,11 +287,6 @@ def _per_group(items: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
             seen[key] = seen.get(key, 0) + 1
             kept.append(item)
     return kept
-
-
-def _tool_lines(tools: list[dict[str, Any]]) -> str:
-    """Market data and news the question asked for, as the tools returned them, each cited."""
-    return "\n".join(f"- {t['summary'].strip()} [{t['label']}]" for t in tools if t.get("summary"))
 
 
 def _period_item(computed: Computed) -> dict[str, Any]:
