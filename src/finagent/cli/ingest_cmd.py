@@ -99,14 +99,14 @@ def print_report(report: IngestReport) -> None:
         )
     _print_grouped("[yellow]skipped[/]", report.skipped)
     for path, reason in report.failed:
-        console.print(f"[red]failed[/]  {path}: {reason}")
+        console.print(f"[red]failed[/]  {path}: {reason}", soft_wrap=True)  # one line per file, unbroken
 
 
 def _print_grouped(label: str, entries: list[tuple[str, str]], detail: int = 10) -> None:
     """A few entries are listed; many are summarised by reason (761 placeholder rows are one line)."""
     if len(entries) <= detail:
         for path, reason in entries:
-            console.print(f"{label} {path}: {reason}")
+            console.print(f"{label} {path}: {reason}", soft_wrap=True)
         return
     by_reason: dict[str, list[str]] = {}
     for path, reason in entries:
