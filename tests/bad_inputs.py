@@ -1,7 +1,7 @@
 """Every bad input and fault the reliability tests try, with the behaviour they assert.
 
-The parametrized tests in ``tests/test_hostile_input.py`` and ``tests/test_faults.py`` iterate over
-these cases (``params(test)``), so the table in ``docs/bad-inputs.md`` lists exactly what runs.
+The parametrized tests in ``tests/model/test_hostile_input.py`` and ``tests/store/test_faults.py``
+iterate over these cases (``params(test)``), so the table in ``docs/bad-inputs.md`` lists exactly what runs.
 Regenerate the table after changing a case::
 
     python -m tests.bad_inputs

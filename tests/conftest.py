@@ -78,3 +78,11 @@ def db(settings: Settings) -> Iterator[Database]:
     database = Database(settings.database_url or "", settings).open()
     yield database
     database.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test is marked by the group its folder names (pure, store, model): ``pytest -m pure``."""
+    for item in items:
+        group = item.path.parent.name
+        if group in ("pure", "store", "model"):
+            item.add_marker(getattr(pytest.mark, group))

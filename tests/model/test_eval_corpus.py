@@ -10,7 +10,7 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from tests.conftest import SHARED_DATA, require_shared
-from tests.test_cli import assert_clean_failure, finagent
+from tests.store.test_cli import assert_clean_failure, finagent
 
 
 def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
 from tests.helpers import item, make_doc
-from tests.test_graph import statement_of_operations
+from tests.store.test_graph import statement_of_operations
 
 COMPANIES = {"AAPL": "Apple", "MSFT": "Microsoft", "NVDA": "NVIDIA"}
 

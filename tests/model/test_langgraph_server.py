@@ -18,7 +18,7 @@ import pytest
 from finagent.db import Database
 from finagent.settings import Settings
 from tests.conftest import MODEL_CACHE, REPO
-from tests.test_graph import store  # noqa: F401  (fixture: synthetic Apple/Microsoft 10-Qs)
+from tests.store.test_graph import store  # noqa: F401  (fixture: synthetic Apple/Microsoft 10-Qs)
 
 pytestmark = pytest.mark.slow
 

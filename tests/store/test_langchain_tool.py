@@ -17,7 +17,7 @@ from finagent.agent.context import Context
 from finagent.agent.resources import configure_resources
 from finagent.db import Database
 from finagent.settings import Settings
-from tests.test_graph import GOOD, script, store  # noqa: F401  (store: a fixture)
+from tests.store.test_graph import GOOD, script, store  # noqa: F401  (store: a fixture)
 
 
 class ToolCallingFake(BaseChatModel):

@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import create_database, require_shared
 from tests.helpers import link_filings_slice
-from tests.test_cli import finagent
+from tests.store.test_cli import finagent
 
 pytestmark = [pytest.mark.slow, pytest.mark.shared]
 

@@ -45,7 +45,7 @@ from tests.bad_inputs import Q3_QUESTION, Case, cases_for, params
 from tests.conftest import MODEL_CACHE, create_database, make_settings
 from tests.fakes import ScriptedModels
 from tests.helpers import item, make_doc
-from tests.test_graph import (
+from tests.store.test_graph import (
     GOOD,
     QUARTERS,
     answer_from_prompt,

@@ -26,7 +26,7 @@ from finagent.ingest.pipeline import IngestPipeline
 from tests.conftest import create_database, make_settings
 from tests.fakes import ScriptedModels
 from tests.helpers import item
-from tests.test_cli import finagent
+from tests.store.test_cli import finagent
 
 NET_INCOME = "us-gaap:NetIncomeLoss"
 APPLE = FiscalCalendar(9)
@@ -141,7 +141,7 @@ def test_ask_facts_mcp_and_the_python_api_choose_the_same_value(store: tuple[str
     from mcp import Client, StdioServerParameters
 
     import finagent
-    from tests.test_mcp import server_env
+    from tests.model.test_mcp import server_env
 
     url, home = store
     asked = graph_answer(store, "What was Apple's net income for the quarter ended July 1, 2023?")

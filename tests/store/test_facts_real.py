@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import create_database, require_shared
 from tests.helpers import link_filings_slice
-from tests.test_cli import assert_clean_failure, finagent
+from tests.store.test_cli import assert_clean_failure, finagent
 
 pytestmark = [pytest.mark.shared, pytest.mark.slow]
 
@@ -198,7 +198,7 @@ def test_the_mcp_tool_returns_the_same_table_as_the_cli(store: tuple[str, Path])
 
     from mcp import Client, StdioServerParameters
 
-    from tests.test_mcp import server_env
+    from tests.model.test_mcp import server_env
 
     url, home = store
     arguments = {

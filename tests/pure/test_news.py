@@ -13,7 +13,7 @@ from finagent.errors import ParseError
 from finagent.finance.documents import ParsedDocument
 from finagent.ingest.news import discover_news, parse_news_date
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 AAPL_NEWS = SHARED / "data" / "news" / "AAPL_2023_2024.csv"
 EST = timezone(timedelta(hours=-5))
 

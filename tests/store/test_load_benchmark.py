@@ -18,7 +18,7 @@ from finagent.agent.schemas import Evaluation, analysis_schema, facts_schema
 from finagent.db import Database
 from finagent.llm.structured import response_format_for
 from finagent.settings import Settings
-from tests.test_graph import store  # noqa: F401  (fixture: six synthetic AAPL/MSFT 10-Qs)
+from tests.store.test_graph import store  # noqa: F401  (fixture: six synthetic AAPL/MSFT 10-Qs)
 
 POOL_MAX = 4  # below the default 8, so 30 searches queue for connections
 

@@ -53,8 +53,8 @@ from tests.bad_inputs import Q3_QUESTION, QUESTION, Case, params
 from tests.conftest import REPO, create_database, make_settings
 from tests.fakes import ScriptedModels
 from tests.helpers import item, make_doc
-from tests.test_crash_safety import DUPLICATE_ORDINALS, PARTIAL_DOCUMENTS, scalar
-from tests.test_graph import (
+from tests.store.test_crash_safety import DUPLICATE_ORDINALS, PARTIAL_DOCUMENTS, scalar
+from tests.store.test_graph import (
     ANALYSIS,
     GOOD,
     answer_from_prompt,
@@ -192,7 +192,7 @@ def test_sigkill_during_ingest_then_rerun(
             [
                 sys.executable,
                 "-c",
-                "from tests.test_faults import ingest_child; ingest_child()",
+                "from tests.store.test_faults import ingest_child; ingest_child()",
                 db_url,
                 str(tmp_path),
                 case.id,

@@ -22,8 +22,7 @@ from finagent.tools.calculator import CalcResult, cagr_pct, calculate, growth_pc
 from finagent.tools.langchain_tools import build_tools
 from finagent.tools.market import get_key_statistics, get_price_history, get_quote
 from finagent.tools.news import get_company_news, parse_yahoo_item
-
-from .conftest import require_shared
+from tests.conftest import require_shared
 
 
 @pytest.fixture(autouse=True)
@@ -625,7 +624,7 @@ def test_default_data_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     work.mkdir()
     monkeypatch.chdir(work)
     settings = Settings(offline=True, home=tmp_path / "home")
-    shared = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+    shared = Path(__file__).resolve().parents[2].parent / "shared" / "data"
     if shared.is_dir():  # found beside the checkout even when the working dir is elsewhere
         assert tools.market_data_dir(settings) == (shared / "market" / "prices").resolve()
     monkeypatch.setattr(tools, "_repo_root", lambda: None)

@@ -13,7 +13,7 @@ from finagent.finance.documents import ParsedDocument
 from finagent.ingest.chunking import chunk_blocks
 from finagent.ingest.ixbrl import discover_edgar, parse_edgar_submission, parse_ixbrl_html
 
-EDGAR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "filings" / "edgar"
+EDGAR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "filings" / "edgar"
 
 
 def _edgar() -> Path:

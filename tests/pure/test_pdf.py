@@ -18,7 +18,7 @@ from finagent.ingest.pdf_tables import compact_table_rows
 from finagent.ingest.sec.cover import parse_cover
 from finagent.ingest.sec.pdf_items import match_heading
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 SEC10Q = SHARED / "data" / "filings" / "pdf" / "sec10q"
 AAPL_DIR = SHARED / "data" / "filings" / "pdf" / "aapl"
 

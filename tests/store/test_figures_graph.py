@@ -23,7 +23,7 @@ from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
 from tests.helpers import item
-from tests.test_facts_store import annual, filing, quarterly
+from tests.store.test_facts_store import annual, filing, quarterly
 
 EPS = "us-gaap:EarningsPerShareDiluted"
 

@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from tests.conftest import create_database, require_shared
-from tests.test_cli import finagent
+from tests.store.test_cli import finagent
 
 pytestmark = pytest.mark.shared
 

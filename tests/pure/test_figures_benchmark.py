@@ -25,7 +25,7 @@ from benchmarks.figures_score import UNITS, figure_found, numbers_in, score_answ
 
 from tests.conftest import SHARED_DATA, require_shared
 
-QUESTIONS = Path(__file__).resolve().parents[1] / "benchmarks" / "figures" / "questions.jsonl"
+QUESTIONS = Path(__file__).resolve().parents[2] / "benchmarks" / "figures" / "questions.jsonl"
 CATEGORIES = {
     "single_annual",
     "single_quarterly",

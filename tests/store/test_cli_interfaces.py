@@ -41,8 +41,8 @@ from finagent.settings import Settings, get_settings
 from tests.conftest import MODEL_CACHE
 from tests.fakes import ScriptedChatModel, ScriptedModels
 from tests.helpers import item
-from tests.test_cli import assert_clean_failure, finagent
-from tests.test_graph import (
+from tests.store.test_cli import assert_clean_failure, finagent
+from tests.store.test_graph import (
     ANALYSIS,
     GOOD,
     QUESTION,

@@ -23,7 +23,7 @@ import pytest
 
 from tests.conftest import MODEL_CACHE, create_database, require_shared
 from tests.helpers import link_filings_slice
-from tests.test_cli import finagent
+from tests.store.test_cli import finagent
 
 pytestmark = [pytest.mark.slow, pytest.mark.shared]
 
@@ -114,7 +114,7 @@ async def exercise_every_tool(client: Any, url: str) -> dict[str, Any]:
         result = await client.call_tool("search_filings", bad)
         assert result.is_error and message in result.content[0].text, (bad, result.content)
 
-    # PDFs carry no XBRL: the facts tool says so (tests/test_facts_real.py calls it on iXBRL filings)
+    # PDFs carry no XBRL: the facts tool says so (tests/store/test_facts_real.py calls it on iXBRL filings)
     facts = await client.call_tool(
         "get_financial_facts", {"tickers": ["MSFT"], "metrics": ["revenue"], "periods": ["Q3 FY2023"]}
     )

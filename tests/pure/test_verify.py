@@ -30,7 +30,7 @@ from finagent.finance.figures.verify import (
     flag_unsupported,
     verify_answer,
 )
-from tests.test_graph import QUARTERS  # the synthetic quarters the graph tests store
+from tests.store.test_graph import QUARTERS  # the synthetic quarters the graph tests store
 
 
 def _statement(label: str, value: str, period_end: date, unit: str = "(In millions)") -> str:

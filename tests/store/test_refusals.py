@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import create_database, require_shared
 from tests.helpers import link_filings_slice
-from tests.test_cli import assert_clean_failure, finagent
+from tests.store.test_cli import assert_clean_failure, finagent
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +94,7 @@ def test_every_refusal_reaches_an_mcp_client(small_store: tuple[str, Path]) -> N
 
     from mcp import Client, StdioServerParameters
 
-    from tests.test_mcp import finagent_executable, server_env
+    from tests.model.test_mcp import finagent_executable, server_env
 
     params = StdioServerParameters(command=finagent_executable(), args=["mcp"], env=server_env(*small_store))
 

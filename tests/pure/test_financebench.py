@@ -16,7 +16,7 @@ from finagent.finance.companies import lookup_builtin
 from finagent.finance.documents import ParsedDocument
 from finagent.ingest.financebench import discover_financebench
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 FB = SHARED / "data" / "financebench"
 DEV = SHARED / "eval" / "financebench_dev.jsonl"
 

@@ -16,7 +16,7 @@ from finagent.ingest.transcripts import (
     discover_transcripts,
 )
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 TRANSCRIPTS = SHARED / "data" / "transcripts"
 
 

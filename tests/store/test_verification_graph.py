@@ -7,7 +7,7 @@ from typing import Any
 from finagent.db import Database
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
-from tests.test_graph import ANALYSIS, GOOD, extract_from_prompt, run, store  # noqa: F401  (store: fixture)
+from tests.store.test_graph import ANALYSIS, GOOD, extract_from_prompt, run, store  # noqa: F401  (store: fixture)
 
 QUESTION = "What were Apple's total net sales in Q3 FY2023?"
 APPLE = {**ANALYSIS, "keywords": [{"ticker": "AAPL", "phrases": ["total net sales"]}]}

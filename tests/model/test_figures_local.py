@@ -15,8 +15,8 @@ import pytest
 
 from tests.conftest import create_database, require_shared
 from tests.helpers import link_filings_slice
-from tests.test_ask_local import _local_model_installed
-from tests.test_cli import finagent
+from tests.model.test_ask_local import _local_model_installed
+from tests.store.test_cli import finagent
 
 pytestmark = [pytest.mark.slow, pytest.mark.shared]
 

@@ -21,8 +21,8 @@ from finagent.finance.documents import Block
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
 from tests.helpers import item, make_doc
-from tests.test_cli import finagent
-from tests.test_graph import GOOD, QUARTERS, script, statement_of_operations, store  # noqa: F401  (store: a fixture)
+from tests.store.test_cli import finagent
+from tests.store.test_graph import GOOD, QUARTERS, script, statement_of_operations, store  # noqa: F401  (store: a fixture)
 
 QUESTION = "What were Apple's total net sales in Q3 FY2023?"
 

@@ -156,7 +156,7 @@ def run(settings: Settings, models: ScriptedModels, question: str, **context: An
     graph = build_graph(checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "t"}}
     # These tests exercise the text path's research loop (analysis, extraction, grading, follow-ups);
-    # figure questions take the facts path by default (tests/test_figures_graph.py).
+    # figure questions take the facts path by default (tests/store/test_figures_graph.py).
     ctx = Context(today="2023-11-21", use_tools=False, **{"use_facts": False, **context})
     asyncio.run(graph.ainvoke({"question": question}, config, context=ctx))
     return dict(graph.get_state(config).values)
