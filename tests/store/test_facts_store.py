@@ -207,3 +207,60 @@ def test_an_instance_document_is_counted_once_and_cited_to_the_text_copy(
         fy2024 = [f for f in load_facts(conn, "AAPL", [REV]) if f.period_label == "FY2024"]
         assert len(fy2024) == 1
         assert len([f for f in derivation_inputs(conn, "AAPL") if f.period_label == "FY2024"]) == 1
+
+
+def test_a_year_end_balance_held_only_by_a_later_10q_answers_the_fiscal_year(
+    db: Database, settings: Settings
+) -> None:
+    """Oracle-like: no 10-K in the store, only the next quarter's 10-Q, whose balance sheet prints the
+    fiscal year's end beside the quarter's: "total assets at the end of fiscal 2024" is that column."""
+    from finagent.reports.facts import facts_table
+
+    assets = "us-gaap:Assets"
+    sheet = Block(
+        "CONDENSED CONSOLIDATED BALANCE SHEETS (In millions)\n | June 29, 2024 | September 30, 2023\n"
+        "Total assets | 331,612 | 352,583",
+        section="part1_item_1",
+        is_table=True,
+    )
+    balances = [
+        Fact(
+            assets,
+            Decimal("331612000000"),
+            "USD",
+            -6,
+            None,
+            date(2024, 6, 29),
+            display="331,612",
+            block_index=0,
+        ),
+        Fact(
+            assets,
+            Decimal("352583000000"),
+            "USD",
+            -6,
+            None,
+            date(2023, 9, 30),
+            display="352,583",
+            block_index=0,
+        ),
+    ]
+    # the quarter and its prior-year comparative: the store then holds facts of a quarter of FY2023
+    sales = [
+        fact("85777000000", date(2024, 3, 31), date(2024, 6, 29), display="85,777"),
+        fact("81797000000", date(2023, 4, 2), date(2023, 7, 1), display="81,797"),
+    ]
+    doc = filing(
+        "10-Q",
+        date(2024, 6, 29),
+        [sheet, STATEMENT_10Q],
+        [*(f.in_calendar(APPLE) for f in balances), *sales],
+        uri="test://aapl-10q-2024q3-bs",
+        sha="q-2024q3-bs",
+        fiscal_quarter=3,
+    )
+    ingest(db, settings, [doc])
+    with db.connection() as conn:
+        table = facts_table(conn, ["AAPL"], ["total_assets"], ["FY2023"], today=date(2025, 1, 15))
+    (row,) = table.rows
+    assert (row.period, row.value) == ("FY2023", Decimal("352583000000")), table
