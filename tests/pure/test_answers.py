@@ -307,3 +307,20 @@ def test_a_draft_cut_by_the_token_limit_loses_its_unfinished_sentence() -> None:
     assert whole_sentences("Revenue rose 5% [10K1]") == "Revenue rose 5% [10K1]"
     assert whole_sentences("Revenue rose 5% because") == ""
     assert whole_sentences("Revenue rose 5%. [10K1]") == "Revenue rose 5%. [10K1]"
+
+
+def test_another_companys_number_is_unsupported_and_the_reason_says_whose_it_is() -> None:
+    from finagent.finance.figures.verify import UNSUPPORTED, PeriodScope, verify_answer
+
+    known = [
+        {"ticker": "NVDA", "period": "Q4 FY2024", "value": 22_103e6, "kind": "amount", "what": "revenue"},
+        {"ticker": "INTC", "period": "Q3 FY2023", "value": 14_158e6, "kind": "amount", "what": "revenue"},
+    ]
+    items = [{"label": "10K1", "chunk_id": 1, "ticker": "NVDA", "text": "Revenue | 22,103 (in millions)"}]
+    scope = PeriodScope(known=known, names={"NVDA": ["NVIDIA"], "INTC": ["Intel"]})
+    wrong = verify_answer("Intel's revenue in Q4 FY2023 was $22,103 million [10K1].", items, [], scope=scope)
+    assert wrong.status == UNSUPPORTED
+    (check,) = [c for c in wrong.unverified if c.text == "$22,103 million"]
+    assert check.wrong and "is NVDA's revenue for Q4 FY2024, not INTC's" in check.how
+    right = verify_answer("NVIDIA's revenue in Q4 FY2024 was $22,103 million [10K1].", items, [], scope=scope)
+    assert right.status != UNSUPPORTED

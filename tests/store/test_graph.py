@@ -369,3 +369,16 @@ def test_subject_companies_rank_by_the_best_passage_and_skip_news() -> None:
     assert subject_companies(items, top=1) == ["AAPL"]
     assert "about AAPL and MSFT" in subject_note(["AAPL", "MSFT"])
     assert "about AAPL, MSFT and NVDA" in subject_note(["AAPL", "MSFT", "NVDA"])
+
+
+def test_a_question_about_the_reports_covers_each_of_them_and_says_which(
+    store: Database, settings: Settings
+) -> None:
+    """No period named, but the company's reports asked about: every stored 10-Q is searched (not
+    only the latest) and the answer lists the reports it read."""
+    models = script([GOOD])
+    state = run(settings, models, "What does Apple discuss about revenue in its quarterly filings?")
+    labels = [t["label"] for t in state["targets"] if t.get("ticker") == "AAPL"]
+    assert labels == ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023"], labels
+    reports = next(p for p in state["answer"].split("\n\n") if p.startswith("Reports read: "))
+    assert all(f"AAPL 10-Q {label}" in reports for label in labels), reports

@@ -220,6 +220,22 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
     return read
 
 
+def reports_read(items: list[dict[str, Any]]) -> str:
+    """ "Reports read: AAPL 10-Q Q3 FY2022, ..." — the periods an answer about every report covers."""
+    seen: dict[tuple[str, int, int, str], str] = {}
+    for item in items:
+        if item.get("kind") in ("news", "market_data") or not item.get("period_label"):
+            continue
+        key = (
+            item.get("ticker") or "",
+            item.get("fiscal_year") or 0,
+            item.get("fiscal_quarter") or 5,
+            item["kind"],
+        )
+        seen[key] = f"{key[0]} {item['kind']} {item['period_label']}".strip()
+    return "Reports read: " + ", ".join(seen[k] for k in sorted(seen)) + "." if seen else ""
+
+
 def period_scope(state: State, read: Read) -> PeriodScope:
     """What the answer's numbers are checked against for their period: the figures read for each
     company and period, every cell of the cited statement tables, and the computed changes."""
@@ -264,6 +280,10 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
     extra = [n for t in tools for n in numbers_in(t.get("summary", ""))]
     names = analysis.get("names") or {}
     unavailable = not_available(list(state.get("tool_results") or []))
+    every_report = Ask.from_dict(analysis.get("ask")).coverage == "all" or any(
+        spec.get("kind") == "held" for spec in analysis.get("time_specs") or []
+    )
+    covered = reports_read(read.items) if every_report else ""
 
     def compose(text: str) -> Composed:
         notes: list[str] = []
@@ -286,6 +306,8 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
         text, dropped = drop_unknown_citations(cite_passages(text, read.items), known)
         head = f"{first}\n\n" if first and text.strip() else first
         answer = head + text
+        if covered:
+            answer += "\n\n" + covered
         if unavailable:
             answer += "\n\n" + unavailable
         if read.facts:
