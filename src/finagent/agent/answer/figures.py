@@ -628,6 +628,7 @@ async def model_figures(
     item_chars: int,
     context: Context,
     calendars: dict[str, Any],
+    terms: Sequence[str] = (),
 ) -> tuple[list[Cell], list[dict[str, Any]], list[dict[str, Any]]]:
     """The model copies the figures still missing from the evidence of their company and period; each
     value must be written in the item it cites. Returns (cells, remaining gaps, LLM calls)."""
@@ -642,7 +643,7 @@ async def model_figures(
         limit=min(24, 2 * len(gaps) + 2),
         metrics=metric_labels,
     )
-    terms = query_terms([question, *metric_labels])
+    terms = [*terms, *query_terms(metric_labels)]
     reply, calls = await structured_call(
         get_resources().chat_model("extract", context),
         render(
@@ -746,6 +747,7 @@ async def choose_cells(
     calendars: dict[str, Any],
     context: Context,
     question: str,
+    terms: Sequence[str] = (),
 ) -> Chosen:
     """Every asked (company, period, metric): the XBRL fact, else the statement column of the period,
     else the model's copy (with its scale and period), else a gap with the reason."""
@@ -764,7 +766,7 @@ async def choose_cells(
         chosen.derivations += [d for c in from_tables if (d := derivation_record(c)) is not None]
     if chosen.gaps and context.use_calculator:
         extracted, chosen.gaps, chosen.calls = await model_figures(
-            chosen.gaps, items, question, item_chars, context, calendars
+            chosen.gaps, items, question, item_chars, context, calendars, terms
         )
         chosen.cells += extracted
     chosen.warnings = [

@@ -116,6 +116,7 @@ async def compute(state: State, context: Context) -> Computed:
         analysis.get("calendars") or {},
         context,
         analysis["question"],
+        list(analysis.get("terms") or []),
     )
     computed_metrics = list(analysis.get("computed") or [])
     comparisons = compare(chosen.cells, wanted_for(analysis, ask), computed_metrics)
