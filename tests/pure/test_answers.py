@@ -63,11 +63,11 @@ def cell(
 def said(question: str, cells: list[Cell], tickers: list[str], **extra: Any) -> str:
     """The computed opening of ``question`` over ``cells`` (the question typed as analyze types it)."""
     mentions = {t: [question.find(NAMES[t][-1])] for t in tickers}
+    from finagent.agent.answer.figures_answer import wanted_for
+
     ask = read_ask(question, tickers, mentions, ["revenue"], periods_named=True)
-    wanted = Wanted.from_question(question)
-    if ask.change in ("change", "trend", "cagr"):
-        wanted = Wanted(change=True, cagr=ask.change == "cagr", yoy=wanted.yoy, rank=True)
-    comparisons = compare(cells, wanted)
+    analysis: Any = {"comparisons": Wanted.from_question(question).to_dict()}
+    comparisons = compare(cells, wanted_for(analysis, ask))
     facts = Facts(ask, "revenue", cells, comparisons, NAMES, **extra)
     return opening(facts).text
 
@@ -324,3 +324,60 @@ def test_another_companys_number_is_unsupported_and_the_reason_says_whose_it_is(
     assert check.wrong and "is NVDA's revenue for Q4 FY2024, not INTC's" in check.how
     right = verify_answer("NVIDIA's revenue in Q4 FY2024 was $22,103 million [10K1].", items, [], scope=scope)
     assert right.status != UNSUPPORTED
+
+
+def test_a_threshold_met_from_the_first_period_is_yes_and_names_it() -> None:
+    quarters = [
+        cell("AAPL", "Q1 FY2023", date(2022, 12, 31), "117154"),
+        cell("AAPL", "Q2 FY2023", date(2023, 4, 1), "94836"),
+    ]
+    text = said(
+        "Did Apple's quarterly revenue exceed $100 billion in any quarter of fiscal 2023?", quarters, ["AAPL"]
+    )
+    assert text.startswith(
+        "Yes: Apple's revenue was above $100 billion in Q1 FY2023 (the quarter ended December 31, 2022)"
+    )
+
+
+def test_a_direction_over_a_span_is_decided_by_the_change_over_that_span() -> None:
+    quarters = [
+        cell("INTC", "Q1 FY2023", date(2023, 4, 1), "11715"),
+        cell("INTC", "Q1 FY2022", date(2022, 4, 2), "18353", role="comparative"),
+        cell("INTC", "Q3 FY2023", date(2023, 9, 30), "14158"),
+        cell("INTC", "Q3 FY2022", date(2022, 10, 1), "15338", role="comparative"),
+    ]
+    text = said(
+        "Did Intel's revenue increase from the first quarter of 2023 to the third quarter of 2023?",
+        quarters,
+        ["INTC"],
+    )
+    assert text.startswith("Yes (computed from the figures: Intel's revenue grew 20.9% from Q1 FY2023"), text
+
+
+def test_a_quarter_and_the_same_quarter_a_year_earlier_read_as_one_change() -> None:
+    quarters = [
+        cell("INTC", "Q3 FY2023", date(2023, 9, 30), "14158"),
+        cell("INTC", "Q3 FY2022", date(2022, 10, 1), "15338"),
+        cell("INTC", "Q3 FY2021", date(2021, 9, 25), "19192", role="comparative"),
+    ]
+    text = said(
+        "What was Intel's revenue in the third quarter of 2023 and in the same quarter of 2022?",
+        quarters,
+        ["INTC"],
+    )
+    assert text == (
+        "Intel's revenue declined 7.7% year over year in Q3 FY2023: $14,158 million against $15,338 million "
+        "in Q3 FY2022 [10K1]."
+    )
+
+
+def test_an_overtake_between_companies_reads_a_bare_year_as_the_calendar_year() -> None:
+    from finagent.agent.understand.plan import calendar_years_for
+
+    specs = parse_time_phrases(
+        "In which quarter of 2023 did NVIDIA's revenue first exceed Intel's? And in fiscal 2024?"
+    )
+    ask = {"kind": "overtake", "subjects": ["NVDA", "INTC"]}
+    read = [s.describe() for s in calendar_years_for(ask, specs)]
+    assert read == ["date_range(2023-01-01, 2023-12-31)[quarter]", "fiscal_year(2024)[quarter]"], read
+    assert calendar_years_for({"kind": "ranking", "subjects": ["NVDA", "INTC"]}, specs) == specs

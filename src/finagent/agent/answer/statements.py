@@ -290,6 +290,8 @@ def _company_changes(facts: Facts, ticker: str) -> list[str]:
         if change not in (None, kind):
             continue
         calcs = facts.calcs(kind, ticker)
+        bases = {c["from_period"] for c in calcs}
+        calcs = [c for c in calcs if c["to_period"] not in bases] or calcs  # the newer one covers both
         if calcs:
             return [_rate_sentence(facts, c) for c in calcs]
     return _trend_sentences(facts, ticker)
@@ -360,7 +362,7 @@ def _overtake(facts: Facts) -> Opening:
     return Opening([_crossing_sentence(facts, result, ask.crossing)])
 
 
-def _crossing_sentence(facts: Facts, result: Crossing, moving: bool) -> str:
+def _crossing_sentence(facts: Facts, result: Crossing, already_is_no: bool) -> str:
     """Yes or no, the first period the leader was above, and both values of that period."""
     leader = facts.of(result.leader)
     other = facts.of(result.trailer) if result.trailer else ""
@@ -381,7 +383,7 @@ def _crossing_sentence(facts: Facts, result: Crossing, moving: bool) -> str:
             f"{period_phrase(a)}: {_pair_text(facts, a, b)}; in {before_a.period} it was "
             f"{_pair_text(facts, before_a, before_b)} ({above})."
         )
-    if moving and n > 1:
+    if already_is_no and n > 1:
         return (
             f"No: {leader} {facts.words()} was already above {other or _amount_text(facts, b)} in the first "
             f"period compared, {period_phrase(a)}: {_pair_text(facts, a, b)} ({above})."
@@ -419,7 +421,7 @@ def _threshold(facts: Facts) -> Opening:
     result = threshold_crossing(facts.cells, facts.metric, ask.leader, limit)
     if result is None:
         return Opening()
-    return Opening([_crossing_sentence(facts, result, True)], known_text=_amount_text(facts, limit))
+    return Opening([_crossing_sentence(facts, result, False)], known_text=_amount_text(facts, limit))
 
 
 def _direction(facts: Facts) -> Opening:

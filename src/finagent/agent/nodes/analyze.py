@@ -22,6 +22,7 @@ from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_sch
 from finagent.agent.state import State, reset
 from finagent.agent.understand.entities import strip_legal_suffixes
 from finagent.agent.understand.plan import (
+    calendar_years_for,
     clean_question,
     fallback_phrase,
     figure_keywords,
@@ -252,6 +253,7 @@ def _analysis(
         )
     phrases = [p for ps in keywords.values() for p in ps]
     traits = question_traits(question, reading.specs, tickers, reading.mentions, metrics, phrases)
+    reading.specs = calendar_years_for(traits["ask"], reading.specs)
     # A figure is read from its primary statement: route each metric's sub-searches there.
     statements = [*(statements_for(question) if context.use_vocabulary else [])]
     statements += [BY_NAME[m].statement for m in metrics]

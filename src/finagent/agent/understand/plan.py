@@ -201,3 +201,28 @@ def question_traits(
         "terms": query_terms([question, *phrases]),
         "as_reported": bool(_AS_REPORTED.search(question)) and ask.kind != "restatement",
     }
+
+
+_FISCAL = re.compile(r"\b(?:fiscal|FY)", re.I)
+
+
+def calendar_years_for(ask: dict[str, Any], specs: list[TimeSpec]) -> list[TimeSpec]:
+    """An overtake between companies compares the same months: a year named without "fiscal" is the
+    calendar year there, since fiscal years of different companies end in different months."""
+    from datetime import date
+
+    if ask.get("kind") != "overtake" or len(ask.get("subjects") or []) < 2:
+        return specs
+    return [
+        TimeSpec.date_range(
+            date(s.year, 1, 1),
+            date(s.year, 12, 31),
+            text=s.text,
+            position=s.position,
+            unit=s.unit,
+            span=True,
+        )
+        if s.kind == "fiscal_year" and s.year and not _FISCAL.search(s.text)
+        else s
+        for s in specs
+    ]

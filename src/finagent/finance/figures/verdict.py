@@ -39,7 +39,7 @@ def sign_verdict(ask: Ask, calculations: Sequence[dict[str, Any]]) -> Verdict | 
     question, or its calculations (of what it asks about) disagree, are of several companies or zero."""
     if ask.kind != "direction":
         return None
-    calculations = [c for c in calculations if _about(ask.about, c)]
+    calculations = [c for c in calculations if _of_the_metric(ask, c) or _about(ask.about, c)]
     if len({c.get("ticker") for c in calculations}) != 1:
         return None
     if ask.sign is not None:
@@ -47,8 +47,32 @@ def sign_verdict(ask: Ask, calculations: Sequence[dict[str, Any]]) -> Verdict | 
         return _decide(levels, yes_sign=1 if ask.sign == "positive" else -1)
     if ask.up is not None:
         changes = [c for c in calculations if "from_period" in c and c.get("result") is not None]
-        return _decide(changes, yes_sign=1 if ask.up else -1)
+        return _decide(_asked_span(ask, changes), yes_sign=1 if ask.up else -1)
     return None
+
+
+def _of_the_metric(ask: Ask, calculation: dict[str, Any]) -> bool:
+    """A computed result of the metric the ask is about ("revenue" for "total net sales")."""
+    return bool(ask.metric) and str(calculation.get("metric") or "") == ask.metric
+
+
+def _asked_span(ask: Ask, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The changes that answer "did it rise": year over year when asked so, else the change over the
+    whole span of the periods asked (first to last) when there is one, else every change."""
+    if ask.change in ("yoy", "qoq"):
+        return [c for c in changes if c.get("kind") == ask.change] or changes
+    spans = [c for c in changes if c.get("kind") == "change"]
+    if not spans:
+        return changes
+    first = min(spans, key=lambda c: _order(c["from_period"]))["from_period"]
+    last = max(spans, key=lambda c: _order(c["to_period"]))["to_period"]
+    whole = [c for c in spans if c["from_period"] == first and c["to_period"] == last]
+    return whole or spans
+
+
+def _order(label: str) -> tuple[int, int]:
+    match = re.match(r"(?:Q(\d) )?FY(\d{4})", label or "")
+    return (int(match.group(2)), int(match.group(1) or 5)) if match else (0, 0)
 
 
 def _about(words: Sequence[str], calculation: dict[str, Any]) -> bool:
