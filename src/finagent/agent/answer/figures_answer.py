@@ -14,7 +14,7 @@ from typing import Any
 
 from finagent.agent.answer.draft import Composed, Writer, draft
 from finagent.agent.answer.figures import Chosen, asked_targets, choose_cells
-from finagent.agent.answer.prose import formula_lines, legacy_facts
+from finagent.agent.answer.prose import formula_lines, fact_records
 from finagent.agent.answer.statements import Facts, Opening, opening, primary_metric
 from finagent.agent.answer.table import markdown_table
 from finagent.agent.answer.writing import (
@@ -205,7 +205,7 @@ async def figures_answer(state: State, context: Context) -> dict[str, Any]:
         "citations": resolve_citations(
             answer, {i["label"]: i for i in items}, {t["label"]: t for t in tools}
         ),
-        "facts": legacy_facts(cells),
+        "facts": fact_records(cells),
         "calculations": computed.calculations,
         "iterations": int(state.get("iterations") or 0) + 1,
         "draft_ok": wrote,
