@@ -14,7 +14,7 @@ from typing import Any
 
 from finagent.agent.answer.draft import Composed, Writer, draft
 from finagent.agent.answer.figures import Chosen, asked_targets, choose_cells
-from finagent.agent.answer.prose import formula_lines, fact_records
+from finagent.agent.answer.prose import fact_records, formula_lines
 from finagent.agent.answer.statements import Facts, Opening, opening, primary_metric
 from finagent.agent.answer.table import markdown_table
 from finagent.agent.answer.writing import (
