@@ -381,3 +381,16 @@ def test_an_overtake_between_companies_reads_a_bare_year_as_the_calendar_year() 
     read = [s.describe() for s in calendar_years_for(ask, specs)]
     assert read == ["date_range(2023-01-01, 2023-12-31)[quarter]", "fiscal_year(2024)[quarter]"], read
     assert calendar_years_for({"kind": "ranking", "subjects": ["NVDA", "INTC"]}, specs) == specs
+
+
+def test_a_margin_says_how_it_is_computed_and_only_a_fourth_quarter_is_derived_from_the_year() -> None:
+    from dataclasses import replace
+
+    revenue = cell("ADBE", "FY2022", date(2022, 12, 2), "17606")
+    income = replace(revenue, metric="operating_income", value=Decimal("6098000000"))
+    ask = read_ask("What was Adobe's operating margin in FY2022?", ["ADBE"], {}, ["operating_income"])
+    comparisons = compare([revenue, income], Wanted(), ["operating_margin"])
+    facts = Facts(ask, "operating_margin", [revenue, income, *comparisons.cells], comparisons, NAMES)
+    text = opening(facts).text
+    assert "computed as operating income divided by revenue" in text and "nine months" not in text, text
+    assert "34.6%" in text

@@ -34,6 +34,7 @@ from finagent.finance.calculator import difference
 from finagent.finance.compare import Cell, Comparisons
 from finagent.finance.figures.text import describe_calculation
 from finagent.finance.figures.verdict import sign_verdict
+from finagent.finance.metrics import COMPUTED
 from finagent.finance.outcomes import (
     Crossing,
     Ranking,
@@ -157,11 +158,7 @@ def _values(facts: Facts) -> Opening:
         cells = facts.targets(ticker)
         if len(cells) == 1:
             cell = cells[0]
-            how = (
-                ", derived as the fiscal year less the nine months to the third quarter"
-                if cell.derived
-                else ""
-            )
+            how = _how_derived(cell)
             sentences.append(
                 f"{facts.of(ticker)} {facts.words()} in {period_phrase(cell)} was {facts.show(cell)}"
                 f"{how}{cite(cell.sources)}."
@@ -171,6 +168,20 @@ def _values(facts: Facts) -> Opening:
             sentences.append(f"{facts.of(ticker)} {facts.words()} was {joined(parts)}.")
     sentences += _gap_sentences(facts)
     return Opening(sentences)
+
+
+def _how_derived(cell: Cell) -> str:
+    """How a figure no filing states was obtained: a fourth quarter from the year, another quarter
+    from year-to-date figures, a margin or free cash flow from two lines of the same period."""
+    if cell.metric in COMPUTED:
+        first, second = COMPUTED[cell.metric][1]
+        verb = "divided by" if COMPUTED[cell.metric][2] == "margin" else "less"
+        return f", computed as {metric_label(first).lower()} {verb} {metric_label(second).lower()}"
+    if cell.note != "derived":
+        return ""
+    if cell.fiscal_quarter == 4:
+        return ", derived as the fiscal year less the nine months to the third quarter"
+    return ", derived from the year-to-date figures"
 
 
 def _gap_sentences(facts: Facts) -> list[str]:
