@@ -49,8 +49,8 @@ class Case:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
-H = "test_hostile_input.py::"
-F = "test_faults.py::"
+H = "model/test_hostile_input.py::"
+F = "store/test_faults.py::"
 
 
 def _search(
@@ -729,7 +729,7 @@ FAULTS: list[Case] = [
         "ingest",
         "SIGKILL at a random moment (real 10-Q PDFs)",
         "only whole documents; rerun completes",
-        "test_crash_safety.py::test_sigkill_mid_ingest_then_rerun",
+        "store/test_crash_safety.py::test_sigkill_mid_ingest_then_rerun",
     ),
     Case(
         "db-restart-mid-question",
@@ -795,7 +795,7 @@ FAULTS: list[Case] = [
         "LLM provider",
         "HTTP 429/500/timeout from a fake API server",
         "retried, then the next provider in the chain",
-        "test_llm_providers.py::test_openai_429_retries_then_falls_back",
+        "model/test_llm_providers.py::test_openai_429_retries_then_falls_back",
     ),
     Case(
         "tools-down-or-slow",

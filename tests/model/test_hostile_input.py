@@ -609,7 +609,7 @@ def test_every_case_is_exercised() -> None:
     assert len(ids) == len(set(ids)), "case ids must be unique"
     for case in bad_inputs.ALL_CASES:
         module_name, _, name = case.test.partition("::")
-        module = importlib.import_module(f"tests.{module_name.removesuffix('.py')}")
+        module = importlib.import_module("tests." + module_name.removesuffix(".py").replace("/", "."))
         function = getattr(module, name, None)
         assert callable(function), f"{case.id}: {case.test} does not exist"
         marks = [m for m in getattr(function, "pytestmark", []) if m.name == "parametrize"]
