@@ -60,15 +60,15 @@ def cell(
     )
 
 
-def said(question: str, cells: list[Cell], tickers: list[str], **extra: Any) -> str:
+def said(question: str, cells: list[Cell], tickers: list[str], metric: str = "revenue", **extra: Any) -> str:
     """The computed opening of ``question`` over ``cells`` (the question typed as analyze types it)."""
     mentions = {t: [question.find(NAMES[t][-1])] for t in tickers}
     from finagent.agent.answer.figures_answer import wanted_for
 
-    ask = read_ask(question, tickers, mentions, ["revenue"], periods_named=True)
+    ask = read_ask(question, tickers, mentions, [metric], periods_named=True)
     analysis: Any = {"comparisons": Wanted.from_question(question).to_dict()}
     comparisons = compare(cells, wanted_for(analysis, ask))
-    facts = Facts(ask, "revenue", cells, comparisons, NAMES, **extra)
+    facts = Facts(ask, metric, cells, comparisons, NAMES, **extra)
     return opening(facts).text
 
 
@@ -110,6 +110,44 @@ def test_a_ranking_table_is_in_rank_order() -> None:
     table = markdown_table(LATEST_YEARS, compare(LATEST_YEARS, Wanted()), NAMES, ["revenue"], ask=ask)
     rows = [line.split(" | ")[0].strip("| ") for line in table.splitlines()[2:]]
     assert rows == ["Walmart (WMT)", "Amazon (AMZN)", "Apple (AAPL)", "Alphabet (GOOGL)"]
+
+
+def test_a_ranking_starts_from_the_end_the_question_names_first() -> None:
+    companies = ["WMT", "AMZN", "AAPL", "GOOGL"]
+    for question, first in (
+        ("Order Walmart, Amazon, Apple and Alphabet from largest to smallest by revenue", "highest"),
+        ("Sort Walmart, Amazon, Apple and Alphabet by revenue, smallest first", "lowest"),
+        ("Rank Walmart, Amazon, Apple and Alphabet by revenue from smallest to largest", "lowest"),
+        (
+            "In their most recent fiscal year, which of Walmart, Amazon, Apple and Alphabet had the lowest "
+            "revenue?",
+            "lowest",
+        ),
+        ("Rank Walmart, Amazon, Apple and Alphabet by revenue in descending order", "highest"),
+    ):
+        text = said(question, LATEST_YEARS, companies)
+        leader = "Walmart $680,985 million" if first == "highest" else "Alphabet $350,018 million"
+        assert text.startswith(f"Ranked by revenue, {first} first: {leader}"), (question, text)
+
+
+def test_a_growth_ranking_table_is_in_growth_order() -> None:
+    years = [
+        cell("AAPL", "FY2023", date(2023, 9, 30), "383285", label="10K1"),
+        cell("AAPL", "FY2024", date(2024, 9, 28), "391035", label="10K1"),
+        cell("WMT", "FY2024", date(2024, 1, 31), "648125", label="10K2"),
+        cell("WMT", "FY2025", date(2025, 1, 31), "680985", label="10K2"),
+    ]
+    question = "Between Apple and Walmart, whose revenue rose more from their fiscal 2023 to 2024 results?"
+    tickers = ["AAPL", "WMT"]
+    text = said(question, years, tickers)
+    assert text.startswith("Ranked by revenue growth, highest first: Walmart"), text
+    ask = read_ask(question, tickers, {"AAPL": [8], "WMT": [18]}, ["revenue"])
+    analysis: Any = {"comparisons": Wanted.from_question(question).to_dict()}
+    from finagent.agent.answer.figures_answer import wanted_for
+
+    table = markdown_table(years, compare(years, wanted_for(analysis, ask)), NAMES, ["revenue"], ask=ask)
+    rows = [line.split(" | ")[0].strip("| ") for line in table.splitlines()[2:]]
+    assert rows[0] == "Walmart (WMT)" and rows[-1] == "Apple (AAPL)", table
 
 
 NVDA_INTC = [
@@ -337,6 +375,30 @@ def test_a_threshold_met_from_the_first_period_is_yes_and_names_it() -> None:
     assert text.startswith(
         "Yes: Apple's revenue was above $100 billion in Q1 FY2023 (the quarter ended December 31, 2022)"
     )
+
+
+def test_a_direction_in_other_words_and_a_loss_that_widened() -> None:
+    revenue = [
+        cell("MSFT", "FY2022", date(2022, 6, 30), "47032"),
+        cell("MSFT", "FY2023", date(2023, 6, 30), "41990"),
+    ]
+    down = said("Has Microsoft's revenue gone down between FY2022 and FY2023?", revenue, ["MSFT"])
+    assert down.startswith("Yes (computed from the figures: Microsoft's revenue declined 10.7%"), down
+    up = said("Did Microsoft's revenue go up between FY2022 and FY2023?", revenue, ["MSFT"])
+    assert up.startswith("No (computed from the figures:"), up
+    loss = [
+        cell("BA", "FY2023", date(2023, 12, 31), "-773", metric="operating_income"),
+        cell("BA", "FY2024", date(2024, 12, 31), "-10707", metric="operating_income"),
+    ]
+    widened = said(
+        "Did Boeing's operating loss widen in 2024 compared with 2023?", loss, ["BA"], "operating_income"
+    )
+    assert widened.startswith(
+        "Yes (computed from the figures: Boeing's operating income fell by $9,934 million from FY2023 "
+        "(-$773 million) to FY2024 (-$10,707 million)"
+    ), widened
+    narrowed = said("Did Boeing's operating loss narrow in 2024?", loss, ["BA"], "operating_income")
+    assert narrowed.startswith("No (computed from the figures: Boeing's operating income fell by"), narrowed
 
 
 def test_a_direction_over_a_span_is_decided_by_the_change_over_that_span() -> None:

@@ -268,6 +268,29 @@ def test_percent_changes_match_the_calculators_growth() -> None:
         assert status(bad) == UNSUPPORTED, bad
 
 
+def test_a_small_percent_rounded_to_its_decimal_matches_the_calculation() -> None:
+    """ "+0.3%" is 0.283% rounded: a small change shown to one decimal is the computed one, not a
+    rounding slip (the 5% cap on rounding is for amounts such as "$95 billion")."""
+    end = date(2024, 5, 31)
+    evidence = assign_labels(
+        [_item(1, "XYZ", 2024, 4, end, _statement("Revenue", "51,362", end) + " 51,217")]
+    )
+    calculations = [
+        {
+            "ticker": "XYZ",
+            "metric": "Revenue",
+            "from_period": "Q4 FY2023",
+            "to_period": "Q4 FY2024",
+            "expression": "growth(51217, 51362)",
+            "result": 0.2831,
+            "result_text": "+0.3%",
+            "sources": ["10Q1"],
+        }
+    ]
+    assert verify_answer("XYZ's revenue grew +0.3% [10Q1].", evidence, calculations).status == VERIFIED
+    assert verify_answer("XYZ's revenue grew +0.4% [10Q1].", evidence, calculations).status == UNSUPPORTED
+
+
 def test_a_calculation_needs_its_inputs_in_the_evidence(items: list[dict[str, Any]]) -> None:
     invented = {
         "ticker": "AAPL",

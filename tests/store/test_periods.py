@@ -1069,7 +1069,8 @@ def test_facts_period_ends_match_calendar_phrases() -> None:
 def test_facts_are_not_anchors() -> None:
     newer_facts = [*AAPL_WITH_FACTS, facts("AAPL", 2024, 1, date(2023, 12, 30))]
     assert labels_of("", "AAPL", newer_facts) == ["FY2023"]  # latest: the 10-K, not the facts
-    assert labels_of("the latest quarter", "AAPL", newer_facts) == ["FY2023"]  # the 10-K covers Q4
+    # the 10-K's fourth quarter (its year is read along to derive it), not the facts' Q1 FY2024
+    assert labels_of("the latest quarter", "AAPL", newer_facts) == ["Q4 FY2023", "FY2023"]
     assert labels_of("the latest 10-Q", "AAPL", newer_facts, kinds=frozenset({"10-Q"})) == ["Q3 FY2023"]
     assert labels_of("the last 2 quarters", "AAPL", newer_facts) == ["Q3 FY2023", "Q4 FY2023", "FY2023"]
     across = labels_of("How did revenue change across these quarters?", "AAPL", newer_facts)
@@ -1131,3 +1132,14 @@ def test_time_phrases_that_follow_a_company_belong_to_it() -> None:
         specs_per_company(parse_time_phrases(shared), {"AAPL": [8], "MSFT": [shared.index("Microsoft")]})
         is None
     )
+
+
+def test_the_latest_quarter_when_the_10k_is_newest_is_its_fourth_quarter() -> None:
+    """ "The latest quarter" of a company whose 10-K is newer than its 10-Qs is the 10-K's fourth
+    quarter, not the whole year; with no period named, the latest report (the year) still answers."""
+    store = [*AAPL_FY23, doc("AAPL", "10-K", 2023, None, date(2023, 9, 30))]
+    specs = parse_time_phrases("What was Apple's revenue in its latest quarter?")
+    asked = resolve_periods(specs, cal("AAPL"), store, today=TODAY)
+    assert [p.label for p in asked.periods] == ["Q4 FY2023", "FY2023"]  # the year derives Q4
+    plain = resolve_periods([], cal("AAPL"), store, today=TODAY, prefer="quarter")
+    assert [p.label for p in plain.periods] == ["FY2023"]

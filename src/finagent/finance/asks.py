@@ -58,14 +58,22 @@ _SCALES = {"t": 12, "tn": 12, "trillion": 12, "b": 9, "bn": 9, "billion": 9, "m"
 _SCALES |= {"k": 3, "thousand": 3}
 
 _YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", _I)
-_UP_WORDS = r"increas\w*|gr[eo]w|grows|grown|rais\w*|rise|rises|rose|risen|improv\w*|expand\w*"
-_DOWN_WORDS = r"decreas\w*|declin\w*|drop\w*|fall|falls|fell|fallen|reduc\w*|shr[iu]nk\w*|contract(?:ed)?"
+_UP_WORDS = (
+    r"increas\w*|gr[eo]w|grows|grown|rais\w*|rise|rises|rose|risen|improv\w*|expand\w*|climb\w*|jump\w*"
+    r"|soar\w*|widen\w*|deepen\w*|(?:go|goes|gone|went|going)\s+up"
+)
+_DOWN_WORDS = (
+    r"decreas\w*|declin\w*|drop\w*|fall|falls|fell|fallen|reduc\w*|shr[iu]nk\w*|shrank|contract(?:ed)?"
+    r"|narrow\w*|slip\w*|sank|sunk|sink\w*|tumbl\w*|plung\w*|(?:go|goes|gone|went|going)\s+down"
+)
+# A loss named as the subject ("did Boeing's operating loss widen") moves against the income it is.
+_LOSS = re.compile(r"\bloss(?:es)?\b", re.IGNORECASE)
 # The direction is what is asked of the question's subject ("has Microsoft increased its debt", "was
 # there any drop in cash"); not a word of a relative clause or of a noun phrase ("a growth company").
 _SUBJECT = r"(?:(?!(?:that|which|who|whose|where|when)\b)[\w'’&.-]+\s+){1,5}?"
 _ASKED_DIRECTION = re.compile(
     r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\s+"
-    rf"(?:there\s+(?:been\s+)?(?:any|a|an)\s+|{_SUBJECT})(?P<word>{_UP_WORDS}|{_DOWN_WORDS})\b",
+    rf"(?:there\s+(?:been\s+)?(?:any|a|an)\s+|(?P<subject>{_SUBJECT}))(?P<word>{_UP_WORDS}|{_DOWN_WORDS})\b",
     _I,
 )
 _UP = re.compile(rf"^(?:{_UP_WORDS})$", _I)
@@ -86,9 +94,19 @@ _RANK = re.compile(
     r"|\b(?:more|less|higher|lower|bigger|larger|smaller|faster|slower)\b",
     _I,
 )
-_LOW = re.compile(r"\b(?:lowest|smallest|least|bottom|slowest|weakest|worst|less|lower|smaller|slower)\b", _I)
+_LOW = re.compile(
+    r"\b(?:lowest|smallest|least|bottom|slowest|weakest|worst|less|lower|smaller|slower|ascending)\b", _I
+)
+_HIGH = re.compile(
+    r"\b(?:highest|largest|biggest|greatest|most(?!\s+recent)|top|fastest|strongest|best|more|higher"
+    r"|bigger|larger|faster|descending)\b",
+    _I,
+)
+# "lowest first", "smallest to largest": the end a ranking starts from, named outright.
+_FIRST_END = re.compile(r"\b(?P<end>\w+)\s+(?:first|to\s+(?:the\s+)?\w+est)\b", _I)
 _GROWTH = re.compile(
     r"\bgr[eo]w(?:th|n|s|ing)?\b|\bchang\w*\b|\bincreas\w*\b|\bdecreas\w*\b|\bdeclin\w*\b|\bfastest\b"
+    r"|\b(?:rise|rises|rose|risen|fell|fallen|jump\w*|climb\w*|drop\w*)\b"
     r"|\bslowest\b|\bcagr\b|\bcompound(?:ed)?\s+annual\b|\byear[- ]over[- ]year\b|\byoy\b",
     _I,
 )
@@ -202,6 +220,19 @@ def _change_kind(text: str, several_periods: bool) -> ChangeKind | None:
     return None
 
 
+def _highest_first(text: str) -> bool:
+    """A ranking's direction: the end it is said to start from ("lowest first", "from largest to
+    smallest"), else the only end named, else the end named first; highest first by default."""
+    for match in _FIRST_END.finditer(text):
+        end = match.group("end")
+        if _LOW.fullmatch(end) or _HIGH.fullmatch(end):
+            return not _LOW.fullmatch(end)
+    low, high = _LOW.search(text), _HIGH.search(text)
+    if low is None or high is None:
+        return low is None
+    return high.start() < low.start()
+
+
 def _threshold(text: str) -> str | None:
     match = _AMOUNT.search(text)
     if match is None:
@@ -224,7 +255,8 @@ def _direction(text: str) -> tuple[bool | None, Literal["positive", "negative"] 
         word = asked.group("word")
         if word.lower().startswith("improv"):
             return None  # whether a figure "improved" depends on the metric
-        return bool(_UP.match(word)), None
+        up = bool(_UP.match(word))
+        return (not up if _LOSS.search(asked.group("subject") or "") else up), None
     if len(signs) == 1:
         return None, "positive" if "positive" in signs else "negative"
     return None
@@ -297,12 +329,18 @@ def _figure_ask(
     direction = _direction(text)
     if direction is not None and len(subjects) <= 1:
         up, sign = direction
-        return Ask(kind="direction", up=up, sign=sign, change=change if up is not None else None, **base)
+        return Ask(
+            kind="direction",
+            up=up,
+            sign=sign,
+            change=(change or "change") if up is not None else None,
+            **base,
+        )
     if several and _RANK.search(text):
         by_growth = change is not None and bool(_GROWTH.search(text))
         return Ask(
             kind="ranking",
-            highest_first=not _LOW.search(text),
+            highest_first=_highest_first(text),
             change=change if by_growth else None,
             by_growth=by_growth,
             **base,
@@ -319,7 +357,9 @@ def _sign_ask(
     if direction is None or len(subjects) > 1:
         return None
     up, sign = direction
-    return Ask(kind="direction", up=up, sign=sign, change=change if up is not None else None, **base)
+    return Ask(
+        kind="direction", up=up, sign=sign, change=(change or "change") if up is not None else None, **base
+    )
 
 
 def _replace(ask: Ask, **changes: Any) -> Ask:

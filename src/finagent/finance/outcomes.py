@@ -145,6 +145,12 @@ def ranking(cells: Sequence[Cell], metric: str, highest_first: bool = True) -> l
     ]
 
 
+def growth_kinds(change: str | None) -> list[str]:
+    """The changes a growth ranking reads, in order of preference: the one asked, then the widest."""
+    kinds = [k for k in (change, "cagr", "change", "yoy", "qoq") if k and k != "trend"]
+    return ["change", *kinds] if change == "trend" else kinds
+
+
 def growth_ranking(
     calculations: Sequence[dict[str, Any]], metric: str, kinds: Sequence[str], highest_first: bool = True
 ) -> GrowthRanking | None:

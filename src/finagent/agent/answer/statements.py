@@ -39,6 +39,7 @@ from finagent.finance.outcomes import (
     Crossing,
     Ranking,
     crossing,
+    growth_kinds,
     growth_ranking,
     ranking,
     restatements,
@@ -259,9 +260,7 @@ def _comparison(facts: Facts) -> Opening:
 
 def _growth_sentence(facts: Facts, lead: str) -> str:
     """Companies ordered by the growth of the metric over the span asked (or year over year)."""
-    kinds = [k for k in (facts.ask.change, "cagr", "change", "yoy", "qoq") if k and k != "trend"]
-    if facts.ask.change == "trend":
-        kinds.insert(0, "change")
+    kinds = growth_kinds(facts.ask.change)
     ranked = growth_ranking(facts.comparisons.calculations, facts.metric, kinds, facts.ask.highest_first)
     if ranked is None:
         return ""
@@ -440,8 +439,54 @@ def _direction(facts: Facts) -> Opening:
     million) to FY2023 ($41,990 million) [10K1])."""
     verdict = sign_verdict(facts.ask, [*facts.comparisons.calculations, *facts.formulas])
     if verdict is None:
-        return Opening()
+        return _level_direction(facts)
     return Opening([verdict.sentence([_ground(facts, c) for c in verdict.grounds])])
+
+
+def _level_direction(facts: Facts) -> Opening:
+    """A direction no percentage measures (from a loss or from zero: "did Boeing's operating loss
+    widen?"), decided by the difference between the first and the last figure asked."""
+    ask = facts.ask
+    if ask.up is None or len(ask.subjects) != 1 or ask.change in ("yoy", "qoq"):
+        return Opening()
+    ticker = ask.subjects[0]
+    cells = facts.targets(ticker)
+    if len(cells) == 1:  # one period asked: against its prior year, when the answer holds it
+        prior = [
+            c
+            for c in [*facts.cells, *facts.comparisons.cells]
+            if c.ticker == ticker
+            and c.metric == facts.metric
+            and c.fiscal_quarter == cells[0].fiscal_quarter
+            and c.fiscal_year == cells[0].fiscal_year - 1
+        ]
+        cells = prior[:1] + cells
+    if len(cells) < 2 or cells[0].value == cells[-1].value or cells[0].value > 0:
+        return Opening()
+    old, new = cells[0], cells[-1]
+    scale = facts.scales.get(facts.metric, old.scale)
+    change = difference(new.value.scaleb(-scale), old.value.scaleb(-scale))
+    if change.result is None:
+        return Opening()
+    went_up = new.value > old.value
+    sources = [*old.sources, *new.sources]
+    record = {
+        "kind": "difference",
+        "ticker": ticker,
+        "metric": facts.metric,
+        "period": new.period,
+        "expression": change.expression,
+        "result": change.result,
+        "unit": {6: "USD millions", 3: "USD thousands"}.get(scale, "USD"),
+        "sources": sources,
+    }
+    verb = "rose" if went_up else "fell"
+    sentence = (
+        f"{'Yes' if went_up == ask.up else 'No'} (computed from the figures: {facts.of(ticker)} "
+        f"{facts.words()} {verb} by {format_amount(abs(new.value - old.value), new.unit, scale)} from "
+        f"{old.period} ({facts.show(old)}) to {new.period} ({facts.show(new)}){cite(sources)})."
+    )
+    return Opening([sentence], [record])
 
 
 def _ground(facts: Facts, calc: dict[str, Any]) -> str:

@@ -25,7 +25,7 @@ from finagent.agent.answer.wording import (
 )
 from finagent.finance.asks import Ask
 from finagent.finance.compare import Cell, Comparisons
-from finagent.finance.outcomes import aligned
+from finagent.finance.outcomes import aligned, growth_kinds, growth_ranking
 
 RowKey = tuple[str, str]  # (ticker, period label)
 CHANGE_HEADERS = {"yoy": "YoY", "qoq": "QoQ", "change": "Change"}
@@ -45,7 +45,9 @@ def _change_text(calc: dict[str, Any], prior: Cell | None, scales: dict[str, int
     )
 
 
-def row_order(ask: Ask, targets: Sequence[Cell], keys: Sequence[RowKey]) -> list[RowKey]:
+def row_order(
+    ask: Ask, targets: Sequence[Cell], keys: Sequence[RowKey], calculations: Sequence[dict[str, Any]] = ()
+) -> list[RowKey]:
     """Rows in the order the ask reads them: rank order for a ranking (each aligned period in turn),
     chronological for a change or a crossing, grouped by company (as the question names them) for
     the rest."""
@@ -60,6 +62,11 @@ def row_order(ask: Ask, targets: Sequence[Cell], keys: Sequence[RowKey]) -> list
     def who(key: RowKey) -> int:
         return subjects.index(key[0]) if key[0] in subjects else len(subjects)
 
+    if ask.kind == "ranking" and ask.by_growth and ask.metric:
+        grown = growth_ranking(calculations, ask.metric, growth_kinds(ask.change), ask.highest_first)
+        if grown is not None:
+            place = {c["ticker"]: i for i, c in enumerate(grown.changes)}
+            return sorted(keys, key=lambda k: (place.get(k[0], len(place)), when(k)))
     if ask.kind == "ranking" and not ask.by_growth and ask.metric:
         ranked = [c for c in targets if c.metric == ask.metric]
         ordered: list[RowKey] = []
@@ -125,7 +132,7 @@ def markdown_table(
     header = ["Company", "Period", *(metric_label(m) for m in shown)]
     header += [f"{CHANGE_HEADERS[k]} ({metric_label(main).lower()})" for k in kinds]
     by_period = {(c.ticker, c.metric, c.period): c for c in cells}
-    order = row_order(ask or Ask(), targets, list(rows)) if ask else _plain_order(rows, gaps)
+    order = row_order(ask, targets, list(rows), comparisons.calculations) if ask else _plain_order(rows, gaps)
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for key in order:
         ticker, period = key

@@ -94,14 +94,23 @@ def company(ticker: str, names: dict[str, list[str]]) -> str:
     """ "Alphabet (GOOGL)": the company's name without legal suffixes (the last of its names), never a
     second ticker alias such as GOOG or FB."""
     known = names.get(ticker, [])
-    short = known[-1] if len(known) > 1 and known[-1] != ticker else ""
+    short = readable(known[-1]) if len(known) > 1 and known[-1] != ticker else ""
     return f"{short} ({ticker})" if short else ticker
 
 
 def name(ticker: str, names: dict[str, list[str]]) -> str:
     """ "Alphabet" (the company's short name), else the ticker."""
     known = names.get(ticker, [])
-    return known[-1] if len(known) > 1 else ticker
+    return readable(known[-1]) if len(known) > 1 else ticker
+
+
+def readable(text: str) -> str:
+    """ "Union Pacific" for a name of several words a filing prints in capitals ("UNION PACIFIC");
+    short words ("IBM", "AT&T"), a one-word name (a brand such as "NVIDIA") and a name in mixed case
+    stay as they are."""
+    if not text.isupper() or len(text.split()) < 2:
+        return text
+    return " ".join(w.capitalize() if len(w) > 3 and w.isalpha() else w for w in text.split())
 
 
 def possessive(ticker: str, names: dict[str, list[str]]) -> str:

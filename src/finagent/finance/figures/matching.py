@@ -20,16 +20,20 @@ from finagent.finance.words import DOWN_WORDS, UNIT_SCALES, UP_WORDS
 MAX_RELATIVE = 0.05  # rounding to the shown precision never excuses more than 5% (a bare "5%" vs 4.6)
 _FREE_SCALES = (1.0, 1e3, 1e6, 1e9, 1e-3, 1e-6, 1e-9)
 _STATED_UNITS = {"percent", "per share", "USD", *UNIT_SCALES}
+PERCENT_DECIMAL_HALF = 0.05  # half a unit of a percent's first decimal
 
 
 def close_to(
     figure: WrittenFigure, candidate: float, candidate_sign: int, tolerance: float | None = None
 ) -> bool:
-    """Equal at the precision the answer shows (never looser than 5%), signs not contradicting."""
+    """Equal at the precision the answer shows (never looser than 5%, except a percent shown to a
+    decimal place: "+0.3%" is 0.283% rounded), signs not contradicting."""
     if figure.sign and candidate_sign and figure.sign != candidate_sign:
         return False
     if tolerance is None:
         tolerance = min(figure.tolerance, MAX_RELATIVE * figure.magnitude)
+        if figure.kind == "percent" and figure.tolerance <= PERCENT_DECIMAL_HALF:
+            tolerance = figure.tolerance
     return abs(figure.magnitude - abs(candidate)) <= tolerance + 1e-9 * max(1.0, figure.magnitude)
 
 

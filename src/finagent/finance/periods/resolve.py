@@ -302,7 +302,9 @@ class _Resolver:
             if latest_y is not None and (
                 latest_q is None or quarter_index(latest_y, 4) > quarter_index(*latest_q)
             ):
-                quarter_key = (latest_y, None)  # the 10-K is newer than every quarterly document
+                # The 10-K is newer than every quarterly document: its year, or its fourth quarter
+                # when a quarter is asked ("the latest quarter" is not the whole year).
+                quarter_key = (latest_y, 4) if unit == "quarter" else (latest_y, None)
             return [quarter_key] if quarter_key else []
         anything = self.inv.latest_any()
         if anything is not None:
