@@ -130,6 +130,24 @@ def test_a_ranking_starts_from_the_end_the_question_names_first() -> None:
         assert text.startswith(f"Ranked by revenue, {first} first: {leader}"), (question, text)
 
 
+def test_two_companies_compared_give_the_difference_and_a_yes_or_no_over_years_months_apart() -> None:
+    years = [
+        cell("WMT", "FY2024", date(2024, 1, 31), "648125", label="10K2"),
+        cell("AMZN", "FY2024", date(2024, 12, 31), "637959", label="10K1"),
+    ]
+    compared = said(
+        "Who had more revenue in fiscal 2024, Walmart or Amazon, and by how much?", years, ["WMT", "AMZN"]
+    )
+    assert compared.startswith(
+        "Walmart's revenue was higher than Amazon's by $10,166 million: $648,125 million"
+    ), compared
+    asked = said("Was Amazon's revenue higher than Walmart's in fiscal 2024?", years, ["AMZN", "WMT"])
+    assert asked.startswith(
+        "No: Amazon's revenue was not above Walmart's: $637,959 million (Amazon, FY2024) [10K1] against "
+        "$648,125 million (Walmart, FY2024, the year ended January 31, 2024) [10K2]."
+    ), asked
+
+
 def test_a_growth_ranking_table_is_in_growth_order() -> None:
     years = [
         cell("AAPL", "FY2023", date(2023, 9, 30), "383285", label="10K1"),

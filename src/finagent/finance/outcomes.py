@@ -198,6 +198,9 @@ def crossing(cells: Sequence[Cell], metric: str, leader: str, trailer: str) -> C
         second = next((c for c in group if c.ticker == trailer), None)
         if first is not None and second is not None:
             pairs.append((first, second))
+    ones = [[c for c in mine if c.ticker == t] for t in (leader, trailer)]
+    if not pairs and all(len(one) == 1 for one in ones):
+        pairs = [(ones[0][0], ones[1][0])]  # each company's only figure (fiscal years months apart)
     return _crossed(metric, leader, pairs, trailer) if pairs else None
 
 

@@ -227,8 +227,10 @@ def _ranked(facts: Facts, rank: Ranking, listing: bool) -> str:
         if first.value == second.value:
             same = f"{facts.of(first.ticker)} {facts.words()} was the same as {facts.of(second.ticker)}"
             return f"{same}: {joined(entries)}."
+        gap = _gap(facts, rank)
+        by = f" by {gap['text']}" if gap else ""
         return (
-            f"{facts.of(first.ticker)} {facts.words()} was {word} than {facts.of(second.ticker)}: "
+            f"{facts.of(first.ticker)} {facts.words()} was {word} than {facts.of(second.ticker)}{by}: "
             f"{facts.show(first)} in {_entry_period(first, rank)}{cite(first.sources)} against "
             f"{facts.show(second)} in {_entry_period(second, rank)}{cite(second.sources)}."
         )
@@ -254,8 +256,33 @@ def _comparison(facts: Facts) -> Opening:
         growth = _growth_sentence(facts, "Compared by")
         if growth:
             return Opening([growth])
-    sentences = [_ranked(facts, r, len({c.ticker for c in r.cells}) > 2) for r in _rankings(facts)]
-    return Opening([s for s in sentences if s] + _gap_sentences(facts))
+    rankings = _rankings(facts)
+    sentences = [_ranked(facts, r, len({c.ticker for c in r.cells}) > 2) for r in rankings]
+    gaps = [_gap(facts, r) for r in rankings if len(r.cells) == 2 and r.cells[0].value != r.cells[1].value]
+    records = [g for g in gaps if g is not None]
+    return Opening([s for s in sentences if s] + _gap_sentences(facts), records)
+
+
+def _gap(facts: Facts, rank: Ranking) -> dict[str, Any] | None:
+    """The difference between two compared figures of one unit, for the sentence that compares them."""
+    first, second = rank.cells
+    if first.unit != "USD" or second.unit != "USD":
+        return None  # amounts only (a per-share or percent gap is not worth a sentence's number)
+    scale = facts.scales.get(facts.metric, first.scale)
+    change = difference(abs(first.value - second.value).scaleb(-scale), Decimal(0))
+    if change.result is None:
+        return None
+    return {
+        "kind": "difference",
+        "ticker": first.ticker,
+        "metric": facts.metric,
+        "period": first.period,
+        "expression": change.expression,
+        "result": change.result,
+        "unit": {6: "USD millions", 3: "USD thousands"}.get(scale, "USD"),
+        "sources": [*first.sources, *second.sources],
+        "text": format_amount(abs(first.value - second.value), "USD", scale),
+    }
 
 
 def _growth_sentence(facts: Facts, lead: str) -> str:
@@ -378,6 +405,10 @@ def _crossing_sentence(facts: Facts, result: Crossing, already_is_no: bool) -> s
     other = facts.of(result.trailer) if result.trailer else ""
     n = len(result.pairs)
     compared = f"{counted(n)} period{'s' if n != 1 else ''} compared"
+    if result.first_above is None and n == 1:
+        a, b = result.pairs[0]
+        below = other or _amount_text(facts, b)
+        return f"No: {leader} {facts.words()} was not above {below}: {_pair_text(facts, a, b)}."
     if result.first_above is None:
         a, b = max(result.pairs, key=lambda p: p[0].value - _level(p[1]))
         return (
