@@ -240,6 +240,14 @@ def test_a_cagr_and_a_trend_are_stated_with_their_end_points() -> None:
         "Apple's revenue grew at a compound annual rate of 2.2% from FY2021 to FY2024 "
         "($365,817 million to $391,035 million)"
     ), cagr
+    loss = [
+        cell("AMZN", "FY2022", date(2022, 12, 31), "-2722", metric="net_income"),
+        cell("AMZN", "FY2024", date(2024, 12, 31), "59248", metric="net_income"),
+    ]
+    undefined = said("What was Amazon's net income CAGR between 2022 and 2024?", loss, ["AMZN"], "net_income")
+    assert undefined.endswith("No compound annual growth rate is defined from a loss, as in FY2022."), (
+        undefined
+    )
     trend = said("How did Apple's revenue change from fiscal 2021 to 2024?", years, ["AAPL"])
     assert trend.startswith(
         "Apple's revenue went from $365,817 million in FY2021 to $391,035 million in FY2024, grew 6.9%"

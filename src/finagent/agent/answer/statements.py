@@ -323,6 +323,13 @@ def _company_changes(facts: Facts, ticker: str) -> list[str]:
     change = facts.ask.change
     if change == "cagr" and (calcs := facts.calcs("cagr", ticker)):
         return [_cagr_sentence(facts, c) for c in calcs]
+    series = trend(facts.cells, ticker, facts.metric) if change == "cagr" else None
+    if series is not None and series.cells[0].value <= 0:
+        start = "a loss" if series.cells[0].value < 0 else "zero"
+        return [
+            *_trend_sentences(facts, ticker),
+            f"No compound annual growth rate is defined from {start}, as in {series.cells[0].period}.",
+        ]
     for kind in ("yoy", "qoq") if change in (None, "yoy", "qoq") else ():
         if change not in (None, kind):
             continue
