@@ -427,6 +427,31 @@ def test_a_direction_in_other_words_and_a_loss_that_widened() -> None:
     assert narrowed.startswith("No (computed from the figures: Boeing's operating income fell by"), narrowed
 
 
+def margin(period: str, end: date, value: str, label: str) -> Cell:
+    return Cell(
+        "AAPL", "gross_margin", period, int(period[2:]), None, end, Decimal(value), "percent", 0, (label,)
+    )
+
+
+def test_a_steadiness_question_is_answered_by_the_largest_move_between_periods() -> None:
+    margins = [
+        margin("FY2021", date(2021, 9, 25), "41.8", "10K1"),
+        margin("FY2022", date(2022, 9, 24), "43.3", "10K2"),
+        margin("FY2023", date(2023, 9, 30), "44.1", "10K3"),
+    ]
+    asked = (
+        "Are Apple's gross margins historically consistent (not fluctuating more than roughly 2% each year)?"
+    )
+    steady = said(asked, margins, ["AAPL"], "gross_margin")
+    assert steady.startswith(
+        "Yes (computed from the figures: Apple's gross margin moved by up to 1.5 percentage points from one "
+        "period to the next from FY2021 to FY2023, within 2%: the largest move was from FY2021 (41.8%) to "
+        "FY2022 (43.3%) [10K1, 10K2])."
+    ), steady
+    tight = said(asked.replace("2%", "1%"), margins, ["AAPL"], "gross_margin")
+    assert tight.startswith("No (computed from the figures: Apple's gross margin moved by up to 1.5"), tight
+
+
 def test_a_direction_over_a_span_is_decided_by_the_change_over_that_span() -> None:
     quarters = [
         cell("INTC", "Q1 FY2023", date(2023, 4, 1), "11715"),

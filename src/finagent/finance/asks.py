@@ -23,6 +23,7 @@ AskKind = Literal[
     "threshold",
     "direction",
     "restatement",
+    "stability",
     "narrative",
 ]
 ChangeKind = Literal["yoy", "qoq", "cagr", "trend", "change"]
@@ -94,6 +95,9 @@ _RANK = re.compile(
     r"|\b(?:more|less|higher|lower|bigger|larger|smaller|faster|slower)\b",
     _I,
 )
+# "Are its gross margins consistent (not fluctuating more than roughly 2% each year)?"
+_STEADY = re.compile(r"\b(?:consisten\w*|stab(?:le|ility)|stead(?:y|ily|iness)|fluctuat\w*|volatil\w*)\b", _I)
+_PERCENT_LIMIT = re.compile(r"(?P<num>\d+(?:\.\d+)?)\s*(?:%|percent\b|percentage\s+points?\b|points?\b)", _I)
 _LOW = re.compile(
     r"\b(?:lowest|smallest|least|bottom|slowest|weakest|worst|less|lower|smaller|slower|ascending)\b", _I
 )
@@ -155,7 +159,8 @@ class Ask:
     trailer: str | None = None
     """Overtake: the company it may have overtaken."""
     threshold: str | None = None
-    """Threshold: the amount in dollars (exact decimal text)."""
+    """Threshold: the amount in dollars (exact decimal text); stability: the largest move per period
+    allowed, in percent (points for a ratio), when the question names one."""
     when: bool = False
     """Overtake / threshold: the question asks when (the first period in which)."""
     crossing: bool = False
@@ -197,7 +202,7 @@ class Ask:
 
     @property
     def yes_no(self) -> bool:
-        return self.kind in ("overtake", "threshold", "direction", "restatement")
+        return self.kind in ("overtake", "threshold", "direction", "restatement", "stability")
 
 
 def _order(mentions: dict[str, list[int]], tickers: list[str]) -> list[str]:
@@ -295,7 +300,7 @@ def read_ask(
     # No period named: a change, a trend, an overtake or the company's reports in the plural mean every
     # report the store holds; a value (or a ranking of values) means the latest.
     covers_all = not periods_named and (
-        (ask.kind in ("change", "overtake", "threshold") and not several)
+        (ask.kind in ("change", "overtake", "threshold", "stability") and not several)
         or bool(_REPORTS.search(text))
         or (ask.kind == "narrative" and change is not None)
     )
@@ -326,6 +331,9 @@ def _figure_ask(
             when=bool(_FIRST_TIME.search(text)),
             **base,
         )
+    if len(subjects) <= 1 and _YES_NO.search(text) and _STEADY.search(text):
+        limit = _PERCENT_LIMIT.search(text)
+        return Ask(kind="stability", threshold=limit.group("num") if limit else None, **base)
     direction = _direction(text)
     if direction is not None and len(subjects) <= 1:
         up, sign = direction

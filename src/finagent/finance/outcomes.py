@@ -262,3 +262,38 @@ def trend(cells: Sequence[Cell], ticker: str, metric: str) -> Trend | None:
         key=lambda c: (c.period_end or date.min, c.order),
     )
     return Trend(ticker, metric, tuple(mine)) if len(mine) >= 2 else None
+
+
+@dataclass(frozen=True, slots=True)
+class Steadiness:
+    """How far one company's metric moved from each period to the next: in points for a ratio, else
+    in percent of the earlier value (the largest move decides whether it was steady)."""
+
+    ticker: str
+    metric: str
+    cells: tuple[Cell, ...]
+    moves: tuple[float, ...]
+    points: bool
+
+    @property
+    def largest(self) -> int:
+        """Index of the largest move (the step from ``cells[i]`` to ``cells[i + 1]``)."""
+        return max(range(len(self.moves)), key=lambda i: abs(self.moves[i]))
+
+
+def steadiness(cells: Sequence[Cell], ticker: str, metric: str) -> Steadiness | None:
+    """Each step of a company's metric over its asked periods (two or more), chronological; None when
+    a percentage move would start from a loss or from zero."""
+    series = trend(cells, ticker, metric)
+    if series is None:
+        return None
+    points = series.cells[0].unit == "percent"
+    moves: list[float] = []
+    for a, b in zip(series.cells, series.cells[1:], strict=False):
+        if points:
+            moves.append(float(b.value - a.value))
+        elif a.value > 0:
+            moves.append(float((b.value - a.value) / a.value * 100))
+        else:
+            return None
+    return Steadiness(ticker, metric, series.cells, tuple(moves), points)

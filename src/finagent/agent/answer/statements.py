@@ -43,6 +43,7 @@ from finagent.finance.outcomes import (
     growth_ranking,
     ranking,
     restatements,
+    steadiness,
     threshold_crossing,
     trend,
 )
@@ -139,6 +140,7 @@ def opening(facts: Facts) -> Opening:
         "overtake": _overtake,
         "threshold": _threshold,
         "direction": _direction,
+        "stability": _stability,
         "ranking": _ranking,
         "comparison": _comparison,
         "change": _change,
@@ -479,6 +481,48 @@ def _direction(facts: Facts) -> Opening:
     if verdict is None:
         return _level_direction(facts)
     return Opening([verdict.sentence([_ground(facts, c) for c in verdict.grounds])])
+
+
+def _stability(facts: Facts) -> Opening:
+    """ "Yes (computed from the figures: Best Buy's gross margin moved by up to 1.1 percentage points
+    from one period to the next from FY2015 to FY2023, within 2%: the largest move was from FY2022
+    (22.5%) to FY2023 (21.4%) [10K8, 10K9])."""
+    ask = facts.ask
+    steady = steadiness(facts.cells, ask.subjects[0], facts.metric) if ask.subjects else None
+    if steady is None:
+        return Opening()
+    i = steady.largest
+    a, b, move = steady.cells[i], steady.cells[i + 1], steady.moves[i]
+    size = f"{abs(move):.1f} percentage points" if steady.points else f"{abs(move):.1f}%"
+    first, last = steady.cells[0], steady.cells[-1]
+    sources = [*a.sources, *b.sources]
+    record: dict[str, Any] = {
+        "kind": "difference" if steady.points else "change",
+        "ticker": a.ticker,
+        "metric": facts.metric,
+        "from_period": a.period,
+        "to_period": b.period,
+        "expression": f"{b.value} - {a.value}" if steady.points else f"growth({a.value}, {b.value})",
+        "result": move,
+        "unit": "percent",
+        "sources": sources,
+    }
+    said = (
+        f"{facts.of(a.ticker)} {facts.words()} moved by up to {size} from one period to the next from "
+        f"{first.period} to {last.period}"
+    )
+    largest = f"the largest move was from {a.period} ({facts.show(a)}) to {b.period} ({facts.show(b)})"
+    largest += cite(sources)
+    if ask.threshold is None:
+        return Opening([f"{said}; {largest}."], [record])
+    limit = f"{ask.threshold}{' percentage points' if steady.points else '%'}"
+    yes = abs(move) <= float(ask.threshold)
+    verdict = f"{'within' if yes else 'more than'} {ask.threshold}%"
+    return Opening(
+        [f"{'Yes' if yes else 'No'} (computed from the figures: {said}, {verdict}: {largest})."],
+        [record],
+        known_text=f"{limit} {ask.threshold}%",
+    )
 
 
 def _level_direction(facts: Facts) -> Opening:
