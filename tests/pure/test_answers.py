@@ -226,6 +226,10 @@ def test_a_growth_comparison_names_the_winner() -> None:
         "(Q3 FY2023 to Q3 FY2024) [10Q1]; Apple -4.3% year over year"
     ), text
     assert text.endswith("Microsoft grew the most.")
+    asked = said(
+        "Did Apple's revenue grow more than Microsoft's year over year?", MSFT_AAPL_YOY, ["AAPL", "MSFT"]
+    )
+    assert asked.startswith("No. Ranked by revenue growth, highest first: Microsoft +17.0%"), asked
 
 
 def test_a_cagr_and_a_trend_are_stated_with_their_end_points() -> None:
@@ -324,6 +328,11 @@ def test_one_scale_per_metric_across_companies() -> None:
         ("What was Apple's revenue CAGR from fiscal 2021 to 2024?", "change"),
         ("Compare Apple's and Microsoft's revenue in FY2024", "comparison"),
         ("What was Apple's revenue in FY2024?", "value"),
+        ("Put Apple, Microsoft and NVIDIA in order of revenue for fiscal 2024", "ranking"),
+        ("Did NVIDIA's revenue outstrip Intel's at any point in 2023?", "overtake"),
+        ("When did NVIDIA first report higher quarterly revenue than Intel?", "overtake"),
+        ("Is Apple's revenue growing?", "direction"),
+        ("Are Apple's gross margins consistent from year to year?", "stability"),
     ],
 )
 def test_the_ask_is_typed_from_the_question(question: str, kind: str) -> None:

@@ -39,17 +39,19 @@ _RESTATED = re.compile(
 _OVERTAKE = re.compile(
     r"\b(?:overt(?:ake|akes|aken|aking|ook)|surpass\w*|exceed\w*|outgr[eo]w\w*|outpac\w*|overt?ook"
     r"|top(?:ped|s)?|pass(?:ed|es)?|beat|beats|(?:move[ds]?|got|get|gets|went|go|come|came)\s+ahead\s+of"
-    r"|(?:rise|rose|risen|climb(?:ed)?)\s+above|higher\s+than|more\s+than|above)\b",
+    r"|(?:rise|rose|risen|climb(?:ed)?)\s+above|outstrip\w*|outperform\w*|eclips\w*|above"
+    r"|(?:higher|more|greater|larger|bigger)\s+(?:[\w'’-]+\s+){0,3}?than)\b",
     _I,
 )
 _CROSSING = re.compile(
     r"\b(?:overt(?:ake|akes|aken|aking|ook)|surpass\w*|pass(?:ed|es)?|overt?ook|top(?:ped|s)?"
-    r"|(?:move[ds]?|got|get|gets|went|go|come|came)\s+ahead\s+of|(?:rise|rose|risen|climb(?:ed)?)\s+above)\b",
+    r"|(?:move[ds]?|got|get|gets|went|go|come|came)\s+ahead\s+of|(?:rise|rose|risen|climb(?:ed)?)\s+above"
+    r"|outstrip\w*|eclips\w*)\b",
     _I,
 )
 _FIRST_TIME = re.compile(
-    r"\bwhen\b|\bwhich\s+(?:quarter|year|period)\b|\b(?:the\s+)?first\s+(?:time|quarter|year|period)\b"
-    r"|\bin\s+which\s+(?:quarter|year|period)\b",
+    r"\bwhen\b|\b(?:which|what)\s+(?:quarter|year|period|point)\b|\b(?:the\s+)?first\s+(?:time|quarter|year|period)\b"
+    r"|\bin\s+which\s+(?:quarter|year|period)\b|\bfirst\s+(?:report\w*|post\w*|record\w*)\b",
     _I,
 )
 _AMOUNT = re.compile(
@@ -60,11 +62,12 @@ _SCALES |= {"k": 3, "thousand": 3}
 
 _YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", _I)
 _UP_WORDS = (
-    r"increas\w*|gr[eo]w|grows|grown|rais\w*|rise|rises|rose|risen|improv\w*|expand\w*|climb\w*|jump\w*"
+    r"increas\w*|gr[eo]w|grows|grown|growing|rais\w*|rise|rises|rose|risen|rising|improv\w*|expand\w*"
+    r"|climb\w*|jump\w*"
     r"|soar\w*|widen\w*|deepen\w*|(?:go|goes|gone|went|going)\s+up"
 )
 _DOWN_WORDS = (
-    r"decreas\w*|declin\w*|drop\w*|fall|falls|fell|fallen|reduc\w*|shr[iu]nk\w*|shrank|contract(?:ed)?"
+    r"decreas\w*|declin\w*|drop\w*|fall|falls|fell|fallen|falling|reduc\w*|shr[iu]nk\w*|shrank|contract(?:ed)?"
     r"|narrow\w*|slip\w*|sank|sunk|sink\w*|tumbl\w*|plung\w*|(?:go|goes|gone|went|going)\s+down"
 )
 # A loss named as the subject ("did Boeing's operating loss widen") moves against the income it is.
@@ -88,7 +91,7 @@ _JUDGEMENT = re.compile(
 )
 
 _RANK = re.compile(
-    r"\brank\w*\b|\border\s+(?:them|the\s+companies|by)\b|\bsort\w*\b|\bleader\w*\b|\bleads?\b"
+    r"\brank\w*\b|\border(?:ed)?\s+(?:them|the\s+companies|by|of)\b|\bsort\w*\b|\barrang\w*\b|\bleader\w*\b|\bleads?\b"
     r"|\b(?:highest|lowest|largest|smallest|biggest|greatest|most|least|top|bottom|fastest|slowest"
     r"|strongest|weakest|best|worst)\b"
     r"|\bwhich\s+(?:company|companies|one|firm|of\s+(?:the|them|these|those))\b|\bwho\s+(?:had|has|grew|reported)\b"
@@ -120,7 +123,7 @@ _YOY = re.compile(
     _I,
 )
 _QOQ = re.compile(r"\bquarter[- ]over[- ]quarter\b|\bqoq\b|\bq/q\b|\bsequential(?:ly)?\b", _I)
-_CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\b|\bannuali[sz]ed\s+growth\b", _I)
+_CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\b|\bannuali[sz]ed\s+(?:[\w-]+\s+){0,2}?growth\b", _I)
 _TREND = re.compile(
     r"\btrend\w*\b|\bevol(?:ve|ved|ving|ution)\b|\bfluctuat\w*\b|\bdevelop(?:ed|ment)?\b|\bprogress\w*\b"
     r"|\bshift\w*\b|\bmov(?:e|ed|ement)\b|\bvar(?:y|ied|iation)\b|\bover\s+time\b|\bthrough\s+the\b"
@@ -317,6 +320,11 @@ def _figure_ask(
     if _RESTATED.search(text):
         return Ask(kind="restatement", **base)
     asks_yes_or_when = bool(_YES_NO.search(text) or _FIRST_TIME.search(text))
+    if several and _YES_NO.search(text) and change and _GROWTH.search(text) and not _CROSSING.search(text):
+        # "did A's revenue grow more than B's?": a growth comparison, yes when A grew the most
+        return Ask(
+            kind="ranking", change=change, by_growth=True, leader=subjects[0], trailer=subjects[1], **base
+        )
     if several and asks_yes_or_when and _OVERTAKE.search(text):
         when, crossing = bool(_FIRST_TIME.search(text)), bool(_CROSSING.search(text))
         return Ask(

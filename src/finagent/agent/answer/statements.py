@@ -303,10 +303,13 @@ def _growth_sentence(facts: Facts, lead: str) -> str:
     order = "highest first" if ranked.highest_first else "lowest first"
     best = ranked.changes[0]
     verb = "grew the most" if ranked.highest_first else "grew the least"
-    return (
+    text = (
         f"{lead} {facts.words()} growth, {order}: {'; '.join(entries)}. "
         f"{_who_ticker(facts, best['ticker'])} {verb}."
     )
+    if facts.ask.leader:  # "did A grow more than B?": yes when A leads the order
+        return f"{'Yes' if best['ticker'] == facts.ask.leader else 'No'}. {text}"
+    return text
 
 
 def _who_ticker(facts: Facts, ticker: str) -> str:
