@@ -90,6 +90,13 @@ TODAY = date(2024, 6, 15)
         ("Compare Q1 and Q2 2024", ["fiscal_quarter(2024, 1)", "fiscal_quarter(2024, 2)"]),
         ("Q2 2024 vs the same quarter last year", ["fiscal_quarter(2024, 2)"]),
         ("trailing twelve months revenue", ["last_quarters(4)"]),
+        ("Revenue CAGR in the three years to fiscal 2024", ["year_range(2021, 2024)"]),
+        ("a three-year revenue CAGR through 2024", ["year_range(2021, 2024)"]),
+        ("Revenue for the three fiscal years ended 2024", ["year_range(2022, 2024)"]),
+        (
+            "Revenue for the quarter ended July 1, 2023 and the same period of 2022",
+            ["date_range(2023-06-01, 2023-06-30)", "date_range(2022-06-01, 2022-06-30)"],
+        ),
         ("FY2023 and FY2023 again, fiscal 2023", ["fiscal_year(2023)"]),
         (
             "FY2022 vs Q2 2024 vs last 3 quarters",
@@ -1143,3 +1150,9 @@ def test_the_latest_quarter_when_the_10k_is_newest_is_its_fourth_quarter() -> No
     assert [p.label for p in asked.periods] == ["Q4 FY2023", "FY2023"]  # the year derives Q4
     plain = resolve_periods([], cal("AAPL"), store, today=TODAY, prefer="quarter")
     assert [p.label for p in plain.periods] == ["FY2023"]
+
+
+def test_the_first_quarters_of_a_fiscal_year_are_those_quarters_only() -> None:
+    specs = parse_time_phrases("Apple's revenue in the first three quarters of fiscal 2023")
+    result = resolve_periods(specs, cal("AAPL"), AAPL, today=TODAY)
+    assert [p.label for p in result.periods] == ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023"]

@@ -322,15 +322,40 @@ def _same_quarters(specs: list[TimeSpec]) -> list[TimeSpec]:
     """ "the same quarter of 2023" takes the quarter of the quarter named before it (else the year)."""
     out: list[TimeSpec] = []
     for spec in specs:
-        if spec.kind == "same_quarter" and spec.year:
+        if spec.kind == "same_quarter" and (year := spec.year):
             before = next((s for s in reversed(out) if s.kind == "fiscal_quarter" and s.quarter), None)
-            spec = (
-                TimeSpec.fiscal_quarter(spec.year, before.quarter, text=spec.text, position=spec.position)
-                if before is not None and before.quarter
-                else TimeSpec.fiscal_year(spec.year, text=spec.text, position=spec.position)
-            )
+            ended = next((s for s in reversed(out) if s.kind == "date_range" and s.day and not s.span), None)
+            if before is not None and before.quarter:
+                spec = TimeSpec.fiscal_quarter(
+                    spec.year, before.quarter, text=spec.text, position=spec.position
+                )
+            elif ended is not None:  # "the quarter ended June 30, 2024 and the same period of 2023"
+                spec = _in_year(ended, spec)
+            else:
+                spec = TimeSpec.fiscal_year(year, text=spec.text, position=spec.position)
         out.append(spec)
     return out
+
+
+def _in_year(ended: TimeSpec, same: TimeSpec) -> TimeSpec:
+    """The period ended on a date, moved to the year "the same period of <year>" names."""
+    shift = (same.year or 0) - (ended.day.year if ended.day else 0)
+
+    def moved(day: date | None) -> date | None:
+        return (
+            None
+            if day is None
+            else day.replace(year=day.year + shift, day=min(day.day, 28 if day.month == 2 else day.day))
+        )
+
+    return replace(
+        ended,
+        start_date=moved(ended.start_date),
+        end_date=moved(ended.end_date),
+        day=moved(ended.day),
+        text=same.text,
+        position=same.position,
+    )
 
 
 def _narrowed(specs: list[TimeSpec]) -> list[TimeSpec]:

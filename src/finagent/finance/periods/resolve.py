@@ -316,8 +316,8 @@ class _Resolver:
         """Period keys a spec asks for, each flagged True when generated (not named explicitly)."""
         quarterly = spec.unit == "quarter"
         if spec.kind == "fiscal_year" and spec.year is not None:
-            if quarterly:
-                return [((spec.year, q), True) for q in range(1, 5)]
+            if quarterly:  # every quarter, or the first n ("the first three quarters of fiscal 2024")
+                return [((spec.year, q), True) for q in range(1, min(spec.n or 4, 4) + 1)]
             return [((spec.year, None), False)]
         if spec.kind == "fiscal_quarter" and spec.year is not None and spec.quarter is not None:
             named: Key = (spec.year, spec.quarter)

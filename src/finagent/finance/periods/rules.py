@@ -305,12 +305,49 @@ def _reported(m: re.Match[str]) -> TimeSpec | None:
 _I = re.IGNORECASE
 
 
+def _first_quarters(m: re.Match[str]) -> TimeSpec | None:
+    n = _number(m.group("n"))
+    return TimeSpec("fiscal_year", year=int(m.group("y4")), unit="quarter", n=n) if n and n <= 4 else None
+
+
+def _years_to(m: re.Match[str]) -> TimeSpec | None:
+    n, end = _number(m.group("n")), int(m.group("y4"))
+    if not n:
+        return None
+    growth = bool(m.group("growth")) or bool(
+        re.search(r"\b(?:cagr|growth|grow\w*|compound)", m.group("mid"), _I)
+    )
+    return TimeSpec.year_range(end - n if growth else end - n + 1, end)
+
+
 RULES: tuple[tuple[re.Pattern[str], _Handler], ...] = (
+    # "the first three quarters of fiscal 2024": its Q1 to Q3.
+    (
+        re.compile(
+            rf"\b(?:the\s+|its\s+|their\s+)?first\s+{_NUM}\s+(?:fiscal\s+)?quarters\s+(?:of|in)\s+"
+            rf"(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?(?P<y4>{_Y4}){_YEAR_END}",
+            _I,
+        ),
+        _spec(_first_quarters),
+    ),
+    # "the three years ended 2024": fiscal 2022 to 2024; a growth over them ("a three-year CAGR through
+    # 2024", "revenue growth in the three years to 2024") starts from the year before: 2021.
+    (
+        re.compile(
+            r"(?:\b(?P<growth>cagr|growth|compound(?:ed)?\s+annual(?:\s+growth)?(?:\s+rate)?)\s+"
+            r"(?:(?:in|over|for|during)\s+)?(?:the\s+)?)?"
+            rf"\b{_NUM}[- ](?:fiscal\s+)?years?\b(?P<mid>(?:\s+[\w-]+){{0,3}}?)\s+"
+            r"(?:to|through|thru|ending(?:\s+in)?|ended(?:\s+in)?)\s+"
+            rf"(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?(?P<y4>{_Y4}){_YEAR_END}",
+            _I,
+        ),
+        _spec(_years_to),
+    ),
     # "the second quarter of 2024 and the same quarter of 2023": that quarter of fiscal 2023.
     (
         re.compile(
             r"\b(?:the\s+)?(?:same|corresponding|comparable|equivalent|like)\s+(?:fiscal\s+)?"
-            r"(?:quarter|three[- ]month\s+period)\s+(?:of|in|for|during|a\s+year\s+earlier,?\s+in)\s+"
+            r"(?:quarter|three[- ]month\s+period|period)\s+(?:of|in|for|during|a\s+year\s+earlier,?\s+in)\s+"
             rf"(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?(?P<y4>{_Y4}){_YEAR_END}",
             _I,
         ),
