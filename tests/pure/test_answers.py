@@ -461,6 +461,21 @@ def test_a_steadiness_question_is_answered_by_the_largest_move_between_periods()
     assert tight.startswith("No (computed from the figures: Apple's gross margin moved by up to 1.5"), tight
 
 
+def test_an_improving_margin_is_a_rise_in_points_and_an_improving_cost_a_fall() -> None:
+    margins = [
+        margin("FY2021", date(2021, 9, 25), "36.8", "10K1"),
+        margin("FY2022", date(2022, 9, 24), "34.6", "10K2"),
+    ]
+    asked = "Does Apple have an improving gross margin profile as of FY2022?"
+    text = said(asked, margins, ["AAPL"], "gross_margin")
+    assert text.startswith(
+        "No (computed from the figures: Apple's gross margin fell by 2.2 percentage points from FY2021 "
+        "(36.8%) to FY2022 (34.6%) [10K1, 10K2])."
+    ), text
+    assert read_ask("Did Apple's SG&A expenses improve in 2024?", ["AAPL"], {}, ["sga"]).up is False
+    assert read_ask("Did Apple's operating income improve in 2024?", ["AAPL"], {}, ["operating_income"]).up
+
+
 def test_a_direction_over_a_span_is_decided_by_the_change_over_that_span() -> None:
     quarters = [
         cell("INTC", "Q1 FY2023", date(2023, 4, 1), "11715"),

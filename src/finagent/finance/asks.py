@@ -80,6 +80,15 @@ _ASKED_DIRECTION = re.compile(
     rf"(?:there\s+(?:been\s+)?(?:any|a|an)\s+|(?P<subject>{_SUBJECT}))(?P<word>{_UP_WORDS}|{_DOWN_WORDS})\b",
     _I,
 )
+# "Does Adobe have an improving operating margin?": the direction as an adjective of what it has.
+_HAS_DIRECTION = re.compile(
+    r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\s+"
+    rf"(?P<subject>{_SUBJECT})(?:have|has|had|show(?:s|ed|n)?|see|saw|report(?:s|ed)?|post(?:s|ed)?)\s+"
+    rf"(?:an?\s+|any\s+)?(?P<word>{_UP_WORDS}|{_DOWN_WORDS})\b",
+    _I,
+)
+# Figures for which lower is better: their "improvement" is a decrease.
+_LOWER_BETTER = re.compile(r"cost|expense|debt|liabilit|loss|leverage|borrow|sga|tax|payable", _I)
 _UP = re.compile(rf"^(?:{_UP_WORDS})$", _I)
 _DOWN = re.compile(rf"^(?:{_DOWN_WORDS})$", _I)
 _SIGN = re.compile(r"\b(positive|negative)\b", _I)
@@ -250,7 +259,9 @@ def _threshold(text: str) -> str | None:
     return format(number.scaleb(scale).normalize(), "f")
 
 
-def _direction(text: str) -> tuple[bool | None, Literal["positive", "negative"] | None] | None:
+def _direction(
+    text: str, metric: str | None = None
+) -> tuple[bool | None, Literal["positive", "negative"] | None] | None:
     """(up, sign) of a yes/no question about a direction or a sign; None when it asks neither."""
     if not _YES_NO.search(text) or _JUDGEMENT.search(text):
         return None
@@ -258,13 +269,19 @@ def _direction(text: str) -> tuple[bool | None, Literal["positive", "negative"] 
     if any(_UP.match(w) for w in words) and any(_DOWN.match(w) for w in words):
         return None  # "did debt increase or decrease?" asks which, not whether
     signs = {s.lower() for s in _SIGN.findall(text)}
-    asked = _ASKED_DIRECTION.match(text)
+    asked = _ASKED_DIRECTION.match(text) or _HAS_DIRECTION.match(text)
     if asked:
         word = asked.group("word")
+        # an adjective names its figure after it ("a widening operating loss"); a verb, before it
+        after = " ".join(text[asked.end("word") :].split()[:4]) if word.lower().endswith("ing") else ""
+        about = f"{asked.group('subject') or ''} {after}"
         if word.lower().startswith("improv"):
-            return None  # whether a figure "improved" depends on the metric
+            # an improvement is a rise of what is better higher (a margin), a fall of a cost or a debt
+            if not metric:
+                return None
+            return not _LOWER_BETTER.search(f"{metric} {about}"), None
         up = bool(_UP.match(word))
-        return (not up if _LOSS.search(asked.group("subject") or "") else up), None
+        return (not up if _LOSS.search(about) else up), None
     if len(signs) == 1:
         return None, "positive" if "positive" in signs else "negative"
     return None
@@ -342,7 +359,7 @@ def _figure_ask(
     if len(subjects) <= 1 and _YES_NO.search(text) and _STEADY.search(text):
         limit = _PERCENT_LIMIT.search(text)
         return Ask(kind="stability", threshold=limit.group("num") if limit else None, **base)
-    direction = _direction(text)
+    direction = _direction(text, base.get("metric"))
     if direction is not None and len(subjects) <= 1:
         up, sign = direction
         return Ask(

@@ -480,6 +480,8 @@ def _threshold(facts: Facts) -> Opening:
 def _direction(facts: Facts) -> Opening:
     """ "No (computed from the figures: Microsoft's long-term debt declined 10.7% from FY2022 ($47,032
     million) to FY2023 ($41,990 million) [10K1])."""
+    if facts.metric in COMPUTED and COMPUTED[facts.metric][2] == "margin":
+        return _level_direction(facts)  # a margin asked is decided by the margin, not by its inputs
     verdict = sign_verdict(facts.ask, [*facts.comparisons.calculations, *facts.formulas])
     if verdict is None:
         return _level_direction(facts)
@@ -530,7 +532,7 @@ def _stability(facts: Facts) -> Opening:
 
 def _level_direction(facts: Facts) -> Opening:
     """A direction no percentage measures (from a loss or from zero: "did Boeing's operating loss
-    widen?"), decided by the difference between the first and the last figure asked."""
+    widen?"; a margin, in points), decided by the difference between the first and the last figure."""
     ask = facts.ask
     if ask.up is None or len(ask.subjects) != 1 or ask.change in ("yoy", "qoq"):
         return Opening()
@@ -546,10 +548,11 @@ def _level_direction(facts: Facts) -> Opening:
             and c.fiscal_year == cells[0].fiscal_year - 1
         ]
         cells = prior[:1] + cells
-    if len(cells) < 2 or cells[0].value == cells[-1].value or cells[0].value > 0:
+    points = bool(cells) and cells[0].unit == "percent"  # a margin moves in points
+    if len(cells) < 2 or cells[0].value == cells[-1].value or (cells[0].value > 0 and not points):
         return Opening()
     old, new = cells[0], cells[-1]
-    scale = facts.scales.get(facts.metric, old.scale)
+    scale = 0 if points else facts.scales.get(facts.metric, old.scale)
     change = difference(new.value.scaleb(-scale), old.value.scaleb(-scale))
     if change.result is None:
         return Opening()
@@ -562,13 +565,16 @@ def _level_direction(facts: Facts) -> Opening:
         "period": new.period,
         "expression": change.expression,
         "result": change.result,
-        "unit": {6: "USD millions", 3: "USD thousands"}.get(scale, "USD"),
+        "unit": "percent" if points else {6: "USD millions", 3: "USD thousands"}.get(scale, "USD"),
         "sources": sources,
     }
-    verb = "rose" if went_up else "fell"
+    if points:
+        record |= {"from_period": old.period, "to_period": new.period}
+    size = abs(new.value - old.value)
+    by = f"{size:.1f} percentage points" if points else format_amount(size, new.unit, scale)
     sentence = (
         f"{'Yes' if went_up == ask.up else 'No'} (computed from the figures: {facts.of(ticker)} "
-        f"{facts.words()} {verb} by {format_amount(abs(new.value - old.value), new.unit, scale)} from "
+        f"{facts.words()} {'rose' if went_up else 'fell'} by {by} from "
         f"{old.period} ({facts.show(old)}) to {new.period} ({facts.show(new)}){cite(sources)})."
     )
     return Opening([sentence], [record])
