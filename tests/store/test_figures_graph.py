@@ -372,3 +372,24 @@ def test_prose_that_cannot_stand_at_all_is_rewritten_once(store: Database, setti
     assert parts(out["answer"])[2] == "Apple's total net sales in fiscal 2024 were $391,035 million [10K1]."
     assert any("rewritten once" in w for w in out["warnings"])
     assert out["validation"]["status"] == "verified"
+
+
+def test_two_companies_compared_state_their_difference_verified(store: Database, settings: Settings) -> None:
+    models = ScriptedModels(
+        {"generate": [prose("")], "analyze": [{}], "evaluate": [{}], "extract": [{"facts": []}]}
+    )
+    out = run(settings, models, "Which had more revenue in Q3 FY2024, Apple or Microsoft?")
+    opening, _table, _ = parts(out["answer"])
+    assert opening.startswith(
+        "Apple's revenue was higher than Microsoft's by $23,919 million: $85,777 million"
+    ), opening
+    assert "[unverified]" not in out["answer"]
+    same = run(
+        settings,
+        models,
+        "Was Microsoft's revenue in Q3 FY2024 higher than in the same quarter a year earlier?",
+    )
+    assert same["answer"].startswith(
+        "Yes (computed from the figures: Microsoft's revenue grew 17.0% from Q3 FY2023 ($52,857 million) to "
+        "Q3 FY2024 ($61,858 million) [10Q1])."
+    ), same["answer"]

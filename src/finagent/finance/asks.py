@@ -87,6 +87,12 @@ _HAS_DIRECTION = re.compile(
     rf"(?:an?\s+|any\s+)?(?P<word>{_UP_WORDS}|{_DOWN_WORDS})\b",
     _I,
 )
+# One company's figure against itself in another period ("higher than in the same period of 2024").
+_COMPARED = re.compile(
+    r"\b(?P<word>higher|more|greater|larger|bigger|lower|less|smaller)\s+(?:[\w'’-]+\s+){0,2}?than\s+"
+    r"(?:(?:it|they)\s+(?:was|were)\s+)?(?:in|for|during|a\s+year|the\s+year|the\s+prior|the\s+previous)\b",
+    _I,
+)
 # Figures for which lower is better: their "improvement" is a decrease.
 _LOWER_BETTER = re.compile(r"cost|expense|debt|liabilit|loss|leverage|borrow|sga|tax|payable", _I)
 _UP = re.compile(rf"^(?:{_UP_WORDS})$", _I)
@@ -359,6 +365,11 @@ def _figure_ask(
     if len(subjects) <= 1 and _YES_NO.search(text) and _STEADY.search(text):
         limit = _PERCENT_LIMIT.search(text)
         return Ask(kind="stability", threshold=limit.group("num") if limit else None, **base)
+    compared = _COMPARED.search(text)
+    if compared and len(subjects) <= 1 and _YES_NO.search(text) and _JUDGEMENT.search(text) is None:
+        # "was IBM's revenue in Q2 2025 higher than in the same period of 2024?": a direction
+        higher = compared.group("word").lower() in ("higher", "more", "greater", "larger", "bigger")
+        return Ask(kind="direction", up=higher, change=change or "change", **base)
     direction = _direction(text, base.get("metric"))
     if direction is not None and len(subjects) <= 1:
         up, sign = direction

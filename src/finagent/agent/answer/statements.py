@@ -209,8 +209,7 @@ def _ranking(facts: Facts) -> Opening:
     ask = facts.ask
     if ask.by_growth:
         return Opening([_growth_sentence(facts, "Ranked by")])
-    sentences = [_ranked(facts, r, len(facts.ask.subjects) > 2) for r in _rankings(facts)]
-    return Opening([s for s in sentences if s] + _gap_sentences(facts))
+    return _ranked_opening(facts, len(facts.ask.subjects) > 2)
 
 
 def _rankings(facts: Facts) -> list[Ranking]:
@@ -258,8 +257,17 @@ def _comparison(facts: Facts) -> Opening:
         growth = _growth_sentence(facts, "Compared by")
         if growth:
             return Opening([growth])
+    return _ranked_opening(facts, None)
+
+
+def _ranked_opening(facts: Facts, listing: bool | None) -> Opening:
+    """The ranking sentences (a list, or two companies compared with their difference) and the
+    differences they state, for the figures check."""
     rankings = _rankings(facts)
-    sentences = [_ranked(facts, r, len({c.ticker for c in r.cells}) > 2) for r in rankings]
+    sentences = [
+        _ranked(facts, r, listing if listing is not None else len({c.ticker for c in r.cells}) > 2)
+        for r in rankings
+    ]
     gaps = [_gap(facts, r) for r in rankings if len(r.cells) == 2 and r.cells[0].value != r.cells[1].value]
     records = [g for g in gaps if g is not None]
     return Opening([s for s in sentences if s] + _gap_sentences(facts), records)
@@ -271,7 +279,7 @@ def _gap(facts: Facts, rank: Ranking) -> dict[str, Any] | None:
     if first.unit != "USD" or second.unit != "USD":
         return None  # amounts only (a per-share or percent gap is not worth a sentence's number)
     scale = facts.scales.get(facts.metric, first.scale)
-    change = difference(abs(first.value - second.value).scaleb(-scale), Decimal(0))
+    change = difference(first.value.scaleb(-scale), second.value.scaleb(-scale))  # inputs as printed
     if change.result is None:
         return None
     return {
