@@ -476,6 +476,18 @@ def test_an_improving_margin_is_a_rise_in_points_and_an_improving_cost_a_fall() 
     assert read_ask("Did Apple's operating income improve in 2024?", ["AAPL"], {}, ["operating_income"]).up
 
 
+def test_one_companys_figure_set_against_another_period_is_stated_as_a_change() -> None:
+    quarters = [
+        cell("MSFT", "Q2 FY2024", date(2023, 12, 31), "62020", label="10Q1"),
+        cell("MSFT", "Q2 FY2025", date(2024, 12, 31), "69632", label="10Q2"),
+    ]
+    text = said("What was Microsoft's revenue in Q2 FY2025 versus Q2 FY2024?", quarters, ["MSFT"])
+    assert text.startswith(
+        "Microsoft's revenue went from $62,020 million in Q2 FY2024 to $69,632 million in Q2 FY2025, "
+        "grew 12.3%"
+    ), text
+
+
 def test_a_direction_over_a_span_is_decided_by_the_change_over_that_span() -> None:
     quarters = [
         cell("INTC", "Q1 FY2023", date(2023, 4, 1), "11715"),

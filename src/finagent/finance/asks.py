@@ -134,9 +134,11 @@ _GROWTH = re.compile(
 )
 _YOY = re.compile(
     r"\byear[- ]over[- ]year\b|\byoy\b|\by/y\b|\bprior[- ]year\b|\ba\s+year\s+(?:earlier|ago|before)\b"
-    r"|\bsame\s+(?:fiscal\s+)?(?:quarter|period)\b|\byear[- ]ago\b",
+    r"|\b(?:same|corresponding|comparable|equivalent)\s+(?:fiscal\s+)?(?:quarter|period)\b|\byear[- ]ago\b",
     _I,
 )
+# One company's figure set against itself in another period: "Q2 2025 versus Q2 2024".
+_VERSUS = re.compile(r"\bversus\b|\bvs\.?(?!\w)|\bcompared?\s+(?:with|to)\b|\bagainst\b", _I)
 _QOQ = re.compile(r"\bquarter[- ]over[- ]quarter\b|\bqoq\b|\bq/q\b|\bsequential(?:ly)?\b", _I)
 _CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\b|\bannuali[sz]ed\s+(?:[\w-]+\s+){0,2}?growth\b", _I)
 _TREND = re.compile(
@@ -313,6 +315,8 @@ def read_ask(
     metric = metrics[0] if metrics else None
     several = len(subjects) > 1
     change = _change_kind(text, several)
+    if change is None and metric and not several and _VERSUS.search(text):
+        change = "change"
     about = tuple(sorted({w[:5] for w in re.findall(r"[a-z]{3,}", text.lower())}))
     base: dict[str, Any] = {"metric": metric, "narrative": narrative, "subjects": subjects, "about": about}
     ask = _figure_ask(text, subjects, change, base) if metric else _sign_ask(text, subjects, change, base)
