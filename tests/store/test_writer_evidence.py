@@ -123,6 +123,8 @@ def test_what_counts_as_a_why_question() -> None:
     assert is_narrative("What drove the change in Apple's net sales?")
     assert is_narrative("Which risks did Microsoft highlight across these quarters?")
     assert is_narrative("Why did NVIDIA's gross margin fall?")
+    assert is_narrative("Were there any one-time events that raised Pfizer's net income in 2019?")
+    assert is_narrative("Did non-recurring items lift Apple's operating income in fiscal 2024?")
     assert not is_narrative("What was Apple's revenue in Q3 FY2023?")
 
 

@@ -92,7 +92,8 @@ def statements_for(text: str) -> list[str]:
 _NARRATIVE = re.compile(
     r"\b(?:why|explain\w*|drove|driv(?:e|er|ers|ing)|reasons?|factors?|contribut\w*|due to|because|"
     r"attribut\w*|impact\w*|affect\w*|risks?|headwinds?|tailwinds?|outlook|guidance|strategy|"
-    r"what (?:led|caused)|caused|commentary|management (?:said|highlight\w*|discuss\w*)|highlight\w*)\b",
+    r"what (?:led|caused)|caused|commentary|management (?:said|highlight\w*|discuss\w*)|highlight\w*|"
+    r"events?|one[- ](?:time|off)|non[- ]?recurring|unusual|extraordinary|special\s+items?)\b",
     re.IGNORECASE,
 )
 
