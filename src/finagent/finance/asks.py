@@ -138,7 +138,12 @@ _YOY = re.compile(
     _I,
 )
 # One company's figure set against itself in another period: "Q2 2025 versus Q2 2024".
-_VERSUS = re.compile(r"\bversus\b|\bvs\.?(?!\w)|\bcompared?\s+(?:with|to)\b|\bagainst\b", _I)
+_VERSUS = re.compile(
+    r"\b(?:versus|vs\.?|compared?\s+(?:with|to)|against)\s+(?:(?:that\s+of|in|for)\s+)?(?:the\s+)?"
+    r"(?:Q[1-4]\b|H[12]\b|FY\s?\d|fiscal\b|(?:19|20)\d\d\b|(?:first|second|third|fourth)\s+quarter\b"
+    r"|(?:same|prior|previous|preceding|corresponding|comparable)\b|a\s+year\b|last\s+year\b)",
+    _I,
+)
 _QOQ = re.compile(r"\bquarter[- ]over[- ]quarter\b|\bqoq\b|\bq/q\b|\bsequential(?:ly)?\b", _I)
 _CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\b|\bannuali[sz]ed\s+(?:[\w-]+\s+){0,2}?growth\b", _I)
 _TREND = re.compile(
