@@ -552,3 +552,12 @@ def test_a_copied_amount_takes_the_scale_its_text_prints_or_none() -> None:
     assert printed_scale(81797, "Total net sales were $81,797 million [sic].") == 6
     assert printed_scale(43875, "Net income | 43,875 | 41,002") is None  # no caption, no scale word: withheld
     assert printed_scale(81797000000, "revenue of $81,797,000,000") == 0
+
+
+def test_the_models_copy_of_the_computed_opening_and_table_is_dropped() -> None:
+    from finagent.agent.answer.figures_answer import without_echo
+
+    opening = "No (computed from the figures: Adobe's operating margin fell by 2.1 percentage points [10K1])."
+    table = "| Company | Period | Operating margin |\n|---|---|---|\n| Adobe (ADBE) | FY2022 | 34.6% [10K1] |"
+    prose = f"{opening} {table}\n\nThe decline came from higher operating expenses [10K7]."
+    assert without_echo(prose, [opening]) == "The decline came from higher operating expenses [10K7]."

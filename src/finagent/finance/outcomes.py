@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from itertools import pairwise
 from typing import Any
 
 from finagent.finance.compare import Cell
@@ -287,13 +288,34 @@ def steadiness(cells: Sequence[Cell], ticker: str, metric: str) -> Steadiness | 
     series = trend(cells, ticker, metric)
     if series is None:
         return None
-    points = series.cells[0].unit == "percent"
+    annual = [c for c in series.cells if c.fiscal_quarter is None]
+    run = _consecutive(annual if len(annual) >= 2 else [c for c in series.cells if c.fiscal_quarter])
+    if len(run) < 2:
+        return None
+    points = run[0].unit == "percent"
     moves: list[float] = []
-    for a, b in zip(series.cells, series.cells[1:], strict=False):
+    for a, b in pairwise(run):
         if points:
             moves.append(float(b.value - a.value))
         elif a.value > 0:
             moves.append(float((b.value - a.value) / a.value * 100))
         else:
             return None
-    return Steadiness(ticker, metric, series.cells, tuple(moves), points)
+    return Steadiness(ticker, metric, tuple(run), tuple(moves), points)
+
+
+def _consecutive(cells: Sequence[Cell]) -> list[Cell]:
+    """The longest run of periods each following the one before (a year after a year, a quarter after
+    a quarter): a move across a gap is no move from one period to the next."""
+
+    def index(c: Cell) -> int:
+        return c.fiscal_year * 4 + (c.fiscal_quarter or 0)
+
+    step = 1 if cells and cells[0].fiscal_quarter else 4
+    best: list[Cell] = []
+    current: list[Cell] = []
+    for cell in cells:
+        current = [*current, cell] if current and index(cell) - index(current[-1]) == step else [cell]
+        if len(current) >= len(best):
+            best = current
+    return best

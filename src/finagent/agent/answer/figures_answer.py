@@ -9,6 +9,7 @@ and its sentences go through the one draft loop (``draft``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -246,6 +247,7 @@ def _writer(
             prose = ""
         if not prose:
             notes.append("the model returned no explanation; the answer gives the computed figures alone")
+        prose = without_echo(prose, computed.opening.sentences)
         prose, dropped = drop_unknown_citations(prose, known_labels)
         prose = cite_passages(prose, items)
         head = computed.head + "\n\n" if computed.head and prose else computed.head
@@ -288,6 +290,18 @@ def _per_group(items: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
             seen[key] = seen.get(key, 0) + 1
             kept.append(item)
     return kept
+
+
+_TABLE = re.compile(r"\|\s*Company\s*\|.*?(?=\n[ \t]*\n|\Z)", re.DOTALL)
+
+
+def without_echo(prose: str, opening_sentences: list[str]) -> str:
+    """The model's prose without what it copied of the computed opening and table: a number code
+    already gave is never restated."""
+    prose = _TABLE.sub("", prose)
+    for sentence in opening_sentences:
+        prose = prose.replace(sentence, "")
+    return re.sub(r"[ \t]{2,}", " ", prose).strip()
 
 
 def _period_item(computed: Computed) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from finagent.agent.answer.wording import (
     possessive,
 )
 from finagent.finance.asks import Ask
-from finagent.finance.calculator import difference
+from finagent.finance.calculator import difference, growth_pct
 from finagent.finance.compare import Cell, Comparisons
 from finagent.finance.figures.text import describe_calculation
 from finagent.finance.figures.verdict import sign_verdict
@@ -509,13 +509,14 @@ def _stability(facts: Facts) -> Opening:
     size = f"{abs(move):.1f} percentage points" if steady.points else f"{abs(move):.1f}%"
     first, last = steady.cells[0], steady.cells[-1]
     sources = [*a.sources, *b.sources]
+    moved = difference(b.shown, a.shown) if steady.points else growth_pct(a.shown, b.shown)  # as printed
     record: dict[str, Any] = {
         "kind": "difference" if steady.points else "change",
         "ticker": a.ticker,
         "metric": facts.metric,
         "from_period": a.period,
         "to_period": b.period,
-        "expression": f"{b.value} - {a.value}" if steady.points else f"growth({a.value}, {b.value})",
+        "expression": moved.expression,  # the calculator's form, so the check finds its inputs
         "result": move,
         "unit": "percent",
         "sources": sources,
@@ -531,9 +532,10 @@ def _stability(facts: Facts) -> Opening:
     limit = f"{ask.threshold}{' percentage points' if steady.points else '%'}"
     yes = abs(move) <= float(ask.threshold)
     verdict = f"{'within' if yes else 'more than'} {ask.threshold}%"
+    asked = {"kind": "limit", "ticker": a.ticker, "metric": facts.metric, "result": float(ask.threshold)}
     return Opening(
         [f"{'Yes' if yes else 'No'} (computed from the figures: {said}, {verdict}: {largest})."],
-        [record],
+        [record, asked | {"unit": "percent", "expression": "", "sources": sources}],
         known_text=f"{limit} {ask.threshold}%",
     )
 
