@@ -31,7 +31,7 @@ from finagent.agent.answer.wording import (
 )
 from finagent.finance.asks import Ask
 from finagent.finance.calculator import difference, growth_pct
-from finagent.finance.compare import Cell, Comparisons
+from finagent.finance.compare import Cell, Comparisons, scale_unit
 from finagent.finance.figures.text import describe_calculation
 from finagent.finance.figures.verdict import sign_verdict
 from finagent.finance.metrics import COMPUTED
@@ -279,19 +279,29 @@ def _gap(facts: Facts, rank: Ranking) -> dict[str, Any] | None:
     if first.unit != "USD" or second.unit != "USD":
         return None  # amounts only (a per-share or percent gap is not worth a sentence's number)
     scale = facts.scales.get(facts.metric, first.scale)
-    change = difference(first.value.scaleb(-scale), second.value.scaleb(-scale))  # inputs as printed
+    record = _difference(first, second, facts.metric, scale, [*first.sources, *second.sources])
+    if record is None:
+        return None
+    return record | {"text": format_amount(abs(first.value - second.value), "USD", scale)}
+
+
+def _difference(
+    a: Cell, b: Cell, metric: str, scale: int, sources: list[str], unit: str = ""
+) -> dict[str, Any] | None:
+    """a − b for the answer's calculations, computed from the figures as printed (at ``scale``) so
+    the figures check can trace its inputs; in ``unit``, else the dollars of that scale."""
+    change = difference(a.value.scaleb(-scale), b.value.scaleb(-scale))
     if change.result is None:
         return None
     return {
         "kind": "difference",
-        "ticker": first.ticker,
-        "metric": facts.metric,
-        "period": first.period,
+        "ticker": a.ticker,
+        "metric": metric,
+        "period": a.period,
         "expression": change.expression,
         "result": change.result,
-        "unit": {6: "USD millions", 3: "USD thousands"}.get(scale, "USD"),
-        "sources": [*first.sources, *second.sources],
-        "text": format_amount(abs(first.value - second.value), "USD", scale),
+        "unit": unit or scale_unit(scale),
+        "sources": sources,
     }
 
 
@@ -563,21 +573,11 @@ def _level_direction(facts: Facts) -> Opening:
         return Opening()
     old, new = cells[0], cells[-1]
     scale = 0 if points else facts.scales.get(facts.metric, old.scale)
-    change = difference(new.value.scaleb(-scale), old.value.scaleb(-scale))
-    if change.result is None:
+    sources = [*old.sources, *new.sources]
+    record = _difference(new, old, facts.metric, scale, sources, "percent" if points else "")
+    if record is None:
         return Opening()
     went_up = new.value > old.value
-    sources = [*old.sources, *new.sources]
-    record = {
-        "kind": "difference",
-        "ticker": ticker,
-        "metric": facts.metric,
-        "period": new.period,
-        "expression": change.expression,
-        "result": change.result,
-        "unit": "percent" if points else {6: "USD millions", 3: "USD thousands"}.get(scale, "USD"),
-        "sources": sources,
-    }
     if points:
         record |= {"from_period": old.period, "to_period": new.period}
     size = abs(new.value - old.value)
@@ -632,7 +632,7 @@ def _restatement(facts: Facts) -> Opening:
                 "period": item.period,
                 "expression": change.expression,
                 "result": change.result,
-                "unit": {6: "USD millions", 3: "USD thousands"}.get(printed, "USD"),
+                "unit": scale_unit(printed),
                 "sources": [s.strip(" []") for s in (first, later) if s],
             }
         )
