@@ -131,19 +131,22 @@ def ranking(cells: Sequence[Cell], metric: str, highest_first: bool = True) -> l
     """Rankings of the companies by ``metric``: one over every company's only figure when each has
     one (their latest fiscal years may end months apart), else one per aligned period."""
     targets = [c for c in cells if c.metric == metric and c.role == "target"]
-    per_company: dict[str, list[Cell]] = defaultdict(list)
-    for cell in targets:
-        per_company[cell.ticker].append(cell)
-    if len(per_company) < 2:
-        return []
-    if all(len(v) == 1 for v in per_company.values()):
-        groups = [[v[0] for v in per_company.values()]]
-    else:
-        groups = [g for g in aligned(targets) if len(g) > 1]
     return [
         Ranking(metric, tuple(sorted(g, key=lambda c: c.value, reverse=highest_first)), highest_first)
-        for g in groups
+        for g in compared_groups(targets)
+        if len(g) > 1
     ]
+
+
+def compared_groups(cells: Sequence[Cell]) -> list[list[Cell]]:
+    """The figures compared across companies: every company's only figure when each has one (their
+    latest fiscal years may end months apart), else the groups of aligned periods."""
+    per_company: dict[str, list[Cell]] = defaultdict(list)
+    for cell in cells:
+        per_company[cell.ticker].append(cell)
+    if per_company and all(len(v) == 1 for v in per_company.values()):
+        return [[v[0] for v in per_company.values()]]
+    return aligned(cells)
 
 
 def growth_kinds(change: str | None) -> list[str]:
@@ -191,17 +194,14 @@ def _period_order(label: str) -> tuple[int, int]:
 
 
 def crossing(cells: Sequence[Cell], metric: str, leader: str, trailer: str) -> Crossing | None:
-    """When ``leader``'s ``metric`` first went above ``trailer``'s, over their aligned periods."""
+    """When ``leader``'s ``metric`` first went above ``trailer``'s, over the periods compared."""
     mine = [c for c in cells if c.metric == metric and c.role == "target" and c.ticker in (leader, trailer)]
     pairs: list[tuple[Cell, Cell | Decimal]] = []
-    for group in aligned(mine):
+    for group in compared_groups(mine):
         first = next((c for c in group if c.ticker == leader), None)
         second = next((c for c in group if c.ticker == trailer), None)
         if first is not None and second is not None:
             pairs.append((first, second))
-    ones = [[c for c in mine if c.ticker == t] for t in (leader, trailer)]
-    if not pairs and all(len(one) == 1 for one in ones):
-        pairs = [(ones[0][0], ones[1][0])]  # each company's only figure (fiscal years months apart)
     return _crossed(metric, leader, pairs, trailer) if pairs else None
 
 
