@@ -52,6 +52,7 @@ def hit_to_evidence(hit: SearchHit, query: str, round_: int) -> dict[str, Any]:
         "is_table": hit.is_table,
         "statement": hit.statement,
         "title": hit.title,
+        "published_at": hit.published_at.date().isoformat() if hit.published_at else None,
         "source_uri": hit.source_uri,
         "content_sha256": hit.content_sha256,
         "text": hit.text,

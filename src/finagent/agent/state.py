@@ -98,6 +98,7 @@ class Analysis(TypedDict, total=False):
     granularity: str  # "annual" or "quarter": what "latest" or no period means
     formulas: list[int]  # computed metrics the question names (indexes of finance FORMULAS)
     average: bool  # a mean over the periods is asked for
+    quantities: bool  # the question asks for a figure (a metric, a formula, "how much", an amount)
     terms: list[str]  # the question's content words, for condensing passages
 
 
@@ -150,6 +151,8 @@ class State(InputState, OutputState, total=False):
     figures: Annotated[list[dict[str, Any]], append]
     """Reported figures looked up per (ticker, period, metric): XBRL facts, derived quarters, gaps."""
     draft_ok: bool
+    answered: bool  # False: nothing the model wrote was an answer (empty, only citations, cut off)
+    withheld: int  # sentences of the model's answer withheld as unsupported by their citations
     facts: list[dict[str, Any]]
     calculations: list[dict[str, Any]]
     evaluations: Annotated[list[dict[str, Any]], append]

@@ -17,8 +17,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from finagent.agent.answer.prose import withhold
+from finagent.agent.answer.prose import sentences, withhold
 from finagent.finance.figures.verify import Validation
+from finagent.finance.support import unanswered
 from finagent.llm.structured import text_call
 from finagent.resources import read_prompt
 
@@ -75,14 +76,28 @@ class Writer:
     withhold_unfound: bool = True
     """Withhold a sentence whose figure is found nowhere (False: it stays, marked [unverified]); a
     figure that is another company's or period's value is always withheld."""
+    support: Callable[[str], str | None] | None = None
+    """Why a sentence of the prose is not supported by the passages it cites (None: it is)."""
 
     def check(self, composed: Composed) -> Checked:
         validation = self.verify(composed.answer)
         end = composed.offset + len(composed.prose)
         unverified = [c for c in validation.unverified if not c.minor and composed.offset <= c.start < end]
         bad = {c.start: f"{c.text}: {c.how}" for c in unverified if c.wrong or self.withhold_unfound}
+        bad |= self._unsupported(composed)
         kept, reasons = withhold(composed.prose, composed.offset, bad, self.ranks, self.names)
         return Checked(validation, kept, reasons, rewrite=bool(unverified) or bool(reasons))
+
+    def _unsupported(self, composed: Composed) -> dict[int, str]:
+        """Sentences of the prose their cited passages do not support, by answer offset."""
+        if self.support is None:
+            return {}
+        found = {}
+        for start, sentence in sentences(composed.prose):
+            why = self.support(sentence)
+            if why:
+                found[composed.offset + start] = why
+        return found
 
 
 @dataclass
@@ -95,6 +110,8 @@ class Drafted:
     warnings: list[str]
     calls: list[dict[str, Any]]
     wrote: bool
+    prose: str = ""  # the model's words that stood, as placed in the answer
+    withheld: int = 0  # sentences withheld as unsupported
 
 
 def _why(checked: Checked) -> list[str]:
@@ -111,9 +128,16 @@ async def draft(writer: Writer) -> Drafted:
     """Draft, check, rewrite once if a sentence cannot stand, then withhold what still cannot."""
     text, call = await text_call(writer.model, writer.messages, role="generate")
     calls = [call.to_dict()]
+    warnings: list[str] = []
+    why = unanswered(whole_sentences(text)) if call.ok else None
+    if why:
+        retry = [*writer.messages, AIMessage(text), HumanMessage(read_prompt("complete").substitute(why=why))]
+        text, call = await text_call(writer.model, retry, role="generate")
+        calls.append(call.to_dict())
+        warnings.append(f"the model's first answer was not an answer ({why}); it was asked again")
     text = whole_sentences(text)
     composed = writer.compose(text)
-    warnings = list(composed.notes)
+    warnings += composed.notes
     checked = writer.check(composed)
     if checked.rewrite and call.ok and text.strip():
         retry = [*writer.messages, AIMessage(text), HumanMessage(feedback(_why(checked)))]
@@ -125,12 +149,14 @@ async def draft(writer: Writer) -> Drafted:
             composed = writer.compose(text)
             warnings += [n for n in composed.notes if n not in warnings]
             checked = writer.check(composed)
+    withheld = len(checked.reasons)
     if checked.reasons:
         warnings.append(
-            f"withheld {len(checked.reasons)} sentence(s) that stated figures or rankings the evidence "
-            "does not support for the company and period named: " + "; ".join(checked.reasons[:4])
+            f"withheld {len(checked.reasons)} sentence(s) that stated figures, rankings or claims the "
+            "evidence does not support for the company and period named: " + "; ".join(checked.reasons[:4])
         )
         composed = writer.compose(checked.kept)
         warnings += [n for n in composed.notes if n not in warnings]
         checked = writer.check(composed)
-    return Drafted(composed.answer, checked.validation, warnings, calls, call.ok and bool(text.strip()))
+    wrote = call.ok and bool(text.strip())
+    return Drafted(composed.answer, checked.validation, warnings, calls, wrote, composed.prose, withheld)

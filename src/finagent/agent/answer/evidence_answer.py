@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from finagent.agent.answer.draft import Composed, Writer, draft
+from finagent.agent.answer.quotes import QUOTED_LEAD, quoted_answer
 from finagent.agent.answer.statements import Facts, opening
 from finagent.agent.answer.writing import (
     MAX_SENTENCES,
@@ -69,6 +70,7 @@ from finagent.finance.figures.verify import (
     without_sentences_stating,
 )
 from finagent.finance.figures.written import numbers_in
+from finagent.finance.support import Passage, support_problem, unanswered
 from finagent.llm.structured import structured_call
 
 LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
@@ -202,7 +204,7 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
         read.calculations = compute_formulas(formulas, inputs)
         if analysis.get("average"):
             read.calculations += mean_over_periods(read.calculations)
-    else:
+    elif analysis.get("quantities", True):  # a narrative question's passages are not mined for numbers
         found = {(f["ticker"], f["period"]) for f in read.facts}
         uncovered = [i for i in filings if (i.get("ticker") or "", i["period_label"]) not in found]
         if uncovered:
@@ -292,7 +294,7 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
             text = ""
         if first:  # the computed yes/no leads; the model's own yes or no gives way
             text = LEADING_YES_NO.sub("", text, count=1)
-        if not text.strip() and not first:
+        if not text.strip() and not first and read.facts and analysis.get("quantities", True):
             text = fallback_answer(read.facts, read.items)
             notes.append("the model returned no answer; the answer was built from the evidence alone")
         elif text.strip() and read.facts and context.use_calculator:
@@ -310,7 +312,7 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
             answer += "\n\n" + covered
         if unavailable:
             answer += "\n\n" + unavailable
-        if read.facts:
+        if read.facts and analysis.get("quantities", True):
             lines = [format_facts(read.facts)]
             lines += [
                 f"- {c['ticker']} {describe_calculation(c)} (computed: {c['expression']})"
@@ -320,6 +322,40 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
         return Composed(answer, text, len(head), notes + dropped)
 
     return compose
+
+
+def citable(items: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Passage]:
+    """Every passage a sentence may cite, as the support check reads it."""
+    passages = {
+        i["label"]: Passage(
+            i["label"],
+            i.get("text") or "",
+            i.get("ticker"),
+            i["kind"],
+            (i.get("published_at") or "")[:10] if i["kind"] == "news" else i.get("period_label") or "",
+            i.get("title") or "",
+        )
+        for i in items
+    }
+    for tool in tools:
+        kind = "news" if tool["label"].startswith("N") else "market_data"
+        passages[tool["label"]] = Passage(tool["label"], tool.get("summary") or "", None, kind, "", "")
+    return passages
+
+
+def _in_their_words(items: list[dict[str, Any]], analysis: Analysis, why: str) -> tuple[str, str]:
+    """The answer when the model's was none: the passages' own sentences that answer, else a plain
+    statement of what could not be answered."""
+    quoted = quoted_answer(
+        items,
+        list(analysis.get("terms") or []),
+        analysis.get("names") or {},
+        why=bool(analysis.get("narrative")),
+    )
+    if quoted:
+        return quoted, f"the model's answer was not an answer ({why}); the sources' own sentences are quoted"
+    text = "finagent could not answer this question from the evidence it found."
+    return text, f"the model's answer was not an answer ({why}) and no passage answers the question"
 
 
 async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
@@ -361,17 +397,25 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         )
         return verify_answer(answer, [*read.items, *tools], read.calculations, citations, scope=scope)
 
+    passages = citable(read.items, tools)
+    names = analysis.get("names") or {}
     writer = Writer(
         model=get_resources().chat_model("generate", context),
         messages=messages,
         compose=_compose_for(state, read, tools, context, first),
         verify=verify,
-        names=analysis.get("names") or {},
+        names=names,
         withhold_unfound=False,  # a figure found nowhere stays, marked [unverified]
+        support=lambda sentence: support_problem(sentence, passages, names),
     )
     drafted = await draft(writer)
     answer, validation = drafted.answer, drafted.validation
     warnings = read.warnings + drafted.warnings
+    not_an_answer = None if first else unanswered(drafted.prose)
+    if not_an_answer:
+        answer, note = _in_their_words(read.items, analysis, not_an_answer)
+        warnings.append(note)
+        validation = verify(answer)
     if validation.status == UNSUPPORTED:
         answer = flag_unsupported(answer, validation)
         warnings.append(
@@ -392,7 +436,9 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         "facts": read.facts,
         "calculations": read.calculations,
         "iterations": int(state.get("iterations") or 0) + 1,
-        "draft_ok": drafted.wrote,
+        "draft_ok": drafted.wrote and not not_an_answer,
+        "answered": not not_an_answer or answer.startswith(QUOTED_LEAD),
+        "withheld": drafted.withheld,
         "periods_covered": covered,
         "llm_calls": read.calls + drafted.calls,
         "warnings": warnings,

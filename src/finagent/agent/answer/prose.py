@@ -92,6 +92,11 @@ def rank_claim_error(
     return f"{ticker} is not the {claim} (ranking: {ranking})"
 
 
+def sentences(prose: str) -> list[tuple[int, str]]:
+    """The prose's sentences with their offsets (as ``withhold`` cuts them)."""
+    return [(m.start(), m.group(0)) for m in _SENTENCE.finditer(prose) if m.group(0).strip()]
+
+
 def withhold(
     prose: str, offset: int, bad: dict[int, str], ranks: Sequence[dict[str, Any]], names: dict[str, list[str]]
 ) -> tuple[str, list[str]]:

@@ -21,6 +21,7 @@ from finagent.llm.structured import structured_call
 
 LLM_WEIGHT = 0.5  # the rest of the confidence is deterministic coverage of the asked periods
 UNSUPPORTED_CAP = 0.5  # confidence ceiling while the answer carries figures the evidence does not support
+WITHHELD_MARGIN = 0.1  # how far below the mode's threshold an answer with withheld sentences stays
 
 
 def coverage(state: State) -> float:
@@ -110,6 +111,16 @@ async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     computed = computed_grade(state)
     if computed is not None:
         return computed
+    if state.get("answered") is False:  # nothing written was an answer: nothing to grade
+        record = {
+            "iteration": state.get("iterations") or 0,
+            "model_ok": False,
+            "coverage": round(coverage(state), 3),
+            "confidence": 0.0,
+            "satisfied": False,
+            "graded": "not an answer (empty, only citations or cut off): confidence 0",
+        }
+        return {"evaluations": [record], "confidence": 0.0, "follow_up_queries": []}
     if figures_complete(state):
         record = {
             "iteration": state.get("iterations") or 0,
@@ -145,6 +156,8 @@ async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         confidence = min(confidence, 0.3)
     if (state.get("validation") or {}).get("status") == UNSUPPORTED_FIGURES:
         confidence = min(confidence, UNSUPPORTED_CAP)  # a figure nobody can check is not a confident answer
+    if state.get("withheld"):  # sentences its citations did not support: below the bar, search again
+        confidence = min(confidence, context.threshold(analysis["answer_mode"]) - WITHHELD_MARGIN)
     names = [n for aliases in (analysis.get("names") or {}).values() for n in aliases] or analysis["tickers"]
     done = {s["query"].lower() for s in state.get("searches") or []}
     follow_ups = [q for q in sanitize_phrases(list(reply.follow_up_keywords), names) if q.lower() not in done]

@@ -18,7 +18,7 @@ from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.asks import read_ask
 from finagent.finance.figures.formulas import FORMULAS, formulas_for
 from finagent.finance.filing_sections import section_topics
-from finagent.finance.metrics import BY_NAME
+from finagent.finance.metrics import BY_NAME, metrics_in
 from finagent.finance.periods import TimeSpec, named_kinds, preferred_granularity, undated_document
 
 _MARKET_CUES = re.compile(
@@ -51,6 +51,13 @@ _EVENT_WORDS = re.compile(
 _EVENT_CUES = re.compile(r"\b8-?K\b|\bdated\b|\bpress release\b|\bcurrent report\b", re.I)
 _AS_OF = re.compile(r"\bas of\b", re.I)
 _AVERAGE = re.compile(r"\b(average|mean)\b", re.I)
+# A question that wants a quantity read from the passages, though no metric of the vocabulary names it.
+_QUANTITY = re.compile(
+    r"\bhow\s+(?:much|many|large|big|high|low)\b|\b(?:amount|number|value|ratio|margin|rate|percent\w*"
+    r"|proportion|share|total|sum|figure|balance|cost|price|per\s+share|dividends?)\b|[$%]|\bin\s+(?:usd|"
+    r"millions|billions|thousands)\b",
+    re.I,
+)
 _STOP = frozenset(
     """
     a about across after all also an and any are as at be been between both by can compare compared
@@ -198,6 +205,7 @@ def question_traits(
         "granularity": preferred_granularity(question),
         "formulas": formulas,
         "average": bool(_AVERAGE.search(question)),
+        "quantities": bool(metrics or formulas or metrics_in(question) or _QUANTITY.search(question)),
         "terms": query_terms([question, *phrases]),
         "as_reported": bool(_AS_REPORTED.search(question)) and ask.kind != "restatement",
     }

@@ -1,0 +1,70 @@
+"""An answer in the sources' own words: the passages' sentences that answer the question, quoted and
+cited, each introduced by whose document it is (a news article as a news article of its date).
+
+A small model paraphrases unreliably but quoting cannot misstate a source, so this is the answer
+when none of the model's sentences stands, and a style of its own for narrative questions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from finagent.agent.answer.wording import name
+from finagent.finance.support import content_words
+
+_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
+_CAUSE = re.compile(r"\b(?:due to|driven by|because|primarily|result of|attributable|offset|reflect)", re.I)
+MIN_CHARS, MAX_CHARS = 50, 420
+QUOTED_LEAD = "In the sources' own words:"
+
+
+def source_phrase(item: dict[str, Any], names: dict[str, list[str]]) -> str:
+    """Whose words a quote is: "Apple's 10-Q for Q1 FY2023", "A news article of 2024-02-03"."""
+    if item.get("kind") == "news":
+        day = (item.get("published_at") or item.get("period_end") or "")[:10]
+        return f"A news article of {day}" if day else "A news article"
+    who = name(item["ticker"], names) if item.get("ticker") else "The"
+    owner = f"{who}'s" if item.get("ticker") else who
+    period = item.get("period_label") or ""
+    when = f" for {period}" if period and period != "undated" else ""
+    return f"{owner} {item.get('kind') or 'document'}{when}"
+
+
+def _candidates(item: dict[str, Any], terms: set[str], why: bool) -> list[tuple[float, int, str]]:
+    found = []
+    lines = [ln for ln in (item.get("text") or "").splitlines() if ln.strip() and "|" not in ln]
+    for position, sentence in enumerate(_SPLIT.split(" ".join(lines))):
+        sentence = sentence.strip()
+        letters = sum(ch.isalpha() for ch in sentence)
+        if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2:
+            continue
+        shared = len(terms & content_words(sentence))
+        if shared:
+            found.append((shared + (0.5 if why and _CAUSE.search(sentence) else 0.0), position, sentence))
+    return found
+
+
+def quoted_answer(
+    items: Sequence[dict[str, Any]],
+    terms: Sequence[str],
+    names: dict[str, list[str]],
+    why: bool = False,
+    limit: int = 3,
+) -> str:
+    """The ``limit`` passage sentences sharing most of the question's terms, filings before news,
+    in the order of the evidence; empty when no sentence shares a term."""
+    wanted = content_words(" ".join(terms))
+    picked: list[tuple[float, int, int, str]] = []
+    for rank, item in enumerate(items):
+        best = sorted(_candidates(item, wanted, why), reverse=True)[:2]
+        news = 1 if item.get("kind") == "news" else 0
+        picked += [(score - news, rank, position, sentence) for score, position, sentence in best]
+    chosen = sorted(picked, key=lambda p: (-p[0], p[1], p[2]))[:limit]
+    lines = []
+    for _, rank, _, sentence in sorted(chosen, key=lambda p: (p[1], p[2])):
+        item = items[rank]
+        body = sentence.rstrip()
+        lines.append(f"- {source_phrase(item, names)}: “{body}” [{item['label']}]")
+    return f"{QUOTED_LEAD}\n" + "\n".join(lines) if lines else ""

@@ -1,0 +1,258 @@
+"""Whether a sentence of an answer says what the passages it cites say: their words, the company and
+year it names, the passage's modality ("could", "rumored" stay so), a cause the passage gives for
+the line it explains, and news reported as news. The words' counterpart of the figures check.
+
+Pure rules over text: a sentence is held to its cited passages, never to what a model believes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from finagent.finance.citations import CITATION, cited_labels
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """What a citation label points at, as the support check reads it."""
+
+    label: str
+    text: str
+    ticker: str | None = None
+    kind: str = ""
+    period: str = ""  # "FY2024", "Q1 FY2025", a news article's date
+    title: str = ""
+
+    @property
+    def is_news(self) -> bool:
+        return self.kind == "news" or self.label.startswith("N")
+
+
+MIN_WORDS = 4
+"""A sentence with fewer content words is connective ("In summary:"), not a claim to check."""
+
+SUPPORT = 0.5
+"""Share of a sentence's content words its cited passages must carry."""
+
+_WORD = re.compile(r"[a-z][a-z&\-]{2,}")
+_STOP = frozenset(
+    """
+    the and for was were are has had have that this with from which also its their during compared
+    same than primarily due company company's quarter year years fiscal period total million billion
+    percent these those such into over under about between while when where what there been being
+    including include includes included other others more most less least some any each both only
+    well however however, furthermore additionally overall summary according based stated states
+    report reports reported filing filings document passage evidence answer question mentioned notes
+    news article articles will would could might may can shall said says speculated speculates
+    reportedly suggested suggests noted notes
+    """.split()
+)
+# Spelling variants of the same line item, so "revenue fell" can be held to "net sales decreased".
+_SYNONYMS = {
+    "revenue": "sales",
+    "revenues": "sales",
+    "turnover": "sales",
+    "earnings": "income",
+    "profit": "income",
+    "profits": "income",
+    "costs": "expense",
+    "cost": "expense",
+    "expenses": "expense",
+    "spending": "expense",
+    "decline": "decrease",
+    "declined": "decrease",
+    "declines": "decrease",
+    "fell": "decrease",
+    "lower": "decrease",
+    "drop": "decrease",
+    "dropped": "decrease",
+    "rose": "increase",
+    "grew": "increase",
+    "growth": "increase",
+    "higher": "increase",
+}
+
+HEDGE = re.compile(
+    r"\b(?:could|might|may|reportedly|rumou?r\w*|speculat\w*|possibl\w*|potential(?:ly)?|considering"
+    r"|consider(?:s|ed)?\s+(?:a|an|the|buying|acquiring)|would)\b|\?",
+    re.I,
+)
+"""What makes a passage's statement a possibility, not a fact."""
+
+_KEEPS_MODALITY = re.compile(
+    r"\b(?:could|might|may|would|can|reportedly|rumou?r\w*|speculat\w*|possibl\w*|potential\w*|consider\w*"
+    r"|expect\w*|plan\w*|intend\w*|likely|unlikely|if|whether|risk\w*|uncertain\w*|question\w*"
+    r"|suggest\w*|wonder\w*)\b",
+    re.I,
+)
+"""Words by which a sentence keeps a passage's possibility a possibility."""
+
+_CAUSE = re.compile(
+    r"\b(?:driven\s+by|due\s+(?:primarily\s+|mainly\s+|largely\s+)?to|because\s+of|because|as\s+a\s+result"
+    r"\s+of|attributable\s+to|attributed\s+to|caused\s+by|resulting\s+from|reflect(?:s|ed|ing)?"
+    r"|primarily\s+from|driver\w*\s+(?:of|was|were)|led\s+by|offset\s+by|partially\s+offset)\b",
+    re.I,
+)
+"""A sentence that explains a line by a cause."""
+
+_STATEMENT_VERB = re.compile(
+    r"\b(?:announc\w*|said|says|stated|disclosed|confirmed|filed|declared|agreed|completed|acquired)\b", re.I
+)
+_NEWS_FRAME = re.compile(
+    r"\b(?:article|news|media|press\s+report\w*|reported\s+by|according\s+to|speculat\w*|rumou?r\w*"
+    r"|nasdaq\.com|analysts?)\b",
+    re.I,
+)
+_FILING = re.compile(r"\b(?:8-?K|10-?K|10-?Q|filing|annual\s+report|quarterly\s+report)\b", re.I)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def stem(word: str) -> str:
+    """A crude stem: enough that "declines", "declined" and "decline" meet."""
+    word = _SYNONYMS.get(word, word)
+    for suffix in ("ations", "ation", "ings", "ing", "ies", "ed", "es", "s", "ly"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    return _SYNONYMS.get(word, word)
+
+
+def content_words(text: str, names: Sequence[str] = ()) -> set[str]:
+    """The stems of a text's words that carry meaning (no stopwords, no company names)."""
+    low = CITATION.sub(" ", text.lower())
+    for name in names:
+        low = re.sub(rf"(?<!\w){re.escape(name.lower())}(?!\w)", " ", low)
+    return {stem(w.strip("-&")) for w in _WORD.findall(low) if w not in _STOP and len(w.strip("-&")) > 2}
+
+
+def _names_in(sentence: str, names: dict[str, list[str]]) -> set[str]:
+    return {
+        ticker
+        for ticker, aliases in names.items()
+        if any(a and re.search(rf"(?<!\w){re.escape(a)}(?!\w)", sentence, re.I) for a in aliases)
+    }
+
+
+def _best_sentence(words: set[str], passages: Sequence[Passage]) -> tuple[str, int]:
+    """The passage sentence that shares most of the claim's words, and how many it shares."""
+    best, score = "", 0
+    for passage in passages:
+        for part in _SENTENCE.split(passage.text):
+            shared = len(words & content_words(part))
+            if shared > score:
+                best, score = part, shared
+    return best, score
+
+
+def _cause_problem(sentence: str, passages: Sequence[Passage], names: Sequence[str]) -> str | None:
+    """A "driven by / due to" sentence needs a passage sentence that explains the same line by the
+    same cause: the line before the passage's "due to", the cause after it."""
+    match = _CAUSE.search(sentence)
+    if match is None:
+        return None
+    effect = content_words(sentence[: match.start()], names)
+    cause = content_words(sentence[match.end() :], names)
+    if not effect or not cause:
+        return None
+    for passage in passages:
+        for part in _SENTENCE.split(passage.text):
+            said = _CAUSE.search(part)
+            if said is None:
+                continue
+            because = content_words(part[said.end() :])
+            if effect & content_words(part[: said.start()]) and len(cause & because) >= max(
+                1, len(cause) // 2
+            ):
+                return None
+    return "the cited passages do not give this as a cause of what it explains"
+
+
+def support_problem(
+    sentence: str, passages: dict[str, Passage], names: dict[str, list[str]] | None = None
+) -> str | None:
+    """Why ``sentence`` is not supported by the passages it cites (None when it is, or says nothing
+    to check). ``passages`` are every citable passage by label; ``names`` the companies' aliases."""
+    names = names or {}
+    aliases = [a for group in names.values() for a in group if a]
+    words = content_words(sentence, aliases)
+    cited = [passages[label] for label in cited_labels(sentence) if label in passages]
+    if not cited:
+        return "it cites no passage" if len(words) >= MIN_WORDS else None
+    if len(words) >= MIN_WORDS:
+        carried = set().union(*(content_words(p.text) | content_words(p.title) for p in cited))
+        if len(words & carried) / len(words) < SUPPORT:
+            missing = sorted(words - carried)[:4]
+            return f"its words ({', '.join(missing)}) are not in the passage it cites"
+    return (
+        _company_problem(sentence, cited, names)
+        or _year_problem(sentence, cited)
+        or _news_problem(sentence, cited)
+        or _modality_problem(sentence, words, cited)
+        or _cause_problem(sentence, cited, aliases)
+    )
+
+
+def _company_problem(sentence: str, cited: Sequence[Passage], names: dict[str, list[str]]) -> str | None:
+    named = _names_in(sentence, names)
+    if not named or any(p.ticker in named for p in cited):
+        return None
+    text = " ".join(p.text for p in cited)
+    if _names_in(text, {t: names[t] for t in named}):
+        return None  # the passage itself names the company (a competitor mentioned, a customer)
+    owners = sorted({p.ticker or "an unnamed company" for p in cited})
+    return f"it is about {', '.join(sorted(named))} but cites a passage of {', '.join(owners)}"
+
+
+def _year_problem(sentence: str, cited: Sequence[Passage]) -> str | None:
+    where = " ".join(f"{p.text} {p.title} {p.period}" for p in cited)
+    missing = [y for y in dict.fromkeys(_YEAR.findall(sentence)) if y not in where]
+    return f"the year {missing[0]} is not in the passage it cites" if missing else None
+
+
+def _news_problem(sentence: str, cited: Sequence[Passage]) -> str | None:
+    """News is reported as news: never as the company's own statement, never as a filing."""
+    news = [p for p in cited if p.is_news]
+    if not news:
+        said_news = re.search(r"\b(?:news|article)\b", sentence, re.I)
+        return "it calls a filing's passage a news article" if said_news else None
+    if len(news) == len(cited) and _FILING.search(sentence):
+        return "it attributes a news article to a filing"
+    if _STATEMENT_VERB.search(sentence) and not _NEWS_FRAME.search(sentence):
+        return "it states a news article's content as the company's own statement"
+    return None
+
+
+def _modality_problem(sentence: str, words: set[str], cited: Sequence[Passage]) -> str | None:
+    """A passage that speculates ("could", "rumored", a question) supports no plain assertion."""
+    best, shared = _best_sentence(words, cited)
+    if shared < max(2, len(words) / 2):
+        return None  # no passage sentence says this claim: the words check speaks for it
+    marker = HEDGE.search(best)
+    if marker and not _KEEPS_MODALITY.search(sentence):
+        said = marker.group(0)
+        return f"the passage only says it as a possibility ('{said}'); the sentence states it as fact"
+    return None
+
+
+_LETTERS = re.compile(r"[A-Za-z]{2,}")
+_DANGLING = re.compile(r"(?:\[[^\]]*|\b(?:and|or|the|of|to|a|an|with|by|in|from|for))\s*$", re.I)
+
+
+def unanswered(text: str) -> str | None:
+    """Why a text is not an answer at all (empty, only citations, cut off), else None."""
+    bare = CITATION.sub(" ", text)
+    bare = re.sub(r"\[[^\]]{0,12}\]?", " ", bare)  # a broken label "[1" or "[10K"
+    words = _LETTERS.findall(bare)
+    if not text.strip():
+        return "it is empty"
+    if len(words) < 3 and not re.match(r"\s*(?:yes|no)\b", bare, re.I):
+        return "it holds only citations or symbols"
+    stripped = text.rstrip()
+    if _DANGLING.search(stripped) or not re.search(r"[.!?:)\]\"'*|%\d]\s*$", stripped):
+        return "it is cut off mid-sentence"
+    if len(words) < 8 and not re.search(r"\b(?:yes|no|not)\b", bare, re.I) and len(content_words(bare)) < 3:
+        return "it names its sources without saying anything about them"
+    return None

@@ -1,0 +1,112 @@
+"""The support check of an answer's sentences: words, company, year, modality, causes, news."""
+
+from __future__ import annotations
+
+import pytest
+
+from finagent.finance.support import Passage, support_problem, unanswered
+
+NAMES = {"AAPL": ["Apple", "Apple Inc."], "MSFT": ["Microsoft"]}
+MDNA = Passage(
+    "10Q1",
+    "Total net sales decreased 5% during the first quarter of 2023 compared to the same quarter in 2022, "
+    "due primarily to lower net sales of iPhone, Mac and Wearables, Home and Accessories. "
+    "Research and development expense increased due to higher headcount-related expenses.",
+    ticker="AAPL",
+    kind="10-Q",
+    period="Q1 FY2023",
+)
+NEWS = Passage(
+    "N1",
+    "Could Apple acquire Peloton in 2024? Analysts say a deal might make sense for the iPhone maker.",
+    ticker="AAPL",
+    kind="news",
+    period="2024-02-03",
+)
+RISK = Passage(
+    "10K1",
+    "New export controls could restrict our ability to sell data center products to China, which may "
+    "harm our business and results of operations.",
+    ticker="NVDA",
+    kind="10-K",
+    period="FY2024",
+)
+PASSAGES = {p.label: p for p in (MDNA, NEWS, RISK)}
+
+
+def test_a_sentence_that_says_what_its_passage_says_stands() -> None:
+    sentence = "Apple's net sales decreased 5% due to lower net sales of iPhone and Mac [10Q1]."
+    assert support_problem(sentence, PASSAGES, NAMES) is None
+
+
+def test_a_cause_the_passage_does_not_give_for_that_line_is_refused() -> None:
+    sentence = (
+        "Apple's net sales decline was driven by increased research and development expenses "
+        "and higher headcount [10Q1]."
+    )
+    assert "cause" in (support_problem(sentence, PASSAGES, NAMES) or "")
+
+
+def test_a_sentence_with_no_citation_is_unsupported() -> None:
+    assert support_problem("Apple reported record services revenue and margins.", PASSAGES, NAMES) == (
+        "it cites no passage"
+    )
+
+
+def test_words_the_passage_does_not_carry_are_refused() -> None:
+    sentence = "Apple filed for bankruptcy protection after its lenders withdrew financing [10Q1]."
+    assert "not in the passage" in (support_problem(sentence, PASSAGES, NAMES) or "")
+
+
+def test_speculation_stated_as_fact_is_refused_and_kept_modality_stands() -> None:
+    asserted = "A news article reported Apple will acquire Peloton in 2024 [N1]."
+    assert "possibility" in (support_problem(asserted, PASSAGES, NAMES) or "")
+    hedged = "A news article of 2024-02-03 speculated that Apple could acquire Peloton in 2024 [N1]."
+    assert support_problem(hedged, PASSAGES, NAMES) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "why"),
+    [
+        ("Apple announced that it would acquire Peloton in 2024 [N1].", "company's own statement"),
+        ("Apple's 8-K of December 2 said Apple could acquire Peloton in 2024 [N1].", "to a filing"),
+    ],
+)
+def test_news_is_reported_as_news(sentence: str, why: str) -> None:
+    assert why in (support_problem(sentence, PASSAGES, NAMES) or "")
+
+
+def test_a_risk_stated_without_its_could_is_refused() -> None:
+    plain = "Export controls restrict sales of data center products to China and harm the business [10K1]."
+    hedged = "Export controls could restrict sales of data center products to China [10K1]."
+    assert "possibility" in (support_problem(plain, PASSAGES, NAMES) or "")
+    assert support_problem(hedged, PASSAGES, NAMES) is None
+
+
+def test_another_company_or_year_than_the_passage_is_refused() -> None:
+    other = "Microsoft's net sales decreased due to lower net sales of iPhone and Mac [10Q1]."
+    assert "MSFT" in (support_problem(other, PASSAGES, NAMES) or "")
+    year = "Apple's net sales decreased in 2021 due to lower net sales of iPhone and Mac [10Q1]."
+    assert "2021" in (support_problem(year, PASSAGES, NAMES) or "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "NVIDIA's latest 10-K [10K1] and [10K2] [10K3]      [1",
+        "[10K1] [10K2].",
+        "Revenue rose because of",
+    ],
+)
+def test_texts_that_are_not_answers(text: str) -> None:
+    assert unanswered(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["No.", "Yes (revenue rose 5%).", "Apple's net sales decreased 5% on lower iPhone sales [10Q1]."],
+)
+def test_short_real_answers_are_answers(text: str) -> None:
+    assert unanswered(text) is None
