@@ -355,6 +355,17 @@ def test_a_question_naming_no_company_says_which_company_it_is_about(
     assert {c["ticker"] for c in state["citations"]} == {subjects[0]}, (state["answer"], state["warnings"])
     # the writer was told too, so its prose can name the company
     assert "The question names no company" in models.prompts("generate")[-1]
+    # one model call in all: no analysis, extraction or grading by the model
+    assert [c["role"] for c in state["llm_calls"]] == ["generate"]
+    assert state["confidence"] <= 0.5
+
+
+def test_a_question_of_one_word_said_many_times_is_read_once(store: Database, settings: Settings) -> None:
+    models = script([GOOD])
+    state = run(settings, models, "revenue " * 5000)
+    assert state["analysis"]["question"] == "revenue"
+    assert any("repeats words" in w for w in state["warnings"])
+    assert [c["role"] for c in state["llm_calls"]] == ["generate"]
 
 
 def test_subject_companies_rank_by_the_best_passage_and_skip_news() -> None:

@@ -204,7 +204,8 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
         read.calculations = compute_formulas(formulas, inputs)
         if analysis.get("average"):
             read.calculations += mean_over_periods(read.calculations)
-    elif analysis.get("quantities", True):  # a narrative question's passages are not mined for numbers
+    elif analysis.get("quantities", True) and analysis.get("tickers"):
+        # The model copies figures only for named companies of a question that asks a quantity.
         found = {(f["ticker"], f["period"]) for f in read.facts}
         uncovered = [i for i in filings if (i.get("ticker") or "", i["period_label"]) not in found]
         if uncovered:

@@ -16,7 +16,7 @@ from finagent.finance.support import content_words
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
 _CAUSE = re.compile(r"\b(?:due to|driven by|because|primarily|result of|attributable|offset|reflect)", re.I)
-MIN_CHARS, MAX_CHARS = 50, 420
+MIN_CHARS, MAX_CHARS = 25, 420
 QUOTED_LEAD = "In the sources' own words:"
 
 

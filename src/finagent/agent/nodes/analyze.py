@@ -145,6 +145,8 @@ async def _model_analysis(
     reading: _Reading, figure_question: bool, metrics: list[str], context: Context
 ) -> tuple[QuestionAnalysis, list[LLMCall]]:
     """Intent, sources, mode and phrases: from the metrics for a figure question, else from the model."""
+    if not reading.tickers:  # no company named: the question's own words search, one model call in all
+        return QuestionAnalysis(intent="no company named", sources=["10-K", "10-Q"], answer_mode="direct"), []
     if figure_question:
         phrases = figure_keywords(metrics)
         reply = QuestionAnalysis(

@@ -21,6 +21,7 @@ from finagent.llm.structured import structured_call
 
 LLM_WEIGHT = 0.5  # the rest of the confidence is deterministic coverage of the asked periods
 UNSUPPORTED_CAP = 0.5  # confidence ceiling while the answer carries figures the evidence does not support
+NO_COMPANY_CAP = 0.5  # an answer about whichever company matched best is never a confident one
 WITHHELD_MARGIN = 0.1  # how far below the mode's threshold an answer with withheld sentences stays
 
 
@@ -121,6 +122,17 @@ async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             "graded": "not an answer (empty, only citations or cut off): confidence 0",
         }
         return {"evaluations": [record], "confidence": 0.0, "follow_up_queries": []}
+    if not analysis.get("tickers"):  # no company named: graded by coverage, no second model call
+        share = coverage(state)
+        record = {
+            "iteration": state.get("iterations") or 0,
+            "model_ok": False,
+            "coverage": round(share, 3),
+            "confidence": round(NO_COMPANY_CAP * share, 3),
+            "satisfied": True,
+            "graded": "computed: no company named, so no grade beyond the evidence found",
+        }
+        return {"evaluations": [record], "confidence": record["confidence"], "follow_up_queries": []}
     if figures_complete(state):
         record = {
             "iteration": state.get("iterations") or 0,

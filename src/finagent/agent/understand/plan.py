@@ -70,15 +70,25 @@ _STOP = frozenset(
 )
 
 
+_REPEATED = re.compile(r"\b(\w+(?:\W+\w+){0,3}?)(?:\W+\1\b){2,}", re.I)
+"""A word or short phrase said three times or more in a row."""
+
+
 def clean_question(question: str, limit: int) -> tuple[str, list[str]]:
     """Strip control characters and undecodable bytes; trim an oversized question with a warning."""
     text = (question or "").encode("utf-8", "replace").decode("utf-8")  # lone surrogates -> "?"
     text = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", " ", text).strip()
+    warnings: list[str] = []
+    repeated = _REPEATED.search(text)
+    if repeated:  # "revenue revenue revenue …" asks once: the repetitions only slow every step
+        text = _REPEATED.sub(r"\1", text)
+        warnings.append(f"the question repeats words ('{repeated.group(1)[:40]}' …); each run was read once")
     if len(text) > limit:
         return text[:limit], [
-            f"the question was {len(text):,} characters; only the first {limit:,} were used"
+            *warnings,
+            f"the question was {len(text):,} characters; only the first {limit:,} were used",
         ]
-    return text, []
+    return text, warnings
 
 
 def resolve_tickers(

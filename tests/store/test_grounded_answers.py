@@ -1,0 +1,123 @@
+"""Narrative answers are held to their passages: a rumour stays a rumour and news stays news, a reply
+that is no answer is asked again and then replaced by the sources' own sentences, and confidence
+follows (what the user reads: the answer's prose, its warnings and its confidence)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from finagent.agent.answer.evidence_answer import evidence_answer
+from finagent.agent.context import Context
+from finagent.agent.nodes.evaluate import evaluate
+from finagent.agent.resources import close_resources, configure_resources
+from finagent.settings import Settings
+from tests.fakes import ScriptedModels
+
+RUMOUR = {
+    "chunk_id": 1,
+    "document_id": 1,
+    "ticker": "AAPL",
+    "kind": "news",
+    "fiscal_year": None,
+    "fiscal_quarter": None,
+    "period_label": "undated",
+    "published_at": "2024-02-03",
+    "title": "Could Apple acquire Peloton in 2024?",
+    "text": "Could Apple acquire Peloton in 2024? Some analysts think a deal might make sense, since the "
+    "iPhone maker could use the fitness subscriptions to grow its services business.",
+    "fused_score": 0.9,
+    "queries": ["apple announce"],
+}
+EIGHT_K = {
+    **RUMOUR,
+    "chunk_id": 2,
+    "document_id": 2,
+    "kind": "8-K",
+    "fiscal_year": 2025,
+    "fiscal_quarter": 1,
+    "period_label": "Q1 FY2025",
+    "published_at": None,
+    "title": "Apple Inc. 8-K 2024-12-02",
+    "text": "Item 8.01 Other Events. On December 2, 2024, Apple Inc. announced that its Board of Directors "
+    "declared a cash dividend of $0.25 per share of common stock.",
+    "fused_score": 0.8,
+}
+
+
+def _state(question: str, evidence: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "question": question,
+        "analysis": {
+            "question": question,
+            "tickers": ["AAPL"],
+            "names": {"AAPL": ["AAPL", "Apple", "Apple Inc."]},
+            "keywords": {"AAPL": ["announce"]},
+            "answer_mode": "standard",
+            "narrative": True,
+            "quantities": False,
+            "terms": ["apple", "announce", "acquire", "peloton", "dividend"],
+            "ask": {"kind": "narrative"},
+        },
+        "evidence": evidence,
+        "targets": [{"ticker": "AAPL", "label": "Q1 FY2025", "available": True}],
+    }
+
+
+@pytest.fixture
+def writer(settings: Settings) -> Iterator[Any]:
+    def run(replies: list[str], evidence: list[dict[str, Any]]) -> tuple[dict[str, Any], ScriptedModels]:
+        models = ScriptedModels({"generate": replies, "evaluate": [{"completeness": 95, "accuracy": 95}]})
+        configure_resources(settings, chat_model_factory=models)
+        state = _state("What did Apple announce?", evidence)
+        context = Context(today="2025-01-10", use_tools=False, record_runs=False)
+        out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
+        graded = asyncio.run(evaluate({**state, **out}, _Runtime(context)))  # type: ignore[arg-type]
+        return {**out, **graded}, models
+
+    yield run
+    close_resources()
+
+
+class _Runtime:
+    def __init__(self, context: Context) -> None:
+        self.context = context
+
+
+def test_a_rumour_in_the_news_never_becomes_the_companys_announcement(writer: Any) -> None:
+    claim = "Apple announced that it will acquire Peloton in 2024 [N1]."
+    out, models = writer([claim, claim], [RUMOUR, EIGHT_K])
+    answer = out["answer"]
+    assert len(models.prompts("generate")) == 2  # told why, rewritten once
+    assert "announced that it will acquire Peloton" not in answer
+    assert "A news article of 2024-02-03: “Could Apple acquire Peloton in 2024?" in answer, answer
+    assert "Figures:" not in answer
+    assert any(w.startswith("withheld 1 sentence") and "news article" in w for w in out["warnings"])
+    assert out["confidence"] < Context().threshold("standard")
+
+
+def test_the_companys_own_statement_stands_with_its_citation(writer: Any) -> None:
+    said = "On December 2, 2024, Apple declared a cash dividend of $0.25 per share of common stock [8K1]."
+    out, models = writer([said], [RUMOUR, EIGHT_K])
+    assert said in out["answer"] and len(models.prompts("generate")) == 1
+    assert not any(w.startswith("withheld") for w in out["warnings"])
+
+
+def test_a_reply_of_citations_only_is_asked_again_then_never_returned(writer: Any) -> None:
+    broken = "Apple's latest 8-K [8K1] and [N1] [8K1]      [1"
+    out, models = writer([broken, broken], [RUMOUR, EIGHT_K])
+    answer = out["answer"]
+    assert len(models.prompts("generate")) == 2
+    assert "[8K1]      [1" not in answer
+    assert answer.startswith("In the sources' own words:"), answer
+    assert "- Apple Inc.'s 8-K for Q1 FY2025: “On December 2, 2024, Apple Inc. announced" in answer
+    assert out["confidence"] <= 0.3
+
+
+def test_no_answer_and_no_passage_scores_zero(writer: Any) -> None:
+    out, _ = writer(["", ""], [])
+    assert out["answer"] == "finagent could not answer this question from the evidence it found."
+    assert out["confidence"] == 0.0
