@@ -152,7 +152,7 @@ class State(InputState, OutputState, total=False):
     """Reported figures looked up per (ticker, period, metric): XBRL facts, derived quarters, gaps."""
     draft_ok: bool
     answered: bool  # False: nothing the model wrote was an answer (empty, only citations, cut off)
-    withheld: int  # sentences of the model's answer withheld as unsupported by their citations
+    withheld: int  # sentences withheld and copied figures dropped as unsupported by their citations
     facts: list[dict[str, Any]]
     calculations: list[dict[str, Any]]
     evaluations: Annotated[list[dict[str, Any]], append]

@@ -171,15 +171,22 @@ def _cause_problem(sentence: str, passages: Sequence[Passage], names: Sequence[s
 
 
 def support_problem(
-    sentence: str, passages: dict[str, Passage], names: dict[str, list[str]] | None = None
+    sentence: str,
+    passages: dict[str, Passage],
+    names: dict[str, list[str]] | None = None,
+    computed: bool = False,
 ) -> str | None:
     """Why ``sentence`` is not supported by the passages it cites (None when it is, or says nothing
-    to check). ``passages`` are every citable passage by label; ``names`` the companies' aliases."""
+    to check). ``passages`` are every citable passage by label; ``names`` the companies' aliases;
+    ``computed``: the answer's figures are computed and checked apart, so an uncited sentence about
+    them stands unless it gives a cause, which only a passage can."""
     names = names or {}
     aliases = [a for group in names.values() for a in group if a]
     words = content_words(sentence, aliases)
     cited = [passages[label] for label in cited_labels(sentence) if label in passages]
     if not cited:
+        if computed and not _CAUSE.search(sentence):
+            return None
         return "it cites no passage" if len(words) >= MIN_WORDS else None
     if len(words) >= MIN_WORDS:
         carried = set().union(*(content_words(p.text) | content_words(p.title) for p in cited))

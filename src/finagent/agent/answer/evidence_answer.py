@@ -20,6 +20,7 @@ from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
     budgeted_evidence,
+    citable,
     cite_passages,
     drop_unknown_citations,
     favour_discussion,
@@ -70,7 +71,7 @@ from finagent.finance.figures.verify import (
     without_sentences_stating,
 )
 from finagent.finance.figures.written import numbers_in
-from finagent.finance.support import Passage, support_problem, unanswered
+from finagent.finance.support import support_problem, unanswered
 from finagent.llm.structured import structured_call
 
 LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
@@ -86,6 +87,7 @@ class Read:
     calculations: list[dict[str, Any]] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    rejected: int = 0  # figures the model copied that its cited passage does not hold
 
 
 def about_best_match(state: State) -> State:
@@ -215,6 +217,7 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
             )
             read.facts += extracted
             read.calls += calls
+    read.rejected = rejected
     if rejected:
         read.warnings.append(f"dropped {rejected} extracted figure(s) not written in the cited evidence")
     read.facts = sort_facts(read.facts)
@@ -325,25 +328,6 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
     return compose
 
 
-def citable(items: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Passage]:
-    """Every passage a sentence may cite, as the support check reads it."""
-    passages = {
-        i["label"]: Passage(
-            i["label"],
-            i.get("text") or "",
-            i.get("ticker"),
-            i["kind"],
-            (i.get("published_at") or "")[:10] if i["kind"] == "news" else i.get("period_label") or "",
-            i.get("title") or "",
-        )
-        for i in items
-    }
-    for tool in tools:
-        kind = "news" if tool["label"].startswith("N") else "market_data"
-        passages[tool["label"]] = Passage(tool["label"], tool.get("summary") or "", None, kind, "", "")
-    return passages
-
-
 def _in_their_words(items: list[dict[str, Any]], analysis: Analysis, why: str) -> tuple[str, str]:
     """The answer when the model's was none: the passages' own sentences that answer, else a plain
     statement of what could not be answered."""
@@ -439,7 +423,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         "iterations": int(state.get("iterations") or 0) + 1,
         "draft_ok": drafted.wrote and not not_an_answer,
         "answered": not not_an_answer or answer.startswith(QUOTED_LEAD),
-        "withheld": drafted.withheld,
+        "withheld": drafted.withheld + read.rejected,
         "periods_covered": covered,
         "llm_calls": read.calls + drafted.calls,
         "warnings": warnings,

@@ -21,6 +21,7 @@ from finagent.agent.answer.table import markdown_table
 from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
+    citable,
     cite_passages,
     drop_unknown_citations,
     format_tool_items,
@@ -50,6 +51,7 @@ from finagent.finance.figures.verify import (
     flag_unsupported,
     verify_answer,
 )
+from finagent.finance.support import support_problem
 
 
 @dataclass
@@ -259,13 +261,16 @@ def _writer(
             notes + dropped,
         )
 
+    passages = citable(items, tools)
+    names = analysis.get("names") or {}
     return Writer(
         model=get_resources().chat_model("prose", context),
         messages=messages,
         compose=compose,
         verify=verify,
         ranks=computed.comparisons.ranks,
-        names=analysis.get("names") or {},
+        names=names,
+        support=lambda sentence: support_problem(sentence, passages, names, computed=True),
     )
 
 

@@ -13,6 +13,7 @@ from finagent.agent.evidence import (
     share_evidence,
 )
 from finagent.finance.citations import cited_labels
+from finagent.finance.support import Passage
 
 MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}
 WRITER_CHARS = {"direct": 2400, "standard": 3600, "detailed": 5200, "deep": 7000}
@@ -154,3 +155,22 @@ def not_available(tool_results: list[dict[str, Any]]) -> str:
         f"{r['tool'].replace('_', ' ')} for {r.get('ticker') or 'all'} ({r.get('warning') or 'no data'})"
         for r in missing
     )
+
+
+def citable(items: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Passage]:
+    """Every passage a sentence may cite, as the support check reads it."""
+    passages = {
+        i["label"]: Passage(
+            i["label"],
+            i.get("text") or "",
+            i.get("ticker"),
+            i["kind"],
+            (i.get("published_at") or "")[:10] if i["kind"] == "news" else i.get("period_label") or "",
+            i.get("title") or "",
+        )
+        for i in items
+    }
+    for tool in tools:
+        kind = "news" if tool["label"].startswith("N") else "market_data"
+        passages[tool["label"]] = Passage(tool["label"], tool.get("summary") or "", None, kind, "", "")
+    return passages

@@ -1,0 +1,219 @@
+"""Narrative faithfulness: does each sentence of an answer say what the passage it cites says?
+
+Narrative questions of our own over ``../shared`` (drivers, risks, segments, events;
+``benchmarks/faithfulness/questions.jsonl``) are asked through ``finagent ask --json`` of each
+system, in the same run, against the store each system's figures benchmark built
+(``python -m benchmarks.figures`` first). Each sentence of the answer's words (not its tables or
+figure lists) is held to the full text of the chunks it cites by the support rules of
+``finagent.finance.support`` (words, company, year, modality, causes, news as news); a sentence with
+no citation counts as unsupported when it states something (four content words or more).
+
+    python -m benchmarks.faithfulness --system before=/tmp/finagent-main --system after=. \
+        --home-root /tmp/finagent-bench
+
+Writes <results-dir>/faithfulness.jsonl (system × question), faithfulness.json and faithfulness.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+from pathlib import Path
+from typing import Any
+
+from benchmarks.figures import (
+    REPO,
+    RESULTS,
+    System,
+    checkout_version,
+    load_questions,
+    machine,
+    parse_answer,
+    parse_system,
+    read_rows,
+    run_cli,
+    system_env,
+)
+
+from finagent.db.chunks import chunks_by_id
+from finagent.db.database import open_database
+from finagent.finance.support import MIN_WORDS, Passage, content_words, support_problem, unanswered
+from finagent.settings import Settings
+
+QUESTIONS = REPO / "benchmarks" / "faithfulness" / "questions.jsonl"
+_NOT_PROSE = re.compile(
+    r"^\s*(?:\||Figures:|Reports read|Computed \(calculator\)|The question names no company)"
+)
+_SENTENCE = re.compile(r"(?<=[.!?”])\s+(?=[A-Z\"“-])")
+
+
+def prose_sentences(answer: str) -> list[str]:
+    """The answer's written sentences: not its table, its figure list or its notes."""
+    body = answer.split("\n\nFigures:")[0]
+    lines = [ln for ln in body.splitlines() if ln.strip() and not _NOT_PROSE.match(ln)]
+    return [s.strip() for ln in lines for s in _SENTENCE.split(ln) if s.strip()]
+
+
+def grade(answer: dict[str, Any], texts: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """Supported and unsupported sentences of one answer, with the reason of each unsupported one."""
+    passages: dict[str, Passage] = {}
+    for cite in answer.get("citations") or []:
+        row = texts.get(cite.get("chunk_id") or -1)
+        text = row["text"] if row else str(cite.get("excerpt") or "")
+        passages[cite["label"]] = Passage(
+            cite["label"],
+            text,
+            cite.get("ticker"),
+            cite.get("kind") or "",
+            cite.get("period") or "",
+            cite.get("title") or "",
+        )
+    names = {t: [t] for t in {p.ticker for p in passages.values() if p.ticker}}
+    checked, unsupported = 0, []
+    for sentence in prose_sentences(str(answer.get("answer") or "")):
+        if len(content_words(sentence)) < MIN_WORDS and not re.search(r"\[[^\]]+\]", sentence):
+            continue
+        checked += 1
+        why = support_problem(sentence, passages, names)
+        if why:
+            unsupported.append({"sentence": sentence[:300], "why": why})
+    news_as_filing = sum(
+        "news article to a filing" in u["why"] or "own statement" in u["why"] for u in unsupported
+    )
+    return {"sentences": checked, "unsupported": unsupported, "news_as_filing": news_as_filing}
+
+
+def read_texts(home: Path, rows: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Full text of every cited chunk, read from the system's store once its questions are done."""
+    ids = sorted({int(c["chunk_id"]) for r in rows for c in r.get("citations") or [] if c.get("chunk_id")})
+    if not ids:
+        return {}
+    db = open_database(Settings(home=home))
+    try:
+        with db.connection() as conn:
+            return {row["chunk_id"]: row for row in chunks_by_id(conn, ids)}
+    finally:
+        db.close()
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    sentences = sum(r["sentences"] for r in rows)
+    unsupported = sum(len(r["unsupported"]) for r in rows)
+    return {
+        "questions": len(rows),
+        "sentences": sentences,
+        "supported_share": round(1 - unsupported / sentences, 3) if sentences else None,
+        "unsupported": unsupported,
+        "news_as_filing": sum(r["news_as_filing"] for r in rows),
+        "not_an_answer": sum(bool(r["not_an_answer"]) for r in rows),
+        "median_seconds": round(statistics.median(r["seconds"] for r in rows), 1) if rows else None,
+        "median_confidence": round(statistics.median(r["confidence"] or 0 for r in rows), 2)
+        if rows
+        else None,
+    }
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    names = [s["name"] for s in report["systems"]]
+    lines = [
+        f"Narrative faithfulness — {report['machine']['date']}, {report['machine']['cpus']} CPUs, "
+        f"{report['questions']} questions (`benchmarks/faithfulness/questions.jsonl`):",
+        "",
+        "| measure | "
+        + " | ".join(f"{n} ({s['version'][:7]})" for n, s in zip(names, report["systems"], strict=True))
+        + " |",
+        "|---" * (len(names) + 1) + "|",
+    ]
+    for label, key in (
+        ("sentences checked", "sentences"),
+        ("share supported by their citation", "supported_share"),
+        ("unsupported sentences", "unsupported"),
+        ("news stated as the company's or a filing's", "news_as_filing"),
+        ("answers that are not an answer (empty, citations only, cut off)", "not_an_answer"),
+        ("median confidence", "median_confidence"),
+        ("median seconds", "median_seconds"),
+    ):
+        lines.append(f"| {label} | " + " | ".join(str(s["summary"][key]) for s in report["systems"]) + " |")
+    lines += ["", "Unsupported sentences (first 40):", ""]
+    shown = 0
+    for row in report["rows"]:
+        for item in row["unsupported"]:
+            if shown < 40:
+                lines.append(f"- {row['system']} {row['id']}: “{item['sentence'][:160]}” — {item['why']}")
+                shown += 1
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--system", action="append", type=parse_system, help="NAME=PATH (repeatable).")
+    parser.add_argument("--provider", default="local")
+    parser.add_argument("--ids", help="Comma-separated question ids.")
+    parser.add_argument("--limit", type=int)
+    parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument("--home-root", type=Path, default=Path("/tmp/finagent-bench"))
+    parser.add_argument("--cache-dir", type=Path)
+    parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    parser.add_argument("--resume", action="store_true", help="Keep rows already in faithfulness.jsonl.")
+    args = parser.parse_args(argv)
+    systems: list[System] = args.system or [System("new", REPO)]
+    ids = [i.strip() for i in args.ids.split(",") if i.strip()] if args.ids else None
+    questions = load_questions(args.questions, ids, args.limit)
+    home_root: Path = args.home_root.expanduser().resolve()
+    cache_dir = (args.cache_dir or home_root / "cache").expanduser().resolve()
+    args.results_dir.mkdir(parents=True, exist_ok=True)
+    rows_path = args.results_dir / "faithfulness.jsonl"
+    rows = read_rows(rows_path) if args.resume else []
+    infos = []
+    for system in systems:
+        env = system_env(system, home_root, cache_dir)
+        home = home_root / system.name
+        done = {r["id"] for r in rows if r["system"] == system.name}
+        answers: dict[str, dict[str, Any]] = {}
+        for number, question in enumerate(questions, 1):
+            if question["id"] in done:
+                continue
+            command = ["-m", "finagent.cli.main", "ask", question["question"], "--json"]
+            result = run_cli([*command, "--provider", args.provider], env, home, args.timeout)
+            answers[question["id"]] = parse_answer(result.stdout) or {"answer": "", "seconds": result.seconds}
+            answers[question["id"]]["seconds"] = round(result.seconds, 1)
+            print(
+                f"[{system.name}] {number}/{len(questions)} {question['id']}: {result.seconds:.0f} s",
+                flush=True,
+            )
+        texts = read_texts(home, list(answers.values()))
+        for question in questions:
+            if question["id"] not in answers:
+                continue
+            answer = answers[question["id"]]
+            row = {
+                "system": system.name,
+                "id": question["id"],
+                "category": question["category"],
+                "question": question["question"],
+                "answer": answer.get("answer") or "",
+                "confidence": answer.get("confidence"),
+                "seconds": answer["seconds"],
+                "not_an_answer": unanswered(str(answer.get("answer") or "")),
+                **grade(answer, texts),
+            }
+            rows.append(row)
+        infos.append({"name": system.name, "version": checkout_version(system.path)})
+    rows_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    for info in infos:
+        info["summary"] = summarize([r for r in rows if r["system"] == info["name"]])
+    report = {"machine": machine(), "questions": len(questions), "systems": infos, "rows": rows}
+    (args.results_dir / "faithfulness.json").write_text(
+        json.dumps({k: v for k, v in report.items() if k != "rows"}, indent=2) + "\n"
+    )
+    (args.results_dir / "faithfulness.md").write_text(render_markdown(report))
+    print(render_markdown(report))
+
+
+if __name__ == "__main__":
+    main()
