@@ -69,11 +69,13 @@ def _state(question: str, evidence: list[dict[str, Any]]) -> dict[str, Any]:
 
 @pytest.fixture
 def writer(settings: Settings) -> Iterator[Any]:
-    def run(replies: list[str], evidence: list[dict[str, Any]]) -> tuple[dict[str, Any], ScriptedModels]:
+    def run(
+        replies: list[str], evidence: list[dict[str, Any]], **options: Any
+    ) -> tuple[dict[str, Any], ScriptedModels]:
         models = ScriptedModels({"generate": replies, "evaluate": [{"completeness": 95, "accuracy": 95}]})
         configure_resources(settings, chat_model_factory=models)
         state = _state("What did Apple announce?", evidence)
-        context = Context(today="2025-01-10", use_tools=False, record_runs=False)
+        context = Context(today="2025-01-10", use_tools=False, record_runs=False, **options)
         out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
         graded = asyncio.run(evaluate({**state, **out}, _Runtime(context)))  # type: ignore[arg-type]
         return {**out, **graded}, models
@@ -121,3 +123,12 @@ def test_no_answer_and_no_passage_scores_zero(writer: Any) -> None:
     out, _ = writer(["", ""], [])
     assert out["answer"] == "finagent could not answer this question from the evidence it found."
     assert out["confidence"] == 0.0
+
+
+def test_quoted_answers_need_no_model_and_quote_whose_words_they_are(writer: Any) -> None:
+    out, models = writer([], [RUMOUR, EIGHT_K], narrative_answers="quoted")
+    answer = out["answer"]
+    assert models.prompts("generate") == []
+    assert answer.startswith("In the sources' own words:\n- ")
+    assert "- A news article of 2024-02-03: “Could Apple acquire Peloton in 2024?” [N1]" in answer
+    assert {c["label"] for c in out["citations"]} == {"N1", "8K1"}

@@ -93,6 +93,9 @@ class Context:
     best (off: one global ranking, where a high-scoring quarter can crowd out the rest)."""
     rerank: bool = True
     """Rerank each sub-search's hits (line-item match; a cross-encoder when one is configured)."""
+    narrative_answers: str = "written"
+    """written: the model writes a narrative answer, each sentence held to its passage; quoted: the
+    passages' own sentences that answer, quoted and cited, with no model call (written when none do)."""
     today: str | None = None
     """ISO date treated as today (tests and reproducible runs); default: the real date."""
 

@@ -141,6 +141,10 @@ def ask_command(
         str | None, typer.Option("--output", "-o", help="Also write the answer as Markdown to this file.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
+    quoted: Annotated[
+        bool,
+        typer.Option("--quoted", help="Answer a why/what question in the sources' own sentences."),
+    ] = False,
 ) -> None:
     """Answer a financial question from the store, with citations."""
     if as_json and jsonl_events:
@@ -157,6 +161,7 @@ def ask_command(
             raise FinagentError(f"invalid --period '{value}': {problem}; {PERIOD_EXAMPLES}")
     output_path = check_output_path(output) if output is not None else None
     from finagent.agent.api import ask
+    from finagent.agent.context import Context
     from finagent.agent.resources import close_resources
 
     live = LiveProgress() if err_console.is_terminal and not (quiet or as_json or jsonl_events) else None
@@ -188,6 +193,7 @@ def ask_command(
                 thread=thread,
                 on_update=show,
                 on_token=on_token,
+                context=Context(narrative_answers="quoted") if quoted else None,
             )
     except KeyboardInterrupt:
         cancelled = True

@@ -343,6 +343,31 @@ def _in_their_words(items: list[dict[str, Any]], analysis: Analysis, why: str) -
     return text, f"the model's answer was not an answer ({why}) and no passage answers the question"
 
 
+def _quoted(state: State, read: Read, tools: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A narrative answer in the passages' own sentences, without the model (None: none answers)."""
+    analysis = state["analysis"]
+    answer, _ = _in_their_words(read.items, analysis, "")
+    if not answer.startswith(QUOTED_LEAD):
+        return None
+    citations = resolve_citations(answer, {i["label"]: i for i in read.items}, {t["label"]: t for t in tools})
+    return {
+        "answer": answer,
+        "citations": citations,
+        "facts": [],
+        "calculations": [],
+        "iterations": int(state.get("iterations") or 0) + 1,
+        "draft_ok": True,
+        "answered": True,
+        "withheld": 0,
+        "periods_covered": sorted(
+            {f"{i.get('ticker') or ''} {i['period_label']}".strip() for i in read.items}
+        ),
+        "llm_calls": read.calls,
+        "warnings": [*read.warnings, "answered in the sources' own sentences (quoted answers)"],
+        "validation": verify_answer(answer, [*read.items, *tools], [], citations).to_dict(),
+    }
+
+
 async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     """The cited answer from the passages (see the module docstring)."""
     if not state["analysis"].get("tickers"):
@@ -354,6 +379,10 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     )
     read = await read_figures(state, context, phrases)
     tools = tool_items(list(state.get("tool_results") or []))
+    if context.narrative_answers == "quoted" and analysis.get("narrative") and not analysis.get("quantities"):
+        quoted = _quoted(state, read, tools)
+        if quoted is not None:
+            return quoted
     filings = [i for i in read.items if i["kind"] != "news"]
     # A question naming no company is answered about the companies whose filings matched it best.
     subjects = subject_companies(filings) if not tickers else []
