@@ -9,7 +9,7 @@ figure lists) is held to the full text of the chunks it cites by the support rul
 no citation counts as unsupported when it states something (four content words or more).
 
     python -m benchmarks.faithfulness --system before=/tmp/finagent-main --system after=. \
-        --home-root /tmp/finagent-bench
+        --system quoted=. --quoted quoted --home-root /tmp/finagent-bench --store new
 
 Writes <results-dir>/faithfulness.jsonl (system × question), faithfulness.json and faithfulness.md.
 """
@@ -160,6 +160,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cache-dir", type=Path)
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
     parser.add_argument("--resume", action="store_true", help="Keep rows already in faithfulness.jsonl.")
+    parser.add_argument("--store", help="One store (a home under --home-root) for every system.")
+    parser.add_argument("--quoted", action="append", default=[], help="A system asked with --quoted.")
     args = parser.parse_args(argv)
     systems: list[System] = args.system or [System("new", REPO)]
     ids = [i.strip() for i in args.ids.split(",") if i.strip()] if args.ids else None
@@ -171,14 +173,16 @@ def main(argv: list[str] | None = None) -> None:
     rows = read_rows(rows_path) if args.resume else []
     infos = []
     for system in systems:
-        env = system_env(system, home_root, cache_dir)
-        home = home_root / system.name
+        store = System(args.store or system.name, system.path)
+        env = system_env(store, home_root, cache_dir)
+        home = home_root / store.name
         done = {r["id"] for r in rows if r["system"] == system.name}
         answers: dict[str, dict[str, Any]] = {}
         for number, question in enumerate(questions, 1):
             if question["id"] in done:
                 continue
             command = ["-m", "finagent.cli.main", "ask", question["question"], "--json"]
+            command += ["--quoted"] if system.name in args.quoted else []
             result = run_cli([*command, "--provider", args.provider], env, home, args.timeout)
             answers[question["id"]] = parse_answer(result.stdout) or {"answer": "", "seconds": result.seconds}
             answers[question["id"]]["seconds"] = round(result.seconds, 1)

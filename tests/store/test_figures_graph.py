@@ -374,6 +374,28 @@ def test_prose_that_cannot_stand_at_all_is_rewritten_once(store: Database, setti
     assert out["validation"]["status"] == "verified"
 
 
+def test_a_driver_the_passage_does_not_give_is_withheld_and_costs_confidence(
+    store: Database, settings: Settings
+) -> None:
+    invented = prose(
+        "Apple's total net sales in fiscal 2024 were driven by increased research and development "
+        "expenses and higher selling, general and administrative expenses [10K1]."
+    )
+    models = ScriptedModels(
+        {
+            "generate": [invented, invented],
+            "analyze": [{}],
+            "evaluate": [{"completeness": 95, "specificity": 95, "accuracy": 95, "clarity": 95}],
+            "extract": [{"facts": []}],
+        }
+    )
+    out = run(settings, models, "What were Apple's total net sales in fiscal 2024" + WHY)
+    assert "driven by increased research" not in out["answer"]
+    assert "$391,035 million" in parts(out["answer"])[1]  # the computed table stands
+    assert any(w.startswith("withheld 1 sentence") for w in out["warnings"]), out["warnings"]
+    assert out["confidence"] < Context().threshold("standard")
+
+
 def test_two_companies_compared_state_their_difference_verified(store: Database, settings: Settings) -> None:
     models = ScriptedModels(
         {"generate": [prose("")], "analyze": [{}], "evaluate": [{}], "extract": [{"facts": []}]}

@@ -46,7 +46,8 @@ _STOP = frozenset(
     well however however, furthermore additionally overall summary according based stated states
     report reports reported filing filings document passage evidence answer question mentioned notes
     news article articles will would could might may can shall said says speculated speculates
-    reportedly suggested suggests noted notes
+    reportedly suggested suggests noted notes driven drove drive drives result resulted resulting
+    reflect reflected reflects reflecting mainly largely partially offset caused because attributable
     """.split()
 )
 # Spelling variants of the same line item, so "revenue fell" can be held to "net sales decreased".

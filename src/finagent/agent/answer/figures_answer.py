@@ -189,7 +189,9 @@ async def figures_answer(state: State, context: Context) -> dict[str, Any]:
         answer, validation, wrote = drafted.answer, drafted.validation, drafted.wrote
         warnings += drafted.warnings
         calls += drafted.calls
+        withheld = drafted.withheld
     else:  # every number is computed: no model call
+        withheld = 0
         answer = (
             "\n\n".join(p for p in (computed.head, tail) if p)
             or "No reported figures were found for the periods asked."
@@ -212,6 +214,7 @@ async def figures_answer(state: State, context: Context) -> dict[str, Any]:
         "calculations": computed.calculations,
         "iterations": int(state.get("iterations") or 0) + 1,
         "draft_ok": wrote,
+        "withheld": withheld,
         "periods_covered": covered,
         "llm_calls": calls,
         "warnings": warnings,

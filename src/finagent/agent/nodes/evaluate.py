@@ -62,8 +62,8 @@ def figures_complete(state: State) -> bool:
     analysis = state["analysis"]
     if not analysis.get("metrics") or (state.get("validation") or {}).get("status") != "verified":
         return False
-    if not state.get("draft_ok", True):
-        return False  # the model wrote nothing: the table answers, but not with full confidence
+    if not state.get("draft_ok", True) or state.get("withheld"):
+        return False  # the model wrote nothing, or sentences its passages do not support
     wanted = _asked(state)
     return (
         bool(wanted)
