@@ -19,7 +19,9 @@ from finagent.finance.documents import SourceItem
 
 @dataclass(frozen=True, slots=True)
 class Hints:
-    """What the user told ``finagent ingest`` about a file whose metadata may not say it."""
+    """What the user told ``finagent ingest`` about a file (``--ticker/--form/--period-end``). Every
+    filing reader takes it (``sec.cover.read_identity`` weighs it against the filing's own statements,
+    PDFs in ``pdf_metadata``); news takes the ticker."""
 
     ticker: str | None = None
     form: str | None = None
@@ -46,7 +48,7 @@ def _suffix(*suffixes: str) -> Callable[[Path], bool]:
 def _edgar(path: Path, hints: Hints) -> list[SourceItem]:
     from finagent.ingest.ixbrl import discover_edgar
 
-    return discover_edgar(path)
+    return discover_edgar(path, hints)
 
 
 _EDGAR_NAMES = ("full-submission.txt", "primary-document.html")
@@ -90,7 +92,7 @@ def _is_xbrl_instance(path: Path) -> bool:
 def _xbrl_instance(path: Path, hints: Hints) -> list[SourceItem]:
     from finagent.ingest.xbrl_instance import discover_xbrl_instances
 
-    return discover_xbrl_instances(path)
+    return discover_xbrl_instances(path, hints)
 
 
 def _is_transcript(path: Path) -> bool:
