@@ -47,7 +47,8 @@ def test_loose_plain_html_8k_reads_its_cover(tmp_path: Path) -> None:
 
 def test_cover_reads_a_lower_case_period_line_and_symbol_columns() -> None:
     cover = parse_cover(
-        "FORM 10-Q\n☑ | Quarterly Report Pursuant to Section 13\nfor the quarterly period ended June 29, 2025\n"
+        "FORM 10-Q\n☑ | Quarterly Report Pursuant to Section 13\n"
+        "for the quarterly period ended June 29, 2025\n"
         "Johnson & Johnson\n(Exact name of registrant as specified in its charter)\n"
         "Title of each class | Trading Symbol(s) | Name of each exchange on which registered\n"
         "Common Stock, Par Value $1.00 | JNJ | New York Stock Exchange\n"

@@ -138,6 +138,8 @@ def _document_targets(
             targets.append(target)
             if match.distance:
                 away = f"{match.distance} day{'s' if match.distance > 1 else ''} away"
+                if match.filed and match.filed != match.period_end:
+                    away = f"filed {match.filed.isoformat()}; {away}"
                 warnings.append(
                     f"no {kinds} of {who} dated {wanted.day.isoformat()} in the store; using the nearest, "
                     f"{match.title} ({target['label']}, {away})"

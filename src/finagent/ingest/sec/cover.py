@@ -208,6 +208,8 @@ def read_metadata(
         offset = builtin.fiscal_year_offset if builtin is not None else 0
         if kind == "10-Q":
             computed_year, computed_quarter = fiscal_period(period_end, fye, offset)
+        elif kind == "8-K":  # the event's quarter, as for PDF 8-Ks (mid-month: no 52/53-week spill-over)
+            computed_year, computed_quarter = fiscal_period(period_end.replace(day=15), fye, offset)
         else:
             computed_year = fiscal_year_of_annual(period_end, fye, offset)
     fiscal_year = dei_year if dei_year is not None else computed_year
@@ -216,6 +218,8 @@ def read_metadata(
     quarter: int | None = None
     if kind == "10-Q":
         quarter = int(focus[1]) if focus in ("Q1", "Q2", "Q3", "Q4") else computed_quarter
+    elif kind == "8-K":
+        quarter = computed_quarter
 
     name_for_title = company_name or ticker or Path(path).stem
     form_label = form or kind
