@@ -11,21 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
 
 from finagent.finance.documents import SourceItem
-
-
-@dataclass(frozen=True, slots=True)
-class Hints:
-    """What the user told ``finagent ingest`` about a file (``--ticker/--form/--period-end``). Every
-    filing reader takes it (``sec.cover.read_identity`` weighs it against the filing's own statements,
-    PDFs in ``pdf_metadata``); news takes the ticker."""
-
-    ticker: str | None = None
-    form: str | None = None
-    period_end: date | None = None
+from finagent.ingest.hints import Hints
 
 
 @dataclass(frozen=True, slots=True)

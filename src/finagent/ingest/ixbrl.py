@@ -55,7 +55,7 @@ from finagent.finance.xbrl import (
     fact_elements,
     raw_fact_count,
 )
-from finagent.ingest.formats import Hints
+from finagent.ingest.hints import Hints
 from finagent.ingest.html_text import (
     FACT_KEY,
     IX_NS,

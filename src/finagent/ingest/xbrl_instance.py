@@ -18,7 +18,7 @@ from lxml import etree
 from finagent.errors import ParseError
 from finagent.finance.documents import ParsedDocument, SourceItem, sha256_bytes
 from finagent.finance.xbrl import XBRLI, XbrlError, extract_instance_facts
-from finagent.ingest.formats import Hints
+from finagent.ingest.hints import Hints
 from finagent.ingest.sec.cover import filing_metadata
 
 __all__ = ["discover_xbrl_instances", "is_linkbase_or_schema", "is_xbrl_instance", "parse_xbrl_instance"]

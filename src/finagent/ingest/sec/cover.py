@@ -17,7 +17,7 @@ from finagent.finance.xbrl import (
     filing_calendar,
     fye_month,
 )
-from finagent.ingest.formats import Hints
+from finagent.ingest.hints import Hints
 from finagent.ingest.html_text import Unit, norm_space
 from finagent.ingest.sec.submission import SubmissionHeader
 from finagent.ingest.text import DATE, normalize_text, parse_long_date
