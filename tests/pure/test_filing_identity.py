@@ -129,3 +129,13 @@ def test_xbrl_instance_takes_the_options_too() -> None:
 def test_a_document_named_by_its_day(question: str, days: list[tuple[str, list[str]]]) -> None:
     found = [(d.day.isoformat(), sorted(d.kinds)) for d in dated_documents(question)]
     assert found == days
+
+
+def test_a_pdf_notes_an_option_its_cover_contradicts() -> None:
+    path = require_shared("filings", "pdf", "aapl", "AAPL_2024-05-02_8K.pdf")
+    (item,) = discover(path, period_end=date(2024, 5, 3)).items
+    doc = item.load()
+    assert (doc.ticker, doc.kind, doc.period_end) == ("AAPL", "8-K", date(2024, 5, 3))
+    assert doc.metadata["identity_notes"] == [
+        "--period-end 2024-05-03 used instead of 2024-05-02 read from the cover"
+    ]
