@@ -15,12 +15,13 @@ from typer.testing import CliRunner
 from finagent.agent.resources import close_resources
 from finagent.cli.main import app
 from finagent.db import Database
+from finagent.db.companies import ListedCompany, load_listed_companies
 from finagent.embeddings import get_embedder
 from finagent.ingest.discover import discover
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings, get_settings
 from tests.conftest import MODEL_CACHE
-from tests.helpers import plain_8k, write_edgar_8k
+from tests.helpers import full_submission, plain_8k, write_edgar_8k
 from tests.store.test_graph import GOOD, run, script
 
 
@@ -115,3 +116,29 @@ def test_the_8k_of_a_day_is_that_filing_not_a_fiscal_quarter(db: Database, setti
     state = run(settings, script([GOOD], analyze=[analysis]), question)
     assert [t.get("document_ids") for t in state["targets"]] == [[document_id]]
     assert any("Apple Inc. 8-K 2024-12-02" in w and "2 days away" in w for w in state["warnings"])
+
+
+def test_a_filing_naming_no_ticker_is_found_in_secs_company_list(
+    db: Database, settings: Settings, tmp_path: Path
+) -> None:
+    folder = tmp_path / "0001234567-24-000001"
+    folder.mkdir()
+    html = plain_8k(company="Orchard Widgets Inc.", symbol=None, day="November 5, 2024")
+    (folder / "full-submission.txt").write_text(
+        full_submission(
+            html,
+            accession="0001234567-24-000001",
+            company="ORCHARD WIDGETS INC",
+            cik="0001234567",
+            period="20241105",
+            filed="20241106",
+        ),
+        encoding="utf-8",
+    )
+    with db.connection() as conn:
+        load_listed_companies(conn, [ListedCompany("OWI", "1234567", "Orchard Widgets, Inc.")])
+    IngestPipeline(db, get_embedder(settings), settings).run(discover(folder).items)
+    with db.connection() as conn:
+        row = conn.execute("SELECT ticker, kind, period_end::text, metadata FROM documents").fetchone()
+    assert row is not None and row[:3] == ("OWI", "8-K", "2024-11-05")
+    assert row[3]["metadata_sources"]["ticker"] == "sec company list"
