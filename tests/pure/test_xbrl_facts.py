@@ -569,6 +569,7 @@ def test_instance_document_loads_as_a_fact_only_document() -> None:
         "cik": "0000320193",
         "format": "xbrl-instance",
         "fiscal_year_offset": 0,
+        "metadata_sources": {"form": "dei", "ticker": "dei", "company_name": "dei", "period_end": "dei"},
     }
     assert len(doc.facts) > 800
     q = parse_xbrl_instance(_filing("edgar-more", "xbrl-instances", "NFLX", "nflx-20241018_htm.xml"))

@@ -70,6 +70,9 @@ class Context:
     search_event_days: bool = True
     """A day the question dates a filing by ("the 8-K dated 1st July 2022") also searches the 8-Ks and
     releases of that week (off: only the fiscal quarter around the day)."""
+    resolve_dated_documents: bool = True
+    """A document the question names by its day ("the 8-K dated December 2, 2024") is the stored
+    document of that day, searched alone (off: the fiscal quarter around the day)."""
     search_event_words: bool = True
     """A question about a corporate event (a new CEO, a resignation, an acquisition) also searches the
     company's 8-Ks, where such events are reported (off: only the periodic reports)."""

@@ -55,7 +55,7 @@ def make_task(
     priors: dict[str, float] | None = None,
 ) -> SearchTask:
     annual = target.get("fiscal_year") is not None and target.get("fiscal_quarter") is None
-    return SearchTask(
+    task = SearchTask(
         ticker=target.get("ticker"),
         fiscal_year=target.get("fiscal_year"),
         fiscal_quarter=target.get("fiscal_quarter"),
@@ -68,6 +68,9 @@ def make_task(
         k=k,
         round=round_,
     )
+    if target.get("document_ids"):  # a document named by its day: it alone, whatever its period
+        task["document_ids"] = list(target["document_ids"])
+    return task
 
 
 def is_forecast(analysis: Analysis, context: Context) -> bool:
@@ -359,6 +362,8 @@ def plan_fact_lookups(state: State, context: Context) -> list[Send]:
     for target in state.get("targets") or []:
         if not target.get("ticker") or target.get("fiscal_year") is None or target.get("companion"):
             continue  # a Q4's 10-K is searched for its text; its year is not an asked figure
+        if target.get("document_ids"):
+            continue  # a document named by its day (an 8-K) is read for its text, not a period's figures
         task = FactsTask(
             ticker=target["ticker"],
             fiscal_year=int(target["fiscal_year"]),

@@ -91,6 +91,7 @@ class Analysis(TypedDict, total=False):
     release: bool  # what earnings releases report (adjusted figures, guidance)
     event_words: bool  # a corporate event reported on an 8-K (a new CEO, an acquisition)
     event_days: list[str]  # ISO days the question dates a filing or an event by
+    dated_documents: list[dict[str, Any]]  # finance.periods.DatedDocument.to_dict(): "the 8-K dated ..."
     sections: list[str]  # report Items that discuss the question's topic (finance.filing_sections)
     section_words: str  # search words of those topics
     undated_kinds: list[str] | None  # "this 10-K" with no year: kinds of document pointed at
@@ -113,6 +114,7 @@ class Target(TypedDict, total=False):
     kinds: list[str]
     available: bool
     companion: bool  # only there because its report covers an asked period (a Q4's 10-K)
+    document_ids: list[int]  # the stored documents a question named by their day ("the 8-K dated ...")
 
 
 class InputState(TypedDict, total=False):
@@ -191,6 +193,7 @@ class SearchTask(TypedDict):
     k: int
     round: int
     dated: NotRequired[list[str]]  # [from, to] ISO dates: documents of those dates only (an 8-K's day)
+    document_ids: NotRequired[list[int]]  # these documents only (a document the question named by its day)
     forecast: NotRequired[bool]  # a forecast question: no statement lift (statements report results)
     exact: NotRequired[bool]  # the period's own documents or nothing (no covering annual report)
     sections: NotRequired[list[str]]  # report Items only (finance.filing_sections), e.g. item_3

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -29,7 +31,10 @@ def run_ingest(found: Discovery, database: str | None = None, *, fresh: bool = F
     ``fresh`` empties the named ``database`` first (corpus rebuilds).
     """
     settings = get_settings()
+    listing = IngestReport()
     with store(database, fresh=fresh) as db:
+        # SEC's list first: a filing that names no ticker is identified by its CIK or name in it.
+        listed = _load_company_lists(db, found.company_lists, listing)
         embedder = get_embedder(settings)
         with Progress(
             TextColumn("[bold]{task.description:<7}"),
@@ -50,9 +55,8 @@ def run_ingest(found: Discovery, database: str | None = None, *, fresh: bool = F
                 progress.advance(tasks[stage], done)
 
             report = IngestPipeline(db, embedder, settings, progress=on_progress).run(
-                found.items, skipped=found.skipped, failed=found.failed
+                found.items, skipped=found.skipped, failed=found.failed + listing.failed
             )
-        listed = _load_company_lists(db, found.company_lists, report)
     print_report(report)
     if listed:
         console.print(f"listed companies known (SEC list): {listed:,}")
@@ -97,9 +101,27 @@ def print_report(report: IngestReport) -> None:
         console.print(
             "new documents by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(report.by_kind.items()))
         )
+    if report.updated:
+        console.print(f"metadata updated: {report.updated}")
+        for title, changes in report.changes[:10]:
+            changed = ", ".join(
+                f"{name} {_shown(old)} → {_shown(new)}" for name, (old, new) in changes.items()
+            )
+            console.print(f"  {escape(title)}: {escape(changed)}", soft_wrap=True)
+    for path, note in report.notes:
+        console.print(f"[yellow]note[/]    {escape(path)}: {escape(note)}", soft_wrap=True)
     _print_grouped("[yellow]skipped[/]", report.skipped)
     for path, reason in report.failed:
         console.print(f"[red]failed[/]  {path}: {reason}", soft_wrap=True)  # one line per file, unbroken
+
+
+def _shown(value: object) -> str:
+    """A stored or new field value as the summary prints it (dates as days, nothing as a dash)."""
+    if value is None:
+        return "—"
+    if isinstance(value, datetime):
+        return value.date().isoformat()
+    return value.isoformat() if isinstance(value, date) else str(value)
 
 
 def _print_grouped(label: str, entries: list[tuple[str, str]], detail: int = 10) -> None:
@@ -124,13 +146,19 @@ def _finish(report: IngestReport) -> None:
 @ingest_app.command("path")
 def ingest_path(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders: filings, PDFs, transcripts, news.")],
-    ticker: Annotated[str | None, typer.Option(help="Ticker for files that carry none (PDFs, news).")] = None,
-    form: Annotated[
-        str | None, typer.Option(help="Form for PDFs without manifest (10-K, 10-Q, 8-K).")
+    ticker: Annotated[
+        str | None, typer.Option(help="Ticker of the files (filings of any format, news).")
     ] = None,
-    period_end: Annotated[str | None, typer.Option(help="Period end for a PDF (YYYY-MM-DD).")] = None,
+    form: Annotated[str | None, typer.Option(help="Form of the filings (10-K, 10-Q, 8-K).")] = None,
+    period_end: Annotated[
+        str | None, typer.Option(help="Period end of a filing, an 8-K's event date (YYYY-MM-DD).")
+    ] = None,
 ) -> None:
-    """Ingest already-downloaded documents (iXBRL HTML, EDGAR folders, PDFs, transcripts, news)."""
+    """Ingest already-downloaded documents (iXBRL HTML, EDGAR folders, PDFs, transcripts, news).
+
+    --ticker/--form/--period-end fill what a filing does not say and overrule what is read from its
+    text (SGML header, cover page, folder), but not its XBRL dei facts; a disagreement is printed as a
+    note. Ingesting a stored file again with new options updates its metadata in place."""
     found = Discovery()
     period = parse_date_option(period_end, "--period-end")
     for path in paths:

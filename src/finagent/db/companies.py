@@ -56,6 +56,18 @@ def listed_matches(
     return [ListedCompany(r[0], str(r[1]), r[2]) for r in rows]
 
 
+def listed_company(conn: psycopg.Connection[Any], cik: str | None, name: str | None) -> ListedCompany | None:
+    """The listed company with this CIK, else this (normalised) name; None when SEC's list is not
+    loaded or names neither."""
+    if not cik and not name:
+        return None
+    row = conn.execute(
+        read_sql("queries/listed_by_cik_or_name.sql"),
+        {"cik": (cik or "").strip() or "-", "name_key": (normalize_name(name) if name else "") or "-"},
+    ).fetchone()
+    return None if row is None else ListedCompany(row[0], str(row[1]), row[2])
+
+
 def listed_names(conn: psycopg.Connection[Any], initials: Sequence[str]) -> list[tuple[ListedCompany, str]]:
     """(company, normalised name) of listed companies whose name starts with one of ``initials``."""
     if not initials:

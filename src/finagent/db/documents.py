@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
 import numpy as np
@@ -52,12 +54,90 @@ def clean_json(value: Any) -> Any:
     return value
 
 
-def is_stored(conn: psycopg.Connection[Any], content_sha256: str) -> bool:
-    """True when this exact content is the current version of a document."""
-    row = conn.execute(
-        "SELECT 1 FROM documents WHERE content_sha256 = %s AND status = 'ready'", (content_sha256,)
-    ).fetchone()
-    return row is not None
+@dataclass(frozen=True, slots=True)
+class StoredIdentity:
+    """What the store says a document is: the fields a new reading of the same file may change."""
+
+    document_id: int
+    kind: str
+    ticker: str | None
+    company_name: str | None
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    period_end: date | None
+    published_at: datetime | None
+    title: str
+
+
+IDENTITY_FIELDS = ("kind", "ticker", "company_name", "fiscal_year", "fiscal_quarter", "period_end", "title")
+
+
+def stored_identity(conn: psycopg.Connection[Any], content_sha256: str) -> StoredIdentity | None:
+    """The current document with this content, or None when it is not stored (or only superseded)."""
+    row = conn.execute(read_sql("queries/stored_identity.sql"), {"content_sha256": content_sha256}).fetchone()
+    return None if row is None else StoredIdentity(int(row[0]), *row[1:])
+
+
+def identity_changes(stored: StoredIdentity, doc: ParsedDocument) -> dict[str, list[Any]]:
+    """Field -> [stored, new] for every identity field the new reading changes. A filing date the new
+    reading lacks keeps the stored one (it is never blanked)."""
+    changes = {
+        name: [getattr(stored, name), getattr(doc, name)]
+        for name in IDENTITY_FIELDS
+        if getattr(stored, name) != (clean_text(doc.title) if name == "title" else getattr(doc, name))
+    }
+    if doc.published_at is not None and doc.published_at != stored.published_at:
+        changes["published_at"] = [stored.published_at, doc.published_at]
+    return changes
+
+
+def update_identity(
+    conn: psycopg.Connection[Any],
+    stored: StoredIdentity,
+    doc: ParsedDocument,
+    *,
+    uri: str,
+    changes: dict[str, list[Any]],
+    fact_chunks: list[int | None] | None = None,
+) -> None:
+    """New metadata for a stored document, in one transaction: its row, the filter columns of its
+    chunks, its company, and its facts when the filing they belong to changed (the old rows are kept,
+    superseded, for citations recorded earlier)."""
+    params = {"document_id": stored.document_id, **_identity_params(doc)}
+    with conn.transaction():
+        conn.execute(read_sql("queries/update_document_identity.sql"), params)
+        conn.execute(read_sql("queries/update_chunk_identity.sql"), params)
+        if doc.facts and doc.ticker and changes.keys() & {"ticker", "kind", "period_end", "published_at"}:
+            supersede_document_facts(conn, [stored.document_id])
+            ordinals = fact_chunks if fact_chunks is not None else [None] * len(doc.facts)
+            write_facts(conn, stored.document_id, filing_of(doc), doc.facts, ordinals)
+        upsert_company(conn, doc)
+        record_event(
+            conn,
+            uri,
+            "updated",
+            content_sha256=doc.content_sha256,
+            document_id=stored.document_id,
+            details={"changed": {k: [_json(v) for v in pair] for k, pair in changes.items()}},
+        )
+
+
+def _json(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, date | datetime) else value
+
+
+def _identity_params(doc: ParsedDocument) -> dict[str, Any]:
+    return {
+        "kind": doc.kind,
+        "ticker": doc.ticker,
+        "company_name": clean_text(doc.company_name),
+        "fiscal_year": doc.fiscal_year,
+        "fiscal_quarter": doc.fiscal_quarter,
+        "period_end": doc.period_end,
+        "published_at": doc.published_at,
+        "title": clean_text(doc.title) or doc.source_uri,
+        "metadata": Jsonb(clean_json(doc.metadata)),
+    }
 
 
 def supersede_versions(conn: psycopg.Connection[Any], source_uri: str, content_sha256: str) -> list[int]:
@@ -169,18 +249,10 @@ def write_document(
         row = conn.execute(
             read_sql("queries/insert_document.sql"),
             {
-                "kind": doc.kind,
-                "ticker": doc.ticker,
-                "company_name": clean_text(doc.company_name),
-                "fiscal_year": doc.fiscal_year,
-                "fiscal_quarter": doc.fiscal_quarter,
-                "period_end": doc.period_end,
-                "published_at": doc.published_at,
-                "title": clean_text(doc.title) or doc.source_uri,
+                **_identity_params(doc),
                 "source_uri": doc.source_uri,
                 "content_sha256": doc.content_sha256,
                 "chunk_count": len(chunks),
-                "metadata": Jsonb(clean_json(doc.metadata)),
             },
         ).fetchone()
         assert row is not None

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
 import psycopg
@@ -79,3 +80,32 @@ async def aload_available_periods(
     cursor = await aconn.execute(read_sql("queries/available_periods.sql"), {"tickers": wanted})
     rows = await cursor.fetchall()
     return _periods_by_ticker(rows, wanted)
+
+
+@dataclass(frozen=True, slots=True)
+class DatedMatch:
+    """A stored document dated near a day a question names: by its event (``period_end`` of an 8-K)
+    or filing date; ``distance`` is the days between."""
+
+    document_id: int
+    ticker: str | None
+    kind: str
+    title: str
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    period_end: date | None
+    filed: date | None
+    distance: int
+
+
+def documents_dated(
+    conn: psycopg.Connection[Any], ticker: str | None, kinds: Sequence[str], day: date, days: int
+) -> list[DatedMatch]:
+    """The documents of ``kinds`` (of ``ticker``, else of any company) dated within ``days`` of
+    ``day``, nearest first: those at the nearest distance are the document the question means."""
+    rows = conn.execute(
+        read_sql("queries/documents_dated.sql"),
+        {"ticker": ticker, "kinds": list(kinds), "day": day, "days": days},
+    ).fetchall()
+    matches = [DatedMatch(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], r[7], int(r[8])) for r in rows]
+    return [m for m in matches if m.distance == matches[0].distance]

@@ -11,19 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
 
 from finagent.finance.documents import SourceItem
-
-
-@dataclass(frozen=True, slots=True)
-class Hints:
-    """What the user told ``finagent ingest`` about a file whose metadata may not say it."""
-
-    ticker: str | None = None
-    form: str | None = None
-    period_end: date | None = None
+from finagent.ingest.hints import Hints
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +37,7 @@ def _suffix(*suffixes: str) -> Callable[[Path], bool]:
 def _edgar(path: Path, hints: Hints) -> list[SourceItem]:
     from finagent.ingest.ixbrl import discover_edgar
 
-    return discover_edgar(path)
+    return discover_edgar(path, hints)
 
 
 _EDGAR_NAMES = ("full-submission.txt", "primary-document.html")
@@ -90,7 +81,7 @@ def _is_xbrl_instance(path: Path) -> bool:
 def _xbrl_instance(path: Path, hints: Hints) -> list[SourceItem]:
     from finagent.ingest.xbrl_instance import discover_xbrl_instances
 
-    return discover_xbrl_instances(path)
+    return discover_xbrl_instances(path, hints)
 
 
 def _is_transcript(path: Path) -> bool:

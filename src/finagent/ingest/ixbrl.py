@@ -55,6 +55,7 @@ from finagent.finance.xbrl import (
     fact_elements,
     raw_fact_count,
 )
+from finagent.ingest.hints import Hints
 from finagent.ingest.html_text import (
     FACT_KEY,
     IX_NS,
@@ -63,7 +64,7 @@ from finagent.ingest.html_text import (
     norm_space,
     plain_text_units,
 )
-from finagent.ingest.sec.cover import has_cover_text, read_metadata
+from finagent.ingest.sec.cover import downloader_identity, has_cover_text, read_metadata
 from finagent.ingest.sec.furniture import drop_page_furniture
 from finagent.ingest.sec.items import sectioned_blocks
 from finagent.ingest.sec.submission import (
@@ -82,11 +83,12 @@ _PRIMARY_NAME = "primary-document.html"
 # --------------------------------------------------------------------------- public API
 
 
-def parse_ixbrl_html(path: Path) -> ParsedDocument:
+def parse_ixbrl_html(path: Path, hints: Hints | None = None) -> ParsedDocument:
     """Parse a loose EDGAR primary document (.htm/.html, inline XBRL or plain HTML).
 
     A ``primary-document.html`` saved by sec-edgar-downloader next to its
     ``full-submission.txt`` also gets that submission's SGML header (filing date etc.).
+    ``hints`` are the user's ``--ticker/--form/--period-end`` (see ``cover.read_identity``).
     """
     path = Path(path)
     data = _read(path)
@@ -94,10 +96,10 @@ def parse_ixbrl_html(path: Path) -> ParsedDocument:
     sibling = path.with_name(_SUBMISSION_NAME)
     if sibling.is_file() and sibling != path:
         header = read_header_only(sibling)
-    return _parse_document(data, path, header)
+    return _parse_document(data, path, header, hints)
 
 
-def parse_edgar_submission(path: Path) -> ParsedDocument:
+def parse_edgar_submission(path: Path, hints: Hints | None = None) -> ParsedDocument:
     """Parse the primary document (TYPE = the form) of a sec-edgar-downloader full-submission.txt."""
     path = Path(path)
     raw = _read(path)
@@ -107,13 +109,13 @@ def parse_edgar_submission(path: Path) -> ParsedDocument:
     doc = primary_document(raw, header.form)
     if doc is None:
         raise ParseError(str(path), "no <DOCUMENT> with a <TEXT> section found in the submission")
-    parsed = _parse_document(doc, path, header)
+    parsed = _parse_document(doc, path, header, hints)
     # Idempotency is about the file we were given, not the extracted part.
     parsed.content_sha256 = sha256_bytes(raw)
     return parsed
 
 
-def discover_edgar(path: Path) -> list[SourceItem]:
+def discover_edgar(path: Path, hints: Hints | None = None) -> list[SourceItem]:
     """Find EDGAR filings under ``path`` (a file or a folder), each loaded lazily.
 
     sec-edgar-downloader folders (``<TICKER>/<FORM>/<accession>/full-submission.txt``) yield one
@@ -150,7 +152,8 @@ def discover_edgar(path: Path) -> list[SourceItem]:
             continue
         seen.add(target)
         loader = parse_edgar_submission if target.name == _SUBMISSION_NAME else parse_ixbrl_html
-        items.append(SourceItem(uri=str(target), load=functools.partial(loader, target), kind_hint="filing"))
+        load = functools.partial(loader, target, hints)
+        items.append(SourceItem(uri=str(target), load=load, kind_hint="filing"))
     return items
 
 
@@ -171,8 +174,13 @@ def _read(path: Path) -> bytes:
 # --------------------------------------------------------------------------- document parsing
 
 
-def _parse_document(data: bytes, path: Path, header: SubmissionHeader | None) -> ParsedDocument:
-    """Parse primary-document bytes into a ParsedDocument (raises ParseError if not a filing)."""
+def _parse_document(
+    data: bytes, path: Path, header: SubmissionHeader | None, hints: Hints | None = None
+) -> ParsedDocument:
+    """Parse primary-document bytes into a ParsedDocument (raises ParseError if not a filing).
+
+    A document with no cover of its own (an earnings-release exhibit) is still a filing when the
+    user names its form or it sits in a sec-edgar-downloader folder."""
     uri = str(Path(path).resolve())
     root: etree._Element | None = None
     elements: list[etree._Element] = []
@@ -184,15 +192,19 @@ def _parse_document(data: bytes, path: Path, header: SubmissionHeader | None) ->
     else:
         dei = {}
         units = plain_text_units(data.decode("utf-8", errors="replace"))
-    if not dei and header is None and not has_cover_text(units):
-        raise ParseError(str(path), "not an SEC filing (no dei: cover facts, no 'FORM 10-K/10-Q/8-K' cover)")
-    meta = read_metadata(dei, header, units, path)
+    told = (hints is not None and hints.form) or downloader_identity(path)[1]
+    if not dei and header is None and not told and not has_cover_text(units):
+        reason = "not an SEC filing (no dei: cover facts, no 'FORM 10-K/10-Q/8-K' cover; else give --form)"
+        raise ParseError(str(path), reason)
+    meta = read_metadata(dei, header, units, path, hints)
     units = drop_page_furniture(units)
     blocks = sectioned_blocks(units, meta.form_base)
     block_of = _pop_fact_ordinals(blocks)
     if not any(b.text.strip() for b in blocks):
         raise ParseError(str(path), "the filing has no text")
-    metadata: dict[str, Any] = {"form": meta.form}
+    metadata: dict[str, Any] = {"form": meta.form, "metadata_sources": meta.sources}
+    if meta.notes:
+        metadata["identity_notes"] = meta.notes
     if meta.amendment:
         metadata["amendment"] = True
     if meta.cik:

@@ -304,6 +304,7 @@ def _resolve(hints: list[PdfHints], cover: CoverInfo, full_text: str) -> _Resolv
     all_hints = [*hints, from_cover]
 
     r = _Resolved()
+    _note_overrides(hints, from_cover, r)
     r.form, form_src = _first(all_hints, "form")
     r.ticker, ticker_src = _first(all_hints, "ticker")
     r.period_end, pe_src = _first(all_hints, "period_end")
@@ -354,6 +355,24 @@ def _resolve(hints: list[PdfHints], cover: CoverInfo, full_text: str) -> _Resolv
         r.period_end = cover.period_end
         r.sources["period_end"] = "cover"
     return r
+
+
+_OPTIONS = {"ticker": "--ticker", "form": "--form", "period_end": "--period-end"}
+
+
+def _note_overrides(hints: list[PdfHints], cover: PdfHints, r: _Resolved) -> None:
+    """The user's options win over the PDF's cover; a disagreement is kept as a note (as for HTML)."""
+    override = next((h for h in hints if h.source == "override"), None)
+    if override is None:
+        return
+    notes = []
+    for name, option in _OPTIONS.items():
+        given, read = getattr(override, name), getattr(cover, name)
+        if given is not None and read is not None and given != read:
+            shown, was = (v.isoformat() if isinstance(v, date) else v for v in (given, read))
+            notes.append(f"{option} {shown} used instead of {was} read from the cover")
+    if notes:
+        r.extra["identity_notes"] = notes
 
 
 def _fiscal_for_8k(r: _Resolved, text: str, fye: int) -> None:

@@ -16,7 +16,16 @@ import psycopg
 
 from finagent.db import Database
 from finagent.db.chunks import vacuum_chunks
-from finagent.db.documents import is_stored, record_event, restore_version, write_document
+from finagent.db.companies import listed_company
+from finagent.db.documents import (
+    StoredIdentity,
+    identity_changes,
+    record_event,
+    restore_version,
+    stored_identity,
+    update_identity,
+    write_document,
+)
 from finagent.embeddings import Embedder
 from finagent.errors import FinagentError, ParseError, SkipDocument
 from finagent.finance.documents import ChunkDraft, ParsedDocument, SourceItem
@@ -41,9 +50,12 @@ class IngestReport:
     facts: int = 0
     derived_facts: int = 0
     unchanged: int = 0
+    updated: int = 0  # stored documents whose metadata a new reading (or new options) changed
     replaced: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason): not a document
     failed: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (path, note): options the file overruled
+    changes: list[tuple[str, dict[str, list[Any]]]] = field(default_factory=list)  # (title, field changes)
     seconds: float = 0.0
     by_kind: dict[str, int] = field(default_factory=dict)
 
@@ -57,9 +69,12 @@ class IngestReport:
         self.facts += other.facts
         self.derived_facts += other.derived_facts
         self.unchanged += other.unchanged
+        self.updated += other.updated
         self.replaced += other.replaced
         self.skipped += other.skipped
         self.failed += other.failed
+        self.notes += other.notes
+        self.changes += other.changes
         self.seconds += other.seconds
         for kind, count in other.by_kind.items():
             self.by_kind[kind] = self.by_kind.get(kind, 0) + count
@@ -142,9 +157,15 @@ class IngestPipeline:
             log.debug("parser crashed on %s", item.uri, exc_info=True)
             self._fail(conn, item.uri, f"unexpected parser error: {type(exc).__name__}: {exc}", report)
             return None
-        if doc.content_sha256 in seen or is_stored(conn, doc.content_sha256):
+        report.notes += [(item.uri, note) for note in doc.metadata.get("identity_notes") or []]
+        self._identify(conn, doc)
+        if doc.content_sha256 in seen:
             record_event(conn, item.uri, "unchanged", content_sha256=doc.content_sha256)
             report.unchanged += 1
+            return None
+        stored = stored_identity(conn, doc.content_sha256)
+        if stored is not None:
+            self._restate(conn, item.uri, doc, stored, report)
             return None
         restored = restore_version(conn, doc.content_sha256)
         if restored is not None:  # back to an earlier version: it is still stored, with its embeddings
@@ -161,17 +182,7 @@ class IngestPipeline:
                 self._touched.add(doc.ticker)
             return None
         seen.add(doc.content_sha256)
-        settings = self.settings
-        chunks = (
-            chunk_pages(doc.blocks, max_chars=settings.page_chunk_max, overlap=settings.chunk_overlap)
-            if doc.chunking == "pages"
-            else chunk_blocks(
-                doc.blocks,
-                chunk_size=self.settings.chunk_size,
-                overlap=self.settings.chunk_overlap,
-                table_max=self.settings.table_chunk_max,
-            )
-        )
+        chunks = self._chunks(doc)
         if not chunks and not doc.facts:
             self._fail(conn, item.uri, "no text could be extracted", report)
             return None
@@ -189,6 +200,52 @@ class IngestPipeline:
         )
         fact_chunks = fact_chunk_ordinals(doc.blocks, chunks, doc.facts) if doc.facts else []
         return _Pending(item.uri, doc, chunks, fact_chunks)
+
+    def _chunks(self, doc: ParsedDocument) -> list[ChunkDraft]:
+        settings = self.settings
+        if doc.chunking == "pages":
+            return chunk_pages(doc.blocks, max_chars=settings.page_chunk_max, overlap=settings.chunk_overlap)
+        return chunk_blocks(
+            doc.blocks,
+            chunk_size=settings.chunk_size,
+            overlap=settings.chunk_overlap,
+            table_max=settings.table_chunk_max,
+        )
+
+    def _identify(self, conn: psycopg.Connection[Any], doc: ParsedDocument) -> None:
+        """A filing whose text names no ticker: SEC's list of listed companies (when loaded) by the
+        filing's CIK, else its registrant name."""
+        if doc.ticker or doc.kind not in ("10-K", "10-Q", "8-K"):
+            return
+        listed = listed_company(conn, doc.metadata.get("cik"), doc.company_name)
+        if listed is None:
+            return
+        doc.ticker = listed.ticker
+        doc.company_name = doc.company_name or listed.name
+        sources = doc.metadata.setdefault("metadata_sources", {})
+        sources["ticker"] = "sec company list"
+
+    def _restate(
+        self,
+        conn: psycopg.Connection[Any],
+        uri: str,
+        doc: ParsedDocument,
+        stored: StoredIdentity,
+        report: IngestReport,
+    ) -> None:
+        """The same content is stored: unchanged, or its metadata updated in place (new options, a
+        better reading of its cover) without re-embedding anything."""
+        changes = identity_changes(stored, doc)
+        if not changes:
+            record_event(conn, uri, "unchanged", content_sha256=doc.content_sha256)
+            report.unchanged += 1
+            return
+        fact_chunks = fact_chunk_ordinals(doc.blocks, self._chunks(doc), doc.facts) if doc.facts else None
+        update_identity(conn, stored, doc, uri=uri, changes=changes, fact_chunks=fact_chunks)
+        report.updated += 1
+        report.changes.append((doc.title, changes))
+        if doc.ticker:
+            self._touched.add(doc.ticker)
 
     def _fail(self, conn: psycopg.Connection[Any], uri: str, reason: str, report: IngestReport) -> None:
         record_event(conn, uri, "failed", reason=reason)

@@ -18,6 +18,7 @@ from lxml import etree
 from finagent.errors import ParseError
 from finagent.finance.documents import ParsedDocument, SourceItem, sha256_bytes
 from finagent.finance.xbrl import XBRLI, XbrlError, extract_instance_facts
+from finagent.ingest.hints import Hints
 from finagent.ingest.sec.cover import filing_metadata
 
 __all__ = ["discover_xbrl_instances", "is_linkbase_or_schema", "is_xbrl_instance", "parse_xbrl_instance"]
@@ -65,7 +66,7 @@ class _Prefix:
         return chunk
 
 
-def discover_xbrl_instances(path: Path) -> list[SourceItem]:
+def discover_xbrl_instances(path: Path, hints: Hints | None = None) -> list[SourceItem]:
     """XBRL instance documents at ``path`` (a file, or a folder searched recursively)."""
     path = Path(path)
     if path.is_file():
@@ -81,7 +82,7 @@ def discover_xbrl_instances(path: Path) -> list[SourceItem]:
     else:
         return []
     return [
-        SourceItem(uri=str(p), load=functools.partial(parse_xbrl_instance, p), kind_hint="filing")
+        SourceItem(uri=str(p), load=functools.partial(parse_xbrl_instance, p, hints), kind_hint="filing")
         for p in candidates
         if is_xbrl_instance(p)
     ]
@@ -93,8 +94,9 @@ def label_linkbase_path(instance: Path) -> Path:
     return instance.with_name(f"{stem}_lab.xml")
 
 
-def parse_xbrl_instance(path: Path) -> ParsedDocument:
-    """An instance document as a ParsedDocument with ``blocks=[]`` and its numeric facts."""
+def parse_xbrl_instance(path: Path, hints: Hints | None = None) -> ParsedDocument:
+    """An instance document as a ParsedDocument with ``blocks=[]`` and its numeric facts; ``hints``
+    (the user's options) fill what its dei facts leave out."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -106,12 +108,15 @@ def parse_xbrl_instance(path: Path) -> ParsedDocument:
         extraction, dei = extract_instance_facts(data, labels)
     except XbrlError as exc:
         raise ParseError(str(path), str(exc)) from exc
-    meta = filing_metadata(dei, path)
+    meta = filing_metadata(dei, path, hints)
     facts = extraction.facts
     if meta.calendar is not None and any(f.fiscal_year is None for f in facts):
         # The instance's dei did not state its calendar; the built-in company's labels the facts.
         facts = [f.in_calendar(meta.calendar) for f in facts]
     metadata: dict[str, Any] = {"form": meta.form, "format": "xbrl-instance"}
+    metadata["metadata_sources"] = meta.sources
+    if meta.notes:
+        metadata["identity_notes"] = meta.notes
     if meta.amendment:
         metadata["amendment"] = True
     if meta.cik:

@@ -12,10 +12,12 @@ from finagent.agent.context import Context
 from finagent.agent.planning import REPORT_KINDS
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
-from finagent.db.periods import load_inventory
+from finagent.db.periods import DatedMatch, documents_dated, load_inventory
 from finagent.finance.asks import Ask
 from finagent.finance.fiscal import calendar_for
 from finagent.finance.periods import (
+    DATED_DOCUMENT_DAYS,
+    DatedDocument,
     TimeSpec,
     nearest_earlier_report,
     resolve_periods,
@@ -91,6 +93,60 @@ def _company_targets(
     return periods or [_any_period(ticker)], warnings
 
 
+def _dated(analysis: Any, context: Context) -> list[DatedDocument]:
+    """Documents the question names by their day ("the 8-K dated December 2, 2024")."""
+    if not context.resolve_dated_documents:
+        return []
+    return [DatedDocument.from_dict(d) for d in analysis.get("dated_documents") or []]
+
+
+def _document_target(match: DatedMatch) -> dict[str, Any]:
+    """A stored document as a target: searched alone (``document_ids``), labelled by its date."""
+    day = match.period_end if match.kind in ("8-K", "earnings_release") and match.period_end else match.filed
+    return {
+        "ticker": match.ticker,
+        "fiscal_year": match.fiscal_year,
+        "fiscal_quarter": match.fiscal_quarter,
+        "label": f"{match.kind} dated {day.isoformat() if day else 'undated'}",
+        "period_end": match.period_end.isoformat() if match.period_end else None,
+        "kinds": [match.kind],
+        "available": True,
+        "document_ids": [match.document_id],
+    }
+
+
+def _document_targets(
+    ticker: str | None, dated: list[DatedDocument], found: dict[tuple[str | None, int], list[DatedMatch]]
+) -> tuple[list[dict[str, Any]], list[str], list[DatedDocument]]:
+    """(targets, warnings, days with no stored document) of the documents named by their day."""
+    targets: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    missing: list[DatedDocument] = []
+    who = ticker or "any company"
+    for index, wanted in enumerate(dated):
+        kinds = " or ".join(sorted(wanted.kinds)) if len(wanted.kinds) <= 2 else "filing"
+        matches = found.get((ticker, index)) or []
+        if not matches:
+            warnings.append(
+                f"no {kinds} of {who} dated within {DATED_DOCUMENT_DAYS} days of {wanted.day.isoformat()} "
+                f"in the store; '{wanted.text}' read as a period instead"
+            )
+            missing.append(wanted)
+            continue
+        for match in matches:
+            target = _document_target(match)
+            targets.append(target)
+            if match.distance:
+                away = f"{match.distance} day{'s' if match.distance > 1 else ''} away"
+                if match.filed and match.filed != match.period_end:
+                    away = f"filed {match.filed.isoformat()}; {away}"
+                warnings.append(
+                    f"no {kinds} of {who} dated {wanted.day.isoformat()} in the store; using the nearest, "
+                    f"{match.title} ({target['label']}, {away})"
+                )
+    return targets, warnings, missing
+
+
 async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Concrete (fiscal_year, fiscal_quarter) targets per ticker from its calendar and the store."""
     context = runtime.context or Context()
@@ -98,25 +154,44 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
     tickers: list[str] = analysis["tickers"]
     resources = get_resources()
     specs, undated = _specs(analysis, context)
+    dated = _dated(analysis, context)
+    companies_asked: list[str | None] = list(tickers) or [None]
     per_company = (
         specs_per_company(specs, analysis.get("mentions") or {})
         if analysis.get("question_periods_only")
         else None
     )
 
-    def load() -> tuple[dict[str, Any], dict[str, Any]]:
+    def load() -> tuple[dict[str, Any], dict[str, Any], dict[tuple[str | None, int], list[DatedMatch]]]:
         companies = {c.ticker: c for c in resources.companies()}
         with resources.database().connection() as conn:
-            return companies, load_inventory(conn, tickers)
+            documents = {
+                (ticker, index): documents_dated(
+                    conn, ticker, sorted(wanted.kinds), wanted.day, DATED_DOCUMENT_DAYS
+                )
+                for ticker in companies_asked
+                for index, wanted in enumerate(dated)
+            }
+            return companies, load_inventory(conn, tickers), documents
 
-    companies, available = await asyncio.to_thread(load)
+    companies, available, documents = await asyncio.to_thread(load)
     targets: list[dict[str, Any]] = []
     warnings: list[str] = []
-    for ticker in tickers:
+    for ticker in companies_asked:
+        named, notes, missing = _document_targets(ticker, dated, documents)
+        targets += named
+        warnings += notes
+        if ticker is None:  # no company named: the days with a document are no periods to search
+            specs = [s for s in specs if not any(d.names(s) for d in dated if d not in missing)]
+            continue
         if undated is not None:  # "this 10-K" with no year: every stored year, ranked by content
             targets.append(_any_period(ticker, sorted(undated), available=True))
             continue
         own = per_company.get(ticker, specs) if per_company else specs
+        # A day that named a stored document is no period; one with no document still is.
+        own = [s for s in own if not any(d.names(s) for d in dated if d not in missing)]
+        if named and not own:
+            continue
         found, notes = _company_targets(
             ticker, own, companies[ticker], available.get(ticker, []), context, analysis
         )
@@ -124,7 +199,7 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
         warnings += notes
     if not tickers:
         named = unnamed_company_periods(specs) if context.periods_without_company else []
-        targets = named or [_any_period(None)]
+        targets += named or ([] if targets else [_any_period(None)])
     return {"targets": targets, "warnings": warnings}
 
 

@@ -26,9 +26,11 @@ from finagent.retrieval.rerank import rerank
 def _filters(task: SearchTask, context: Context) -> SearchFilters:
     """The sub-search's filters: its company, its fiscal period (unless the lever is off), kinds,
     report Items and the days an 8-K is dated by."""
-    periods = context.filter_periods
+    documents = list(task.get("document_ids") or [])
+    periods = context.filter_periods and not documents  # a named document is its own period
     dated = task.get("dated")
     return SearchFilters(
+        document_ids=documents,
         tickers=[task["ticker"]] if task["ticker"] else [],
         fiscal_years=[task["fiscal_year"]] if task["fiscal_year"] and periods else [],
         fiscal_quarters=[task["fiscal_quarter"]] if task["fiscal_quarter"] and periods else [],
@@ -66,7 +68,7 @@ async def _hits(task: SearchTask, context: Context, log: dict[str, Any]) -> tupl
         )
 
     hits = await asyncio.to_thread(_search_with_retry, compose(filters))
-    covers = context.cover_missing_periods and not task.get("exact")
+    covers = context.cover_missing_periods and not task.get("exact") and not task.get("document_ids")
     if hits or not (task["fiscal_quarter"] and filters.fiscal_years and covers):
         return hits, ""
     # No report of that quarter: the annual report that covers it (its MD&A and notes speak of the

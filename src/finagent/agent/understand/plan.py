@@ -19,7 +19,13 @@ from finagent.finance.asks import read_ask
 from finagent.finance.figures.formulas import FORMULAS, formulas_for
 from finagent.finance.filing_sections import section_topics
 from finagent.finance.metrics import BY_NAME, metrics_in
-from finagent.finance.periods import TimeSpec, named_kinds, preferred_granularity, undated_document
+from finagent.finance.periods import (
+    TimeSpec,
+    dated_documents,
+    named_kinds,
+    preferred_granularity,
+    undated_document,
+)
 
 _MARKET_CUES = re.compile(
     r"\b(stock|share price|trading|trades|traded|market cap\w*|valuation|quote|52[- ]week|price target)\b",
@@ -208,6 +214,7 @@ def question_traits(
         "release": bool(_RELEASE_CUES.search(question)),
         "event_words": bool(_EVENT_WORDS.search(question)),
         "event_days": event_days(question, spec_dicts),
+        "dated_documents": [d.to_dict() for d in dated_documents(question)],
         "sections": list(dict.fromkeys(s for topic in topics for s in topic.sections)),
         "section_words": " ".join(topic.words for topic in topics),
         "undated_kinds": None if undated is None else sorted(undated),

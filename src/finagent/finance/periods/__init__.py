@@ -44,13 +44,20 @@ Rules for the ambiguous cases:
 * ranges, "since" and "last N years" are annual unless the question says quarters ("quarterly
   revenue since 2022"); generated periods that have not ended by ``today`` and have no documents
   are dropped with one warning; more than ``max_quarters`` periods keep the most recent ones;
+* a document named by its day ("the 8-K dated / of / filed on December 2, 2024", "its December 2,
+  2024 8-K") is the stored document of that day, by its event or filing date, the nearest within
+  ``DATED_DOCUMENT_DAYS`` (warned when not exact), never the fiscal quarter around the day; only
+  when the store has none is the day read as a period (``grammar.dated_documents``);
 * XBRL facts (inventory kind ``"facts"``) make an explicitly named period available, but never
   move "latest", the "last N" anchors, "across these quarters" or the nearest earlier report:
   a filing's comparative columns must not add periods the store has no document for.
 """
 
 from finagent.finance.periods.grammar import (
+    DATED_DOCUMENT_DAYS,
     PERIOD_EXAMPLES,
+    DatedDocument,
+    dated_documents,
     invalid_quarters,
     named_kinds,
     parse_time_phrases,
@@ -64,12 +71,15 @@ from finagent.finance.periods.resolve import nearest_earlier_report, resolve_per
 from finagent.finance.periods.spec import FACTS_KIND, AvailablePeriod, TimeSpec
 
 __all__ = [
+    "DATED_DOCUMENT_DAYS",
     "FACTS_KIND",
     "PERIOD_EXAMPLES",
     "AvailablePeriod",
+    "DatedDocument",
     "PeriodResolution",
     "TargetPeriod",
     "TimeSpec",
+    "dated_documents",
     "invalid_quarters",
     "named_kinds",
     "nearest_earlier_report",

@@ -4,9 +4,10 @@ the cover text of HTML and PDF filings (one cover reader, ``parse_cover``, for b
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from finagent.finance.companies import lookup_builtin
 from finagent.finance.dates import parse_date
@@ -16,6 +17,7 @@ from finagent.finance.xbrl import (
     filing_calendar,
     fye_month,
 )
+from finagent.ingest.hints import Hints
 from finagent.ingest.html_text import Unit, norm_space
 from finagent.ingest.sec.submission import SubmissionHeader
 from finagent.ingest.text import DATE, normalize_text, parse_long_date
@@ -39,14 +41,16 @@ class _Meta:
     computed_fiscal_year: int | None = None
     calendar: FiscalCalendar | None = None  # labels the filing's facts
     year_offset: int | None = None  # fiscal-year naming offset, when the filing or a built-in states it
+    sources: dict[str, str] = field(default_factory=dict)  # field -> where it was read (dei, cover, ...)
+    notes: list[str] = field(default_factory=list)  # user options that disagreed with the filing
 
 
 FilingMeta = _Meta
 
 
-def filing_metadata(dei: dict[str, str], path: Path) -> FilingMeta:
+def filing_metadata(dei: dict[str, str], path: Path, hints: Hints | None = None) -> FilingMeta:
     """Document metadata from dei cover facts alone (XBRL instance documents have no cover text)."""
-    return read_metadata(dei, None, [], path)
+    return read_metadata(dei, None, [], path, hints)
 
 
 _FORM_BASE = re.compile(r"^(10-K|10-Q|8-K|20-F|40-F|6-K)", re.I)
@@ -71,33 +75,121 @@ def has_cover_text(units: list[Unit]) -> bool:
     return bool(_FORM_RX.search(text) and _SEC_COMMISSION.search(text))
 
 
+@dataclass(slots=True)
+class _Identity:
+    """Company, form and date of a filing, each with the source it was read from."""
+
+    form: str = ""
+    ticker: str | None = None
+    company_name: str | None = None
+    period_end: date | None = None
+    sources: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def take(self, name: str, candidates: list[tuple[str, Any]]) -> None:
+        """The first candidate that has a value, and where it came from."""
+        for source, value in candidates:
+            if value:
+                setattr(self, name, value)
+                self.sources[name] = source
+                return
+
+    def offer(self, name: str, option: str, value: Any) -> None:
+        """A user option: it fills a missing field and wins over what was read from the text (header,
+        cover, folder), but never over the filing's own dei facts; a disagreement is noted."""
+        if not value:
+            return
+        current, source = getattr(self, name), self.sources.get(name)
+        shown = value.isoformat() if isinstance(value, date) else value
+        was = current.isoformat() if isinstance(current, date) else current
+        if current and current != value and source == "dei":
+            self.notes.append(f"{option} {shown} ignored: the filing's dei facts say {was}")
+            return
+        if current and current != value:
+            self.notes.append(f"{option} {shown} used instead of {was} read from the {source}")
+        setattr(self, name, value)
+        self.sources[name] = "option"
+
+
+def read_identity(
+    dei: dict[str, str],
+    header: SubmissionHeader | None,
+    cover: CoverInfo,
+    path: Path,
+    hints: Hints | None = None,
+) -> _Identity:
+    """Company, form and date of a filing, from (in order) its dei facts, the SGML header of its
+    submission, its cover page, the sec-edgar-downloader folder it sits in, then the user's options
+    (which fill gaps and overrule all but dei facts; see ``_Identity.offer``)."""
+    folder_ticker, folder_form = downloader_identity(path)
+    found = _Identity()
+    found.take(
+        "form",
+        [
+            ("dei", (dei.get("DocumentType") or "").upper().strip()),
+            ("sgml header", (header.form or "").upper().strip() if header else ""),
+            ("cover", cover.form),
+            ("folder", folder_form),
+        ],
+    )
+    symbol = (dei.get("TradingSymbol") or "").strip().upper()
+    found.take("ticker", [("dei", symbol), ("cover", cover.trading_symbol)])
+    found.take(
+        "company_name",
+        [
+            ("dei", dei.get("EntityRegistrantName")),
+            ("sgml header", header.company if header else None),
+            ("cover", cover.company_name),
+        ],
+    )
+    # An 8-K is dated by its event ("Date of Report"), a periodic report by the period it covers.
+    cover_date = cover.event_date if found.form.startswith("8-K") else cover.period_end
+    found.take(
+        "period_end",
+        [
+            ("dei", _parse_date(dei.get("DocumentPeriodEndDate", ""))),
+            ("sgml header", header.period if header else None),
+            ("cover", cover_date),
+        ],
+    )
+    if found.ticker is None:
+        builtin = lookup_builtin(found.company_name) if found.company_name else None
+        by_name = builtin.ticker if builtin else None
+        found.take("ticker", [("company name", by_name), ("folder", folder_ticker)])
+    if hints is not None:
+        found.offer("form", "--form", normalize_form(hints.form))
+        found.offer("ticker", "--ticker", hints.ticker.strip().upper().lstrip("$") if hints.ticker else None)
+        found.offer("period_end", "--period-end", hints.period_end)
+    return found
+
+
 def read_metadata(
-    dei: dict[str, str], header: SubmissionHeader | None, units: list[Unit], path: Path
+    dei: dict[str, str],
+    header: SubmissionHeader | None,
+    units: list[Unit],
+    path: Path,
+    hints: Hints | None = None,
 ) -> _Meta:
-    """Combine dei facts, the SGML header and the built-in companies into document metadata."""
-    form = (dei.get("DocumentType") or (header.form if header else None) or "").upper().strip()
-    cover: CoverInfo | None = None  # the cover page as the PDF reader reads it: only when needed
-    if not form:
-        cover = parse_cover(_cover_text(units))
-        form = cover.form or ""
+    """Combine dei facts, the SGML header, the cover page, the folder, the user's options and the
+    built-in companies into document metadata."""
+    identity = read_identity(dei, header, parse_cover(_cover_text(units)), path, hints)
+    form = identity.form
     base_m = _FORM_BASE.match(form)
     form_base = base_m.group(1).upper() if base_m else form
     amendment = form.endswith("/A") or dei.get("AmendmentFlag", "").strip().lower() == "true"
     kind = form_base if form_base in ("10-K", "10-Q", "8-K") else "other"
 
-    company_name = dei.get("EntityRegistrantName") or (header.company if header else None)
-    ticker = (dei.get("TradingSymbol") or "").strip().upper() or None
+    company_name = identity.company_name
+    ticker = identity.ticker
     builtin = lookup_builtin(ticker) if ticker else None
     if builtin is None and company_name:
         builtin = lookup_builtin(company_name)
-    if ticker is None and builtin is not None:
-        ticker = builtin.ticker
-    if ticker is None and header is not None:
-        ticker = _ticker_from_downloader_path(path)
-
-    period_end = _parse_date(dei.get("DocumentPeriodEndDate", "")) or (header.period if header else None)
-    if period_end is None:
-        period_end = (cover or parse_cover(_cover_text(units))).period_end
+    named = lookup_builtin(company_name) if company_name else None
+    if identity.sources.get("ticker") == "option" and named is not None and named.ticker != ticker:
+        company_name = None  # the user's company, not the one the text names
+    if company_name is None and builtin is not None and builtin.ticker == ticker:
+        company_name = builtin.name
+    period_end = identity.period_end
 
     fye_fact = dei.get("CurrentFiscalYearEndDate", "")
     fye = fye_month(fye_fact, dei.get("CurrentFiscalYearEndDate@format"))
@@ -116,6 +208,8 @@ def read_metadata(
         offset = builtin.fiscal_year_offset if builtin is not None else 0
         if kind == "10-Q":
             computed_year, computed_quarter = fiscal_period(period_end, fye, offset)
+        elif kind == "8-K":  # the event's quarter, as for PDF 8-Ks (mid-month: no 52/53-week spill-over)
+            computed_year, computed_quarter = fiscal_period(period_end.replace(day=15), fye, offset)
         else:
             computed_year = fiscal_year_of_annual(period_end, fye, offset)
     fiscal_year = dei_year if dei_year is not None else computed_year
@@ -124,6 +218,8 @@ def read_metadata(
     quarter: int | None = None
     if kind == "10-Q":
         quarter = int(focus[1]) if focus in ("Q1", "Q2", "Q3", "Q4") else computed_quarter
+    elif kind == "8-K":
+        quarter = computed_quarter
 
     name_for_title = company_name or ticker or Path(path).stem
     form_label = form or kind
@@ -154,15 +250,25 @@ def read_metadata(
         computed_fiscal_year=computed_year,
         calendar=calendar,
         year_offset=calendar.year_offset if calendar is not None and offset_known else None,
+        sources=identity.sources,
+        notes=identity.notes,
     )
 
 
-def _ticker_from_downloader_path(path: Path) -> str | None:
-    """``.../<TICKER>/<FORM>/<accession>/full-submission.txt`` -> TICKER (last resort only)."""
-    parts = Path(path).resolve().parts
-    if len(parts) >= 4 and _FORM_BASE.match(parts[-3]) and re.fullmatch(r"[A-Z.\-]{1,6}", parts[-4]):
-        return parts[-4]
-    return None
+_ACCESSION = re.compile(r"^\d{10}-\d{2}-\d{6}$")
+_FOLDER_TICKER = re.compile(r"^[A-Z][A-Z0-9.\-]{0,9}$")
+_FOLDER_FORM = re.compile(r"^(?:10-K|10-Q|8-K|20-F|40-F|6-K)(?:/A)?$", re.I)
+
+
+def downloader_identity(path: Path) -> tuple[str | None, str | None]:
+    """(ticker, form) of sec-edgar-downloader's ``<TICKER>/<FORM>/<accession>/<file>`` layout, or of a
+    ``<TICKER>/<FORM>/<file>`` folder; (None, None) for any other place."""
+    parts = Path(path).resolve().parts[:-1]
+    if parts and _ACCESSION.match(parts[-1]):
+        parts = parts[:-1]
+    if len(parts) >= 2 and _FOLDER_FORM.match(parts[-1]) and _FOLDER_TICKER.match(parts[-2]):
+        return parts[-2], parts[-1].upper()
+    return None, None
 
 
 def _int(value: str | None) -> int | None:
@@ -197,6 +303,14 @@ _FORM_RX = re.compile(r"\bFORM\s+(10-?K|10-?Q|8-?K|20-F|40-F|6-K)\b", re.I)
 _PERIOD_RX = re.compile(
     r"\b(?:For|FOR)\s+(?i:the\s+(quarterly\s+period|fiscal\s+quarter|quarter|fiscal\s+year|year|period)"
     r"\s+ended\s*:?\s*(" + DATE + "))"
+)
+
+
+# ... or at the start of a cover line in lower case ("for the quarterly period ended June 29, 2025").
+_PERIOD_LINE_RX = re.compile(
+    r"^\W*for\s+the\s+(quarterly\s+period|fiscal\s+quarter|quarter|fiscal\s+year|year|period)"
+    r"\s+ended\s*:?\s*(" + DATE + ")",
+    re.I | re.M,
 )
 
 
@@ -241,7 +355,7 @@ def parse_cover(text: str) -> CoverInfo:
     m = _FORM_RX.search(flat)
     if m:
         info.form = normalize_form(m.group(1))
-    m = _PERIOD_RX.search(flat)
+    m = _PERIOD_RX.search(flat) or _PERIOD_LINE_RX.search(text)
     if m:
         info.period_end = parse_long_date(m.group(2))
     m = _EVENT_RX.search(flat)
@@ -279,9 +393,27 @@ def _trading_symbol(lines: list[str]) -> str | None:
             header = f"{line} {lines[i + 1]}"
         if not _SYMBOL_HEADER_RX.search(header):
             continue
+        if " | " in line:  # the cover's table as rows of cells: the symbol column of the rows below
+            return _symbol_in_column(lines[i + 1 : i + 16], _column_of(line, _SYMBOL_HEADER_RX))
         for candidate in lines[i + 1 : i + 16]:
             token = candidate.strip()
-            if _SYMBOL_RX.match(token) and token not in _NOT_SYMBOLS:
+            if _is_symbol(token):
                 return token
         return None
     return None
+
+
+def _column_of(row: str, header: re.Pattern[str]) -> int:
+    return next((i for i, cell in enumerate(row.split(" | ")) if header.search(cell)), 0)
+
+
+def _symbol_in_column(rows: list[str], column: int) -> str | None:
+    for row in rows:
+        cells = [cell.strip() for cell in row.split(" | ")]
+        if column < len(cells) and _is_symbol(cells[column]):
+            return cells[column]
+    return None
+
+
+def _is_symbol(token: str) -> bool:
+    return bool(_SYMBOL_RX.match(token)) and token not in _NOT_SYMBOLS
