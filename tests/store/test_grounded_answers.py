@@ -77,7 +77,7 @@ def writer(settings: Settings) -> Iterator[Any]:
         state = _state("What did Apple announce?", evidence)
         context = Context(today="2025-01-10", use_tools=False, record_runs=False, **options)
         out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
-        graded = asyncio.run(evaluate({**state, **out}, _Runtime(context)))  # type: ignore[arg-type]
+        graded = asyncio.run(evaluate({**state, **out}, _Runtime(context)))  # type: ignore[arg-type, typeddict-item]
         return {**out, **graded}, models
 
     yield run
