@@ -3,6 +3,8 @@ language about AI products, investors and form instructions is not."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from finagent.finance.documents import Block
@@ -108,7 +110,7 @@ def test_warnings_name_the_document() -> None:
     assert hidden == "2 passages of X are hidden in the document and were not used"
 
 
-def _html(body: str) -> list[str | tuple[str, dict[str, object]]]:
+def _html(body: str) -> list[tuple[str, dict[str, Any]]]:
     from lxml import etree
 
     root = etree.fromstring(f"<html><body>{body}</body></html>".encode(), etree.HTMLParser(encoding="utf-8"))

@@ -101,6 +101,13 @@ _CUES: tuple[_Cue, ...] = (
         r"|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|previously|you\s+were\s+told)",
     ),
     _cue(
+        "tells the reader to ignore the document",
+        r"\b(?:ignore|disregard|discard)\s+(?:all\s+|any\s+)?(?:of\s+)?the\s+(?:\w+\s+)?(?:figures|numbers|data|"
+        r"facts|text|tables?|remarks|statements|information|context|content|filings?|documents?|paragraphs?)"
+        r"\s+(?:above|below|in\s+this|of\s+this|that\s+follow)",
+        0.6,
+    ),
+    _cue(
         "addresses an AI reader",
         rf"\b(?:any|all|every|each|the|dear|attention|note\s+to|message\s+(?:to|for)|hello|hi)\s+(?:\w+\s+){{0,2}}"
         rf"{_AI}\b[^.!?\n]{{0,40}}?\b{_READS}\s+{_THIS}"
@@ -177,10 +184,15 @@ _CUES: tuple[_Cue, ...] = (
 
 def visible(text: str) -> str:
     """The text as a reader sees it: invisible characters removed, compatibility forms folded
-    (full-width letters, ligatures), table pipes and line breaks as spaces."""
-    text = _TAG_CHARS.sub("", _BIDI_RE.sub("", _ZW_RE.sub("", text)))
-    text = unicodedata.normalize("NFKC", text)
-    return re.sub(r"\s*\|\s*|\s+", " ", text)
+    (full-width letters, ligatures), each table cell a sentence of its own, line breaks as spaces."""
+    text = unicodedata.normalize("NFKC", strip_invisible(text))
+    text = re.sub(r"\s*\|\s*", ". ", text)  # a table cell is read as a sentence of its own
+    return re.sub(r"\s+", " ", text)
+
+
+def strip_invisible(text: str) -> str:
+    """Text without zero-width, bidirectional-control and tag characters (what a model is shown)."""
+    return _TAG_CHARS.sub("", _BIDI_RE.sub("", _ZW_RE.sub("", text)))
 
 
 def _hidden_characters(text: str) -> str | None:
