@@ -81,6 +81,11 @@ class Settings(BaseSettings):
     )
     reranker_weight: float = Field(default=0.5, description="Weight of the cross-encoder's relevance (0-1).")
     hnsw_ef_search: int = Field(default=100, ge=1)
+    injection_classifier: str | None = Field(
+        default=None,
+        description="A 'module:function' scoring passage text 0-1 for text addressed to an AI reader; "
+        "its score is added to the rules' (finance.untrusted) at ingest and `finagent db rescan`.",
+    )
 
     mcp_token: SecretStr | None = Field(
         default=None,

@@ -13,6 +13,7 @@ from typing import Any
 
 from finagent.db.search import SearchHit
 from finagent.finance.fiscal import quarter_label
+from finagent.finance.untrusted import strip_invisible
 
 LABEL_PREFIX = {
     "10-K": "10K",
@@ -230,7 +231,7 @@ def condense(text: str, terms: Sequence[str], max_chars: int) -> str:
     Tables keep their caption/header lines and every row naming a query term; prose keeps the
     sentences with the most query terms, in document order.
     """
-    text = _DELIMITER.sub(" ", text)
+    text = _DELIMITER.sub(" ", strip_invisible(text))
     if len(text) <= max_chars:
         return text
     lines = [line for line in text.splitlines() if line.strip()]
@@ -266,7 +267,9 @@ def describe(item: dict[str, Any]) -> str:
 
 
 def format_evidence(items: Sequence[dict[str, Any]], terms: Sequence[str], max_chars: int) -> str:
-    """Evidence as delimited data blocks; text is condensed and stripped of delimiter look-alikes."""
+    """Evidence as delimited data blocks, each with its source; text is condensed and stripped of
+    delimiter look-alikes and invisible characters. Document text is untrusted data: the prompts
+    say so, and passages addressed to AI systems never get here (finance.untrusted)."""
     blocks = []
     for item in items:
         body = condense(item["text"], terms, max_chars)

@@ -16,7 +16,7 @@ from langchain_core.runnables import Runnable
 
 from finagent.db import Database, open_database
 from finagent.db.companies import StoredCompany, list_companies
-from finagent.db.search import SearchHit, SearchRequest, run_search
+from finagent.db.search import FlaggedMatch, SearchHit, SearchRequest, flagged_matches, run_search
 from finagent.embeddings import Embedder, get_embedder
 from finagent.retrieval.rerank import PairScorer, cross_encoder
 from finagent.settings import Settings, get_settings
@@ -59,6 +59,12 @@ class AgentResources:
     def search(self, request: SearchRequest) -> list[SearchHit]:
         with self.database().connection() as conn:
             return run_search(conn, request)
+
+    def search_checked(self, request: SearchRequest) -> tuple[list[SearchHit], list[FlaggedMatch]]:
+        """The hits, and the flagged passages (never evidence) that matched as well."""
+        with self.database().connection() as conn:
+            hits = run_search(conn, request)
+            return hits, flagged_matches(conn, request, hits)
 
     # -- embeddings ------------------------------------------------------------------------
     def embedder(self) -> Embedder:

@@ -74,10 +74,12 @@ def coverage_command(
     name = f" — {coverage.name}" if coverage.name else ""
     fy_end = f" (fiscal year ends in {month_name(coverage.fiscal_year_end_month)})"
     table = Table(title=escape(f"{coverage.ticker}{name}{fy_end if coverage.fiscal_year_end_month else ''}"))
-    for column in ("period", "kind", "period end", "documents", "chunks", "sources"):
+    flagged = sum(p.flagged for p in coverage.periods)
+    columns = ("period", "kind", "period end", "documents", "chunks", *(("flagged",) if flagged else ()))
+    for column in (*columns, "sources"):
         table.add_column(
             column,
-            justify="right" if column in ("documents", "chunks") else "left",
+            justify="right" if column in ("documents", "chunks", "flagged") else "left",
             overflow="fold" if column == "sources" else "ellipsis",
         )
     for p in coverage.periods:
@@ -87,9 +89,15 @@ def coverage_command(
             p.period_end.isoformat() if p.period_end else "—",
             f"{p.documents:,}",
             f"{p.chunks:,}",
+            *((f"{p.flagged:,}",) if flagged else ()),
             escape(", ".join(source_name(s) for s in p.sources)),
         )
     console.print(table)
+    if flagged:
+        console.print(
+            f"[yellow]{flagged:,} flagged passage(s)[/]: text addressed to AI systems or hidden, "
+            f"never used as evidence (finagent db flagged --ticker {coverage.ticker})"
+        )
     if coverage.facts:
         facts = Table(title=escape(f"{coverage.ticker} XBRL facts per period (consolidated)"))
         for column in ("period", "span", "period end", "reported", "derived", "concepts"):

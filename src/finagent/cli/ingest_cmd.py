@@ -97,6 +97,11 @@ def print_report(report: IngestReport) -> None:
             f"derived facts added (Q4 = fiscal year − nine months, year-to-date differences): "
             f"{report.derived_facts:,}"
         )
+    if report.flagged:
+        console.print(
+            f"[yellow]flagged[/] {report.flagged:,} passage(s) address AI systems or hide text: stored, "
+            "never used as evidence (list them: finagent db flagged)"
+        )
     if report.by_kind:
         console.print(
             "new documents by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(report.by_kind.items()))

@@ -50,6 +50,7 @@ class PeriodCoverage:
     documents: int
     chunks: int
     sources: list[str]
+    flagged: int = 0  # passages stored flagged: addressed to AI systems or hidden, never evidence
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -140,6 +141,7 @@ def company_coverage(conn: psycopg.Connection[Any], company: str) -> Coverage:
             documents=int(r[4]),
             chunks=int(r[5]),
             sources=list(r[6] or []),
+            flagged=int(r[7]),
         )
         for r in rows
     ]
@@ -148,5 +150,6 @@ def company_coverage(conn: psycopg.Connection[Any], company: str) -> Coverage:
 
 
 def store_status(conn: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:
-    """`finagent db status` rows: (ticker, kind, fiscal year, quarter, period end, documents, chunks)."""
+    """`finagent db status` rows: (ticker, kind, fiscal year, quarter, period end, documents, chunks,
+    flagged passages)."""
     return [tuple(row) for row in conn.execute(read_sql("queries/db_status.sql")).fetchall()]

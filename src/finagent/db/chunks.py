@@ -1,13 +1,15 @@
-"""Chunks read by id (the chunk that displays a fact is cited like a search hit)."""
+"""Chunks read by id (the chunk that displays a fact is cited like a search hit); untrusted-text flags."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 from psycopg.rows import dict_row
 
+from finagent.finance.untrusted import Classifier, assess_passage
 from finagent.resources import read_sql
 
 
@@ -35,3 +37,61 @@ def vacuum_chunks(conn: psycopg.Connection[Any]) -> None:
     """Mark new pages all-visible (index-only scans of the covering filter index) and refresh the
     planner's statistics; cheap, it visits only pages changed since last time. Needs autocommit."""
     conn.execute("VACUUM (ANALYZE) chunks")
+
+
+def rescan_flags(
+    conn: psycopg.Connection[Any], classifier: Classifier | None = None, batch: int = 2000
+) -> int:
+    """Assess every stored chunk as untrusted text again (after this migration, or after the rules
+    improved); returns how many flags changed. Text only: nothing is re-embedded."""
+    changed = 0
+    after = 0
+    while True:
+        page = {"after": after, "batch": batch}
+        rows = conn.execute(read_sql("queries/flag_candidates.sql"), page).fetchall()
+        if not rows:
+            return changed
+        updates = []
+        for chunk_id, text, title, metadata, current in rows:
+            flag = assess_passage(text, title=title, metadata=metadata, classifier=classifier)
+            reason = flag.stored if flag else None
+            if reason != current:
+                updates.append({"id": chunk_id, "reason": reason})
+        if updates:
+            with conn.transaction(), conn.cursor() as cur:
+                cur.executemany(read_sql("queries/update_flag.sql"), updates)
+        changed += len(updates)
+        after = rows[-1][0]
+
+
+@dataclass(frozen=True, slots=True)
+class FlaggedPassage:
+    """A passage stored flagged, as `finagent db flagged` lists it."""
+
+    chunk_id: int
+    ticker: str | None
+    kind: str
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    title: str
+    section: str | None
+    page: int | None
+    reason: str
+    excerpt: str
+    source_uri: str
+
+
+def flagged_passages(
+    conn: psycopg.Connection[Any], ticker: str | None = None, limit: int = 100, chars: int = 240
+) -> list[FlaggedPassage]:
+    """Flagged passages of current documents, optionally of one ticker."""
+    rows = conn.execute(
+        read_sql("queries/flagged_chunks.sql"), {"ticker": ticker, "limit": limit, "chars": chars}
+    ).fetchall()
+    return [FlaggedPassage(*row) for row in rows]
+
+
+def flagged_count(conn: psycopg.Connection[Any]) -> int:
+    """Passages of current documents stored flagged."""
+    row = conn.execute(read_sql("queries/flagged_count.sql")).fetchone()
+    return int(row[0]) if row else 0

@@ -15,6 +15,7 @@ from psycopg import sql
 from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from finagent.db.chunks import rescan_flags
 from finagent.db.embedded import EmbeddedPostgres
 from finagent.db.migrate import apply_migrations
 from finagent.errors import DatabaseError
@@ -23,6 +24,7 @@ from finagent.resources import read_sql
 from finagent.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
+UNTRUSTED_MIGRATION = "004_untrusted_text.sql"  # adds chunks.flagged_reason
 
 
 def redact_url(url: str) -> str:
@@ -77,6 +79,10 @@ class Database:
                 applied = apply_migrations(conn)
                 if applied:
                     log.info("applied migrations: %s", ", ".join(applied))
+                if UNTRUSTED_MIGRATION in applied:
+                    # Chunks stored before flags existed are assessed once (text only, no re-embedding).
+                    flagged = rescan_flags(conn)
+                    log.info("assessed stored passages as untrusted text: %d flagged", flagged)
                 self._seed_companies(conn)
         except psycopg.OperationalError as exc:
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

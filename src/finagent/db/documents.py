@@ -33,6 +33,7 @@ _COPY_TYPES = [
     "text",
     "jsonb",
     "vector",
+    "text",
 ]
 
 
@@ -279,6 +280,7 @@ def write_document(
                         clean_text(chunk.text),
                         Jsonb(clean_json(chunk.metadata)),
                         vector,
+                        clean_text(chunk.flagged_reason),
                     )
                 )
         if doc.facts and doc.ticker:

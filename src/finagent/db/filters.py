@@ -70,9 +70,16 @@ class SearchFilters:
         """True when a btree-indexed filter makes an exact scan cheaper than the ANN index."""
         return bool(self.tickers or self.document_ids)
 
-    def predicates(self) -> tuple[sql.Composable, dict[str, object]]:
-        """SQL predicate over chunks ``c`` and its parameters (values are always bound, never inlined)."""
-        parts: list[sql.Composable] = [sql.SQL("NOT c.superseded")]  # only current document versions
+    def predicates(self, *, flagged: bool = False) -> tuple[sql.Composable, dict[str, object]]:
+        """SQL predicate over chunks ``c`` and its parameters (values are always bound, never inlined).
+
+        Only current document versions, and only ordinary passages: a flagged one (untrusted text
+        addressed to AI systems, hidden text) is never evidence; ``flagged`` selects just those instead.
+        """
+        parts: list[sql.Composable] = [
+            sql.SQL("NOT c.superseded"),
+            sql.SQL("c.flagged_reason IS NOT NULL" if flagged else "c.flagged_reason IS NULL"),
+        ]
         params: dict[str, object] = {}
 
         def add(clause: str, name: str, value: object) -> None:

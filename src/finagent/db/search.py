@@ -64,10 +64,22 @@ class SearchHit:
 
 @dataclass(slots=True)
 class SearchRequest:
-    """A validated sub-search: the SQL to run and its parameters."""
+    """A validated sub-search: the SQL to run and its parameters; ``flagged`` finds the flagged
+    passages (never evidence) that match it, so an answer can say what it left out."""
 
     query: sql.Composed
     params: dict[str, Any]
+    flagged: sql.Composed | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FlaggedMatch:
+    """A flagged passage (finance.untrusted) that matched a sub-search; it is not a hit."""
+
+    chunk_id: int
+    document_id: int
+    title: str
+    reason: str
 
 
 ROUTED_CANDIDATES = 24  # statement chunks always considered per sub-search when a question is routed
@@ -104,6 +116,8 @@ def build_search(
     statement = sql.SQL(read_sql("queries/hybrid_search.sql")).format(
         vector_leg=vector_leg, filters=predicate
     )
+    flagged_predicate, _ = filters.predicates(flagged=True)
+    flagged = sql.SQL(read_sql("queries/flagged_matches.sql")).format(filters=flagged_predicate)
     params |= {
         "query": text,
         "query_vector": np.asarray(query_vector, dtype=np.float32),
@@ -117,7 +131,7 @@ def build_search(
         "routed": ROUTED_CANDIDATES,
         "route_boost": float(route_boost),
     }
-    return SearchRequest(statement, params)
+    return SearchRequest(statement, params, flagged)
 
 
 def validate_query(query: str) -> str:
@@ -145,6 +159,18 @@ async def arun_search(conn: psycopg.AsyncConnection[Any], request: SearchRequest
     async with conn.cursor(row_factory=dict_row) as cur:
         await cur.execute(request.query, request.params)
         return _to_hits(await cur.fetchall())
+
+
+def flagged_matches(
+    conn: psycopg.Connection[Any], request: SearchRequest, hits: Sequence[SearchHit]
+) -> list[FlaggedMatch]:
+    """Flagged passages matching the request as well as its weakest hit (or holding every term)."""
+    if request.flagged is None:
+        return []
+    scores = [h.vector_score for h in hits if h.vector_score is not None]
+    params = request.params | {"min_vector": min(scores) if scores else 2.0}  # 2.0: no vector match
+    rows = conn.execute(request.flagged, params).fetchall()
+    return [FlaggedMatch(int(r[0]), int(r[1]), str(r[2]), str(r[3])) for r in rows]
 
 
 def hybrid_search(

@@ -68,6 +68,7 @@ class ChunkDraft:
     is_table: bool
     metadata: dict[str, Any] = field(default_factory=dict)
     statement: str | None = None  # primary financial statement a table chunk belongs to
+    flagged_reason: str | None = None  # why it is never evidence (finance.untrusted); None = ordinary
 
 
 def sha256_bytes(data: bytes) -> str:

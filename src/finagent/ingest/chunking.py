@@ -2,7 +2,9 @@
 
 Why the rules are what they are:
 
-* A chunk never crosses a change of (section, page), so every chunk cites exactly one place.
+* A chunk never crosses a change of (section, page), so every chunk cites exactly one place, nor
+  the edge of untrusted text (``metadata["hidden"]``: text the document hides; ``["flagged"]``: a
+  paragraph addressed to AI systems), which is stored flagged on its own (finance.untrusted).
 * Prose is cut on paragraph, then sentence, then whitespace boundaries (never mid-word) and
   consecutive chunks of a run share about ``overlap`` characters, so a fact straddling a cut is
   still found whole in one chunk.
@@ -64,6 +66,7 @@ def chunk_blocks(
             block.is_table != run_is_table
             or block.section != run[0].block.section
             or block.page != run[0].block.page
+            or _kept_apart(block) != _kept_apart(run[0].block)
         ):
             _flush(run, run_is_table, chunks, chunk_size, overlap, table_max)
             run = []
@@ -72,6 +75,11 @@ def chunk_blocks(
     if run:
         _flush(run, run_is_table, chunks, chunk_size, overlap, table_max)
     return chunks
+
+
+def _kept_apart(block: Block) -> object:
+    """Untrusted text (hidden, or flagged as addressed to AI systems) never shares a chunk with evidence."""
+    return block.metadata.get("hidden") or block.metadata.get("flagged")
 
 
 def _flush(

@@ -57,17 +57,95 @@ _SKIP_TAGS = frozenset(("head", "script", "style", "title", "meta", "link", "nos
 _IX_HEADER_TAGS = frozenset((f"{{{IX_NS}}}header", "ix:header"))
 
 
-_WS_RE = re.compile(r"[\s\u200b\u200c\u200d\ufeff]+")
+_WS_RE = re.compile(r"\s+")
+
+
+# Zero-width characters are deleted, not spaced: inside a word they only split it ("ig<ZWSP>nore")
+# so that a reader-model sees a word a keyword search does not.
+_ZERO_WIDTH_RE = re.compile(r"[\u200b\u200c\u200d\u2060\ufeff]")
 
 
 _BULLET_GLUE = re.compile(r"^([•●◦▪■])(?=\S)")  # "•Challenges" -> "• Challenges"
 
 
-_HIDDEN_RE = re.compile(r"display\s*:\s*none", re.I)
+# Text a browser does not show. Hidden text is never evidence: it is left out of the document's
+# visible text, and when it holds words (not a lone "TRUE" or a page number) it becomes a unit of
+# its own marked ``meta["hidden"]``, stored flagged (finance.untrusted) so people can inspect it.
+_HIDDEN_STYLE = re.compile(
+    r"(display)\s*:\s*none|(visibility)\s*:\s*hidden|(font-size)\s*:\s*0*(?:\.0+)?\s*(?:px|pt|em|rem|%)?\s*(?:;|!|$)"
+    r"|(opacity)\s*:\s*0*(?:\.0+)?\s*(?:;|!|$)",
+    re.I,
+)
+_HIDDEN_NAMES = {"display": "display:none", "visibility": "visibility:hidden", "font-size": "font-size 0"}
+_WHITE_TEXT = re.compile(
+    r"(?<![-\w])color\s*:\s*(?:#fff(?:fff)?|white|rgb\(\s*255\s*,\s*255\s*,\s*255\s*\))\s*(?:;|!|$)", re.I
+)
+_BACKGROUND = re.compile(r"background(?:-color)?\s*:\s*([^;!]+)", re.I)
+_WHITE_VALUES = frozenset(("#fff", "#ffffff", "white", "transparent", "rgb(255,255,255)", "none", "inherit"))
+HIDDEN_MIN_WORDS = 4  # shorter hidden fragments (a white "TRUE", a 1-pt page number) are dropped silently
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def norm_space(text: str) -> str:
-    return _WS_RE.sub(" ", text).strip()
+    return _WS_RE.sub(" ", _ZERO_WIDTH_RE.sub("", text)).strip()
+
+
+def hidden_reason(el: etree._Element) -> str | None:
+    """How an element hides its text (display:none, zero font size, white on white...), or None."""
+    if el.get("hidden") is not None:
+        return "hidden attribute"
+    style = el.get("style")
+    if not style:
+        return None
+    match = _HIDDEN_STYLE.search(style)
+    if match:
+        name = next(g for g in match.groups() if g).lower()
+        return _HIDDEN_NAMES.get(name, "opacity 0")
+    if _WHITE_TEXT.search(style) and not _coloured_background(el):
+        return "white text on a white background"
+    return None
+
+
+def _coloured_background(el: etree._Element) -> bool:
+    """Whether the nearest background set on the element or an ancestor is not white."""
+    for node in (el, *el.iterancestors()):
+        found = _BACKGROUND.search(node.get("style") or "")
+        value = found.group(1) if found else node.get("bgcolor")
+        if value:
+            return re.sub(r"\s+", "", value).lower() not in _WHITE_VALUES
+    return False
+
+
+def _hidden_text(el: etree._Element) -> str:
+    """Readable text inside a hidden element (not the iXBRL header's facts, scripts or styles)."""
+    parts: list[str] = []
+    stack: list[tuple[etree._Element, bool]] = [(el, False)]
+    while stack:
+        node, closing = stack.pop()
+        tail = node.tail if node is not el else None
+        if closing:
+            if local(node.tag) in _CELL_BREAK_TAGS:
+                parts.append(" ")
+        elif isinstance(node.tag, str) and not (node.tag in _IX_HEADER_TAGS or local(node.tag) in _SKIP_TAGS):
+            parts.append(node.text or "")
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node))
+            continue
+        if tail:
+            parts.append(tail)
+    return norm_space("".join(parts))
+
+
+def _note_hidden(el: etree._Element, found: list[Unit] | None) -> None:
+    """Keep a hidden element's text as a flagged unit when it holds words (see _HIDDEN_STYLE)."""
+    if found is None or el.tag in _IX_HEADER_TAGS or local(el.tag) in _SKIP_TAGS:
+        return
+    reason = hidden_reason(el)
+    if reason is None:
+        return
+    text = _hidden_text(el)
+    if len(_WORD.findall(text)) >= HIDDEN_MIN_WORDS:
+        found.append(Unit(text, meta={"hidden": reason}))
 
 
 class Walker:
@@ -82,6 +160,7 @@ class Walker:
         self.buf: list[str] = []
         self.fact_ordinals = fact_ordinals or {}
         self.shown: list[int] = []  # facts met since the last flush
+        self.hidden: list[Unit] = []  # hidden text met since the last flush, emitted after it
 
     def run(self, root: etree._Element) -> list[Unit]:
         body = None
@@ -103,6 +182,9 @@ class Walker:
                     unit.meta[FACT_KEY] = self.shown
                 self.units.append(unit)
         self.shown = []
+        if self.hidden:
+            self.units.extend(self.hidden)
+            self.hidden = []
 
     def _walk(self, root: etree._Element) -> None:
         """Iterative pre-order walk (unclosed <font> tags in old filings nest thousands deep)."""
@@ -117,11 +199,14 @@ class Walker:
             elif not isinstance(el.tag, str):
                 if el.tag is etree.Entity:
                     buf.append(_entity_text(el))
-            elif not _skipped(el):
+            elif _skipped(el):
+                _note_hidden(el, self.hidden)
+            else:
                 tag = local(el.tag)
                 if tag == "table":
                     self._flush()
-                    self.units.extend(_table_units(el, self.fact_ordinals))
+                    self.units.extend(_table_units(el, self.fact_ordinals, self.hidden))
+                    self._flush()
                 else:
                     if tag == "nonfraction" and (ordinal := self.fact_ordinals.get(el)) is not None:
                         self.shown.append(ordinal)
@@ -137,11 +222,10 @@ class Walker:
 
 
 def _skipped(el: etree._Element) -> bool:
-    """Elements whose content is not document text: hidden iXBRL header, scripts, display:none."""
+    """Elements whose content is not document text: hidden iXBRL header, scripts, hidden text."""
     if el.tag in _IX_HEADER_TAGS or local(el.tag) in _SKIP_TAGS:
         return True
-    style = el.get("style")
-    return bool(style and "none" in style and _HIDDEN_RE.search(style))
+    return hidden_reason(el) is not None
 
 
 def _entity_text(node: etree._Element) -> str:
@@ -179,8 +263,9 @@ _HEADING_CELL = re.compile(r"^(item|part)\s+\w", re.I)
 _CELL_BREAK_TAGS = _BLOCK_TAGS | {"br"}
 
 
-def _cell_text(cell: etree._Element) -> str:
-    """Text of a cell with spaces where line breaks/blocks were ('Three Months<br/>Ended')."""
+def _cell_text(cell: etree._Element, hidden: list[Unit] | None = None) -> str:
+    """Text of a cell with spaces where line breaks/blocks were ('Three Months<br/>Ended');
+    hidden parts are left out (and noted in ``hidden``)."""
     parts: list[str] = []
     stack: list[tuple[etree._Element, bool]] = [(cell, False)]
     while stack:
@@ -192,7 +277,9 @@ def _cell_text(cell: etree._Element) -> str:
         elif not isinstance(el.tag, str):
             if el.tag is etree.Entity:
                 parts.append(_entity_text(el))
-        elif not _skipped(el):
+        elif _skipped(el):
+            _note_hidden(el, hidden)
+        else:
             if local(el.tag) in _CELL_BREAK_TAGS:
                 parts.append(" ")
             if el.text:
@@ -235,7 +322,11 @@ def _merge_cells(cells: list[str]) -> list[str]:
     return out
 
 
-def _table_units(table: etree._Element, fact_ordinals: dict[etree._Element, int] | None = None) -> list[Unit]:
+def _table_units(
+    table: etree._Element,
+    fact_ordinals: dict[etree._Element, int] | None = None,
+    hidden: list[Unit] | None = None,
+) -> list[Unit]:
     """One table unit of pipe-separated rows, or text units for layout tables.
 
     A table unit's ``meta["header_rows"]`` counts its leading column-header rows (rows whose
@@ -251,7 +342,7 @@ def _table_units(table: etree._Element, fact_ordinals: dict[etree._Element, int]
         for td in tr:
             if local(td.tag) not in ("td", "th"):
                 continue
-            text = _cell_text(td)
+            text = _cell_text(td, hidden)
             if first_empty is None:
                 first_empty = not text
             if text and text not in _BULLETS:

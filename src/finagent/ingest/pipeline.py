@@ -30,9 +30,11 @@ from finagent.embeddings import Embedder
 from finagent.errors import FinagentError, ParseError, SkipDocument
 from finagent.finance.documents import ChunkDraft, ParsedDocument, SourceItem
 from finagent.finance.statements import classify_statement
+from finagent.finance.untrusted import Classifier
 from finagent.ingest.chunking import chunk_blocks, chunk_pages
 from finagent.ingest.fact_sources import fact_chunk_ordinals
 from finagent.ingest.facts_upkeep import refresh_company_facts
+from finagent.ingest.screening import flag_blocks, flag_chunks, load_classifier
 from finagent.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -47,6 +49,7 @@ class IngestReport:
 
     documents: int = 0
     chunks: int = 0
+    flagged: int = 0  # chunks stored flagged: text addressed to AI systems or hidden (never evidence)
     facts: int = 0
     derived_facts: int = 0
     unchanged: int = 0
@@ -66,6 +69,7 @@ class IngestReport:
     def merge(self, other: IngestReport) -> None:
         self.documents += other.documents
         self.chunks += other.chunks
+        self.flagged += other.flagged
         self.facts += other.facts
         self.derived_facts += other.derived_facts
         self.unchanged += other.unchanged
@@ -78,6 +82,30 @@ class IngestReport:
         self.seconds += other.seconds
         for kind, count in other.by_kind.items():
             self.by_kind[kind] = self.by_kind.get(kind, 0) + count
+
+
+def chunk_document(
+    doc: ParsedDocument, settings: Settings, classifier: Classifier | None = None
+) -> list[ChunkDraft]:
+    """A parsed document's chunks as they are stored: statement labels and untrusted-text flags set."""
+    flag_blocks(doc.blocks, classifier)
+    chunks = (
+        chunk_pages(doc.blocks, max_chars=settings.page_chunk_max, overlap=settings.chunk_overlap)
+        if doc.chunking == "pages"
+        else chunk_blocks(
+            doc.blocks,
+            chunk_size=settings.chunk_size,
+            overlap=settings.chunk_overlap,
+            table_max=settings.table_chunk_max,
+        )
+    )
+    for chunk in chunks:
+        if chunk.is_table or doc.chunking == "pages":  # a page chunk mixes a table with its title
+            chunk.statement = classify_statement(
+                chunk.text, chunk.metadata.get("caption"), require_title=doc.chunking == "pages"
+            )
+    flag_chunks(chunks, classifier)
+    return chunks
 
 
 @dataclass(slots=True)
@@ -105,6 +133,7 @@ class IngestPipeline:
         self.progress = progress or (lambda stage, done, total: None)
         self.flush_chunks = flush_chunks
         self._touched: set[str] = set()  # companies whose facts changed in this run
+        self.classifier = load_classifier(settings)
 
     def run(
         self,
@@ -182,35 +211,25 @@ class IngestPipeline:
                 self._touched.add(doc.ticker)
             return None
         seen.add(doc.content_sha256)
-        chunks = self._chunks(doc)
+        chunks = chunk_document(doc, self.settings, self.classifier)
         if not chunks and not doc.facts:
             self._fail(conn, item.uri, "no text could be extracted", report)
             return None
-        for chunk in chunks:
-            if chunk.is_table or doc.chunking == "pages":  # a page chunk mixes a table with its title
-                chunk.statement = classify_statement(
-                    chunk.text, chunk.metadata.get("caption"), require_title=doc.chunking == "pages"
-                )
         record_event(
             conn,
             item.uri,
             "parsed",
             content_sha256=doc.content_sha256,
-            details={"kind": doc.kind, "ticker": doc.ticker, "chunks": len(chunks), "facts": len(doc.facts)},
+            details={
+                "kind": doc.kind,
+                "ticker": doc.ticker,
+                "chunks": len(chunks),
+                "facts": len(doc.facts),
+                "flagged": sum(c.flagged_reason is not None for c in chunks),
+            },
         )
         fact_chunks = fact_chunk_ordinals(doc.blocks, chunks, doc.facts) if doc.facts else []
         return _Pending(item.uri, doc, chunks, fact_chunks)
-
-    def _chunks(self, doc: ParsedDocument) -> list[ChunkDraft]:
-        settings = self.settings
-        if doc.chunking == "pages":
-            return chunk_pages(doc.blocks, max_chars=settings.page_chunk_max, overlap=settings.chunk_overlap)
-        return chunk_blocks(
-            doc.blocks,
-            chunk_size=settings.chunk_size,
-            overlap=settings.chunk_overlap,
-            table_max=settings.table_chunk_max,
-        )
 
     def _identify(self, conn: psycopg.Connection[Any], doc: ParsedDocument) -> None:
         """A filing whose text names no ticker: SEC's list of listed companies (when loaded) by the
@@ -240,7 +259,10 @@ class IngestPipeline:
             record_event(conn, uri, "unchanged", content_sha256=doc.content_sha256)
             report.unchanged += 1
             return
-        fact_chunks = fact_chunk_ordinals(doc.blocks, self._chunks(doc), doc.facts) if doc.facts else None
+        fact_chunks = None
+        if doc.facts:  # chunked as stored, so each fact points at the chunk that displays it
+            chunks = chunk_document(doc, self.settings, self.classifier)
+            fact_chunks = fact_chunk_ordinals(doc.blocks, chunks, doc.facts)
         update_identity(conn, stored, doc, uri=uri, changes=changes, fact_chunks=fact_chunks)
         report.updated += 1
         report.changes.append((doc.title, changes))
@@ -275,6 +297,7 @@ class IngestPipeline:
                 continue
             report.documents += 1
             report.chunks += len(p.chunks)
+            report.flagged += sum(c.flagged_reason is not None for c in p.chunks)
             report.facts += len(p.doc.facts)
             if p.doc.ticker:
                 self._touched.add(p.doc.ticker)

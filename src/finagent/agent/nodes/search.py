@@ -18,8 +18,9 @@ from finagent.agent.evidence import hit_to_evidence
 from finagent.agent.resources import get_resources
 from finagent.agent.state import SearchTask
 from finagent.db.filters import SearchFilters
-from finagent.db.search import build_search
+from finagent.db.search import FlaggedMatch, build_search
 from finagent.errors import FinagentError
+from finagent.finance.untrusted import Kind, flag_kind, left_out_warning
 from finagent.retrieval.rerank import rerank
 
 
@@ -42,8 +43,11 @@ def _filters(task: SearchTask, context: Context) -> SearchFilters:
     )
 
 
-async def _hits(task: SearchTask, context: Context, log: dict[str, Any]) -> tuple[list[Any], str]:
-    """The hits of the sub-search and a note when the annual report covering a quarter stood in."""
+async def _hits(
+    task: SearchTask, context: Context, log: dict[str, Any]
+) -> tuple[list[Any], list[FlaggedMatch], str]:
+    """The hits of the sub-search, the flagged passages that matched too (never evidence), and a
+    note when the annual report covering a quarter stood in."""
     resources = get_resources()
     settings = resources.settings
     filters = _filters(task, context)
@@ -67,20 +71,25 @@ async def _hits(task: SearchTask, context: Context, log: dict[str, Any]) -> tupl
             route_boost=settings.route_boost,
         )
 
-    hits = await asyncio.to_thread(_search_with_retry, compose(filters))
+    hits, flagged = await asyncio.to_thread(_search_with_retry, compose(filters))
     covers = context.cover_missing_periods and not task.get("exact") and not task.get("document_ids")
     if hits or not (task["fiscal_quarter"] and filters.fiscal_years and covers):
-        return hits, ""
+        return hits, flagged, ""
     # No report of that quarter: the annual report that covers it (its MD&A and notes speak of the
     # year's quarters, its statements of the year).
     covering = replace(filters, fiscal_quarters=[], annual_only=True, kinds=[])
-    hits = await asyncio.to_thread(_search_with_retry, compose(covering))
+    hits, more = await asyncio.to_thread(_search_with_retry, compose(covering))
+    flagged += more
     if not hits:
-        return hits, ""
+        return hits, flagged, ""
     log["fallback"] = "covering annual report"
-    return hits, (
-        f"no report of {task['ticker'] or 'any company'} {task['period_label']} matched "
-        f"'{task['query']}'; the FY{task['fiscal_year']} annual report that covers it was searched"
+    return (
+        hits,
+        flagged,
+        (
+            f"no report of {task['ticker'] or 'any company'} {task['period_label']} matched "
+            f"'{task['query']}'; the FY{task['fiscal_year']} annual report that covers it was searched"
+        ),
     )
 
 
@@ -133,7 +142,7 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
         "round": task["round"],
     }
     try:
-        hits, fallback_note = await _hits(task, context, log)
+        hits, flagged, fallback_note = await _hits(task, context, log)
     except (FinagentError, psycopg.Error) as exc:
         log |= {"hits": 0, "chunk_ids": [], "error": str(exc), "ms": _ms(started)}
         where = f"{task['ticker'] or 'all'} {task['period_label']}"
@@ -149,11 +158,21 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
         "scores": _scores(hits),
         "ms": _ms(started),
     }
+    if flagged:
+        log["flagged_chunk_ids"] = sorted({f.chunk_id for f in flagged})
     return {
         "evidence": evidence,
         "searches": [log],
-        "warnings": ([fallback_note] if fallback_note else []) + notes,
+        "warnings": ([fallback_note] if fallback_note else []) + notes + _left_out(flagged),
     }
+
+
+def _left_out(flagged: list[FlaggedMatch]) -> list[str]:
+    """One warning per document whose flagged passages matched: they were not used."""
+    groups: dict[tuple[Kind, str], set[int]] = {}
+    for match in flagged:
+        groups.setdefault((flag_kind(match.reason), match.title), set()).add(match.chunk_id)
+    return [left_out_warning(kind, title, len(ids)) for (kind, title), ids in groups.items()]
 
 
 @retry(
@@ -162,9 +181,9 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
     wait=wait_fixed(0.5),
     reraise=True,
 )
-def _search_with_retry(request: Any) -> list[Any]:
+def _search_with_retry(request: Any) -> tuple[list[Any], list[FlaggedMatch]]:
     """One retry on a dropped connection (e.g. the server restarted); then the error surfaces."""
-    return get_resources().search(request)
+    return get_resources().search_checked(request)
 
 
 def _ms(started: float) -> float:

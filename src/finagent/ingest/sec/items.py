@@ -60,7 +60,7 @@ def _find_headings(units: list[Unit], form_base: str) -> list[_Heading]:
     part = 0
     structural: set[int] = set()  # part headings and split-off heading titles: not body text
     for i, u in enumerate(units):
-        if u.is_table or len(u.text) > _MAX_HEADING:
+        if u.is_table or len(u.text) > _MAX_HEADING or u.meta.get("hidden"):
             continue
         pm = PART_RE.match(u.text)
         if pm and not ITEM_RE.match(u.text) and _title_ok(pm.group("rest")):
