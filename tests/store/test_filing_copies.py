@@ -105,6 +105,11 @@ def test_cut_copy_refused_and_a_second_copy_is_a_new_version_of_one_document(
     [listed] = json.loads(listing.output)
     assert (listed["id"], listed["chunks"], listed["facts"]) == (current[0][0], full_chunks, full_facts)
     assert listed["source_uri"].endswith("aapl-10-q-copy.html") and listed["period"] == "Q3 FY2025"
+    # Both copies ingested again: nothing changes (the earlier copy stays an earlier copy).
+    rerun = cli.invoke(app, ["ingest", "path", str(folder / "aapl-10-q.html"), str(again)])
+    assert rerun.exit_code == 0, rerun.output
+    assert _rows(db, "SELECT id FROM documents WHERE status = 'ready'") == [(current[0][0],)]
+    assert _one(db, "SELECT count(*) FROM documents") == 2
 
     # Removing it removes the earlier copy too: nothing of it is searched or counted.
     removed = cli.invoke(app, ["db", "remove", str(current[0][0])])

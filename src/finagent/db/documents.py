@@ -60,6 +60,13 @@ def is_stored(conn: psycopg.Connection[Any], content_sha256: str) -> bool:
     return row is not None
 
 
+def is_kept_copy(conn: psycopg.Connection[Any], content_sha256: str) -> bool:
+    """True when this content is stored but superseded and not restorable: an earlier copy of a
+    filing whose newer copy from another source is current (see restore_version.sql)."""
+    row = conn.execute(read_sql("queries/stored_content.sql"), {"content_sha256": content_sha256}).fetchone()
+    return row is not None
+
+
 def supersede_versions(conn: psycopg.Connection[Any], source_uri: str, content_sha256: str) -> list[int]:
     """Mark the other current versions of ``source_uri`` superseded (kept, but out of every search)."""
     ids = [

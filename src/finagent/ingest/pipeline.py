@@ -16,7 +16,7 @@ import psycopg
 
 from finagent.db import Database
 from finagent.db.chunks import vacuum_chunks
-from finagent.db.documents import is_stored, record_event, restore_version, write_document
+from finagent.db.documents import is_kept_copy, is_stored, record_event, restore_version, write_document
 from finagent.embeddings import Embedder
 from finagent.errors import FinagentError, ParseError, SkipDocument
 from finagent.finance.documents import ChunkDraft, ParsedDocument, SourceItem
@@ -159,6 +159,16 @@ class IngestPipeline:
             report.unchanged += 1
             if doc.ticker:
                 self._touched.add(doc.ticker)
+            return None
+        if is_kept_copy(conn, doc.content_sha256):
+            record_event(
+                conn,
+                item.uri,
+                "unchanged",
+                content_sha256=doc.content_sha256,
+                reason="an earlier copy of a filing whose newer copy is stored",
+            )
+            report.unchanged += 1
             return None
         seen.add(doc.content_sha256)
         settings = self.settings
