@@ -10,7 +10,8 @@ WITH in_use AS (
 )
 SELECT d.id, d.ticker, d.kind, d.fiscal_year, d.fiscal_quarter, d.period_end, d.title, d.source_uri,
        sum(u.chunks)::bigint AS chunks, sum(u.facts)::bigint AS facts,
-       array_agg(u.id ORDER BY u.id) FILTER (WHERE u.id <> d.id AND (u.chunks > 0 OR u.facts > 0)) AS from_copies
+       array_agg(u.id ORDER BY u.id) FILTER (WHERE u.id <> d.id AND u.chunks > 0) AS text_from,
+       array_agg(u.id ORDER BY u.id) FILTER (WHERE u.id <> d.id AND u.facts > 0) AS facts_from
 FROM documents d
 JOIN in_use u ON u.filing = coalesce(d.filing_key, 'document ' || d.id)
 WHERE d.status = 'ready'

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from finagent.cli import ingest_cmd
 from finagent.cli.main import app
 from finagent.db import Database
+from finagent.db.catalog import list_documents
 from finagent.errors import FinagentError
 from finagent.finance.documents import Block, ParsedDocument
 from finagent.ingest.pipeline import IngestPipeline
@@ -143,6 +144,9 @@ def test_copies_of_one_filing_in_two_formats_complement_each_other(db: Database,
         db, "SELECT count(*) FROM facts f JOIN chunks c ON c.id = f.chunk_id WHERE NOT f.superseded"
     )
     assert linked > 0  # the instance's facts are cited to the text copy of the same report
+    with db.connection() as conn:
+        [listed] = list_documents(conn, "AAPL")
+    assert (listed.id, listed.chunks, listed.facts, listed.text_from) == (ready[0][0], 1, reported, [pdf_id])
 
     reprint = [Block("Total net sales | 383,285 | 394,328 (reprinted)", is_table=True)]
     newer = make_doc(

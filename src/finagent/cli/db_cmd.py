@@ -83,8 +83,13 @@ def documents(
         )
     for d in docs:
         source = escape(d.source_uri)
-        if d.from_copies:
-            source += f" (also in use: copy {_ids(d.from_copies)})"
+        kept = [
+            f"{part} of copy {_ids(ids)}"
+            for part, ids in (("text", d.text_from), ("facts", d.facts_from))
+            if ids
+        ]
+        if kept:
+            source += f" ({'; '.join(kept)} still in use)"
         table.add_row(
             str(d.id),
             d.ticker or "—",

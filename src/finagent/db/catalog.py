@@ -150,9 +150,9 @@ def company_coverage(conn: psycopg.Connection[Any], company: str) -> Coverage:
 @dataclass(frozen=True, slots=True)
 class StoredDocument:
     """A current document (one per filing) as `finagent db documents` lists it: its id (what
-    `finagent db remove` takes), and the chunks searched and facts used for it. ``from_copies``
-    names older copies of the same filing still serving a part this one lacks (the text behind an
-    XBRL instance)."""
+    `finagent db remove` takes), and the chunks searched and facts used for it. ``text_from`` and
+    ``facts_from`` name older copies of the same filing still serving a part this one lacks (the
+    text behind an XBRL instance, the facts behind a PDF)."""
 
     id: int
     ticker: str | None
@@ -164,7 +164,8 @@ class StoredDocument:
     source_uri: str
     chunks: int
     facts: int
-    from_copies: list[int]
+    text_from: list[int]
+    facts_from: list[int]
 
     @property
     def period(self) -> str:
@@ -192,7 +193,8 @@ def list_documents(conn: psycopg.Connection[Any], ticker: str | None = None) -> 
             source_uri=r[7],
             chunks=int(r[8] or 0),
             facts=int(r[9] or 0),
-            from_copies=[int(i) for i in r[10] or []],
+            text_from=[int(i) for i in r[10] or []],
+            facts_from=[int(i) for i in r[11] or []],
         )
         for r in rows
     ]
