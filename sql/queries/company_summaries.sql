@@ -1,7 +1,8 @@
--- One row per company that has current documents: counts, kinds and the fiscal span the store holds.
+-- One row per company that has current documents: counts, kinds and the fiscal span the store holds;
+-- chunks are those searched (a filing's text kept from an earlier copy included).
 SELECT c.ticker, c.name, c.fiscal_year_end_month,
        count(d.id) AS documents,
-       coalesce(sum(d.chunk_count), 0) AS chunks,
+       (SELECT count(*) FROM chunks k WHERE k.ticker = c.ticker AND NOT k.superseded) AS chunks,
        array_agg(DISTINCT d.kind ORDER BY d.kind) AS kinds,
        min(d.fiscal_year) AS first_fiscal_year,
        max(d.fiscal_year) AS last_fiscal_year,

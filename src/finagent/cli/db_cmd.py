@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
+from finagent.cli.catalog_cmd import EMPTY_STORE
 from finagent.cli.common import store
-from finagent.cli.console import console
-from finagent.db.catalog import store_status
+from finagent.cli.console import console, err_console
+from finagent.db.catalog import list_documents, store_status
 from finagent.finance.fiscal import quarter_label
 
 db_app = typer.Typer(help="Inspect the document store.", no_args_is_help=True)
@@ -18,37 +20,118 @@ db_app = typer.Typer(help="Inspect the document store.", no_args_is_help=True)
 
 @db_app.command("status")
 def status() -> None:
-    """Documents and chunks by ticker, kind and fiscal period."""
+    """Documents, chunks and facts by ticker, kind and fiscal period, with the document ids."""
     with store() as db, db.connection() as conn:
         rows = store_status(conn)
         url = db.url if db.embedded is None else f"embedded ({db.embedded.data_dir})"
     table = Table(title=f"finagent store — {url}")
-    for col in ("ticker", "kind", "fiscal period", "period end", "documents", "chunks", "flagged"):
-        table.add_column(col, justify="right" if col in ("documents", "chunks", "flagged") else "left")
-    total_docs = total_chunks = total_flagged = 0
-    for ticker, kind, year, quarter, period_end, docs, chunks, flagged in rows:
+    counts = ("documents", "chunks", "facts", "flagged")
+    for col in ("ticker", "kind", "fiscal period", "period end", *counts, "ids"):
+        table.add_column(col, justify="right" if col in counts else "left")
+    total_docs = total_chunks = total_facts = total_flagged = 0
+    for row in rows:
         table.add_row(
-            ticker or "—",
-            kind,
-            quarter_label(year, quarter),
-            str(period_end or "—"),
-            str(docs),
-            str(chunks or 0),
-            str(flagged),
+            row.ticker or "—",
+            row.kind,
+            quarter_label(row.fiscal_year, row.fiscal_quarter),
+            str(row.period_end or "—"),
+            f"{len(row.ids):,}",
+            f"{row.chunks:,}",
+            f"{row.facts:,}",
+            f"{row.flagged:,}",
+            _ids(row.ids),
         )
-        total_docs += docs
-        total_chunks += chunks or 0
-        total_flagged += flagged
+        total_docs += len(row.ids)
+        total_chunks += row.chunks
+        total_facts += row.facts
+        total_flagged += row.flagged
     table.add_section()
-    table.add_row("total", "", "", "", str(total_docs), str(total_chunks), str(total_flagged))
+    totals = (total_docs, total_chunks, total_facts, total_flagged)
+    table.add_row("total", "", "", "", *(f"{n:,}" for n in totals), "")
     console.print(table)
     if not rows:
         console.print("The store is empty: add documents with [bold]finagent ingest path <dir>[/].")
-    elif total_flagged:
+        return
+    console.print(
+        "Each document with its source: [bold]finagent db documents[/]; remove one: "
+        "[bold]finagent db remove <id>[/]."
+    )
+    if total_flagged:
         console.print(
             f"[yellow]{total_flagged:,} flagged passage(s)[/] address AI systems or hide text: stored, never "
             "used as evidence (list them: [bold]finagent db flagged[/])"
         )
+
+
+def _ids(ids: list[int], shown: int = 6) -> str:
+    """'3, 7, 12', or '3, 7, 12, … (40)' for a long list."""
+    text = ", ".join(str(i) for i in ids[:shown])
+    return text if len(ids) <= shown else f"{text}, … ({len(ids)})"
+
+
+@db_app.command("documents")
+def documents(
+    ticker: Annotated[str | None, typer.Option(help="Only this company's documents.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the documents as JSON.")] = False,
+) -> None:
+    """Current documents (one per filing) with their ids and sources: what `db remove` takes."""
+    with store() as db, db.connection() as conn:
+        docs = list_documents(conn, ticker.strip().upper() if ticker else None)
+    if as_json:
+        console.print_json(json.dumps([d.to_dict() for d in docs]))
+        return
+    if not docs:
+        err_console.print(f"no documents for '{ticker}'" if ticker else EMPTY_STORE)
+        return
+    table = Table(title="Documents in the store")
+    for col in ("id", "ticker", "kind", "period", "period end", "chunks", "facts", "source"):
+        table.add_column(
+            col,
+            justify="right" if col in ("id", "chunks", "facts") else "left",
+            overflow="fold" if col == "source" else "ellipsis",
+        )
+    for d in docs:
+        source = escape(d.source_uri)
+        kept = [
+            f"{part} of copy {_ids(ids)}"
+            for part, ids in (("text", d.text_from), ("facts", d.facts_from))
+            if ids
+        ]
+        if kept:
+            source += f" ({'; '.join(kept)} still in use)"
+        table.add_row(
+            str(d.id),
+            d.ticker or "—",
+            d.kind,
+            d.period,
+            d.period_end.isoformat() if d.period_end else "—",
+            f"{d.chunks:,}",
+            f"{d.facts:,}",
+            source,
+        )
+    console.print(table)
+
+
+@db_app.command("remove")
+def remove(
+    target: Annotated[
+        str | None,
+        typer.Argument(help="A document id (see `finagent db documents`) or the path it was read from."),
+    ] = None,
+    ticker: Annotated[str | None, typer.Option(help="Remove every document of this company.")] = None,
+) -> None:
+    """Delete a document, or a company's documents, with their chunks and facts (no confirmation).
+
+    Earlier versions and superseded copies of the same filing go with a document; derived facts are
+    recomputed from what remains. Ingest events stay as history.
+    """
+    from finagent.ingest.removal import remove_from_store
+
+    document_id = int(target) if target is not None and target.strip().isdigit() else None
+    source = target if target is not None and document_id is None else None
+    with store() as db, db.connection() as conn:
+        removal = remove_from_store(conn, document_id=document_id, source=source, ticker=ticker)
+    console.print(removal.summary())
 
 
 @db_app.command("flagged")

@@ -149,7 +149,89 @@ def company_coverage(conn: psycopg.Connection[Any], company: str) -> Coverage:
     return Coverage(found.ticker, found.name, found.fiscal_year_end_month, periods, facts)
 
 
-def store_status(conn: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:
-    """`finagent db status` rows: (ticker, kind, fiscal year, quarter, period end, documents, chunks,
-    flagged passages)."""
-    return [tuple(row) for row in conn.execute(read_sql("queries/db_status.sql")).fetchall()]
+@dataclass(frozen=True, slots=True)
+class StoredDocument:
+    """A current document (one per filing) as `finagent db documents` lists it: its id (what
+    `finagent db remove` takes), and the chunks searched and facts used for it. ``text_from`` and
+    ``facts_from`` name older copies of the same filing still serving a part this one lacks (the
+    text behind an XBRL instance, the facts behind a PDF)."""
+
+    id: int
+    ticker: str | None
+    kind: str
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    period_end: date | None
+    title: str
+    source_uri: str
+    chunks: int
+    facts: int
+    text_from: list[int]
+    facts_from: list[int]
+    flagged: int = 0  # passages stored flagged: addressed to AI systems or hidden, never evidence
+
+    @property
+    def period(self) -> str:
+        return quarter_label(self.fiscal_year, self.fiscal_quarter)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["period_end"] = self.period_end.isoformat() if self.period_end else None
+        data["period"] = self.period
+        return data
+
+
+def list_documents(conn: psycopg.Connection[Any], ticker: str | None = None) -> list[StoredDocument]:
+    """Current documents, optionally of one company, in ticker, kind and period order."""
+    rows = conn.execute(read_sql("queries/list_documents.sql"), {"ticker": ticker}).fetchall()
+    return [
+        StoredDocument(
+            id=int(r[0]),
+            ticker=r[1],
+            kind=r[2],
+            fiscal_year=r[3],
+            fiscal_quarter=r[4],
+            period_end=r[5],
+            title=r[6],
+            source_uri=r[7],
+            chunks=int(r[8] or 0),
+            facts=int(r[9] or 0),
+            text_from=[int(i) for i in r[10] or []],
+            facts_from=[int(i) for i in r[11] or []],
+            flagged=int(r[12] or 0),
+        )
+        for r in rows
+    ]
+
+
+@dataclass(slots=True)
+class StatusRow:
+    """`finagent db status`: the documents of one company, kind and fiscal period."""
+
+    ticker: str | None
+    kind: str
+    fiscal_year: int | None
+    fiscal_quarter: int | None
+    period_end: date | None
+    ids: list[int]
+    chunks: int
+    facts: int
+    flagged: int = 0
+
+
+def store_status(conn: psycopg.Connection[Any]) -> list[StatusRow]:
+    """Current documents grouped by ticker, kind and fiscal period, with their ids (for `db remove`)
+    and the chunks searched and facts used (one filing counted once, whatever its copies)."""
+    rows: dict[tuple[Any, ...], StatusRow] = {}
+    for doc in list_documents(conn):
+        key = (doc.ticker, doc.kind, doc.fiscal_year, doc.fiscal_quarter)
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = StatusRow(*key, period_end=doc.period_end, ids=[], chunks=0, facts=0)
+        if doc.period_end and (row.period_end is None or doc.period_end < row.period_end):
+            row.period_end = doc.period_end
+        row.ids.append(doc.id)
+        row.chunks += doc.chunks
+        row.facts += doc.facts
+        row.flagged += doc.flagged
+    return list(rows.values())

@@ -68,6 +68,7 @@ class StoredIdentity:
     period_end: date | None
     published_at: datetime | None
     title: str
+    chunk_count: int = 0
 
 
 IDENTITY_FIELDS = ("kind", "ticker", "company_name", "fiscal_year", "fiscal_quarter", "period_end", "title")
@@ -106,8 +107,12 @@ def update_identity(
     superseded, for citations recorded earlier)."""
     params = {"document_id": stored.document_id, **_identity_params(doc)}
     with conn.transaction():
+        params["filing_key"] = key = filing_key(conn, doc)
         conn.execute(read_sql("queries/update_document_identity.sql"), params)
         conn.execute(read_sql("queries/update_chunk_identity.sql"), params)
+        # Now known as a filing another stored copy is of: this copy becomes that filing's current one.
+        has_text = stored.chunk_count > 0
+        supersede_copies(conn, stored.document_id, key, has_text=has_text, has_facts=bool(doc.facts))
         if doc.facts and doc.ticker and changes.keys() & {"ticker", "kind", "period_end", "published_at"}:
             supersede_document_facts(conn, [stored.document_id])
             ordinals = fact_chunks if fact_chunks is not None else [None] * len(doc.facts)
@@ -141,6 +146,13 @@ def _identity_params(doc: ParsedDocument) -> dict[str, Any]:
     }
 
 
+def is_kept_copy(conn: psycopg.Connection[Any], content_sha256: str) -> bool:
+    """True when this content is stored but superseded and not restorable: an earlier copy of a
+    filing whose newer copy from another source is current (see restore_version.sql)."""
+    row = conn.execute(read_sql("queries/stored_content.sql"), {"content_sha256": content_sha256}).fetchone()
+    return row is not None
+
+
 def supersede_versions(conn: psycopg.Connection[Any], source_uri: str, content_sha256: str) -> list[int]:
     """Mark the other current versions of ``source_uri`` superseded (kept, but out of every search)."""
     ids = [
@@ -156,6 +168,60 @@ def supersede_versions(conn: psycopg.Connection[Any], source_uri: str, content_s
     return ids
 
 
+FILING_KINDS = ("10-K", "10-Q", "8-K")
+"""Document kinds that are SEC filings: one filing is one document, whatever copies of it arrive."""
+
+
+def base_filing_key(doc: ParsedDocument) -> str | None:
+    """ "<ticker>|<FORM>|<period end>" of a filing (the key its facts carry); None for what is not a
+    dated filing of a known company (news, transcripts, an undated or unattributed file)."""
+    if doc.kind not in FILING_KINDS or not doc.ticker or doc.period_end is None:
+        return None
+    return filing_of(doc).key
+
+
+def filing_key(conn: psycopg.Connection[Any], doc: ParsedDocument) -> str | None:
+    """The key this document's filing is stored under: that of a stored copy with the same accession
+    number, else the base key, unless the copies there name another accession number (two 8-Ks of
+    one day are two filings), then the base key with this accession number."""
+    base = base_filing_key(doc)
+    if base is None:
+        return None
+    accession = doc.metadata.get("accession") or None
+    rows = conn.execute(
+        read_sql("queries/filing_key_match.sql"), {"base_key": base, "accession": accession}
+    ).fetchall()
+    if accession is not None:
+        same = next((str(key) for key, other in rows if other == accession), None)
+        if same is not None:
+            return same
+        others = {other for key, other in rows if key == base and other}
+        if others and accession not in others:
+            return f"{base}|{accession}"
+    return base
+
+
+def supersede_copies(
+    conn: psycopg.Connection[Any], document_id: int, key: str | None, *, has_text: bool, has_facts: bool
+) -> list[int]:
+    """Make ``document_id`` its filing's current document; returns the copies it supersedes.
+
+    The filing's text comes from its newest copy with text and its facts from its newest copy with
+    facts: an XBRL instance (no text) arriving after the iXBRL takes over the facts while the
+    iXBRL's text stays searchable; a PDF (no facts) takes over the text, the facts stay. Whatever
+    the new copy holds, the older copies' same part leaves every search (never counted twice).
+    """
+    if key is None:
+        return []
+    params = {"filing_key": key, "document_id": document_id}
+    ids = [int(row[0]) for row in conn.execute(read_sql("queries/supersede_filing_copies.sql"), params)]
+    if has_text:
+        conn.execute(read_sql("queries/supersede_filing_chunks.sql"), params)
+    if has_facts:
+        conn.execute(read_sql("queries/supersede_filing_facts.sql"), params)
+    return ids
+
+
 def restore_version(conn: psycopg.Connection[Any], content_sha256: str) -> tuple[int, list[int]] | None:
     """Make a superseded version with this content current again; None when there is none.
 
@@ -168,8 +234,9 @@ def restore_version(conn: psycopg.Connection[Any], content_sha256: str) -> tuple
         ).fetchone()
         if row is None:
             return None
-        document_id, source_uri = int(row[0]), str(row[1])
+        document_id, source_uri, key = int(row[0]), str(row[1]), row[2]
         replaced = supersede_versions(conn, source_uri, content_sha256)
+        replaced += supersede_copies(conn, document_id, key, has_text=bool(row[3]), has_facts=bool(row[4]))
         conn.execute("UPDATE chunks SET superseded = false WHERE document_id = %s", (document_id,))
         restore_document_facts(conn, document_id)
     return document_id, replaced
@@ -247,6 +314,7 @@ def write_document(
         raise ValueError("one embedding per chunk is required")
     with conn.transaction():
         replaced = supersede_versions(conn, doc.source_uri, doc.content_sha256)
+        key = filing_key(conn, doc)
         row = conn.execute(
             read_sql("queries/insert_document.sql"),
             {
@@ -254,6 +322,7 @@ def write_document(
                 "source_uri": doc.source_uri,
                 "content_sha256": doc.content_sha256,
                 "chunk_count": len(chunks),
+                "filing_key": key,
             },
         ).fetchone()
         assert row is not None
@@ -283,9 +352,11 @@ def write_document(
                         clean_text(chunk.flagged_reason),
                     )
                 )
-        if doc.facts and doc.ticker:
+        has_facts = bool(doc.facts and doc.ticker)
+        if has_facts:
             ordinals = fact_chunks if fact_chunks is not None else [None] * len(doc.facts)
             write_facts(conn, document_id, filing_of(doc), doc.facts, ordinals)
+        copies = supersede_copies(conn, document_id, key, has_text=bool(chunks), has_facts=has_facts)
         upsert_company(conn, doc)
         for old_id in replaced:
             record_event(
@@ -295,6 +366,16 @@ def write_document(
                 content_sha256=doc.content_sha256,
                 details={"replaced_document_id": old_id},
             )
+        for old_id in copies:
+            record_event(
+                conn,
+                uri,
+                "replaced",
+                content_sha256=doc.content_sha256,
+                reason="another copy of the same filing",
+                details={"replaced_document_id": old_id, "filing_key": key},
+            )
+        replaced += copies
         record_event(
             conn,
             uri,

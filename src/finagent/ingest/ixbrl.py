@@ -72,9 +72,10 @@ from finagent.ingest.sec.submission import (
     parse_sgml_header,
     primary_document,
     read_header_only,
+    unclosed_document,
 )
 
-__all__ = ["discover_edgar", "parse_edgar_submission", "parse_ixbrl_html"]
+__all__ = ["cut_short_html", "discover_edgar", "parse_edgar_submission", "parse_ixbrl_html"]
 
 log = logging.getLogger(__name__)
 _SUBMISSION_NAME = "full-submission.txt"
@@ -106,6 +107,9 @@ def parse_edgar_submission(path: Path, hints: Hints | None = None) -> ParsedDocu
     header = parse_sgml_header(raw[: 256 * 1024].decode("utf-8", errors="replace"))
     if header is None:
         raise ParseError(str(path), "not an EDGAR submission (no <SEC-HEADER>/<SEC-DOCUMENT> header)")
+    unclosed = unclosed_document(raw)
+    if unclosed is not None:
+        raise ParseError(str(path), unclosed)
     doc = primary_document(raw, header.form)
     if doc is None:
         raise ParseError(str(path), "no <DOCUMENT> with a <TEXT> section found in the submission")
@@ -185,6 +189,9 @@ def _parse_document(
     root: etree._Element | None = None
     elements: list[etree._Element] = []
     if _looks_like_markup(data):
+        cut = cut_short_html(data)
+        if cut is not None:
+            raise ParseError(str(path), cut)
         root = _parse_markup(data, path)
         dei = _dei_facts(root)
         elements = fact_elements(root)
@@ -285,6 +292,26 @@ _MARKUP_RE = re.compile(rb"<\s*(html|body|div|p|table|font|span|br)\b", re.I)
 
 def _looks_like_markup(data: bytes) -> bool:
     return _MARKUP_RE.search(data, 0, 200_000) is not None
+
+
+_HTML_OPEN = re.compile(rb"<html[\s>]", re.I)
+_HTML_CLOSE = re.compile(rb"</html\s*>", re.I)
+
+
+def cut_short_html(data: bytes) -> str | None:
+    """Why these bytes are not a whole HTML document, or None when they are.
+
+    A file cut short (a partial download, a copy stopped mid-way) still parses: the recovering
+    parser closes every open element itself, so the first 40% of a 10-Q reads as a short 10-Q.
+    The raw bytes tell: an ``<html>`` root that opens must close again after it.
+    """
+    opened = _HTML_OPEN.search(data)
+    if opened is None or _HTML_CLOSE.search(data, opened.end()) is not None:
+        return None
+    tail = data.rstrip()[-200:]
+    mid_tag = tail.rfind(b"<") > tail.rfind(b">")
+    where = "it ends mid-tag" if mid_tag else "no </html> at its end"
+    return f"the file is cut short: its <html> root element is never closed ({where})"
 
 
 _FONT_TAG = re.compile(rb"</?font\b[^>]*>", re.I)

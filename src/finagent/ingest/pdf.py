@@ -120,6 +120,19 @@ def _loader(
 # --------------------------------------------------------------------------- loading
 
 
+def cut_short_pdf(data: bytes, *, repaired: bool) -> str | None:
+    """Why a PDF's bytes are not a whole file, or None.
+
+    A PDF ends with its cross-reference table, ``startxref`` and ``%%EOF`` (within the last 1,024
+    bytes, as readers require). PyMuPDF opens a truncated file anyway by rebuilding the table from
+    the objects it finds (``is_repaired``), so the pages cut off simply go missing.
+    """
+    if b"%%EOF" in data[-1024:]:
+        return None
+    table = "; its cross-reference table is missing" if repaired else ""
+    return f"the file is cut short: no %%EOF end marker at its end{table}"
+
+
 def _open(path: Path) -> tuple[bytes, pymupdf.Document]:
     try:
         data = path.read_bytes()
@@ -133,6 +146,10 @@ def _open(path: Path) -> tuple[bytes, pymupdf.Document]:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:
         raise ParseError(str(path), f"corrupt PDF: {exc}") from exc
+    cut = cut_short_pdf(data, repaired=doc.is_repaired)
+    if cut is not None:
+        doc.close()
+        raise ParseError(str(path), cut)
     if doc.needs_pass or doc.is_encrypted:
         doc.close()
         raise ParseError(str(path), "encrypted PDF (password required)")

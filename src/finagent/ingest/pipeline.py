@@ -20,6 +20,7 @@ from finagent.db.companies import listed_company
 from finagent.db.documents import (
     StoredIdentity,
     identity_changes,
+    is_kept_copy,
     record_event,
     restore_version,
     stored_identity,
@@ -209,6 +210,16 @@ class IngestPipeline:
             report.unchanged += 1
             if doc.ticker:
                 self._touched.add(doc.ticker)
+            return None
+        if is_kept_copy(conn, doc.content_sha256):
+            record_event(
+                conn,
+                item.uri,
+                "unchanged",
+                content_sha256=doc.content_sha256,
+                reason="an earlier copy of a filing whose newer copy is stored",
+            )
+            report.unchanged += 1
             return None
         seen.add(doc.content_sha256)
         chunks = chunk_document(doc, self.settings, self.classifier)

@@ -21,10 +21,40 @@ from finagent.finance.xbrl import XBRLI, XbrlError, extract_instance_facts
 from finagent.ingest.hints import Hints
 from finagent.ingest.sec.cover import filing_metadata
 
-__all__ = ["discover_xbrl_instances", "is_linkbase_or_schema", "is_xbrl_instance", "parse_xbrl_instance"]
+__all__ = [
+    "cut_short_instance",
+    "discover_xbrl_instances",
+    "is_linkbase_or_schema",
+    "is_xbrl_instance",
+    "parse_xbrl_instance",
+]
 
 _LINKBASE_RE = re.compile(r"_(lab|pre|cal|def|ref)\.xml$", re.I)
 _SNIFF_BYTES = 64 * 1024
+_ROOT_CLOSE = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?xbrl\s*>")
+_NUMERIC_TAG = re.compile(rb"\sunitRef\s*=")
+# A whole instance yields every numeric fact its tags declare; a recovering parse of a damaged one
+# loses some. Below this share the file is refused rather than stored as a partial filing.
+_MIN_READ_SHARE = 0.9
+
+
+def cut_short_instance(data: bytes) -> str | None:
+    """Why an instance's bytes are not a whole document (root never closed), or None.
+
+    The recovering XML parser reads the first 300 KB of an instance as a (small) instance, so the
+    raw bytes are checked: the ``xbrli:xbrl`` root must close.
+    """
+    if _ROOT_CLOSE.search(data) is not None:
+        return None
+    return "the file is cut short: its <xbrli:xbrl> root element is never closed (no </xbrli:xbrl>)"
+
+
+def unread_facts(data: bytes, read: int) -> str | None:
+    """Why the facts read are far fewer than the numeric fact tags in the bytes, or None."""
+    declared = len(_NUMERIC_TAG.findall(data))
+    if declared == 0 or read >= declared * _MIN_READ_SHARE:
+        return None
+    return f"the file is damaged: only {read:,} of the {declared:,} numeric facts it declares could be read"
 
 
 def is_linkbase_or_schema(path: Path) -> bool:
@@ -104,10 +134,16 @@ def parse_xbrl_instance(path: Path, hints: Hints | None = None) -> ParsedDocumen
         labels = lab_path.read_bytes() if lab_path.is_file() and lab_path != path else None
     except OSError as exc:
         raise ParseError(str(path), f"cannot read file: {exc}") from exc
+    cut = cut_short_instance(data)
+    if cut is not None:
+        raise ParseError(str(path), cut)
     try:
         extraction, dei = extract_instance_facts(data, labels)
     except XbrlError as exc:
         raise ParseError(str(path), str(exc)) from exc
+    damaged = unread_facts(data, extraction.elements)
+    if damaged is not None:
+        raise ParseError(str(path), damaged)
     meta = filing_metadata(dei, path, hints)
     facts = extraction.facts
     if meta.calendar is not None and any(f.fiscal_year is None for f in facts):

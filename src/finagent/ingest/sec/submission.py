@@ -78,6 +78,24 @@ def _yyyymmdd(value: str) -> date | None:
 _DOC_RE = re.compile(rb"<DOCUMENT>(.*?)</DOCUMENT>", re.S)
 
 
+_DOC_OPEN = re.compile(rb"<DOCUMENT>")
+_DOC_CLOSE = re.compile(rb"</DOCUMENT>")
+
+
+def unclosed_document(raw: bytes) -> str | None:
+    """Why a submission is not whole (a <DOCUMENT> never closed: the file was cut short), or None.
+
+    Documents that are closed would still be found, so a cut-off submission would otherwise be
+    read as a filing that silently lacks its last documents.
+    """
+    opened, closed = len(_DOC_OPEN.findall(raw)), len(_DOC_CLOSE.findall(raw))
+    if opened <= closed:
+        return None
+    return (
+        f"the submission is cut short: <DOCUMENT> {closed + 1} of {opened} is never closed (no </DOCUMENT>)"
+    )
+
+
 _TYPE_RE = re.compile(rb"<TYPE>[ \t]*([^\s<]+)")
 
 
