@@ -91,8 +91,8 @@ class Analysis(TypedDict, total=False):
     release: bool  # what earnings releases report (adjusted figures, guidance)
     event_words: bool  # a corporate event reported on an 8-K (a new CEO, an acquisition)
     event_days: list[str]  # ISO days the question dates a filing or an event by
-    sections: list[str]  # report Items that discuss the question's topic (finance.filing_sections)
-    section_words: str  # search words of those topics
+    sections: list[str]  # report sections that discuss the question's topics (finance.filing_sections)
+    topics: list[str]  # names of those topics (finance.filing_sections): one section search each
     undated_kinds: list[str] | None  # "this 10-K" with no year: kinds of document pointed at
     named_kinds: list[str]  # document kinds the question names ("in its 10-Q", "on the call")
     granularity: str  # "annual" or "quarter": what "latest" or no period means

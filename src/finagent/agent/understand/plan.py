@@ -192,7 +192,7 @@ def question_traits(
         "event_words": bool(_EVENT_WORDS.search(question)),
         "event_days": event_days(question, spec_dicts),
         "sections": list(dict.fromkeys(s for topic in topics for s in topic.sections)),
-        "section_words": " ".join(topic.words for topic in topics),
+        "topics": [topic.name for topic in topics],
         "undated_kinds": None if undated is None else sorted(undated),
         "named_kinds": sorted(named_kinds(question)),
         "granularity": preferred_granularity(question),
