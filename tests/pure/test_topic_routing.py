@@ -111,3 +111,24 @@ def test_a_named_report_part_wins_over_the_financial_words_inside_it() -> None:
         "liquidity and capital resources",
         "debt",
     ]
+
+
+def _undated(question: str, annual_topics_undated: bool = True) -> frozenset[str] | None:
+    from finagent.agent.context import Context
+    from finagent.agent.nodes.resolve_periods import _specs
+    from finagent.agent.understand.plan import question_traits
+
+    specs = parse_time_phrases(question)
+    traits = question_traits(question, specs, ["X"], {}, [], [])
+    analysis = {"time_specs": [s.to_dict() for s in specs], **traits}
+    return _specs(analysis, Context(annual_topics_undated=annual_topics_undated))[1]
+
+
+def test_what_the_annual_report_sets_out_with_no_year_is_every_annual_report() -> None:
+    annual = frozenset({"10-K", "annual_report"})
+    assert _undated("Who does Oracle compete with?") == annual
+    assert _undated("Is Costco's business seasonal?") == annual
+    assert _undated("What risk factors does eBay highlight?") == annual
+    assert _undated("Who does Oracle compete with in fiscal 2021?") is None  # the year named decides
+    assert _undated("How did Oracle's debt change?") is None  # a figure: the newest report
+    assert _undated("Who does Oracle compete with?", annual_topics_undated=False) is None

@@ -82,6 +82,10 @@ class Context:
     rank_undated_years: bool = True
     """"this 10-K" with no year searches every stored year of that report, ranked by content (off: the
     newest year)."""
+    annual_topics_undated: bool = True
+    """A question about what the annual report sets out (the business, risk factors, legal
+    proceedings) that names no period searches every stored annual report, ranked by content (off:
+    the newest report of any kind)."""
     unroute_forecasts: bool = True
     """A question about what is expected (guidance, a forecast) is not routed to or lifted toward the
     statements, which report results, never forecasts (off: routed like a figure question)."""

@@ -94,6 +94,7 @@ class Analysis(TypedDict, total=False):
     sections: list[str]  # report sections that discuss the question's topics (finance.filing_sections)
     topics: list[str]  # names of those topics (finance.filing_sections): one section search each
     undated_kinds: list[str] | None  # "this 10-K" with no year: kinds of document pointed at
+    annual_topic: bool  # about what the annual report sets out (the business, risks, legal matters)
     named_kinds: list[str]  # document kinds the question names ("in its 10-Q", "on the call")
     granularity: str  # "annual" or "quarter": what "latest" or no period means
     formulas: list[int]  # computed metrics the question names (indexes of finance FORMULAS)

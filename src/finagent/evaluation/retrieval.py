@@ -34,6 +34,7 @@ LEVERS = {
     "no-guidance-year": "search_guidance_year",
     "no-unnamed-periods": "periods_without_company",
     "no-undated-years": "rank_undated_years",
+    "no-annual-topics": "annual_topics_undated",
     "no-item-routing": "route_sections",
     "no-forecast-unrouted": "unroute_forecasts",
 }

@@ -27,10 +27,13 @@ class SectionTopic:
     pattern: re.Pattern[str]
     sections: tuple[str, ...]
     words: str  # the section's own heading words, added to the search phrase
+    annual: bool = False  # the annual report sets it out (Part I of a 10-K); a 10-Q only updates it
 
 
-def _topic(name: str, pattern: str, sections: tuple[str, ...], words: str) -> SectionTopic:
-    return SectionTopic(name, re.compile(pattern, re.I), sections, words)
+def _topic(
+    name: str, pattern: str, sections: tuple[str, ...], words: str, annual: bool = False
+) -> SectionTopic:
+    return SectionTopic(name, re.compile(pattern, re.I), sections, words, annual)
 
 
 SECTION_TOPICS: tuple[SectionTopic, ...] = (
@@ -40,22 +43,26 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         r"|\bwhat (does|do) \w+(?:['’]s)?(?: \w+)? (do|sell|make|offer|produce)\b"
         r"|\bproducts? and services\b"
         r"|\b(main|major|primary|key|largest) (products|customers|competitors|markets)\b"
-        r"|\bcompetit(ors?|ion)\b|\bemployees\b|\bheadcount\b|\bhuman capital\b|\bseasonality\b"
+        r"|\bcompetit(ors?|ion)\b|\bcompet(e|es|ing)\b|\bemployees\b|\bheadcount\b|\bhuman capital\b"
+        r"|\bseasonal(ity)?\b"
         r"|\bsegments? (does|do) \w+(?: \w+)? (operate|report|have)\b",
         ("item_1",),
         "business overview products customers",
+        annual=True,
     ),
     _topic(
         "risk factors",
         r"\brisk factors?\b|\b(main|key|major|primary|biggest|principal|top) risks?\b",
         ("item_1a", "part2_item_1a"),
         "risk factors",
+        annual=True,
     ),
     _topic(
         "properties",
         r"\b(its|their) properties\b|\bfacilities\b|\bsquare (feet|footage)\b|\bheadquarter(s|ed)\b",
         ("item_2",),
         "properties facilities",
+        annual=True,
     ),
     _topic(
         "legal proceedings",
@@ -63,6 +70,7 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         r"|\blawsuits?\b|\bsued\b|\bclass actions?\b",
         ("item_3", "part2_item_1"),
         "legal proceedings litigation",
+        annual=True,
     ),
     _topic(
         "market risk",
@@ -70,18 +78,21 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         r"|\b(foreign )?(currency|exchange rate) (risk|exposure)\b|\bcommodity price risk\b",
         ("item_7a", "part1_item_3"),
         "quantitative and qualitative disclosures about market risk",
+        annual=True,
     ),
     _topic(
         "controls",
         r"\binternal control\b|\bmaterial weakness(es)?\b|\bdisclosure controls\b",
         ("item_9a", "part1_item_4"),
         "controls and procedures internal control over financial reporting",
+        annual=True,
     ),
     _topic(
         "stock market",
         r"\bholders of record\b|\bperformance graph\b|\bissuer purchases\b",
         ("item_5", "part2_item_2"),
         "market for registrant's common equity",
+        annual=True,
     ),
     _topic(
         "cover page",

@@ -194,6 +194,7 @@ def question_traits(
         "sections": list(dict.fromkeys(s for topic in topics for s in topic.sections)),
         "topics": [topic.name for topic in topics],
         "undated_kinds": None if undated is None else sorted(undated),
+        "annual_topic": any(topic.annual for topic in topics),
         "named_kinds": sorted(named_kinds(question)),
         "granularity": preferred_granularity(question),
         "formulas": formulas,
