@@ -102,6 +102,13 @@ def test_each_topic_gets_its_own_section_search_with_the_sections_words() -> Non
     assert all(t["fiscal_year"] == 2022 and t["k"] <= 5 for t in routed)
     assert any("liquidity and capital resources" in t["query"] for t in routed)
     assert any("business combinations" in t["query"] for t in routed)
+    # Beside the question's own search of the same report, a little below its best page.
+    own = next(
+        t
+        for t in _planned("How did Oracle fund its acquisitions with debt in fiscal 2022?")
+        if not t.get("sections")
+    )
+    assert all(t["priors"].get("*", 0.0) < own["priors"].get("*", 0.0) for t in routed)
 
 
 def test_a_named_report_part_wins_over_the_financial_words_inside_it() -> None:

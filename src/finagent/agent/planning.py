@@ -11,7 +11,7 @@ from langgraph.types import Send
 
 from finagent.agent.context import Context
 from finagent.agent.state import Analysis, FactsTask, SearchTask, State, Target
-from finagent.finance.filing_sections import SECTIONED_KINDS, topic_named
+from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
 from finagent.finance.periods import (
     FACTS_KIND,
 )
@@ -247,6 +247,9 @@ def _guidance_searches(state: State, context: Context) -> list[Send]:
 
 MAX_TOPICS = 3  # section searches per period: the first topics the question names
 TOPIC_HITS = 5  # pages each section search adds: the section's best, beside the other searches' pages
+# A financial topic's section pages rank just below the question's own best pages of the same
+# report: the topic is what the question is about, its words are what it asks.
+TOPIC_PRIOR = -0.1
 
 
 def _section_searches(state: State, context: Context) -> list[Send]:
@@ -266,7 +269,12 @@ def _section_searches(state: State, context: Context) -> list[Send]:
         phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
         priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
         for topic in topics[:MAX_TOPICS]:
-            task = make_task(target, f"{phrases[0]} {topic.words}", kinds, TOPIC_HITS, 0, [], priors)
+            if topic in FINANCIAL_TOPICS:  # beside the question's own search, not above its best
+                priors_here = {**priors, "*": priors.get("*", 0.0) + TOPIC_PRIOR}
+            else:
+                priors_here = priors
+            query = f"{phrases[0]} {topic.words}"
+            task = make_task(target, query, kinds, TOPIC_HITS, 0, [], priors_here)
             task["sections"] = list(topic.sections)
             sends.append(Send("search", task))
     return sends
