@@ -12,4 +12,5 @@ CREATE INDEX IF NOT EXISTS documents_filing_key_idx ON documents (filing_key);
 -- `finagent db remove` leaves a 'removed' event per document it deletes (the history stays).
 ALTER TABLE ingest_events DROP CONSTRAINT IF EXISTS ingest_events_state_check;
 ALTER TABLE ingest_events ADD CONSTRAINT ingest_events_state_check CHECK (state IN
-    ('discovered', 'parsed', 'embedded', 'ready', 'unchanged', 'replaced', 'skipped', 'failed', 'removed'));
+    ('discovered', 'parsed', 'embedded', 'ready', 'unchanged', 'updated', 'replaced', 'skipped', 'failed',
+     'removed'));

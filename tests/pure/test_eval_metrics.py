@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from finagent.errors import FinagentError
-from finagent.evaluation.datasets import filter_questions, load_questions
+from finagent.evaluation.datasets import EvalQuestion, filter_questions, halves, load_questions
 from finagent.evaluation.metrics import RankedChunk, aggregate, ranked_documents, retrieval_scores
 from tests.conftest import SHARED
 
@@ -53,3 +54,39 @@ def test_malformed_question_set_is_a_clear_error(tmp_path: Path) -> None:
         load_questions(bad)
     with pytest.raises(FinagentError, match="not found"):
         load_questions(tmp_path / "missing.jsonl")
+
+
+def _question(number: int, question_type: str) -> EvalQuestion:
+    return EvalQuestion(f"q{number}", "?", "", question_type, ("D",))
+
+
+def test_halves_deal_every_question_type_evenly_and_always_the_same_way() -> None:
+    questions = [_question(n, "x" if n % 3 else "y") for n in range(30)]
+    dealt = halves(questions)
+    for question_type in ("x", "y"):
+        counts = Counter(dealt[q.id] for q in questions if q.question_type == question_type)
+        assert abs(counts["A"] - counts["B"]) <= 1
+    assert halves(list(reversed(questions))) == dealt
+    held_back = filter_questions(questions, half="b")
+    assert held_back and all(dealt[q.id] == "B" for q in held_back)
+    with pytest.raises(FinagentError, match="unknown half 'C'"):
+        filter_questions(questions, half="C")
+
+
+def test_retrieval_summary_reports_each_half_by_question_type() -> None:
+    from finagent.evaluation.retrieval import markdown_table, summarise
+
+    rows = [
+        {
+            "system": "s",
+            "question_type": t,
+            "half": h,
+            "seconds": 0.1,
+            "scores": {"doc_hit@1": v, "page_recall@10": v},
+        }
+        for t, h, v in (("x", "A", 1.0), ("x", "B", 0.0), ("y", "B", 1.0))
+    ]
+    summary = summarise(rows, ["s"])
+    assert summary["s"]["half B"]["page_recall@10"] == 0.5
+    assert summary["s"]["half B / x"]["page_recall@10"] == 0.0 and summary["s"]["half A / x"]["n"] == 1
+    assert "| s | half B / y | 1 | 1.000 | 1.000 |" in markdown_table(summary).splitlines()

@@ -85,12 +85,17 @@ class Context:
     rank_undated_years: bool = True
     """"this 10-K" with no year searches every stored year of that report, ranked by content (off: the
     newest year)."""
+    annual_topics_undated: bool = True
+    """A question about what the annual report sets out (the business, risk factors, legal
+    proceedings) that names no period searches every stored annual report, ranked by content (off:
+    the newest report of any kind)."""
     unroute_forecasts: bool = True
     """A question about what is expected (guidance, a forecast) is not routed to or lifted toward the
     statements, which report results, never forecasts (off: routed like a figure question)."""
     route_sections: bool = True
-    """A question about a report topic (the business, legal proceedings, the cover page) also searches
-    the Items that discuss it (off: only the whole reports, ranked by their words)."""
+    """A question about a report topic (the business, legal proceedings, the cover page, liquidity, a
+    segment or region, the note of an item) also searches the sections that discuss it (off: only
+    the whole reports, ranked by their words)."""
     quota_per_period: bool = True
     """Evidence read in rounds over (ticker, period): each period's best passage before any second
     best (off: one global ranking, where a high-scoring quarter can crowd out the rest)."""

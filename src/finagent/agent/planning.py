@@ -11,7 +11,7 @@ from langgraph.types import Send
 
 from finagent.agent.context import Context
 from finagent.agent.state import Analysis, FactsTask, SearchTask, State, Target
-from finagent.finance.filing_sections import SECTIONED_KINDS
+from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
 from finagent.finance.periods import (
     FACTS_KIND,
 )
@@ -248,15 +248,22 @@ def _guidance_searches(state: State, context: Context) -> list[Send]:
     return sends
 
 
+MAX_TOPICS = 3  # section searches per period: the first topics the question names
+TOPIC_HITS = 5  # pages each section search adds: the section's best, beside the other searches' pages
+# A financial topic's section pages rank just below the question's own best pages of the same
+# report: the topic is what the question is about, its words are what it asks.
+TOPIC_PRIOR = -0.1
+
+
 def _section_searches(state: State, context: Context) -> list[Send]:
-    """A question about a report topic (the business, legal proceedings, the cover page) also
-    searches the Items that discuss it in each period's 10-K or 10-Q: the topic's words fill many
-    other pages of the same report (the MD&A names customers, a note names a lawsuit)."""
+    """A question about a report topic (the business, legal proceedings, liquidity, a segment, the
+    note of an item) also searches the Items that discuss it in each period's 10-K or 10-Q, one
+    search per topic with the section's own words: the topic's words fill many other pages of the
+    same report (the MD&A names customers, a risk factor names acquisitions)."""
     analysis = state["analysis"]
-    sections = list(analysis.get("sections") or []) if context.route_sections else []
-    if not sections:
+    if not context.route_sections:
         return []
-    words = analysis.get("section_words") or ""
+    topics = [t for t in map(topic_named, analysis.get("topics") or []) if t is not None]
     sends = []
     for target in state["targets"]:
         kinds = [k for k in search_kinds(target, analysis) if k in SECTIONED_KINDS]
@@ -264,9 +271,15 @@ def _section_searches(state: State, context: Context) -> list[Send]:
             continue
         phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
         priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
-        task = make_task(target, f"{phrases[0]} {words}", kinds, context.hits_per_search, 0, [], priors)
-        task["sections"] = sections
-        sends.append(Send("search", task))
+        for topic in topics[:MAX_TOPICS]:
+            if topic in FINANCIAL_TOPICS:  # beside the question's own search, not above its best
+                priors_here = {**priors, "*": priors.get("*", 0.0) + TOPIC_PRIOR}
+            else:
+                priors_here = priors
+            query = f"{phrases[0]} {topic.words}"
+            task = make_task(target, query, kinds, TOPIC_HITS, 0, [], priors_here)
+            task["sections"] = list(topic.sections)
+            sends.append(Send("search", task))
     return sends
 
 

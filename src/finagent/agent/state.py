@@ -92,9 +92,10 @@ class Analysis(TypedDict, total=False):
     event_words: bool  # a corporate event reported on an 8-K (a new CEO, an acquisition)
     event_days: list[str]  # ISO days the question dates a filing or an event by
     dated_documents: list[dict[str, Any]]  # finance.periods.DatedDocument.to_dict(): "the 8-K dated ..."
-    sections: list[str]  # report Items that discuss the question's topic (finance.filing_sections)
-    section_words: str  # search words of those topics
+    sections: list[str]  # report sections that discuss the question's topics (finance.filing_sections)
+    topics: list[str]  # names of those topics (finance.filing_sections): one section search each
     undated_kinds: list[str] | None  # "this 10-K" with no year: kinds of document pointed at
+    annual_topic: bool  # about what the annual report sets out (the business, risks, legal matters)
     named_kinds: list[str]  # document kinds the question names ("in its 10-Q", "on the call")
     granularity: str  # "annual" or "quarter": what "latest" or no period means
     formulas: list[int]  # computed metrics the question names (indexes of finance FORMULAS)

@@ -13,7 +13,7 @@ from finagent.cli.ingest_cmd import run_ingest
 from finagent.db.evaluation import corpus_size
 from finagent.errors import FinagentError
 from finagent.evaluation.corpus import CORPORA, corpus_spec, discover_corpus
-from finagent.evaluation.datasets import EvalQuestion, filter_questions, load_questions
+from finagent.evaluation.datasets import EvalQuestion, filter_questions, halves, load_questions
 
 eval_app = typer.Typer(help="Benchmarks: corpora, retrieval and answer evaluation.", no_args_is_help=True)
 
@@ -50,14 +50,15 @@ def build_corpus(
 
 
 def select_questions(
-    split: Path, ids: str | None, question_type: str | None, limit: int | None
+    split: Path, ids: str | None, question_type: str | None, limit: int | None, half: str | None = None
 ) -> list[EvalQuestion]:
-    """The question set filtered by the command's --ids / --question-type / --limit."""
+    """The question set filtered by the command's --ids / --question-type / --half / --limit."""
     questions = filter_questions(
         load_questions(split),
         ids=[i.strip() for i in ids.split(",")] if ids else None,
         question_type=question_type,
         limit=limit,
+        half=half,
     )
     if not questions:
         raise FinagentError("no questions match the filters")
@@ -78,6 +79,10 @@ def retrieval(
     limit: Annotated[int | None, typer.Option(help="First N questions.")] = None,
     ids: Annotated[str | None, typer.Option(help="Comma-separated question ids.")] = None,
     question_type: Annotated[str | None, typer.Option(help="Only this question_type.")] = None,
+    half: Annotated[
+        str | None,
+        typer.Option(help="Only half A (tuned on) or B (held back) of the set, dealt per question type."),
+    ] = None,
     output: Annotated[
         Path | None, typer.Option(help="Results stem (default benchmarks/results/...).")
     ] = None,
@@ -105,7 +110,8 @@ def retrieval(
             f"unknown system(s) {', '.join(unknown) or '(none)'}; use: {', '.join(SYSTEMS)}, "
             f"or finagent/<lever> with a lever off ({', '.join(LEVERS)})"
         )
-    questions = select_questions(split, ids, question_type, limit)
+    questions = select_questions(split, ids, question_type, limit, half)
+    dealt = halves(load_questions(split))
     settings = get_settings()
     target = database or spec.database
     resources = configure_resources(
@@ -114,7 +120,9 @@ def retrieval(
     try:
         with Progress(console=err_console, disable=not err_console.is_terminal) as progress:
             task = progress.add_task("questions", total=len(questions))
-            rows = run_retrieval(questions, chosen, resources, on_done=lambda: progress.advance(task))
+            rows = run_retrieval(
+                questions, chosen, resources, halves=dealt, on_done=lambda: progress.advance(task)
+            )
     finally:
         resources.close()
     summary = summarise(rows, chosen)

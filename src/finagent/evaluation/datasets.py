@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,16 +69,44 @@ def load_questions(path: Path) -> list[EvalQuestion]:
     return questions
 
 
+HALVES = ("A", "B")
+
+
+def halves(questions: list[EvalQuestion]) -> dict[str, str]:
+    """Question id -> half "A" (tuned on) or "B" (held back).
+
+    Within each question type, questions are ordered by a hash of their id and dealt alternately:
+    both halves hold every type in equal measure, and the deal depends on the ids only (not on the
+    file's order), so the same file always splits the same way.
+    """
+    by_type: dict[str, list[EvalQuestion]] = defaultdict(list)
+    for question in questions:
+        by_type[question.question_type].append(question)
+    half: dict[str, str] = {}
+    for group in by_type.values():
+        ordered = sorted(group, key=lambda q: hashlib.sha256(q.id.encode()).hexdigest())
+        for index, question in enumerate(ordered):
+            half[question.id] = HALVES[index % 2]
+    return half
+
+
 def filter_questions(
     questions: list[EvalQuestion],
     *,
     ids: list[str] | None = None,
     question_type: str | None = None,
     limit: int | None = None,
+    half: str | None = None,
 ) -> list[EvalQuestion]:
+    """The questions matching every given filter (``half`` as ``halves`` deals them)."""
+    if half is not None and half.upper() not in HALVES:
+        raise FinagentError(f"unknown half '{half}'; use A (tuned on) or B (held back)")
+    dealt = halves(questions) if half else {}
     selected = [
         q
         for q in questions
-        if (not ids or q.id in ids) and (not question_type or q.question_type == question_type)
+        if (not ids or q.id in ids)
+        and (not question_type or q.question_type == question_type)
+        and (not half or dealt[q.id] == half.upper())
     ]
     return selected[:limit] if limit else selected

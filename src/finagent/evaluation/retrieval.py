@@ -34,6 +34,7 @@ LEVERS = {
     "no-guidance-year": "search_guidance_year",
     "no-unnamed-periods": "periods_without_company",
     "no-undated-years": "rank_undated_years",
+    "no-annual-topics": "annual_topics_undated",
     "no-item-routing": "route_sections",
     "no-forecast-unrouted": "unroute_forecasts",
 }
@@ -66,9 +67,11 @@ def run_retrieval(
     resources: AgentResources,
     *,
     context: Context | None = None,
+    halves: dict[str, str] | None = None,
     on_done: Callable[[], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """One result row per (question, system): ranked chunks, their documents and pages, scores, time."""
+    """One result row per (question, system): ranked chunks, their documents and pages, scores, time
+    (and the question's half of the set, from ``halves``, when given)."""
     runners = system_runners(systems, context or Context(use_tools=False))
     rows: list[dict[str, Any]] = []
     for question in questions:
@@ -84,6 +87,7 @@ def run_retrieval(
                     "id": question.id,
                     "system": name,
                     "question_type": question.question_type,
+                    **({"half": halves[question.id]} if halves and question.id in halves else {}),
                     "chunk_ids": [c for c, _, _ in ranked],
                     "pages": [[c.doc, c.page] for c in chunks],
                     "gold_docs": list(question.gold_docs),
@@ -100,16 +104,27 @@ def run_retrieval(
 def summarise(
     rows: Sequence[dict[str, Any]], systems: Sequence[str]
 ) -> dict[str, dict[str, dict[str, float]]]:
-    summary = {
-        name: aggregate([(r["question_type"], r["scores"]) for r in rows if r["system"] == name])
-        for name in systems
-    }
+    summary = {name: _grouped([r for r in rows if r["system"] == name]) for name in systems}
     for name in systems:
         times = sorted(r["seconds"] * 1000 for r in rows if r["system"] == name)
         if times:
             summary[name]["all"]["latency_ms_p50"] = round(_percentile(times, 50), 1)
             summary[name]["all"]["latency_ms_p95"] = round(_percentile(times, 95), 1)
     return summary
+
+
+def _grouped(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Scores overall, per question type and, when rows carry their half of the set, per half and
+    per half and type ("half B / novel-generated")."""
+    groups = aggregate([(r["question_type"], r["scores"]) for r in rows])
+    halved = [r for r in rows if "half" in r]
+    for label in (lambda r: f"half {r['half']}", lambda r: f"half {r['half']} / {r['question_type']}"):
+        groups |= {
+            group: scores
+            for group, scores in aggregate([(label(r), r["scores"]) for r in halved]).items()
+            if group != "all"
+        }
+    return groups
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
@@ -139,15 +154,17 @@ def markdown_table(summary: dict[str, dict[str, dict[str, float]]], baseline: st
         lines.append(_row(cells))
     by_type = []
     for system in systems:
-        for group, scores in summary[system].items():
+        for group, scores in sorted(summary[system].items(), key=lambda g: (g[0].startswith("half"), g[0])):
             if group != "all":
                 recall = scores.get("page_recall@10", scores.get("doc_recall", 0.0))
-                by_type.append(f"| {system} | {group} | {int(scores['n'])} | {recall:.3f} |")
+                hit = scores.get("doc_hit@1", 0.0)
+                by_type.append(f"| {system} | {group} | {int(scores['n'])} | {hit:.3f} | {recall:.3f} |")
     if by_type:
         lines += [
             "",
-            "| system | question type | n | page recall@10 (doc recall without pages) |",
-            "|---|---|---|---|",
+            "| system | question type (half of the set) | n | doc hit@1 "
+            "| page recall@10 (doc recall without pages) |",
+            "|---|---|---|---|---|",
             *by_type,
         ]
     return "\n".join(lines)

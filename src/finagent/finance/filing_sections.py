@@ -27,10 +27,13 @@ class SectionTopic:
     pattern: re.Pattern[str]
     sections: tuple[str, ...]
     words: str  # the section's own heading words, added to the search phrase
+    annual: bool = False  # the annual report sets it out (Part I of a 10-K); a 10-Q only updates it
 
 
-def _topic(name: str, pattern: str, sections: tuple[str, ...], words: str) -> SectionTopic:
-    return SectionTopic(name, re.compile(pattern, re.I), sections, words)
+def _topic(
+    name: str, pattern: str, sections: tuple[str, ...], words: str, annual: bool = False
+) -> SectionTopic:
+    return SectionTopic(name, re.compile(pattern, re.I), sections, words, annual)
 
 
 SECTION_TOPICS: tuple[SectionTopic, ...] = (
@@ -40,22 +43,26 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         r"|\bwhat (does|do) \w+(?:['’]s)?(?: \w+)? (do|sell|make|offer|produce)\b"
         r"|\bproducts? and services\b"
         r"|\b(main|major|primary|key|largest) (products|customers|competitors|markets)\b"
-        r"|\bcompetit(ors?|ion)\b|\bemployees\b|\bheadcount\b|\bhuman capital\b|\bseasonality\b"
+        r"|\bcompetit(ors?|ion)\b|\bcompet(e|es|ing)\b|\bemployees\b|\bheadcount\b|\bhuman capital\b"
+        r"|\bseasonal(ity)?\b"
         r"|\bsegments? (does|do) \w+(?: \w+)? (operate|report|have)\b",
         ("item_1",),
         "business overview products customers",
+        annual=True,
     ),
     _topic(
         "risk factors",
         r"\brisk factors?\b|\b(main|key|major|primary|biggest|principal|top) risks?\b",
         ("item_1a", "part2_item_1a"),
         "risk factors",
+        annual=True,
     ),
     _topic(
         "properties",
         r"\b(its|their) properties\b|\bfacilities\b|\bsquare (feet|footage)\b|\bheadquarter(s|ed)\b",
         ("item_2",),
         "properties facilities",
+        annual=True,
     ),
     _topic(
         "legal proceedings",
@@ -63,6 +70,7 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         r"|\blawsuits?\b|\bsued\b|\bclass actions?\b",
         ("item_3", "part2_item_1"),
         "legal proceedings litigation",
+        annual=True,
     ),
     _topic(
         "market risk",
@@ -70,18 +78,21 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         r"|\b(foreign )?(currency|exchange rate) (risk|exposure)\b|\bcommodity price risk\b",
         ("item_7a", "part1_item_3"),
         "quantitative and qualitative disclosures about market risk",
+        annual=True,
     ),
     _topic(
         "controls",
         r"\binternal control\b|\bmaterial weakness(es)?\b|\bdisclosure controls\b",
         ("item_9a", "part1_item_4"),
         "controls and procedures internal control over financial reporting",
+        annual=True,
     ),
     _topic(
         "stock market",
         r"\bholders of record\b|\bperformance graph\b|\bissuer purchases\b",
         ("item_5", "part2_item_2"),
         "market for registrant's common equity",
+        annual=True,
     ),
     _topic(
         "cover page",
@@ -96,11 +107,108 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
 )
 
 
+# Where the financial topics are discussed: a 10-K's MD&A (Item 7) and notes (Item 8), a 10-Q's
+# notes (Part I Item 1) and MD&A (Part I Item 2).
+MDA = ("item_7", "part1_item_2")
+NOTES = ("item_8", "part1_item_1")
+
+FINANCIAL_TOPICS: tuple[SectionTopic, ...] = (
+    _topic(
+        "segments and regions",
+        r"\bsegments?\b|\bregions?\b|\bregional\b|\bgeograph\w*|\bbusiness (lines?|units?)\b"
+        r"|\bdivisions?\b|\bproduct (categor\w+|lines?|groups?)\b|\bdomestic\b|\binternational\b",
+        (*MDA, *NOTES),
+        "segment information results by segment geographic area net sales revenues operating income",
+    ),
+    _topic(
+        "liquidity and capital resources",
+        r"\bliquidity\b|\bcapital resources\b|\bcash (position|balance|needs|requirements|generation)\b"
+        r"|\bcredit (facility|facilities|lines?|ratings?)\b|\bborrow\w*|\bdebt\b|\bfinancing\b"
+        r"|\bcapital (allocation|expenditures?|spending)\b|\bcapex\b|\bdividends?\b"
+        r"|\b(share|stock) (repurchases?|buybacks?)\b|\bbuybacks?\b",
+        MDA,
+        "liquidity and capital resources cash flows financing activities debt dividends",
+    ),
+    _topic(
+        "acquisitions and divestitures",
+        r"\bacqui(?:sitions?|red|res?)\b|\bbusiness combinations?\b|\bM&A\b|\bmergers?\b|\bdivest\w*"
+        r"|\bspin[- ]?offs?\b|\bspinning off\b|\bdiscontinued operations?\b",
+        NOTES,
+        "acquisitions and divestitures business combinations purchase price",
+    ),
+    _topic(
+        "restructuring",
+        r"\brestructur\w*|\bseverance\b|\bexit (costs|activities)\b",
+        NOTES,
+        "restructuring charges severance exit costs liability",
+    ),
+    _topic(
+        "income taxes",
+        r"\btax rates?\b|\bincome tax\w*|\btax (expense|provision|benefit)s?\b|\bdeferred tax\w*",
+        NOTES,
+        "income taxes effective tax rate provision",
+    ),
+    _topic(
+        "employee benefits",
+        r"\bpensions?\b|\bretirees?\b|\bretirement\b|\bpostretirement\b|\bdefined benefit\b"
+        r"|\bbenefit (plans?|obligations?|payments?)\b",
+        NOTES,
+        "pension and postretirement benefit plans obligations expected benefit payments",
+    ),
+    _topic(
+        "goodwill and intangibles",
+        r"\bgoodwill\b|\bintangible assets?\b|\bimpairments?\b|\bimpaired\b",
+        NOTES,
+        "goodwill and intangible assets impairment",
+    ),
+    _topic(
+        "debt",
+        r"\bdebt\b|\bborrowings?\b|\bnotes payable\b|\bsenior notes\b|\bcommercial paper\b"
+        r"|\bcredit (facility|facilities|agreements?)\b|\bmaturities\b",
+        NOTES,
+        "debt borrowings senior notes maturities credit facility",
+    ),
+    _topic(
+        "leases",
+        r"\bleases?\b|\bleasing\b|\blessee\b|\blessor\b",
+        NOTES,
+        "leases operating lease liabilities right-of-use assets",
+    ),
+    _topic(
+        "stock compensation",
+        r"\b(stock|share|equity)[- ]based (compensation|awards?)\b|\bstock options?\b"
+        r"|\brestricted stock\b|\bequity awards?\b",
+        NOTES,
+        "stock-based compensation awards restricted stock units options",
+    ),
+    _topic(
+        "commitments and contingencies",
+        r"\bcommitments?\b|\bcontingenc\w*|\bguarantees?\b|\bpurchase obligations?\b",
+        (*MDA, *NOTES),
+        "commitments and contingencies guarantees purchase obligations contractual obligations",
+    ),
+    _topic(
+        "derivatives and hedging",
+        r"\bderivatives?\b|\bhedg\w*|\bswaps?\b|\bforward contracts?\b",
+        NOTES,
+        "derivative instruments and hedging activities fair value",
+    ),
+)
+
+
 def section_topics(question: str) -> list[SectionTopic]:
-    """The topics a question asks about, in table order (none for figure questions)."""
-    return [topic for topic in SECTION_TOPICS if topic.pattern.search(question)]
+    """The topics a question asks about, in table order (none for figure questions). A report part
+    the question names (the cover page, legal proceedings) is what it asks about: the financial
+    topics its words also touch ("the debt securities registered on an exchange") are not."""
+    items = [topic for topic in SECTION_TOPICS if topic.pattern.search(question)]
+    return items or [topic for topic in FINANCIAL_TOPICS if topic.pattern.search(question)]
 
 
 def sections_for(question: str) -> list[str]:
     """The report sections that discuss what the question asks about."""
     return list(dict.fromkeys(s for topic in section_topics(question) for s in topic.sections))
+
+
+def topic_named(name: str) -> SectionTopic | None:
+    """The topic of that name (analysis keeps names, which are JSON-ready)."""
+    return next((t for t in (*SECTION_TOPICS, *FINANCIAL_TOPICS) if t.name == name), None)

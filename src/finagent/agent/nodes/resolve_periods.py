@@ -23,6 +23,7 @@ from finagent.finance.periods import (
     resolve_periods,
     specs_per_company,
 )
+from finagent.finance.periods.spec import ANNUAL_KINDS
 
 
 def _today(context: Context) -> date:
@@ -49,6 +50,10 @@ def _specs(analysis: Any, context: Context) -> tuple[list[TimeSpec], frozenset[s
     specs = [TimeSpec.from_dict(spec) for spec in analysis.get("time_specs") or []]
     undated_kinds = analysis.get("undated_kinds")
     undated = frozenset(undated_kinds) if undated_kinds is not None and context.rank_undated_years else None
+    if undated is None and not specs and analysis.get("annual_topic") and context.annual_topics_undated:
+        # The business, its risks or legal matters with no period named: every stored annual
+        # report, ranked by content, rather than the newest quarter's release.
+        undated = frozenset(ANNUAL_KINDS)
     if not specs and undated is None and Ask.from_dict(analysis.get("ask")).coverage == "all":
         specs = [TimeSpec.held(unit="year" if analysis.get("granularity") == "annual" else "quarter")]
     return specs, undated

@@ -1,0 +1,141 @@
+"""Topic routing: what a question is about decides the report sections searched for it.
+
+The questions are written for this test (other companies, years and words than the benchmark's):
+a rule that only knew the dev set's wording would fail them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from finagent.finance.filing_sections import section_topics, sections_for
+from finagent.finance.periods import parse_time_phrases
+
+MDA_10K, NOTES_10K = "item_7", "item_8"
+
+
+@pytest.mark.parametrize(
+    ("question", "topic", "section"),
+    [
+        (
+            "How did Costco's liquidity position change over fiscal 2021?",
+            "liquidity and capital resources",
+            MDA_10K,
+        ),
+        ("How much did Nike spend on share buybacks in 2020?", "liquidity and capital resources", MDA_10K),
+        ("Which operating segment of Oracle grew the most in fiscal 2023?", "segments and regions", MDA_10K),
+        ("How did eBay's international revenue develop in 2019?", "segments and regions", NOTES_10K),
+        ("Which acquisitions did AES complete during 2021?", "acquisitions and divestitures", NOTES_10K),
+        ("Is Pfizer spinning off a business unit?", "acquisitions and divestitures", NOTES_10K),
+        ("What were Kraft Heinz's severance costs under its 2020 programme?", "restructuring", NOTES_10K),
+        ("Why did Netflix's effective tax rate fall in 2021?", "income taxes", NOTES_10K),
+        ("What payments does Coca-Cola expect to make to retirees?", "employee benefits", NOTES_10K),
+        ("Did Kraft Heinz write down goodwill in 2019?", "goodwill and intangibles", NOTES_10K),
+        ("When do Costco's senior notes mature?", "debt", NOTES_10K),
+        ("How large are Best Buy's operating lease liabilities?", "leases", NOTES_10K),
+        ("How much stock-based compensation did Adobe expense in 2021?", "stock compensation", NOTES_10K),
+        ("What purchase obligations does Nike carry?", "commitments and contingencies", NOTES_10K),
+        (
+            "How does General Mills hedge commodity prices with derivatives?",
+            "derivatives and hedging",
+            NOTES_10K,
+        ),
+    ],
+)
+def test_a_financial_topic_routes_to_the_section_that_discusses_it(
+    question: str, topic: str, section: str
+) -> None:
+    assert topic in [t.name for t in section_topics(question)]
+    assert section in sections_for(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was Oracle's total revenue in fiscal 2022?",
+        "What is Nike's FY2021 inventory turnover ratio?",
+        "Did Costco's gross margin improve in 2022?",
+        "What drove the change in Boeing's operating margin in 2020?",
+    ],
+)
+def test_a_figure_or_driver_question_names_no_section(question: str) -> None:
+    assert sections_for(question) == []
+
+
+def test_a_10q_question_reaches_the_quarterly_reports_notes_and_discussion() -> None:
+    sections = sections_for("Which region drove Pfizer's revenue decline in its latest quarter?")
+    assert {"part1_item_1", "part1_item_2"} <= set(sections)
+
+
+def _planned(question: str) -> list[dict[str, Any]]:
+    from finagent.agent.context import Context
+    from finagent.agent.planning import plan_searches
+    from finagent.agent.understand.plan import question_traits
+
+    specs = parse_time_phrases(question)
+    analysis: dict[str, Any] = {
+        "question": question,
+        "tickers": ["ORCL"],
+        "keywords": {"ORCL": ["acquisitions debt"]},
+        "sources": ["10-K", "10-Q"],
+        "time_specs": [s.to_dict() for s in specs],
+        **question_traits(question, specs, ["ORCL"], {}, [], []),
+    }
+    target = {"ticker": "ORCL", "fiscal_year": 2022, "fiscal_quarter": None, "label": "FY2022"}
+    runtime: Any = type("Runtime", (), {"context": Context()})()
+    state: Any = {"question": question, "analysis": analysis, "targets": [target]}
+    return [dict(s.arg) for s in plan_searches(state, runtime) if s.node == "search"]
+
+
+def test_each_topic_gets_its_own_section_search_with_the_sections_words() -> None:
+    routed = [
+        t
+        for t in _planned("How did Oracle fund its acquisitions with debt in fiscal 2022?")
+        if t.get("sections")
+    ]
+    by_sections = {tuple(t["sections"]): t for t in routed}
+    assert ("item_8", "part1_item_1") in by_sections  # the notes (acquisitions, then debt)
+    assert ("item_7", "part1_item_2") in by_sections  # liquidity and capital resources
+    assert len(routed) == 3
+    assert all(t["fiscal_year"] == 2022 and t["k"] <= 5 for t in routed)
+    assert any("liquidity and capital resources" in t["query"] for t in routed)
+    assert any("business combinations" in t["query"] for t in routed)
+    # Beside the question's own search of the same report, a little below its best page.
+    own = next(
+        t
+        for t in _planned("How did Oracle fund its acquisitions with debt in fiscal 2022?")
+        if not t.get("sections")
+    )
+    assert all(t["priors"].get("*", 0.0) < own["priors"].get("*", 0.0) for t in routed)
+
+
+def test_a_named_report_part_wins_over_the_financial_words_inside_it() -> None:
+    question = "Which notes and debentures of Corning are registered on a stock exchange?"
+    assert sections_for(question) == ["cover"]
+    assert [t.name for t in section_topics("What debt does Corning have outstanding?")] == [
+        "liquidity and capital resources",
+        "debt",
+    ]
+
+
+def _undated(question: str, annual_topics_undated: bool = True) -> frozenset[str] | None:
+    from finagent.agent.context import Context
+    from finagent.agent.nodes.resolve_periods import _specs
+    from finagent.agent.understand.plan import question_traits
+
+    specs = parse_time_phrases(question)
+    traits = question_traits(question, specs, ["X"], {}, [], [])
+    analysis = {"time_specs": [s.to_dict() for s in specs], **traits}
+    return _specs(analysis, Context(annual_topics_undated=annual_topics_undated))[1]
+
+
+def test_what_the_annual_report_sets_out_with_no_year_is_every_annual_report() -> None:
+    annual = frozenset({"10-K", "annual_report"})
+    assert _undated("Who does Oracle compete with?") == annual
+    assert _undated("Is Costco's business seasonal?") == annual
+    assert _undated("What risk factors does eBay highlight?") == annual
+    assert _undated("Who does Oracle compete with in fiscal 2021?") is None  # the year named decides
+    assert _undated("How did Oracle's debt change?") is None  # a figure: the newest report
+    assert _undated("Who does Oracle compete with?", annual_topics_undated=False) is None
