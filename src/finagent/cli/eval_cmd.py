@@ -259,12 +259,7 @@ def regrade(
     from finagent.llm.providers import chat_model_for_role
     from finagent.settings import get_settings
 
-    try:
-        rows = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines() if line.strip()]
-    except (OSError, ValueError) as exc:
-        raise FinagentError(f"cannot read answer results {results}: {exc}") from exc
-    if not rows or not all(isinstance(r, dict) and {"id", "answer", "reference"} <= r.keys() for r in rows):
-        raise FinagentError(f"{results} holds no answer results (rows need id, answer and reference)")
+    rows = read_answer_rows(results)
     if handcheck is not None:
         load_handcheck(handcheck)
     judge = chat_model_for_role("judge", get_settings(), provider=judge_provider, max_tokens=JUDGE_MAX_TOKENS)
@@ -287,3 +282,32 @@ def regrade(
     write_summary(rows, stem, handcheck)
     console.print(f"{len(rows)} answers graded again · results {stem}.jsonl\n")
     console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False)
+
+
+@eval_app.command("summary")
+def summary(
+    results: Annotated[Path, typer.Argument(help="An answers results file (.jsonl).")],
+    handcheck: Annotated[
+        Path | None, typer.Option(help="Hand verdicts (JSONL): the grading's agreement with them.")
+    ] = None,
+) -> None:
+    """Tables of stored answer results (no model call): accuracy by question type and, with
+    --handcheck, how often the grading (and the recorded grading) agrees with verdicts read by hand."""
+    rows = read_answer_rows(results)
+    stem = results.with_suffix("")
+    write_summary(rows, stem, handcheck)
+    console.print(f"{len(rows)} answers · results {stem}.jsonl\n")
+    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False)
+
+
+def read_answer_rows(results: Path) -> list[dict[str, Any]]:
+    """The rows of an answers results file, or a one-line error."""
+    import json
+
+    try:
+        rows = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (OSError, ValueError) as exc:
+        raise FinagentError(f"cannot read answer results {results}: {exc}") from exc
+    if not rows or not all(isinstance(r, dict) and {"id", "answer", "reference"} <= r.keys() for r in rows):
+        raise FinagentError(f"{results} holds no answer results (rows need id, answer and reference)")
+    return rows
