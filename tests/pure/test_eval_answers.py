@@ -103,8 +103,10 @@ def test_agreement_with_hand_verdicts_is_printed_per_question_type(tmp_path: Pat
     result = CliRunner().invoke(app, ["eval", "summary", str(results), "--handcheck", str(handcheck)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert "| all | 3 | 1 | 2/3 | 0/1 |" in lines  # d's answer is not the one read by hand
-    assert "| novel | 2 | 0 | 1/2 | 0/1 |" in lines and "| metrics | 1 | 1 | 1/1 | — |" in lines
+    # d's answer is not the one read by hand; only a carries a recorded verdict
+    assert "| all | 3/4 (0.750) | 2/3 | 1/1 (1.000) | 0/1 | 3 | 1 |" in lines
+    assert "| novel | 1/2 (0.500) | 1/2 | 1/1 (1.000) | 0/1 | 2 | 0 |" in lines
+    assert "| metrics | 2/2 (1.000) | 1/1 | — | — | 1 | 1 |" in lines
     summary = json.loads((tmp_path / "answers.json").read_text())
     assert summary["handcheck"] == {"checked": 3, "agree": 2, "recorded_checked": 1, "recorded_agree": 0}
     handcheck.write_text('{"id": "a"}\n')

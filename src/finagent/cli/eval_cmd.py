@@ -208,7 +208,7 @@ def answers(
         resources.close()
     write_summary(rows, stem, handcheck)
     console.print(f"{len(rows)} questions · results {stem}.jsonl\n")
-    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False)
+    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False, soft_wrap=True)
 
 
 def write_summary(rows: list[dict[str, Any]], stem: Path, handcheck: Path | None) -> None:
@@ -281,7 +281,7 @@ def regrade(
     stem.with_suffix(".jsonl").write_text("".join(json.dumps(r, default=str) + "\n" for r in rows))
     write_summary(rows, stem, handcheck)
     console.print(f"{len(rows)} answers graded again · results {stem}.jsonl\n")
-    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False)
+    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False, soft_wrap=True)
 
 
 @eval_app.command("summary")
@@ -297,7 +297,7 @@ def summary(
     stem = results.with_suffix("")
     write_summary(rows, stem, handcheck)
     console.print(f"{len(rows)} answers · results {stem}.jsonl\n")
-    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False)
+    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False, soft_wrap=True)
 
 
 def read_answer_rows(results: Path) -> list[dict[str, Any]]:

@@ -210,14 +210,24 @@ def agreement(
     return agree, checked
 
 
+def _accuracy(rows: Sequence[dict[str, Any]], field: str) -> str:
+    graded = [r for r in rows if field in r]
+    if not graded:
+        return "—"
+    correct = sum(r[field] == "correct" for r in graded)
+    return f"{correct}/{len(graded)} ({correct / len(graded):.3f})"
+
+
 def agreement_lines(rows: Sequence[dict[str, Any]], hand: dict[tuple[str, str], dict[str, Any]]) -> str:
-    """Markdown: per question type, this grading's and the recorded grading's agreement with the hand."""
+    """Markdown: per question type, each grading's accuracy beside its agreement with the hand
+    verdicts (this grading, then the verdicts the rows were first recorded with)."""
     groups: dict[str, list[dict[str, Any]]] = {"all": list(rows)}
     for row in rows:
         groups.setdefault(str(row.get("question_type") or "other"), []).append(row)
     lines = [
-        "| questions | hand-checked | hand: correct | this grading agrees | recorded grading agrees |",
-        "|---|---|---|---|---|",
+        "| questions | accuracy | agrees with hand | recorded accuracy | recorded agrees with hand"
+        " | hand-checked | hand: correct |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name, members in groups.items():
         agree, checked = agreement(members, hand)
@@ -228,5 +238,8 @@ def agreement_lines(rows: Sequence[dict[str, Any]], hand: dict[tuple[str, str], 
             if key in hand
         )
         old = f"{before}/{recorded}" if recorded else "—"
-        lines.append(f"| {name} | {checked} | {correct} | {agree}/{checked} | {old} |")
+        lines.append(
+            f"| {name} | {_accuracy(members, 'verdict')} | {agree}/{checked} "
+            f"| {_accuracy(members, 'recorded_verdict')} | {old} | {checked} | {correct} |"
+        )
     return "\n".join(lines)
