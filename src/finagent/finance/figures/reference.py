@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from finagent.finance.figures.matching import MAX_RELATIVE
 from finagent.finance.figures.written import WrittenFigure, scan_figures
@@ -40,19 +40,7 @@ class Gate:
 def _signed(figure: WrittenFigure, text: str) -> WrittenFigure:
     """A figure after "loss of", "deficit of", "negative" is negative even when written unsigned."""
     if figure.sign == 0 and _NEGATIVE_BEFORE.search(text[max(0, figure.start - 40) : figure.start]):
-        return WrittenFigure(
-            figure.text,
-            figure.start,
-            figure.kind,
-            -figure.magnitude,
-            figure.magnitude,
-            figure.mantissa,
-            figure.scale,
-            figure.scaled,
-            figure.currency,
-            -1,
-            figure.tolerance,
-        )
+        return replace(figure, value=-figure.magnitude, sign=-1)
     return figure
 
 
