@@ -118,7 +118,7 @@ def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tm
     )
     assert result.returncode == 0, result.stdout + result.stderr
     (row,) = [json.loads(line) for line in stem.with_suffix(".jsonl").read_text().splitlines()]
-    assert row["verdict"] == "correct" and row["method"] == "numeric", row
+    assert row["verdict"] == "correct" and row["method"] == "figures", row
     assert row["retrieved"] and row["llm_calls"] >= 1 and row["seconds"] > 0
     assert "accuracy" in result.stdout
 
@@ -127,16 +127,12 @@ def test_build_corpus_bad_input(db_url: str, tmp_path: Path) -> None:
     assert_clean_failure(
         finagent(["eval", "build-corpus", "nope"], db_url, tmp_path), "unknown corpus 'nope'"
     )
-    split = tmp_path / "split.jsonl"
-    split.write_text("")
-    missing = finagent(
-        ["eval", "regrade", str(tmp_path / "none.jsonl"), "--split", str(split)], db_url, tmp_path
-    )
+    missing = finagent(["eval", "regrade", str(tmp_path / "none.jsonl")], db_url, tmp_path)
     assert_clean_failure(missing, "cannot read answer results")
     junk = tmp_path / "junk.jsonl"
     junk.write_text('{"x": 1}\n')
     assert_clean_failure(
-        finagent(["eval", "regrade", str(junk), "--split", str(split)], db_url, tmp_path),
+        finagent(["eval", "regrade", str(junk)], db_url, tmp_path),
         "holds no answer results",
     )
     assert_clean_failure(

@@ -158,8 +158,12 @@ def answers(
     output: Annotated[
         Path | None, typer.Option(help="Results stem (default benchmarks/results/...).")
     ] = None,
+    handcheck: Annotated[
+        Path | None, typer.Option(help="Hand verdicts (JSONL): print the grading's agreement with them.")
+    ] = None,
 ) -> None:
-    """Full graph per question, graded: numeric within 1%, otherwise an LLM judge (verdicts stored)."""
+    """Full graph per question, graded: the reference's yes/no and figures (within 1%) must be in the
+    answer, then a figure reference is decided and any other goes to an LLM judge (verdicts stored)."""
     import asyncio
     import json
 
@@ -167,12 +171,14 @@ def answers(
 
     from finagent.agent.context import Context
     from finagent.agent.resources import configure_resources
-    from finagent.evaluation.answers import answer_question, answer_summary, answers_table, load_flagged
+    from finagent.evaluation.answers import answer_question, load_flagged, load_handcheck
     from finagent.llm.providers import chat_model_for_role
     from finagent.settings import get_settings
 
     spec = corpus_spec(name)
     questions = select_questions(split, ids, question_type, limit)
+    if handcheck is not None:
+        load_handcheck(handcheck)  # a bad file fails now, not after hours of answering
     settings = get_settings()
     resources = configure_resources(settings, database_name=database or spec.database)
     judge = chat_model_for_role(
@@ -208,30 +214,103 @@ def answers(
             asyncio.run(answer_all(out, progress))
     finally:
         resources.close()
-    summary = answer_summary(rows)
-    stem.with_suffix(".json").write_text(json.dumps(summary, indent=2) + "\n")
-    table = answers_table(rows)
-    stem.with_suffix(".md").write_text(table + "\n")
+    write_summary(rows, stem, handcheck)
     console.print(f"{len(rows)} questions · results {stem}.jsonl\n")
-    console.print(table, markup=False, highlight=False)
+    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False, soft_wrap=True)
+
+
+def write_summary(rows: list[dict[str, Any]], stem: Path, handcheck: Path | None) -> None:
+    """The results' .json summary and .md tables, with agreement with hand verdicts when given."""
+    import json
+
+    from finagent.evaluation.answers import (
+        agreement,
+        agreement_lines,
+        answer_summary,
+        answers_table,
+        load_handcheck,
+    )
+
+    summary: dict[str, Any] = dict(answer_summary(rows))
+    table = answers_table(rows)
+    if handcheck is not None:
+        hand = load_handcheck(handcheck)
+        agree, checked = agreement(rows, hand)
+        summary["handcheck"] = {"checked": checked, "agree": agree}
+        before, recorded = agreement(rows, hand, "recorded_verdict")
+        if recorded:
+            summary["handcheck"] |= {"recorded_checked": recorded, "recorded_agree": before}
+        table += f"\n\nAgreement with the hand verdicts of {handcheck.name}:\n\n" + agreement_lines(
+            rows, hand
+        )
+    stem.with_suffix(".json").write_text(json.dumps(summary, indent=2) + "\n")
+    stem.with_suffix(".md").write_text(table + "\n")
 
 
 @eval_app.command("regrade")
 def regrade(
     results: Annotated[Path, typer.Argument(help="An answers results file (.jsonl) to grade again.")],
-    split: Annotated[Path, typer.Option(help="The question set the results came from.")],
     judge_provider: Annotated[
         str | None, typer.Option(help="Judge model provider: auto | openai | cerebras | local.")
     ] = None,
     output: Annotated[Path | None, typer.Option(help="Results stem (default: overwrite RESULTS).")] = None,
+    handcheck: Annotated[
+        Path | None, typer.Option(help="Hand verdicts (JSONL): print the grading's agreement with them.")
+    ] = None,
 ) -> None:
-    """Grade stored answers again (another judge, newer rules) without running the graph."""
+    """Grade stored answers again (another judge, newer rules) without running the graph; each row
+    keeps the verdict it was first recorded with (recorded_verdict)."""
     import asyncio
     import json
 
-    from finagent.evaluation.answers import answer_summary, answers_table, grade, is_numeric_question
+    from finagent.evaluation.answers import grade, load_handcheck
     from finagent.llm.providers import chat_model_for_role
     from finagent.settings import get_settings
+
+    rows = read_answer_rows(results)
+    if handcheck is not None:
+        load_handcheck(handcheck)
+    judge = chat_model_for_role("judge", get_settings(), provider=judge_provider, max_tokens=JUDGE_MAX_TOKENS)
+
+    async def grade_all() -> None:  # one event loop: the judge's HTTP client lives in it
+        for number, row in enumerate(rows, 1):
+            references = [row["reference"], *row.get("alternatives", [])]
+            verdict = await grade(row.get("question", ""), row["answer"], references, judge)
+            row.setdefault("recorded_verdict", row.get("verdict"))
+            row.pop("judge_calls", None)
+            row.update(verdict)
+            if not err_console.is_terminal:
+                done = f"{number}/{len(rows)} {row['id']}: {row['verdict']} ({row['method']})"
+                err_console.print(done, markup=False, highlight=False)
+
+    asyncio.run(grade_all())
+    stem = (output or results).with_suffix("")
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    stem.with_suffix(".jsonl").write_text("".join(json.dumps(r, default=str) + "\n" for r in rows))
+    write_summary(rows, stem, handcheck)
+    console.print(f"{len(rows)} answers graded again · results {stem}.jsonl\n")
+    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False, soft_wrap=True)
+
+
+@eval_app.command("summary")
+def summary(
+    results: Annotated[Path, typer.Argument(help="An answers results file (.jsonl).")],
+    handcheck: Annotated[
+        Path | None, typer.Option(help="Hand verdicts (JSONL): the grading's agreement with them.")
+    ] = None,
+) -> None:
+    """Tables of stored answer results (no model call): accuracy by question type and, with
+    --handcheck, how often the grading (and the recorded grading) agrees with verdicts read by hand."""
+    rows = read_answer_rows(results)
+    stem = results.with_suffix("")
+    write_summary(rows, stem, handcheck)
+    console.print(f"{len(rows)} answers · results {stem}.jsonl\n")
+    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False, soft_wrap=True)
+
+
+def read_answer_rows(results: Path) -> list[dict[str, Any]]:
+    """The rows of an answers results file, or a one-line error."""
+    import json
 
     try:
         rows = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -239,24 +318,4 @@ def regrade(
         raise FinagentError(f"cannot read answer results {results}: {exc}") from exc
     if not rows or not all(isinstance(r, dict) and {"id", "answer", "reference"} <= r.keys() for r in rows):
         raise FinagentError(f"{results} holds no answer results (rows need id, answer and reference)")
-    questions = {q.id: q for q in load_questions(split)}
-    judge = chat_model_for_role("judge", get_settings(), provider=judge_provider, max_tokens=JUDGE_MAX_TOKENS)
-
-    async def grade_all() -> None:  # one event loop: the judge's HTTP client lives in it
-        for row in rows:
-            question = questions.get(row["id"])
-            reasoning = question.extra.get("question_reasoning") if question else None
-            references = [row["reference"], *row.get("alternatives", [])]
-            numeric = is_numeric_question(reasoning, row["reference"])
-            verdict = await grade(row.get("question", ""), row["answer"], references, judge, numeric=numeric)
-            row.pop("judge_calls", None)
-            row.update(verdict)
-
-    asyncio.run(grade_all())
-    stem = (output or results).with_suffix("")
-    stem.with_suffix(".jsonl").write_text("".join(json.dumps(r, default=str) + "\n" for r in rows))
-    stem.with_suffix(".json").write_text(json.dumps(answer_summary(rows), indent=2) + "\n")
-    table = answers_table(rows)
-    stem.with_suffix(".md").write_text(table + "\n")
-    console.print(f"{len(rows)} answers graded again · results {stem}.jsonl\n")
-    console.print(table, markup=False, highlight=False)
+    return rows

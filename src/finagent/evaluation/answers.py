@@ -1,12 +1,12 @@
-"""Answer evaluation: numeric answers within tolerance, the rest by an LLM judge whose verdicts are kept."""
+"""Answer evaluation: the reference's yes/no and figures must be in the answer before an LLM judge (whose
+verdicts are kept) may call it correct."""
 
 from __future__ import annotations
 
+import hashlib
 import json
-import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -14,13 +14,10 @@ from langchain_core.runnables import Runnable
 from pydantic import BaseModel, Field
 
 from finagent.agent.prompts import render
+from finagent.errors import FinagentError
+from finagent.finance.figures.reference import gate
 from finagent.llm.structured import structured_call
 
-RELATIVE_TOLERANCE = 0.01
-_NUMBER = re.compile(
-    r"(?<![\w.])-?\$?\(?\d[\d,]*(?:\.\d+)?\)?\s*(%|percent|billion|million|thousand|bn|mn|m|b|k)?", re.I
-)
-_SCALE = {"billion": 1e9, "bn": 1e9, "b": 1e9, "million": 1e6, "mn": 1e6, "m": 1e6, "thousand": 1e3, "k": 1e3}
 _NO_ANSWER = re.compile(
     r"(no evidence was found|not (available|found|provided|disclosed) in"
     r"|does not (contain|provide|include|mention)|cannot (be )?(determine|answer)"
@@ -32,71 +29,6 @@ _NO_ANSWER = re.compile(
 class JudgeVerdict(BaseModel):
     verdict: Literal["correct", "incorrect", "failed"] = "failed"
     reason: str = Field(default="", max_length=400)
-
-
-@dataclass(frozen=True, slots=True)
-class Quantity:
-    value: float
-    percent: bool
-
-
-def quantities(text: str) -> list[Quantity]:
-    """Numbers with their scale: "$94.9 billion" → 9.49e10, "44.5%" → 44.5 (percent)."""
-    found = []
-    for match in _NUMBER.finditer(text):
-        token = match.group(0)
-        unit = (match.group(1) or "").lower()
-        digits = re.sub(r"[^\d.\-]", "", token.split()[0] if unit else token)
-        try:
-            value = float(digits.replace("--", "-"))
-        except ValueError:
-            continue
-        if "(" in token and ")" in token:
-            value = -abs(value)
-        percent = unit in ("%", "percent")
-        found.append(Quantity(value * _SCALE.get(unit, 1.0), percent))
-    return found
-
-
-def _close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=RELATIVE_TOLERANCE, abs_tol=1e-9)
-
-
-def numeric_match(answer: str, reference: str) -> bool | None:
-    """True when the reference's leading figure appears in the answer (any usual scale, 1% tolerance);
-    None when the reference states no figure (then the judge decides)."""
-    wanted = [q for q in quantities(reference) if not (q.value.is_integer() and 1990 <= q.value <= 2100)]
-    if not wanted:
-        return None
-    target = wanted[0]
-    for got in quantities(answer):
-        if target.percent and got.percent:
-            if _close(got.value, target.value):
-                return True
-            continue
-        for scale in (1.0, 1e3, 1e6, 1e9, 1e-3, 1e-6, 1e-9):
-            if _close(abs(got.value) * scale, abs(target.value)) and (got.value < 0) == (target.value < 0):
-                return True
-    return False
-
-
-_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
-
-
-def yes_no(text: str) -> str | None:
-    """ "yes" / "no" when the text opens with it (FinanceBench's judgement questions do), else None."""
-    match = _YES_NO.match(text)
-    return match.group(1).lower() if match else None
-
-
-def yes_no_agree(answer: str, references: Sequence[str]) -> bool | None:
-    """False when the answer opens with the opposite yes/no of every reference that opens with one;
-    None when either side does not open with yes/no (the check does not apply)."""
-    wanted = {yes_no(r) for r in references} - {None}
-    given = yes_no(answer)
-    if not wanted or given is None:
-        return None
-    return given in wanted
 
 
 _FIGURE = re.compile(
@@ -118,32 +50,19 @@ async def grade(
     answer: str,
     references: Sequence[str],
     judge: Runnable | None,
-    *,
-    numeric: bool,
 ) -> dict[str, Any]:
-    """Verdict for one answer: numeric tolerance first when the question is numeric, else the judge."""
+    """Verdict for one answer. No judge may call an answer correct unless it passes the gate
+    (``finance.figures.reference``): the reference's leading yes/no and every figure it states. A
+    reference that is only a figure is then decided; any other goes to the judge."""
     if failed_to_answer(answer):
         return {"verdict": "failed", "method": "rule", "reason": "the answer says it could not answer"}
-    if yes_no_agree(answer, references) is False:
-        # A judgement question answered the other way round is wrong whatever figures it quotes.
-        return {
-            "verdict": "incorrect",
-            "method": "yes/no",
-            "reason": f"the reference answers {yes_no(references[0]) or 'differently'}; the answer does not",
-        }
-    if numeric:
-        matches = [numeric_match(answer, r) for r in references]
-        if any(m is True for m in matches):
-            return {"verdict": "correct", "method": "numeric", "reason": "figure within 1% of the reference"}
-        # A reference that *is* a figure ("65.4%", "$1,577.00") is graded by the figure alone: a
-        # lenient judge must not accept a different number. Sentences with figures go to the judge.
-        figure_only = any(is_figure(r) for r in references)
-        if (judge is None or figure_only) and any(m is False for m in matches):
-            return {
-                "verdict": "incorrect",
-                "method": "numeric",
-                "reason": "no figure within 1% of the reference",
-            }
+    gates = [(reference, gate(answer, reference, question)) for reference in references]
+    passed = [reference for reference, result in gates if result.passed]
+    if not passed:
+        refused = gates[0][1]
+        return {"verdict": "incorrect", "method": refused.check, "reason": refused.reason}
+    if any(is_figure(reference) for reference in passed):
+        return {"verdict": "correct", "method": "figures", "reason": "the reference's figure, within 1%"}
     if judge is None:
         return {"verdict": "ungraded", "method": "none", "reason": "no judge model configured"}
     alternatives = "".join(f"Also accepted: {r}\n" for r in references[1:])
@@ -185,10 +104,6 @@ def load_flagged(path: Path | None) -> dict[str, list[str]]:
 RETRIEVED_KEPT = 20  # top chunks kept per question in the results file
 
 
-def is_numeric_question(reasoning: str | None, reference: str) -> bool:
-    return bool(reasoning and "numerical" in reasoning.lower()) or bool(re.match(r"^\s*[-$(]?\d", reference))
-
-
 async def answer_question(
     question: Any, references: Sequence[str], judge: Runnable | None, context: Any
 ) -> dict[str, Any]:
@@ -210,8 +125,7 @@ async def answer_question(
                     }
 
     result = await aask(question.question, context=context, on_update=collect)
-    numeric = is_numeric_question(question.extra.get("question_reasoning"), references[0])
-    verdict = await grade(question.question, result.answer, references, judge, numeric=numeric)
+    verdict = await grade(question.question, result.answer, references, judge)
     return {
         "id": question.id,
         "question_type": question.question_type,
@@ -262,4 +176,70 @@ def answers_table(rows: Sequence[dict[str, Any]]) -> str:
     for name, members in groups.items():
         summary = answer_summary(members)
         lines.append(f"| {name} | " + " | ".join(f"{summary[c]:g}" for c in columns) + " |")
+    return "\n".join(lines)
+
+
+# -- agreement with verdicts read by hand ------------------------------------------------------------
+def answer_digest(answer: str) -> str:
+    """Names one answer's text: a hand verdict holds for the answer that was read, not a later rerun."""
+    return hashlib.sha256(answer.encode("utf-8")).hexdigest()[:12]
+
+
+def load_handcheck(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """Hand verdicts by (question id, answer digest); rows need id, answer_sha, verdict."""
+    try:
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except (OSError, ValueError) as exc:
+        raise FinagentError(f"cannot read hand verdicts {path}: {exc}") from exc
+    if not all(isinstance(r, dict) and {"id", "answer_sha", "verdict"} <= r.keys() for r in rows):
+        raise FinagentError(f"{path}: every hand verdict needs id, answer_sha and verdict")
+    return {(str(r["id"]), str(r["answer_sha"])): r for r in rows}
+
+
+def agreement(
+    rows: Sequence[dict[str, Any]], hand: dict[tuple[str, str], dict[str, Any]], field: str = "verdict"
+) -> tuple[int, int]:
+    """(agreeing, hand-checked): rows whose ``field`` and the hand verdict agree on correct or not."""
+    agree = checked = 0
+    for row in rows:
+        verdict = hand.get((str(row["id"]), answer_digest(str(row["answer"]))))
+        if verdict is None or field not in row:
+            continue
+        checked += 1
+        agree += (row[field] == "correct") == (verdict["verdict"] == "correct")
+    return agree, checked
+
+
+def _accuracy(rows: Sequence[dict[str, Any]], field: str) -> str:
+    graded = [r for r in rows if field in r]
+    if not graded:
+        return "—"
+    correct = sum(r[field] == "correct" for r in graded)
+    return f"{correct}/{len(graded)} ({correct / len(graded):.3f})"
+
+
+def agreement_lines(rows: Sequence[dict[str, Any]], hand: dict[tuple[str, str], dict[str, Any]]) -> str:
+    """Markdown: per question type, each grading's accuracy beside its agreement with the hand
+    verdicts (this grading, then the verdicts the rows were first recorded with)."""
+    groups: dict[str, list[dict[str, Any]]] = {"all": list(rows)}
+    for row in rows:
+        groups.setdefault(str(row.get("question_type") or "other"), []).append(row)
+    lines = [
+        "| questions | accuracy | agrees with hand | recorded accuracy | recorded agrees with hand"
+        " | hand-checked | hand: correct |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, members in groups.items():
+        agree, checked = agreement(members, hand)
+        before, recorded = agreement(members, hand, "recorded_verdict")
+        correct = sum(
+            hand[key]["verdict"] == "correct"
+            for key in ((str(r["id"]), answer_digest(str(r["answer"]))) for r in members)
+            if key in hand
+        )
+        old = f"{before}/{recorded}" if recorded else "—"
+        lines.append(
+            f"| {name} | {_accuracy(members, 'verdict')} | {agree}/{checked} "
+            f"| {_accuracy(members, 'recorded_verdict')} | {old} | {checked} | {correct} |"
+        )
     return "\n".join(lines)
