@@ -16,7 +16,6 @@ Writes <results-dir>/faithfulness.jsonl (system × question), faithfulness.json 
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import statistics
@@ -25,15 +24,15 @@ from typing import Any
 
 from benchmarks.figures import (
     REPO,
-    RESULTS,
     System,
     checkout_version,
     load_questions,
     machine,
     parse_answer,
-    parse_system,
     read_rows,
+    run_arguments,
     run_cli,
+    run_setup,
     system_env,
 )
 
@@ -147,28 +146,14 @@ def render_markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--system", action="append", type=parse_system, help="NAME=PATH (repeatable).")
-    parser.add_argument("--provider", default="local")
-    parser.add_argument("--ids", help="Comma-separated question ids.")
-    parser.add_argument("--limit", type=int)
-    parser.add_argument("--timeout", type=float, default=900.0)
-    parser.add_argument("--questions", type=Path, default=QUESTIONS)
-    parser.add_argument("--home-root", type=Path, default=Path("/tmp/finagent-bench"))
-    parser.add_argument("--cache-dir", type=Path)
-    parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    parser = run_arguments(__doc__, QUESTIONS)
     parser.add_argument("--resume", action="store_true", help="Keep rows already in faithfulness.jsonl.")
     parser.add_argument("--store", help="One store (a home under --home-root) for every system.")
     parser.add_argument("--quoted", action="append", default=[], help="A system asked with --quoted.")
     args = parser.parse_args(argv)
-    systems: list[System] = args.system or [System("new", REPO)]
+    systems, home_root, cache_dir = run_setup(args)
     ids = [i.strip() for i in args.ids.split(",") if i.strip()] if args.ids else None
     questions = load_questions(args.questions, ids, args.limit)
-    home_root: Path = args.home_root.expanduser().resolve()
-    cache_dir = (args.cache_dir or home_root / "cache").expanduser().resolve()
-    args.results_dir.mkdir(parents=True, exist_ok=True)
     rows_path = args.results_dir / "faithfulness.jsonl"
     rows = read_rows(rows_path) if args.resume else []
     infos = []

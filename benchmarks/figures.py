@@ -393,6 +393,32 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def run_arguments(doc: str | None, questions: Path | None = None) -> argparse.ArgumentParser:
+    """The options every question benchmark takes: systems, where their stores and model cache live,
+    where results go, and (with a question file) which questions."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--system", action="append", type=parse_system, help="NAME=PATH (repeatable).")
+    parser.add_argument("--provider", default="local")
+    parser.add_argument("--timeout", type=float, default=900.0, help="Seconds per question (default 900).")
+    parser.add_argument("--home-root", type=Path, default=Path("/tmp/finagent-bench"))
+    parser.add_argument("--cache-dir", type=Path, help="Shared model cache (default HOME_ROOT/cache).")
+    parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    if questions is not None:
+        parser.add_argument("--questions", type=Path, default=questions)
+        parser.add_argument("--ids", help="Comma-separated question ids.")
+        parser.add_argument("--limit", type=int, help="Only the first N questions.")
+    return parser
+
+
+def run_setup(args: argparse.Namespace) -> tuple[list[System], Path, Path]:
+    """(systems, home root, model cache) of parsed ``run_arguments``."""
+    systems: list[System] = args.system or [System("new", REPO)]
+    home_root: Path = args.home_root.expanduser().resolve()
+    cache_dir = (args.cache_dir or home_root / "cache").expanduser().resolve()
+    args.results_dir.mkdir(parents=True, exist_ok=True)
+    return systems, home_root, cache_dir
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
