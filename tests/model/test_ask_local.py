@@ -170,3 +170,23 @@ def test_a_why_question_is_answered_from_the_discussion_with_cited_passages(
     sections = {str(by_label[label]["section"]) for label in cited if label in by_label}
     assert any("Management" in s for s in sections), (sections, answer["answer"])
     assert assert_citations_resolve(filings_db[0], answer) == {("AAPL", "Q3 FY2023")}
+
+
+def test_revenue_is_explained_by_the_causes_the_discussion_gives_not_by_expenses(
+    filings_db: tuple[str, Path],
+) -> None:
+    """A driver sentence names a cause the cited passage gives for that line: net sales by product or
+    region, never the period's expenses; and the answer is a real answer, not citations alone."""
+    from finagent.finance.support import unanswered
+
+    answer, _ = ask(
+        filings_db, "What drove the change in Apple's revenue in the quarter ended December 31, 2022?"
+    )
+    prose = _prose(answer["answer"])
+    assert unanswered(prose) is None, answer["answer"]
+    expenses_drove_revenue = re.compile(
+        r"(?i)(revenue|net sales)[^.]*(driven by|due to|because of|result of)[^.]*"
+        r"(research and development|R&D|selling, general|SG&A)"
+    )
+    assert not expenses_drove_revenue.search(prose), answer["answer"]
+    assert re.search(r"(?i)iphone|mac|ipad|wearables|services|currency|china|americas|europe", prose), prose
