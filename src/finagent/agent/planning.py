@@ -11,6 +11,7 @@ from langgraph.types import Send
 
 from finagent.agent.context import Context
 from finagent.agent.state import Analysis, FactsTask, SearchTask, State, Target
+from finagent.finance.citations import CITATION
 from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
 from finagent.finance.periods import (
     FACTS_KIND,
@@ -295,18 +296,19 @@ def _narrative_searches(state: State, context: Context) -> list[Send]:
     sends = []
     for target in state["targets"]:
         phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
-        query = f"{phrases[0]} {NARRATIVE_WORDS}"
-        kinds = search_kinds(target, analysis)
-        task = make_task(
-            target,
-            query,
-            kinds,
-            context.hits_per_search,
-            0,
-            [],
-            search_priors(target, state["targets"], analysis, context.narrow_kinds),
-        )
-        sends.append(Send("search", task))
+        # The question's own words and the line's statement wording ("revenue", "total net sales"):
+        # a report discusses a line by the name its statements give it.
+        for phrase in phrases[:2]:
+            task = make_task(
+                target,
+                f"{phrase} {NARRATIVE_WORDS}",
+                search_kinds(target, analysis),
+                context.hits_per_search,
+                0,
+                [],
+                search_priors(target, state["targets"], analysis, context.narrow_kinds),
+            )
+            sends.append(Send("search", task))
     return sends
 
 
@@ -391,6 +393,11 @@ def plan_fact_lookups(state: State, context: Context) -> list[Send]:
     return sends
 
 
+LABEL = re.compile(r"(?:10K|10Q|8K|ER|N|M)\d+", re.I)
+"""A citation label the grader may suggest as a search phrase ("10Q1"): never a search."""
+_NOT_PHRASES = frozenset({"yoy", "qoq", "ttm", "n/a", "none"})
+
+
 def sanitize_phrases(phrases: list[str], names: list[str]) -> list[str]:
     """Keep short keyword phrases: no questions, no company names, no years; deduplicated."""
     kept: list[str] = []
@@ -400,7 +407,12 @@ def sanitize_phrases(phrases: list[str], names: list[str]) -> list[str]:
             if name:
                 text = re.sub(rf"\b{re.escape(name)}('s)?\b", " ", text, flags=re.I)
         text = re.sub(r"\b(FY)?(19|20)\d\d\b|\bQ[1-4]\b", " ", text, flags=re.I)
+        text = CITATION.sub(" ", f"[{text}]" if LABEL.fullmatch(text.strip()) else text)
         text = " ".join(text.split())[:80].strip(" ,.;:-")
-        if len(text) >= 3 and text.lower() not in (k.lower() for k in kept):
+        if (
+            len(text) >= 3
+            and text.lower() not in _NOT_PHRASES
+            and text.lower() not in (k.lower() for k in kept)
+        ):
             kept.append(text)
     return kept

@@ -16,6 +16,7 @@ from typing import Any
 from finagent.agent.answer.draft import Composed, Writer, draft
 from finagent.agent.answer.figures import Chosen, asked_targets, choose_cells
 from finagent.agent.answer.prose import fact_records, formula_lines
+from finagent.agent.answer.quotes import quoted_answer
 from finagent.agent.answer.statements import Facts, Opening, opening, primary_metric
 from finagent.agent.answer.table import markdown_table
 from finagent.agent.answer.writing import (
@@ -51,7 +52,7 @@ from finagent.finance.figures.verify import (
     flag_unsupported,
     verify_answer,
 )
-from finagent.finance.support import support_problem
+from finagent.finance.support import support_problem, unanswered
 
 
 @dataclass
@@ -190,6 +191,10 @@ async def figures_answer(state: State, context: Context) -> dict[str, Any]:
         warnings += drafted.warnings
         calls += drafted.calls
         withheld = drafted.withheld
+        if analysis.get("narrative") and unanswered(drafted.prose):
+            answer, note = _in_the_filings_words(answer, items, analysis)
+            warnings += [note] if note else []
+            validation = verify(answer)
     else:  # every number is computed: no model call
         withheld = 0
         answer = (
@@ -277,12 +282,26 @@ def _writer(
     )
 
 
+def _in_the_filings_words(
+    answer: str, items: list[dict[str, Any]], analysis: Analysis
+) -> tuple[str, str | None]:
+    """A why/what answer none of whose explaining sentences stood: the passages' own sentences on it,
+    quoted and cited, after the computed figures."""
+    prose = [i for i in items if i.get("label") and not (i.get("is_table") or i.get("statement"))]
+    terms = list(analysis.get("terms") or [])
+    quoted = quoted_answer(prose, terms, analysis.get("names") or {}, why=True)
+    if not quoted:
+        return answer, None
+    note = "no sentence of the model's explanation stood; the filings' own sentences on it are quoted"
+    return f"{answer}\n\n{quoted}", note
+
+
 def _passages(items: list[dict[str, Any]], analysis: Analysis, item_chars: int) -> str:
     """The labelled passages a why/what answer explains the figures with: prose before tables (the
     figures are in the table already), condensed to the sentences carrying the question's terms."""
     discussion = [i for i in items if any(NARRATIVE_WORDS in q for q in i.get("queries") or [])]
     discussion.sort(key=lambda i: (bool(i.get("is_table") or i.get("statement")), -float(i["fused_score"])))
-    chosen = _per_group(discussion, 2)[:8] or [i for i in items if i.get("label")][:6]
+    chosen = _per_group(discussion, 4)[:8] or [i for i in items if i.get("label")][:6]
     budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
     terms = list(analysis.get("terms") or [])
     return format_evidence(chosen, terms, min(item_chars, max(240, budget // max(1, len(chosen)))))

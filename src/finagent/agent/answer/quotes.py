@@ -61,7 +61,10 @@ def quoted_answer(
         best = sorted(_candidates(item, wanted, why), reverse=True)[:2]
         news = 1 if item.get("kind") == "news" else 0
         picked += [(score - news, rank, position, sentence) for score, position, sentence in best]
-    chosen = sorted(picked, key=lambda p: (-p[0], p[1], p[2]))[:limit]
+    unique: dict[str, tuple[float, int, int, str]] = {}
+    for entry in sorted(picked, key=lambda p: (-p[0], p[1], p[2])):
+        unique.setdefault(" ".join(entry[3].split()).lower(), entry)  # one copy of a repeated sentence
+    chosen = list(unique.values())[:limit]
     lines = []
     for _, rank, _, sentence in sorted(chosen, key=lambda p: (p[1], p[2])):
         item = items[rank]

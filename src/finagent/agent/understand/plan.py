@@ -72,6 +72,9 @@ _STOP = frozenset(
     than that the their them then there these they this those through to trend was were what when
     where which while who why will with within would year years quarter quarters fiscal fy vs versus
     change changed changes period periods company companies only just same again instead now
+    drove drive drives driving driven caused cause causes explain explains explained behind reason
+    reasons say says said describe describes discuss discusses january february march april may june
+    july august september october november december
 """.split()
 )
 
@@ -143,7 +146,9 @@ def fallback_phrase(question: str, remove: list[str]) -> str:
         if fragment:
             text = re.sub(rf"(?<!\w){re.escape(fragment)}(?:'s|’s)?(?!\w)", " ", text, flags=re.I)
     words = [re.sub(r"['’]s$", "", w) for w in re.findall(r"[A-Za-z][A-Za-z&\-'’]*", text)]
-    words = [w for w in words if w.lower() not in _STOP and not re.fullmatch(r"(?i)q[1-4]|fy\d*", w)]
+    words = [
+        w for w in words if len(w) > 1 and w.lower() not in _STOP and not re.fullmatch(r"(?i)q[1-4]|fy\d*", w)
+    ]
     return " ".join(words[:6]).lower()
 
 
