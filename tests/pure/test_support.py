@@ -110,3 +110,14 @@ def test_texts_that_are_not_answers(text: str) -> None:
 )
 def test_short_real_answers_are_answers(text: str) -> None:
     assert unanswered(text) is None
+
+
+def test_a_numbered_list_is_split_into_its_items_not_at_their_numbers() -> None:
+    from finagent.agent.answer.prose import sentences
+
+    text = "Net sales fell for these reasons: 1. Lower iPhone sales [10Q1]. 2. A stronger dollar [10Q1]."
+    assert [s.strip() for _, s in sentences(text)] == [
+        "Net sales fell for these reasons:",
+        "1. Lower iPhone sales [10Q1].",
+        "2. A stronger dollar [10Q1].",
+    ]

@@ -56,8 +56,11 @@ _SUPERLATIVE = re.compile(
     re.I,
 )
 _LOW = frozenset({"lowest", "smallest", "least", "weakest"})
-# A sentence ends at . ! ? followed by a space or the end (never inside "5.5%" or "$1.23").
-_SENTENCE = re.compile(r".+?(?:[.!?](?=\s|$)|\n|$)", re.S)
+# A sentence ends at . ! ? followed by a space or the end (never inside "5.5%" or "$1.23"), never at a
+# list number ("1. The …"), and before a numbered list its colon ends the lead-in.
+_SENTENCE = re.compile(
+    r".+?(?:(?<!^\d)(?<![\s:(]\d)(?<![\s:(]\d\d)[.!?](?=\s|$)|:(?=\s+\d{1,2}\.\s)|\n|$)", re.S
+)
 
 
 def rank_claim_error(
