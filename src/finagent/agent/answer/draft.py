@@ -78,6 +78,8 @@ class Writer:
     figure that is another company's or period's value is always withheld."""
     support: Callable[[str], str | None] | None = None
     """Why a sentence of the prose is not supported by the passages it cites (None: it is)."""
+    rewrites: int = 1
+    """Model calls allowed after the first (0: what cannot stand is withheld at once, one call in all)."""
 
     def check(self, composed: Composed) -> Checked:
         validation = self.verify(composed.answer)
@@ -129,7 +131,7 @@ async def draft(writer: Writer) -> Drafted:
     text, call = await text_call(writer.model, writer.messages, role="generate")
     calls = [call.to_dict()]
     warnings: list[str] = []
-    why = unanswered(whole_sentences(text)) if call.ok else None
+    why = unanswered(whole_sentences(text)) if call.ok and writer.rewrites else None
     if why:
         retry = [*writer.messages, AIMessage(text), HumanMessage(read_prompt("complete").substitute(why=why))]
         text, call = await text_call(writer.model, retry, role="generate")
@@ -139,7 +141,7 @@ async def draft(writer: Writer) -> Drafted:
     composed = writer.compose(text)
     warnings += composed.notes
     checked = writer.check(composed)
-    if checked.rewrite and call.ok and text.strip():
+    if checked.rewrite and call.ok and text.strip() and writer.rewrites and not why:
         retry = [*writer.messages, AIMessage(text), HumanMessage(feedback(_why(checked)))]
         again, call = await text_call(writer.model, retry, role="generate")
         calls.append(call.to_dict())

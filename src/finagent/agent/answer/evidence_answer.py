@@ -421,6 +421,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         names=names,
         withhold_unfound=False,  # a figure found nowhere stays, marked [unverified]
         support=lambda sentence: support_problem(sentence, passages, names),
+        rewrites=1 if tickers else 0,  # a question naming no company gets one model call
     )
     drafted = await draft(writer)
     answer, validation = drafted.answer, drafted.validation
@@ -430,6 +431,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         answer, note = _in_their_words(read.items, analysis, not_an_answer)
         warnings.append(note)
         validation = verify(answer)
+    answered = not not_an_answer or answer.startswith(QUOTED_LEAD)
     if validation.status == UNSUPPORTED:
         answer = flag_unsupported(answer, validation)
         warnings.append(
@@ -451,7 +453,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         "calculations": read.calculations,
         "iterations": int(state.get("iterations") or 0) + 1,
         "draft_ok": drafted.wrote and not not_an_answer,
-        "answered": not not_an_answer or answer.startswith(QUOTED_LEAD),
+        "answered": answered,
         "withheld": drafted.withheld + read.rejected,
         "periods_covered": covered,
         "llm_calls": read.calls + drafted.calls,
