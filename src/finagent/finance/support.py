@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from finagent.finance.citations import CITATION, cited_labels
+from finagent.finance.figures.matching import companies_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,14 +130,6 @@ def content_words(text: str, names: Sequence[str] = ()) -> set[str]:
     return {stem(w.strip("-&")) for w in _WORD.findall(low) if w not in _STOP and len(w.strip("-&")) > 2}
 
 
-def _names_in(sentence: str, names: dict[str, list[str]]) -> set[str]:
-    return {
-        ticker
-        for ticker, aliases in names.items()
-        if any(a and re.search(rf"(?<!\w){re.escape(a)}(?!\w)", sentence, re.I) for a in aliases)
-    }
-
-
 def _best_sentence(words: set[str], passages: Sequence[Passage]) -> tuple[str, int]:
     """The passage sentence that shares most of the claim's words, and how many it shares."""
     best, score = "", 0
@@ -204,11 +197,11 @@ def support_problem(
 
 
 def _company_problem(sentence: str, cited: Sequence[Passage], names: dict[str, list[str]]) -> str | None:
-    named = _names_in(sentence, names)
+    named = companies_in(sentence, names)
     if not named or any(p.ticker in named for p in cited):
         return None
     text = " ".join(p.text for p in cited)
-    if _names_in(text, {t: names[t] for t in named}):
+    if companies_in(text, {t: names[t] for t in named}):
         return None  # the passage itself names the company (a competitor mentioned, a customer)
     owners = sorted({p.ticker or "an unnamed company" for p in cited})
     return f"it is about {', '.join(sorted(named))} but cites a passage of {', '.join(owners)}"

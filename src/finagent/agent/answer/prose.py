@@ -18,6 +18,7 @@ from finagent.agent.answer.wording import (
     name as _name,
 )
 from finagent.finance.compare import Cell
+from finagent.finance.figures.matching import companies_in
 
 
 def formula_lines(calculations: Sequence[dict[str, Any]], names: dict[str, list[str]]) -> str:
@@ -73,14 +74,10 @@ def rank_claim_error(
     match = _SUPERLATIVE.search(sentence)
     if match is None or not ranks:
         return None
-    named = [
-        t
-        for t, aliases in names.items()
-        if any(re.search(rf"(?<!\w){re.escape(a)}(?!\w)", sentence, re.I) for a in aliases if a)
-    ]
+    named = companies_in(sentence, names)
     if len(named) != 1:
         return None
-    ticker = named[0]
+    (ticker,) = named
     low = match.group("word").lower() in _LOW
     place = 2 if match.group("second") else 1
     for rank in ranks:
