@@ -570,6 +570,7 @@ def test_instance_document_loads_as_a_fact_only_document() -> None:
         "format": "xbrl-instance",
         "fiscal_year_offset": 0,
         "metadata_sources": {"form": "dei", "ticker": "dei", "company_name": "dei", "period_end": "dei"},
+        "label_linkbase": "aapl-20230930_lab.xml",
     }
     assert len(doc.facts) > 800
     q = parse_xbrl_instance(_filing("edgar-more", "xbrl-instances", "NFLX", "nflx-20241018_htm.xml"))

@@ -73,9 +73,11 @@ def _news(path: Path, hints: Hints) -> list[SourceItem]:
 
 
 def _is_xbrl_instance(path: Path) -> bool:
+    """An instance is known by its root element, whatever its name (``AAPL-Xbrl.2013.xml``,
+    ``crr.xbrl``, no extension at all)."""
     from finagent.ingest.xbrl_instance import is_xbrl_instance
 
-    return path.suffix.lower() == ".xml" and is_xbrl_instance(path)
+    return is_xbrl_instance(path)
 
 
 def _xbrl_instance(path: Path, hints: Hints) -> list[SourceItem]:
@@ -124,7 +126,7 @@ READERS: tuple[Reader, ...] = (
         _financebench,
     ),
     Reader("news", ".csv/.jsonl news", _suffix(".csv", ".jsonl"), _news),
-    Reader("xbrl-instance", "XBRL instance .xml", _is_xbrl_instance, _xbrl_instance),
+    Reader("xbrl-instance", "XBRL instances (any name)", _is_xbrl_instance, _xbrl_instance),
     Reader(
         "transcripts",
         "transcripts with manifest.json",

@@ -3,7 +3,9 @@
 Why: an instance carries a filing's numbers without its text. It becomes a ParsedDocument with
 no blocks and every numeric fact, with the same metadata rules as the iXBRL primary document
 (:func:`finagent.ingest.ixbrl.filing_metadata`), so both describe a filing the same way.
-The label linkbase beside it (same stem, ``_lab.xml``) names the concepts.
+Its label linkbase names the concepts: the one its schema (``link:schemaRef``) declares through a
+label ``link:linkbaseRef``, else ``<stem>_lab.xml`` beside it, else the one ``*_lab.xml`` of its folder.
+Instances are recognised by their root element, whatever the file is called.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from lxml import etree
 from finagent.errors import ParseError
 from finagent.finance.documents import ParsedDocument, SourceItem, sha256_bytes
 from finagent.finance.xbrl import XBRLI, XbrlError, extract_instance_facts
+from finagent.finance.xbrl.instance import label_linkbase_refs
+from finagent.finance.xbrl.xml import LINKBASE
 from finagent.ingest.hints import Hints
 from finagent.ingest.sec.cover import filing_metadata
 
@@ -58,28 +62,39 @@ def unread_facts(data: bytes, read: int) -> str | None:
 
 
 def is_linkbase_or_schema(path: Path) -> bool:
-    """Files that travel with an instance but are not documents (ignored in folders)."""
+    """Files that travel with an instance but are not documents (ignored in folders): by name
+    (``.xsd``, ``_lab.xml``, ...) or, for other ``.xml`` names, by their root element."""
     name = path.name.lower()
-    return name.endswith(".xsd") or bool(_LINKBASE_RE.search(name))
+    if name.endswith(".xsd") or _LINKBASE_RE.search(name):
+        return True
+    return name.endswith(".xml") and _root_tag(path) in _COMPANION_ROOTS
 
 
-def is_xbrl_instance(path: Path) -> bool:
-    """Whether the file's root element is ``xbrli:xbrl`` (reads only the start of the file)."""
+_COMPANION_ROOTS = {f"{{{LINKBASE}}}linkbase", "{http://www.w3.org/2001/XMLSchema}schema"}
+
+
+def _root_tag(path: Path) -> str | None:
+    """The root element's tag of an XML file (reads only the start of it), or None."""
     try:
         with Path(path).open("rb") as fh:
             head = fh.read(_SNIFF_BYTES)
     except OSError:
-        return False
-    if b"xbrl" not in head:
-        return False
+        return None
+    if b"<" not in head:
+        return None
     try:
         for _, el in etree.iterparse(
             _Prefix(head), events=("start",), resolve_entities=False, no_network=True, huge_tree=True
         ):
-            return bool(el.tag == f"{{{XBRLI}}}xbrl")
+            return str(el.tag)
     except etree.XMLSyntaxError:
-        return False
-    return False
+        return None
+    return None
+
+
+def is_xbrl_instance(path: Path) -> bool:
+    """Whether the file's root element is ``xbrli:xbrl``, whatever its name (reads only its start)."""
+    return _root_tag(path) == f"{{{XBRLI}}}xbrl"
 
 
 class _Prefix:
@@ -104,7 +119,7 @@ def discover_xbrl_instances(path: Path, hints: Hints | None = None) -> list[Sour
     elif path.is_dir():
         candidates = sorted(
             p
-            for p in path.rglob("*.xml")
+            for p in path.rglob("*")
             if p.is_file()
             and not is_linkbase_or_schema(p)
             and not any(part.startswith(".") for part in p.relative_to(path).parts)
@@ -124,21 +139,68 @@ def label_linkbase_path(instance: Path) -> Path:
     return instance.with_name(f"{stem}_lab.xml")
 
 
+def _beside(folder: Path, href: str) -> Path | None:
+    """A file an instance or schema refers to, when it is a plain name in the same folder (a URL or a
+    path elsewhere is never followed)."""
+    name = href.rsplit("#", 1)[0].strip()
+    if not name or "/" in name or "\\" in name or name in (".", ".."):
+        return None
+    found = folder / name
+    return found if found.is_file() else None
+
+
+def find_label_linkbase(instance: Path, schema_hrefs: list[str]) -> Path | None:
+    """The instance's label linkbase: the schema's label linkbaseRef, else ``<stem>_lab.xml``, else
+    the only ``*_lab.xml`` of the folder (or the one named after the schema)."""
+    folder = instance.parent
+    for href in schema_hrefs:
+        schema = _beside(folder, href)
+        if schema is None:
+            continue
+        try:
+            refs = label_linkbase_refs(schema.read_bytes())
+        except OSError:
+            continue
+        for ref in refs:
+            if (found := _beside(folder, ref)) is not None:
+                return found
+    same_stem = label_linkbase_path(instance)
+    if same_stem.is_file() and same_stem != instance:
+        return same_stem
+    labs = sorted(p for p in folder.glob("*_lab.xml") if p.is_file())
+    stems = {Path(href.rsplit("#", 1)[0]).stem for href in schema_hrefs}
+    named = [p for p in labs if p.name[: -len("_lab.xml")] in stems]
+    if named:
+        return named[0]
+    return labs[0] if len(labs) == 1 else None
+
+
 def parse_xbrl_instance(path: Path, hints: Hints | None = None) -> ParsedDocument:
     """An instance document as a ParsedDocument with ``blocks=[]`` and its numeric facts; ``hints``
     (the user's options) fill what its dei facts leave out."""
     path = Path(path)
     try:
         data = path.read_bytes()
-        lab_path = label_linkbase_path(path)
-        labels = lab_path.read_bytes() if lab_path.is_file() and lab_path != path else None
     except OSError as exc:
         raise ParseError(str(path), f"cannot read file: {exc}") from exc
     cut = cut_short_instance(data)
     if cut is not None:
         raise ParseError(str(path), cut)
+    used: list[Path] = []
+
+    def labels_of(schema_hrefs: list[str]) -> bytes | None:
+        found = find_label_linkbase(path, schema_hrefs)
+        if found is None:
+            return None
+        try:
+            labels = found.read_bytes()
+        except OSError:
+            return None
+        used.append(found)
+        return labels
+
     try:
-        extraction, dei = extract_instance_facts(data, labels)
+        extraction, dei = extract_instance_facts(data, find_labels=labels_of)
     except XbrlError as exc:
         raise ParseError(str(path), str(exc)) from exc
     damaged = unread_facts(data, extraction.elements)
@@ -159,8 +221,10 @@ def parse_xbrl_instance(path: Path, hints: Hints | None = None) -> ParsedDocumen
         metadata["cik"] = meta.cik
     if meta.year_offset is not None:
         metadata["fiscal_year_offset"] = meta.year_offset
-    if labels is None:
-        metadata["xbrl_warnings"] = [f"no label linkbase {lab_path.name} beside the instance"]
+    if used:
+        metadata["label_linkbase"] = used[0].name
+    else:
+        metadata["xbrl_warnings"] = ["no label linkbase beside the instance (concepts keep their names)"]
     if extraction.warnings or extraction.skipped:
         metadata.setdefault("xbrl_warnings", []).extend(
             [*extraction.warnings, *(f"skipped {where}: {why}" for where, why in extraction.skipped[:5])]

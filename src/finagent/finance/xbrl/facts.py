@@ -24,6 +24,7 @@ from finagent.finance.xbrl.xml import (
     fact_elements,
     is_nil,
     parse_decimals,
+    standard_concept,
     xml_attr,
     xml_local,
 )
@@ -103,7 +104,7 @@ def extract_ixbrl_facts(
     drafts: list[Fact] = []
     for ordinal, el in enumerate(els):
         ident = el.get("id") or ""
-        concept = (el.get("name") or "").strip()
+        concept = standard_concept((el.get("name") or "").strip(), el.nsmap)
         where = ident or concept or f"#{ordinal}"
         ctx = header.context((xml_attr(el, "contextRef") or "").strip())
         if not concept:

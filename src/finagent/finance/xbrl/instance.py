@@ -1,8 +1,9 @@
-"""TODO docstring."""
+"""XBRL 2.1 instance documents (EDGAR EX-101.INS) of every generation: numeric facts, dei cover
+values, and the files an instance points to (its schema, the schema's label linkbase)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from lxml import etree
 
@@ -12,17 +13,19 @@ from finagent.finance.xbrl.contexts import FactHeader
 from finagent.finance.xbrl.facts import finish_facts
 from finagent.finance.xbrl.formats import plain_number
 from finagent.finance.xbrl.xml import (
-    DEI_NS,
     XBRLI,
     XLINK,
     FactExtraction,
     XbrlError,
     element_text,
     is_nil,
+    namespace_family,
     parse_decimals,
     parse_xml,
     xml_local,
 )
+
+_LABEL_LINKBASE_ROLE = "http://www.xbrl.org/2003/role/labelLinkbaseRef"
 
 
 def is_instance_root(root: etree._Element) -> bool:
@@ -61,8 +64,40 @@ def linkbase_labels(data: bytes) -> dict[str, str]:
     return {concept: text for concept, (_, text) in ranked.items()}
 
 
+def schema_refs(root: etree._Element) -> list[str]:
+    """The ``xlink:href`` of each ``link:schemaRef`` of an instance (its filer schema, usually one)."""
+    return [
+        href.strip()
+        for el in root
+        if isinstance(el.tag, str) and xml_local(el.tag) == "schemaref"
+        for href in [el.get(f"{{{XLINK}}}href") or ""]
+        if href.strip()
+    ]
+
+
+def label_linkbase_refs(schema_xml: bytes) -> list[str]:
+    """The ``xlink:href`` of each label ``link:linkbaseRef`` of a filer schema (.xsd)."""
+    try:
+        root, _ = parse_xml(schema_xml)
+    except XbrlError:
+        return []
+    return [
+        (el.get(f"{{{XLINK}}}href") or "").strip()
+        for el in root.iter()
+        if isinstance(el.tag, str)
+        and xml_local(el.tag) == "linkbaseref"
+        and (el.get(f"{{{XLINK}}}role") or "").strip() == _LABEL_LINKBASE_ROLE
+        and (el.get(f"{{{XLINK}}}href") or "").strip()
+    ]
+
+
 def _qname(el: etree._Element, root: etree._Element) -> str:
+    """'us-gaap:Revenues': a standard taxonomy's concept by its family (any year, any prefix the
+    filer chose), a filer's own concept by the prefix the document gives it."""
     local = etree.QName(el).localname
+    family = namespace_family(etree.QName(el).namespace)
+    if family:
+        return f"{family}:{local}"
     if el.prefix:
         return f"{el.prefix}:{local}"
     ns = etree.QName(el).namespace
@@ -78,21 +113,32 @@ def _instance_items(root: etree._Element) -> Iterator[etree._Element]:
 
 
 def extract_instance_facts(
-    instance_xml: bytes, label_linkbase_xml: bytes | None = None
+    instance_xml: bytes,
+    label_linkbase_xml: bytes | None = None,
+    find_labels: Callable[[list[str]], bytes | None] | None = None,
 ) -> tuple[FactExtraction, dict[str, str]]:
-    """Numeric facts of an XBRL 2.1 instance (with skip reasons) and its dei cover values."""
+    """Numeric facts of an XBRL 2.1 instance (with skip reasons) and its dei cover values.
+
+    Without ``label_linkbase_xml``, ``find_labels`` (given the instance's schemaRef hrefs) may
+    fetch the label linkbase: the caller knows where the files of the filing are."""
     root, warnings = parse_xml(instance_xml)
     if not is_instance_root(root):
         raise XbrlError(f"not an XBRL instance (root element {root.tag!r})")
-    labels = linkbase_labels(label_linkbase_xml) if label_linkbase_xml else {}
+    if label_linkbase_xml is None and find_labels is not None:
+        label_linkbase_xml = find_labels(schema_refs(root))
+    labels: dict[str, str] = {}
+    if label_linkbase_xml:
+        try:
+            labels = linkbase_labels(label_linkbase_xml)
+        except XbrlError as exc:  # the numbers do not need their names: read them, say why unnamed
+            warnings = [*warnings, f"label linkbase unreadable ({exc})"]
     header = FactHeader([root])
     dei: dict[str, str] = {}
     out = FactExtraction(warnings=warnings)
     drafts: list[Fact] = []
     for el in _instance_items(root):
-        namespace = etree.QName(el).namespace or ""
         local = etree.QName(el).localname
-        if DEI_NS.match(namespace):
+        if namespace_family(etree.QName(el).namespace) == "dei":
             dei.setdefault(local, element_text(el))
         unit_ref = el.get("unitRef")
         if unit_ref is None:

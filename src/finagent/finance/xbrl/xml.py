@@ -24,7 +24,41 @@ _XSI_NIL = "{http://www.w3.org/2001/XMLSchema-instance}nil"
 XLINK = "http://www.w3.org/1999/xlink"
 
 
-DEI_NS = re.compile(r"^http://xbrl\.sec\.gov/dei/")
+LINKBASE = "http://www.xbrl.org/2003/linkbase"
+
+
+# Standard taxonomies by family, whatever their year: the 2009-2011 xbrl.us releases, SEC's dei since
+# 2011, the FASB's us-gaap and srt (dated "2017-01-31" until 2019, plain years since), IFRS. The
+# negated-label and "-ent"/"-types" side namespaces of those years are not concept namespaces.
+_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("dei", re.compile(r"^https?://xbrl\.(?:sec\.gov|us)/dei/\d{4}(?:-\d\d-\d\d)?/?$")),
+    ("us-gaap", re.compile(r"^https?://(?:fasb\.org|xbrl\.us)/us-gaap/\d{4}(?:-\d\d-\d\d)?/?$")),
+    ("srt", re.compile(r"^https?://fasb\.org/srt/\d{4}(?:-\d\d-\d\d)?/?$")),
+    ("ifrs-full", re.compile(r"^https?://xbrl\.ifrs\.org/taxonomy/\d{4}-\d\d-\d\d/ifrs-full/?$")),
+)
+
+
+DEI_NS = _FAMILIES[0][1]
+
+
+@functools.lru_cache(maxsize=256)
+def namespace_family(uri: str | None) -> str | None:
+    """The standard prefix ('dei', 'us-gaap', 'srt', 'ifrs-full') of a taxonomy namespace of any
+    year, or None for a filer's own (or any other) namespace."""
+    if not uri:
+        return None
+    uri = uri.strip()
+    return next((prefix for prefix, pattern in _FAMILIES if pattern.match(uri)), None)
+
+
+def standard_concept(name: str, nsmap: dict[str | None, str]) -> str:
+    """'gaap:Revenues' (a filer's own prefix for us-gaap) -> 'us-gaap:Revenues': concepts of the
+    standard taxonomies are named by family, so every year and every prefix reads the same."""
+    prefix, sep, local = name.partition(":")
+    if not sep:
+        return name
+    family = namespace_family(nsmap.get(prefix))
+    return f"{family}:{local}" if family and family != prefix else name
 
 
 # Transformation registries (ixt 1-5) and the SEC's own (ixt-sec).

@@ -132,8 +132,7 @@ def read_identity(
             ("folder", folder_form),
         ],
     )
-    symbol = (dei.get("TradingSymbol") or "").strip().upper()
-    found.take("ticker", [("dei", symbol), ("cover", cover.trading_symbol)])
+    found.take("ticker", [("dei", dei_symbol(dei.get("TradingSymbol"))), ("cover", cover.trading_symbol)])
     found.take(
         "company_name",
         [
@@ -161,6 +160,18 @@ def read_identity(
         found.offer("ticker", "--ticker", hints.ticker.strip().upper().lstrip("$") if hints.ticker else None)
         found.offer("period_end", "--period-end", hints.period_end)
     return found
+
+
+_DEI_SYMBOL = re.compile(r"[A-Z][A-Z0-9]{0,6}(?:[.\-][A-Z0-9]{1,3})?")
+
+
+def dei_symbol(value: str | None) -> str | None:
+    """The first trading symbol a dei:TradingSymbol states ('nflx' -> 'NFLX', 'BRK.A, BRK.B' ->
+    'BRK.A'); placeholders early filers wrote ('none', 'N/A') are no symbol."""
+    first = re.split(r"[\s,;]+", (value or "").strip().upper().lstrip("$"), maxsplit=1)[0]
+    if not _DEI_SYMBOL.fullmatch(first) or first in ("NONE", "NA", "NULL", "TBD"):
+        return None
+    return first
 
 
 def read_metadata(
