@@ -68,6 +68,15 @@ def listed_company(conn: psycopg.Connection[Any], cik: str | None, name: str | N
     return None if row is None else ListedCompany(row[0], str(row[1]), row[2])
 
 
+def stored_ticker_of_cik(conn: psycopg.Connection[Any], cik: str | None) -> str | None:
+    """The symbol the store already holds the company with this CIK under, if any."""
+    digits = (cik or "").strip().lstrip("0")
+    if not digits.isdigit():
+        return None
+    row = conn.execute(read_sql("queries/company_by_cik.sql"), {"cik": digits}).fetchone()
+    return None if row is None else str(row[0])
+
+
 def listed_names(conn: psycopg.Connection[Any], initials: Sequence[str]) -> list[tuple[ListedCompany, str]]:
     """(company, normalised name) of listed companies whose name starts with one of ``initials``."""
     if not initials:

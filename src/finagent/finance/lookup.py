@@ -5,7 +5,8 @@ right filing.
   year a year-long one; a balance (instant metric) is the one at the period's end. Never the filing's
   focus period: a 10-K's comparative columns are other years.
 * Concept: among a metric's candidate concepts, the one the company's own statement displays wins
-  (any filing of the company showing it in that statement), then the vocabulary's order.
+  (any filing of the company showing it in that statement), then the vocabulary's order. Part
+  concepts (goods, services) stand for the line only when the period has no other part beside them.
 * Filing: when several filings report the same concept and period (restatements), the latest filed
   is the default and ``as_reported`` selects the original; differences beyond rounding are listed.
 """
@@ -153,6 +154,9 @@ def select(
         and _unit_ok(f, metric)
         and _matches_period(f, metric, period)
     ]
+    parts = {f.concept for f in candidates if f.concept in metric.parts}
+    if len(parts) > 1:  # goods and services side by side: each is a part, neither the whole line
+        candidates = [f for f in candidates if f.concept not in parts]
     if not candidates:
         return None
     shown = displayed if displayed is not None else displayed_concepts(facts, metric)

@@ -37,6 +37,9 @@ class Metric:
     outflow: bool = False
     """A payment (capex, dividends paid): its XBRL concept states the amount paid, a positive number,
     while the cash flow statement shows it in parentheses; a table cell is read as the amount."""
+    parts: tuple[str, ...] = ()
+    """Candidates that state the whole line only when the company reports one of them alone (a
+    goods-only maker's SalesRevenueGoodsNet); reported beside each other they are its parts."""
 
     @property
     def instant(self) -> bool:
@@ -165,8 +168,9 @@ METRICS: tuple[Metric, ...] = (
             "Revenues",
             "RevenueFromContractWithCustomerExcludingAssessedTax",
             "RevenueFromContractWithCustomerIncludingAssessedTax",
-            "SalesRevenueNet",
+            "SalesRevenueNet",  # the 2009-2017 taxonomies' net sales
             "SalesRevenueGoodsNet",
+            "SalesRevenueServicesNet",
             "RevenuesNetOfInterestExpense",
         ),
         INCOME,
@@ -180,6 +184,7 @@ METRICS: tuple[Metric, ...] = (
             "revenue",
             "net revenues",
         ),
+        parts=_g("SalesRevenueGoodsNet", "SalesRevenueServicesNet"),
     ),
     Metric(
         "total_assets",
@@ -295,7 +300,10 @@ METRICS: tuple[Metric, ...] = (
     Metric(
         "operating_cash_flow",
         "Cash from operations",
-        _g("NetCashProvidedByUsedInOperatingActivities"),
+        _g(
+            "NetCashProvidedByUsedInOperatingActivities",
+            "NetCashProvidedByUsedInOperatingActivitiesContinuingOperations",  # filers with discontinued ops
+        ),
         CASH_FLOW,
         question=(
             r"operating cash flows?|cash (?:flows? )?(?:from|provided by|generated (?:from|by)) operati\w+"

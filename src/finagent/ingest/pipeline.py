@@ -16,7 +16,7 @@ import psycopg
 
 from finagent.db import Database
 from finagent.db.chunks import vacuum_chunks
-from finagent.db.companies import listed_company
+from finagent.db.companies import listed_company, stored_ticker_of_cik
 from finagent.db.documents import (
     StoredIdentity,
     identity_changes,
@@ -36,6 +36,7 @@ from finagent.ingest.chunking import chunk_blocks, chunk_pages
 from finagent.ingest.fact_sources import fact_chunk_ordinals
 from finagent.ingest.facts_upkeep import refresh_company_facts
 from finagent.ingest.screening import flag_blocks, flag_chunks, load_classifier
+from finagent.ingest.sec_companies import cik_symbol
 from finagent.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -244,16 +245,23 @@ class IngestPipeline:
 
     def _identify(self, conn: psycopg.Connection[Any], doc: ParsedDocument) -> None:
         """A filing whose text names no ticker: SEC's list of listed companies (when loaded) by the
-        filing's CIK, else its registrant name."""
+        filing's CIK, else its registrant name; else the symbol the store already holds that CIK
+        under; else the CIK itself (``CIK0001138724``), so a company no list names (delisted, never
+        listed, or the list not loaded) keeps its facts under its registrant name."""
         if doc.ticker or doc.kind not in ("10-K", "10-Q", "8-K"):
             return
-        listed = listed_company(conn, doc.metadata.get("cik"), doc.company_name)
-        if listed is None:
-            return
-        doc.ticker = listed.ticker
-        doc.company_name = doc.company_name or listed.name
+        cik = doc.metadata.get("cik")
         sources = doc.metadata.setdefault("metadata_sources", {})
-        sources["ticker"] = "sec company list"
+        listed = listed_company(conn, cik, doc.company_name)
+        if listed is not None:
+            doc.ticker = listed.ticker
+            doc.company_name = doc.company_name or listed.name
+            sources["ticker"] = "sec company list"
+            return
+        symbol = stored_ticker_of_cik(conn, cik) or cik_symbol(cik)
+        if symbol is not None:
+            doc.ticker = symbol
+            sources["ticker"] = "cik"
 
     def _restate(
         self,

@@ -32,3 +32,12 @@ def read_company_list(path: Path) -> list[ListedCompany]:
     if not companies:
         raise ParseError(str(path), "no company entries (expected SEC's company_tickers.json)")
     return list(companies.values())
+
+
+def cik_symbol(cik: str | None) -> str | None:
+    """The symbol a company no list names is stored under: its CIK as SEC writes it in file names
+    ('1138724' -> 'CIK0001138724'); None when there is no CIK."""
+    digits = (cik or "").strip().lstrip("0")
+    if not digits.isdigit() or len(digits) > 10:
+        return None
+    return f"CIK{digits.zfill(10)}"
