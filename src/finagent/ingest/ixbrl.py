@@ -51,6 +51,7 @@ from finagent.errors import ParseError
 from finagent.finance.documents import Block, ParsedDocument, SourceItem, sha256_bytes
 from finagent.finance.facts import Fact, FiscalCalendar
 from finagent.finance.xbrl import (
+    XbrlError,
     extract_ixbrl_facts,
     fact_elements,
     raw_fact_count,
@@ -72,8 +73,10 @@ from finagent.ingest.sec.submission import (
     parse_sgml_header,
     primary_document,
     read_header_only,
+    submission_documents,
     unclosed_document,
 )
+from finagent.ingest.xbrl_instance import SubmissionXbrl, submission_xbrl
 
 __all__ = ["cut_short_html", "discover_edgar", "parse_edgar_submission", "parse_ixbrl_html"]
 
@@ -94,10 +97,13 @@ def parse_ixbrl_html(path: Path, hints: Hints | None = None) -> ParsedDocument:
     path = Path(path)
     data = _read(path)
     header: SubmissionHeader | None = None
+    xbrl: SubmissionXbrl | Exception | None = None
     sibling = path.with_name(_SUBMISSION_NAME)
     if sibling.is_file() and sibling != path:
         header = read_header_only(sibling)
-    return _parse_document(data, path, header, hints)
+        if raw_fact_count(data) == 0:  # no inline XBRL: the submission may carry an EX-101.INS
+            xbrl = _submission_xbrl(_read(sibling))
+    return _parse_document(data, path, header, hints, xbrl)
 
 
 def parse_edgar_submission(path: Path, hints: Hints | None = None) -> ParsedDocument:
@@ -113,10 +119,20 @@ def parse_edgar_submission(path: Path, hints: Hints | None = None) -> ParsedDocu
     doc = primary_document(raw, header.form)
     if doc is None:
         raise ParseError(str(path), "no <DOCUMENT> with a <TEXT> section found in the submission")
-    parsed = _parse_document(doc, path, header, hints)
+    xbrl = _submission_xbrl(raw) if raw_fact_count(doc) == 0 else None
+    parsed = _parse_document(doc, path, header, hints, xbrl)
     # Idempotency is about the file we were given, not the extracted part.
     parsed.content_sha256 = sha256_bytes(raw)
     return parsed
+
+
+def _submission_xbrl(raw: bytes) -> SubmissionXbrl | Exception | None:
+    """The submission's EX-101.INS facts (None without one; the error when it is unreadable: the
+    filing's text is still worth storing, with the reason among its warnings)."""
+    try:
+        return submission_xbrl(submission_documents(raw))
+    except XbrlError as exc:
+        return exc
 
 
 def discover_edgar(path: Path, hints: Hints | None = None) -> list[SourceItem]:
@@ -179,12 +195,18 @@ def _read(path: Path) -> bytes:
 
 
 def _parse_document(
-    data: bytes, path: Path, header: SubmissionHeader | None, hints: Hints | None = None
+    data: bytes,
+    path: Path,
+    header: SubmissionHeader | None,
+    hints: Hints | None = None,
+    xbrl: SubmissionXbrl | Exception | None = None,
 ) -> ParsedDocument:
     """Parse primary-document bytes into a ParsedDocument (raises ParseError if not a filing).
 
     A document with no cover of its own (an earnings-release exhibit) is still a filing when the
-    user names its form or it sits in a sec-edgar-downloader folder."""
+    user names its form or it sits in a sec-edgar-downloader folder. ``xbrl``: the submission's
+    EX-101.INS (pre-2019 filings), whose dei values describe the filing and whose facts it stores;
+    they point at no block here, and are linked to the table chunk printing them once stored."""
     uri = str(Path(path).resolve())
     root: etree._Element | None = None
     elements: list[etree._Element] = []
@@ -199,6 +221,9 @@ def _parse_document(
     else:
         dei = {}
         units = plain_text_units(data.decode("utf-8", errors="replace"))
+    instance = xbrl if isinstance(xbrl, SubmissionXbrl) else None
+    if instance is not None and not dei:
+        dei = instance.dei
     told = (hints is not None and hints.form) or downloader_identity(path)[1]
     if not dei and header is None and not told and not has_cover_text(units):
         reason = "not an SEC filing (no dei: cover facts, no 'FORM 10-K/10-Q/8-K' cover; else give --form)"
@@ -226,6 +251,10 @@ def _parse_document(
     facts: list[Fact] = []
     if root is not None and elements:
         facts = _filing_facts(root, elements, meta.calendar, block_of, data, metadata)
+    elif instance is not None:
+        facts = _instance_facts(instance, meta.calendar, metadata)
+    elif isinstance(xbrl, Exception):
+        metadata["xbrl_warnings"] = [f"XBRL not read: {xbrl}"]
     return ParsedDocument(
         kind=meta.kind,
         title=meta.title,
@@ -285,6 +314,26 @@ def _filing_facts(
         for warning in warnings:
             log.warning("%s: %s", metadata.get("form"), warning)
     return [replace(f, block_index=block_of.get(int(f.extra["ordinal"]))) for f in extraction.facts]
+
+
+def _instance_facts(
+    instance: SubmissionXbrl, calendar: FiscalCalendar | None, metadata: dict[str, Any]
+) -> list[Fact]:
+    """The EX-101.INS facts of a submission, in the filing's calendar; problems become warnings."""
+    metadata["xbrl_source"] = "EX-101.INS"
+    if instance.label_linkbase:
+        metadata["label_linkbase"] = instance.label_linkbase
+    extraction = instance.extraction
+    warnings = list(extraction.warnings)
+    if extraction.skipped:
+        reasons = sorted({reason for _, reason in extraction.skipped})
+        warnings.append(f"{len(extraction.skipped)} facts skipped: " + "; ".join(reasons[:5]))
+    if warnings:
+        metadata["xbrl_warnings"] = warnings
+    facts = extraction.facts
+    if calendar is not None and any(f.fiscal_year is None for f in facts):
+        facts = [f.in_calendar(calendar) for f in facts]
+    return facts
 
 
 _MARKUP_RE = re.compile(rb"<\s*(html|body|div|p|table|font|span|br)\b", re.I)

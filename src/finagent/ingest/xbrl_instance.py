@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,18 +20,21 @@ from lxml import etree
 
 from finagent.errors import ParseError
 from finagent.finance.documents import ParsedDocument, SourceItem, sha256_bytes
-from finagent.finance.xbrl import XBRLI, XbrlError, extract_instance_facts
+from finagent.finance.xbrl import XBRLI, FactExtraction, XbrlError, extract_instance_facts
 from finagent.finance.xbrl.instance import label_linkbase_refs
 from finagent.finance.xbrl.xml import LINKBASE
 from finagent.ingest.hints import Hints
 from finagent.ingest.sec.cover import filing_metadata
+from finagent.ingest.sec.submission import SubmissionDocument
 
 __all__ = [
+    "SubmissionXbrl",
     "cut_short_instance",
     "discover_xbrl_instances",
     "is_linkbase_or_schema",
     "is_xbrl_instance",
     "parse_xbrl_instance",
+    "submission_xbrl",
 ]
 
 _LINKBASE_RE = re.compile(r"_(lab|pre|cal|def|ref)\.xml$", re.I)
@@ -245,3 +249,45 @@ def parse_xbrl_instance(path: Path, hints: Hints | None = None) -> ParsedDocumen
         metadata=metadata,
         facts=facts,
     )
+
+
+@dataclass(slots=True)
+class SubmissionXbrl:
+    """The XBRL instance inside a full submission (EX-101.INS): its facts, dei values and problems."""
+
+    extraction: FactExtraction
+    dei: dict[str, str]
+    label_linkbase: str | None  # FILENAME of the label linkbase used
+
+
+def submission_xbrl(documents: list[SubmissionDocument]) -> SubmissionXbrl | None:
+    """Facts of the submission's EX-101.INS document (before 2019 the XBRL travels beside the HTML),
+    named by its label linkbase: the one its schema (EX-101.SCH) declares, else the EX-101.LAB.
+    None when the submission has no instance; raises XbrlError when it is not a whole one."""
+    instance = next((d for d in documents if d.type == "EX-101.INS"), None)
+    if instance is None:
+        return None
+    cut = cut_short_instance(instance.body)
+    if cut is not None:
+        raise XbrlError(f"EX-101.INS {instance.filename}: {cut}")
+    by_name = {d.filename.lower(): d for d in documents if d.filename}
+    used: list[str] = []
+
+    def labels_of(schema_hrefs: list[str]) -> bytes | None:
+        for href in schema_hrefs:
+            schema = by_name.get(href.rsplit("/", 1)[-1].lower())
+            for ref in label_linkbase_refs(schema.body) if schema is not None else []:
+                if (found := by_name.get(ref.rsplit("/", 1)[-1].lower())) is not None:
+                    used.append(found.filename)
+                    return found.body
+        lab = next((d for d in documents if d.type == "EX-101.LAB"), None)
+        if lab is not None:
+            used.append(lab.filename or "EX-101.LAB")
+            return lab.body
+        return None
+
+    extraction, dei = extract_instance_facts(instance.body, find_labels=labels_of)
+    damaged = unread_facts(instance.body, extraction.elements)
+    if damaged is not None:
+        raise XbrlError(f"EX-101.INS {instance.filename}: {damaged}")
+    return SubmissionXbrl(extraction, dei, used[0] if used else None)

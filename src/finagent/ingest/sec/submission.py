@@ -102,13 +102,24 @@ _TYPE_RE = re.compile(rb"<TYPE>[ \t]*([^\s<]+)")
 _TEXT_RE = re.compile(rb"<TEXT>(.*?)</TEXT>", re.S)
 
 
-def primary_document(raw: bytes, form: str | None) -> bytes | None:
-    """Bytes of the document whose TYPE is the form (else the first document) of a submission.
+@dataclass(frozen=True, slots=True)
+class SubmissionDocument:
+    """One <DOCUMENT> of a submission: its TYPE (10-Q, EX-101.INS, ...), FILENAME and <TEXT> bytes."""
 
-    Works on bytes so the document keeps its own declared encoding.
+    type: str
+    filename: str
+    body: bytes
+
+
+_FILENAME_RE = re.compile(rb"<FILENAME>[ \t]*([^\s<]+)")
+
+
+def submission_documents(raw: bytes) -> list[SubmissionDocument]:
+    """Every <DOCUMENT> with a <TEXT> section, in order; an XBRL part loses its <XBRL>/<XML> wrapper.
+
+    Works on bytes so each document keeps its own declared encoding.
     """
-    first: bytes | None = None
-    wanted = form.upper().encode("ascii", "replace") if form else None
+    found: list[SubmissionDocument] = []
     for m in _DOC_RE.finditer(raw):
         body = m.group(1)
         tm = _TEXT_RE.search(body)
@@ -122,10 +133,24 @@ def primary_document(raw: bytes, form: str | None) -> bytes | None:
                 if closing != -1:
                     inner = inner[:closing]
                 inner = inner.strip()
-        type_m = _TYPE_RE.search(body)
-        doc_type = type_m.group(1).upper() if type_m else b""
-        if first is None:
-            first = inner
-        if wanted and doc_type == wanted:
-            return inner
-    return first
+        head = body[: tm.start()]
+        type_m = _TYPE_RE.search(head)
+        name_m = _FILENAME_RE.search(head)
+        found.append(
+            SubmissionDocument(
+                type=type_m.group(1).decode("ascii", "replace").upper() if type_m else "",
+                filename=name_m.group(1).decode("utf-8", "replace") if name_m else "",
+                body=inner,
+            )
+        )
+    return found
+
+
+def primary_document(raw: bytes, form: str | None) -> bytes | None:
+    """Bytes of the document whose TYPE is the form (else the first document) of a submission."""
+    documents = submission_documents(raw)
+    wanted = form.upper() if form else None
+    chosen = next((d for d in documents if wanted and d.type == wanted), None)
+    if chosen is None and documents:
+        chosen = documents[0]
+    return None if chosen is None else chosen.body
