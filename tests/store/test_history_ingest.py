@@ -115,10 +115,18 @@ def test_sec_company_list_names_a_filing_that_states_no_ticker(pg_server_url: st
     folder.mkdir()
     for name in ("Form10q_htm.xml", "gahc-20240930.xsd", "gahc-20240930_lab.xml"):
         os.symlink(require_shared("edgar-history", "GAHC", name), folder / name)
-    finagent(store, "ingest", "path", str(folder), str(require_shared("sec", "company_tickers.json")))
+    finagent(store, "ingest", "path", str(folder))  # first without the list: under its CIK
+    assert facts_json(store, "CIK0001138724", "-m", "revenue", "-p", "Q3 FY2024")
+    printed = finagent(
+        store, "ingest", "path", str(folder), str(require_shared("sec", "company_tickers.json"))
+    )
+    assert "CIK0001138724 → GAHC" in re.sub(r"\s+", " ", printed), printed  # moved, not stored twice
     rows = facts_json(store, "GAHC", "-m", "revenue", "-p", "Q3 FY2024", "Q3 FY2023")
     assert rows[("GAHC", "revenue", "Q3 FY2024")]["value"] == "350041"
     assert rows[("GAHC", "revenue", "Q3 FY2023")]["value"] == "268304"
+    with psycopg.connect(store[0]) as conn:
+        held = conn.execute("SELECT DISTINCT ticker FROM facts WHERE NOT superseded").fetchall()
+    assert held == [("GAHC",)]
 
 
 def test_a_full_submission_is_one_filing_whose_facts_cite_its_text(
