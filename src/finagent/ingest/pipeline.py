@@ -248,8 +248,8 @@ class IngestPipeline:
         filing's CIK, else its registrant name; else the symbol the store already holds that CIK
         under; else the CIK itself (``CIK0001138724``), so a company no list names (delisted, never
         listed, or the list not loaded) keeps its facts under its registrant name."""
-        if doc.ticker or doc.kind not in ("10-K", "10-Q", "8-K"):
-            return
+        if doc.ticker or (doc.kind not in ("10-K", "10-Q", "8-K") and not doc.facts):
+            return  # (a 20-F's facts, like a 10-K's, need a company to be stored under)
         cik = doc.metadata.get("cik")
         sources = doc.metadata.setdefault("metadata_sources", {})
         listed = listed_company(conn, cik, doc.company_name)
