@@ -126,6 +126,22 @@ def test_a_quarter_split_by_an_emergence_is_two_stubs_and_the_comparatives_stay_
     assert set(kinds(name_periods(near, "10-Q", date(2010, 9, 30))).values()) == {"stub"}
 
 
+def test_short_events_tagged_beside_a_quarter_do_not_split_it() -> None:
+    """Small filers tag events of a few days (a note issued Jul 1–Jul 7, a subsequent event Oct 1–Oct 2)
+    right after a quarter: they complete no period, so the quarters stay quarters (seen in a real 10-Q)."""
+    from finagent.finance.split_periods import name_periods
+
+    facts = [
+        reported(date(2024, 7, 1), date(2024, 9, 30)),
+        reported(date(2024, 1, 1), date(2024, 9, 30)),
+        reported(date(2024, 10, 1), date(2024, 10, 2)),
+        reported(date(2023, 4, 1), date(2023, 6, 30)),
+        reported(date(2023, 7, 1), date(2023, 7, 7)),
+    ]
+    named = name_periods(facts, "10-Q", date(2024, 9, 30))
+    assert [f.duration for f in named] == ["quarter", "nine_months", "other", "quarter", "other"]
+
+
 def test_predecessor_and_successor_members_are_their_parts_consolidated_figures() -> None:
     from finagent.finance.split_periods import name_periods
 

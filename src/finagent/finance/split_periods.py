@@ -3,9 +3,11 @@
 * A fiscal period split in two: a company acquired, merged or emerging from bankruptcy reports the
   quarter it happened in as a predecessor part (Jul 1–Jul 21) and a successor part (Jul 22–Sep 30),
   often the year to date too (Jan 1–Jul 21). Two back-to-back spans of one filing that together make
-  a quarter, six or nine months or a year, split at a day that closes no fiscal period (or with a
-  part no fiscal period is as long as), are stubs; so are the parts of a 10-K that states no year but
-  two spans tiling it. A predecessor/successor dimension member is the consolidated figure of its part.
+  a quarter, six or nine months or a year ending where the filing closes a period (its period end,
+  a year before, or the end of a regular span it reports), split at a day that closes no fiscal
+  period (or with a part no fiscal period is as long as), are stubs; so are the parts of a 10-K that
+  states no year but two spans tiling it. A predecessor/successor dimension member is the
+  consolidated figure of its part.
 * A transition period: a 10-K that states no year but a shorter span ending at its period end
   (a 10-KT after a change of fiscal year) covers a transition period, not a fiscal year.
 * 52/53-week years stay years (364 or 371 days) and 13/14-week quarters stay quarters (91 or 98).
@@ -43,7 +45,16 @@ def _regular(span: Span) -> bool:
     return duration_class(*span) in _REGULAR
 
 
-def _split_parts(spans: set[Span], annual_end: date | None) -> set[Span]:
+def _closes_reported_period(day: date, spans: set[Span], period_end: date | None) -> bool:
+    """A day the filing closes a period on: its own period end, the same day a year earlier (the
+    comparative columns), or the end of a regular span it reports. Small filers tag events of a few
+    days right after a quarter end (Oct 1–Oct 2): those never complete a period."""
+    if period_end is not None and (day == period_end or abs((period_end - day).days - 365) <= _WINDOW):
+        return True
+    return any(end == day and _regular((start, end)) for start, end in spans)
+
+
+def _split_parts(spans: set[Span], period_end: date | None, annual_end: date | None) -> set[Span]:
     """Spans that are parts of a split period (see the module docstring)."""
     starting: dict[date, list[Span]] = defaultdict(list)
     for span in spans:
@@ -52,7 +63,9 @@ def _split_parts(spans: set[Span], annual_end: date | None) -> set[Span]:
     for first in spans:
         for second in starting.get(first[1] + _DAY, ()):
             whole = (first[0], second[1])
-            if not _regular(whole) or not (closes_period(whole[0] - _DAY) and closes_period(whole[1])):
+            if not _regular(whole) or not closes_period(whole[0] - _DAY):
+                continue
+            if not _closes_reported_period(whole[1], spans, period_end):
                 continue
             irregular = not closes_period(first[1]) or not _regular(first) or not _regular(second)
             tiles_missing_year = (
@@ -89,7 +102,7 @@ def name_periods(facts: Sequence[Fact], form: str | None, period_end: date | Non
     annual = (form or "").upper().startswith("10-K")
     closing = sorted((s for s in spans if s[1] == period_end), key=lambda s: s[0])
     no_year = annual and bool(closing) and not any(duration_class(*s) == "year" for s in closing)
-    stubs = _split_parts(spans, period_end if no_year else None)
+    stubs = _split_parts(spans, period_end, period_end if no_year else None)
     transition: set[Span] = set()
     if no_year:
         longest = next((s for s in closing if s not in stubs), None)
