@@ -140,6 +140,9 @@ def test_short_events_tagged_beside_a_quarter_do_not_split_it() -> None:
     ]
     named = name_periods(facts, "10-Q", date(2024, 9, 30))
     assert [f.duration for f in named] == ["quarter", "nine_months", "other", "quarter", "other"]
+    # a one-day "duration" the day before a fiscal year (seen in a real 10-K) leaves the year a year
+    year = [reported(date(2024, 1, 31), date(2024, 1, 31)), reported(date(2024, 2, 1), date(2025, 1, 31))]
+    assert [f.duration for f in name_periods(year, "10-K", date(2025, 1, 31))] == ["other", "year"]
 
 
 def test_predecessor_and_successor_members_are_their_parts_consolidated_figures() -> None:

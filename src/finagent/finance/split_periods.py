@@ -54,6 +54,17 @@ def _closes_reported_period(day: date, spans: set[Span], period_end: date | None
     return any(end == day and _regular((start, end)) for start, end in spans)
 
 
+def _whole_months(span: Span) -> bool:
+    """A regular span from the first to the last day of calendar months: a fiscal period itself."""
+    start, end = span
+    return _regular(span) and start.day == 1 and (end + _DAY).day == 1
+
+
+def _may_be_part(span: Span) -> bool:
+    """A one-day "duration" is an event, and a span of whole calendar months a period: neither is a stub."""
+    return span[0] < span[1] and not _whole_months(span)
+
+
 def _split_parts(spans: set[Span], period_end: date | None, annual_end: date | None) -> set[Span]:
     """Spans that are parts of a split period (see the module docstring)."""
     starting: dict[date, list[Span]] = defaultdict(list)
@@ -63,6 +74,8 @@ def _split_parts(spans: set[Span], period_end: date | None, annual_end: date | N
     for first in spans:
         for second in starting.get(first[1] + _DAY, ()):
             whole = (first[0], second[1])
+            if not (_may_be_part(first) and _may_be_part(second)):
+                continue
             if not _regular(whole) or not closes_period(whole[0] - _DAY):
                 continue
             if not _closes_reported_period(whole[1], spans, period_end):
