@@ -64,7 +64,9 @@ def print_table(result: FactsResult) -> None:
         tickers = list(dict.fromkeys(r.ticker for r in rows))
         labels = [list(dict.fromkeys(r.period for r in rows if r.ticker == t)) for t in tickers]
         aligned = all(lbl == labels[0] for lbl in labels)
-        table = Table(title=escape(f"{rows[0].metric_label} (USD; * derived: fiscal year − nine months)"))
+        table = Table(
+            title=escape(f"{rows[0].metric_label} (USD; * derived: fiscal year − nine months or quarters)")
+        )
         if aligned:
             table.add_column("period")
             for ticker in tickers:
@@ -112,7 +114,11 @@ def plot(result: FactsResult, path: Path) -> None:
 
     figure, axis = plt.subplots(figsize=(8, 4.5))
     for (ticker, metric), rows in _series(result).items():
-        points = [(r.period_end, float(r.value) / 1e6) for r in rows if r.value is not None and r.period_end]
+        points = [
+            (r.period_end, float(r.value) / 1e6)
+            for r in rows
+            if r.value is not None and r.period_end and not r.note.startswith("part of")  # stubs: no point
+        ]
         if points:
             xs, ys = zip(*sorted(points), strict=True)
             axis.plot(xs, ys, marker="o", label=f"{ticker} {metric}")

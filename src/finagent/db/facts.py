@@ -13,6 +13,7 @@ from psycopg.types.json import Jsonb
 
 from finagent.finance.derive import DerivedFact
 from finagent.finance.facts import Fact, Filing, StoredFact
+from finagent.finance.split_periods import name_periods
 from finagent.resources import read_sql
 
 
@@ -41,6 +42,7 @@ def write_facts(
         raise ValueError("one chunk ordinal (or None) per fact is required")
     if not facts:
         return 0
+    facts = name_periods(facts, filing.form, filing.period_end)  # stubs and transition periods
     locations = {
         int(row[0]): (int(row[1]), row[2], row[3])
         for row in conn.execute(read_sql("queries/chunk_locations.sql"), {"document_id": document_id})

@@ -2,6 +2,9 @@
 
 * Q4 = fiscal year − nine months year-to-date (same concept, same start date, consolidated): a
   10-K reports the year, the Q3 10-Q the nine months; nobody reports the fourth quarter alone.
+* Q4 = fiscal year − its first three quarters, when no nine-month figure is at hand and a filing tags
+  the three quarters itself (some 10-Ks' quarterly data): all four inputs from that ONE filing, so a
+  later 10-Q's restated first quarter never mixes with the 10-K's own year.
 * A quarter from year-to-date differences (six months − first quarter, nine months − six
   months, same start): 10-Q cash-flow statements give only year-to-date spans.
 
@@ -18,9 +21,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from finagent.finance.facts import StoredFact
+from finagent.finance.facts import StoredFact, duration_class
 
 FY_MINUS_9M = "fy_minus_9m"
+FY_MINUS_QUARTERS = "fy_minus_quarters"
 YTD_DIFFERENCE = "ytd_difference"
 
 # Units whose values add up over time; anything per share, a count of shares or a ratio does not.
@@ -176,7 +180,79 @@ def derive_quarters(facts: Sequence[StoredFact]) -> list[DerivedFact]:
                 continue  # a filing states this quarter itself
             derived.append(result)
     derived += _first_quarters(chosen, reported_quarters)
+    have = {(d.concept, d.unit, d.period_start, d.period_end) for d in derived}
+    derived += [
+        q4
+        for q4 in _fourth_quarters(facts)
+        if (key := (q4.concept, q4.unit, q4.period_start, q4.period_end)) not in reported_quarters
+        and key not in have
+    ]
     return derived
+
+
+def _chain(quarters: Sequence[StoredFact], start: date, count: int) -> list[StoredFact] | None:
+    """``count`` quarters back to back from ``start`` (each starts the day after the last ends)."""
+    chain: list[StoredFact] = []
+    for _ in range(count):
+        nxt = next((q for q in quarters if q.period_start == start), None)
+        if nxt is None:
+            return None
+        chain.append(nxt)
+        start = nxt.period_end + timedelta(days=1)
+    return chain
+
+
+def _fourth_quarters(facts: Sequence[StoredFact]) -> list[DerivedFact]:
+    """Q4 = a filing's fiscal year − the three quarters the same filing tags (latest filing wins)."""
+    own: dict[tuple[str, str, str | None], list[StoredFact]] = defaultdict(list)
+    for fact in facts:
+        if not (fact.derived or fact.dims_key or fact.period_start is None or not additive(fact.unit)):
+            own[(fact.filing_key, fact.concept, fact.unit)].append(fact)
+    found: dict[tuple[str, str | None, date, date], tuple[tuple[date, date], DerivedFact]] = {}
+    for group in own.values():
+        quarters = [f for f in group if f.duration == "quarter" and f.value is not None]
+        for year in (f for f in group if f.duration == "year"):
+            q4 = _year_less_quarters(year, quarters)
+            if q4 is None:
+                continue
+            key = (q4.concept, q4.unit, q4.period_start, q4.period_end)
+            if key not in found or found[key][0] < year.filing_order:
+                found[key] = (year.filing_order, q4)
+    return [q4 for _, q4 in found.values()]
+
+
+def _year_less_quarters(year: StoredFact, quarters: Sequence[StoredFact]) -> DerivedFact | None:
+    """The fourth quarter of ``year``: the year less its first three quarters (all one filing's)."""
+    if year.value is None or year.period_start is None:
+        return None
+    chain = _chain(quarters, year.period_start, 3)
+    if chain is None or chain[-1].period_end >= year.period_end:
+        return None
+    start = chain[-1].period_end + timedelta(days=1)
+    if duration_class(start, year.period_end) != "quarter":
+        return None
+    decimals = year.decimals
+    for quarter in chain:
+        decimals = _precision(decimals, quarter.decimals)
+    return DerivedFact(
+        ticker=year.ticker,
+        concept=year.concept,
+        value=year.value - sum((q.value or Decimal(0) for q in chain), Decimal(0)),
+        unit=year.unit,
+        decimals=decimals,
+        period_start=start,
+        period_end=year.period_end,
+        duration="quarter",
+        fiscal_year=year.fiscal_year,
+        fiscal_quarter=4,
+        label=year.label,
+        derivation=FY_MINUS_QUARTERS,
+        inputs=(year.id, *(q.id for q in chain)),
+        filing_key=year.filing_key,
+        form=year.form,
+        filing_period_end=year.filing_period_end,
+        filed_at=year.filed_at,
+    )
 
 
 def _first_quarters(
@@ -217,5 +293,8 @@ def missing_reason(
         if cannot and year_reported:
             return f"not derivable: {cannot}; only the fiscal year is reported"
         if fiscal_quarter == 4 and year_reported:
-            return "not derivable: no nine-month year-to-date figure in the store to subtract from the year"
+            return (
+                "not derivable: no nine-month year-to-date figure in the store to subtract from the year, "
+                "and no filing of the year that also states its first three quarters"
+            )
     return "no reported figure in the store"

@@ -16,9 +16,16 @@ from typing import Literal
 
 from finagent.finance.fiscal import fiscal_period, nominal_month_end
 
-DurationClass = Literal["instant", "quarter", "six_months", "nine_months", "year", "other"]
+DurationClass = Literal[
+    "instant", "quarter", "six_months", "nine_months", "year", "stub", "transition", "other"
+]
+# "stub": one part of a fiscal period split by a change of reporting basis (predecessor / successor
+# around a merger or an emergence from bankruptcy); "transition": the period a report covers after a
+# change of fiscal year. Both come from the dates of a filing's facts (``finance.split_periods``) and
+# are never a full quarter or year.
 
-# Inclusive day counts per duration class; 52/53-week calendars make quarters 84-98 days long.
+# Inclusive day counts per duration class; 52/53-week calendars make quarters 84-98 days long (a
+# 14-week quarter is 98 days, a 53-week year 371).
 _DURATIONS: tuple[tuple[DurationClass, int, int], ...] = (
     ("quarter", 80, 100),
     ("six_months", 170, 195),
@@ -67,9 +74,28 @@ def report_calendar(
     return FiscalCalendar(fye_month0 + 1, offset) if -1 <= offset <= 1 else None
 
 
-def fiscal_label(fiscal_year: int | None, fiscal_quarter: int | None, duration: str) -> str:
+def span_text(start: date, end: date) -> str:
+    """ "Jul 1–Jul 21, 2010"; "Dec 15, 2009–Jan 31, 2010" across a year end."""
+    if start.year == end.year:
+        return f"{start:%b} {start.day}–{end:%b} {end.day}, {end.year}"
+    return f"{start:%b} {start.day}, {start.year}–{end:%b} {end.day}, {end.year}"
+
+
+def fiscal_label(
+    fiscal_year: int | None,
+    fiscal_quarter: int | None,
+    duration: str,
+    start: date | None = None,
+    end: date | None = None,
+) -> str:
     """Human label of a fact's period: "Q3 FY2023", "FY2024", "9M FY2023", "6M FY2025",
-    "Q3 FY2023 end" for a balance at the end of a quarter, "FY2024 end" at a year end."""
+    "Q3 FY2023 end" for a balance at the end of a quarter, "FY2024 end" at a year end; a stub or a
+    transition period by its own dates ("stub Jul 22–Sep 30, 2010"), never as a quarter or year."""
+    if duration in ("stub", "transition"):
+        word = "stub" if duration == "stub" else "transition period"
+        if start is not None and end is not None:
+            return f"{word} {span_text(start, end)}"
+        return f"{word} in FY{fiscal_year}" if fiscal_year is not None else word
     if fiscal_year is None:
         return "undated"
     if duration == "year":
@@ -120,7 +146,9 @@ class Fact:
 
     @property
     def period_label(self) -> str:
-        return fiscal_label(self.fiscal_year, self.fiscal_quarter, self.duration)
+        return fiscal_label(
+            self.fiscal_year, self.fiscal_quarter, self.duration, self.period_start, self.period_end
+        )
 
     def in_calendar(self, calendar: FiscalCalendar) -> Fact:
         """The fact with duration class and fiscal period derived from its own dates."""
@@ -190,7 +218,9 @@ class StoredFact:
 
     @property
     def period_label(self) -> str:
-        return fiscal_label(self.fiscal_year, self.fiscal_quarter, self.duration)
+        return fiscal_label(
+            self.fiscal_year, self.fiscal_quarter, self.duration, self.period_start, self.period_end
+        )
 
     @property
     def filing_order(self) -> tuple[date, date]:

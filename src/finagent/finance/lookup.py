@@ -9,6 +9,8 @@ right filing.
   concepts (goods, services) stand for the line only when the period has no other part beside them.
 * Filing: when several filings report the same concept and period (restatements), the latest filed
   is the default and ``as_reported`` selects the original; differences beyond rounding are listed.
+* A period the filings report only in parts (stubs around a merger or an emergence from bankruptcy)
+  has no single figure: ``split_period`` gives the parts, labelled, never one of them as the whole.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
-from finagent.finance.facts import StoredFact, fiscal_label
+from finagent.finance.facts import StoredFact, duration_class, fiscal_label
 from finagent.finance.metrics import Metric
+from finagent.finance.split_periods import part_roles
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +135,12 @@ def restatements_of(facts: Sequence[StoredFact]) -> list[Restatement]:
     return found
 
 
+def _preferred_concept(concepts: set[str], metric: Metric, shown: set[str]) -> str:
+    """The concept the company's statements display, then the vocabulary's order."""
+    rank = {c: i for i, c in enumerate(metric.concepts)}
+    return min(concepts, key=lambda c: (0 if c in shown else 1, rank.get(c, len(rank))))
+
+
 def select(
     facts: Sequence[StoredFact],
     metric: Metric,
@@ -160,12 +169,7 @@ def select(
     if not candidates:
         return None
     shown = displayed if displayed is not None else displayed_concepts(facts, metric)
-    rank = {c: i for i, c in enumerate(metric.concepts)}
-
-    def concept_order(concept: str) -> tuple[int, int]:
-        return (0 if concept in shown else 1, rank.get(concept, len(rank)))
-
-    concept = min({f.concept for f in candidates}, key=concept_order)
+    concept = _preferred_concept({f.concept for f in candidates}, metric, shown)
     own = [f for f in candidates if f.concept == concept]
     reported = [f for f in own if not f.derived]
     pool = reported or own  # a filing's own number beats a derived one
@@ -182,3 +186,83 @@ def select(
         restatements=tuple(restatements_of(own)),
         alternatives=tuple(f for f in ordered if f is not chosen),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SplitPeriod:
+    """A fiscal period reported only in parts: the parts in date order with their labels
+    ("predecessor Jul 1–Jul 21, 2010"), and whether together they cover the whole period."""
+
+    period: PeriodWanted
+    parts: tuple[StoredFact, ...]
+    labels: tuple[str, ...]
+    complete: bool
+
+
+_LONGEST = {"quarter": 100, "year": 380}  # days: the longest a quarter / year of any calendar lasts
+
+
+def _days(start: date, end: date) -> int:
+    return (end - start).days + 1
+
+
+def split_period(
+    facts: Sequence[StoredFact],
+    metric: Metric,
+    period: PeriodWanted,
+    *,
+    as_reported: bool = False,
+    displayed: set[str] | None = None,
+) -> SplitPeriod | None:
+    """The stub periods that report ``metric`` for ``period`` when no single fact does: the latest
+    part ending in the period, and the parts before it back to back, as far as the period reaches."""
+    if metric.instant:
+        return None
+    stubs = [
+        f
+        for f in facts
+        if f.duration == "stub"
+        and f.concept in metric.concepts
+        and not f.dims_key
+        and f.value is not None
+        and f.period_start is not None
+        and _unit_ok(f, metric)
+    ]
+    if not stubs:
+        return None
+    shown = displayed if displayed is not None else displayed_concepts(facts, metric)
+    concept = _preferred_concept({f.concept for f in stubs}, metric, shown)
+    spans: dict[tuple[date, date], list[StoredFact]] = defaultdict(list)
+    for fact in stubs:
+        if fact.concept == concept and fact.period_start is not None:
+            spans[(fact.period_start, fact.period_end)].append(fact)
+    chosen = {
+        span: sorted(group, key=lambda f: (f.filing_order, f.id))[0 if as_reported else -1]
+        for span, group in spans.items()
+    }
+    wanted = "year" if period.annual else "quarter"
+    longest = _LONGEST[wanted]
+    lasts = [
+        f
+        for (start, end), f in chosen.items()
+        if f.fiscal_year == period.fiscal_year
+        and (period.annual or f.fiscal_quarter == period.fiscal_quarter)
+        and _days(start, end) <= longest
+    ]
+    if not lasts:
+        return None
+    last = max(lasts, key=lambda f: (f.period_end, -_days(f.period_start or f.period_end, f.period_end)))
+    chain = [last]
+    while (first := chain[0].period_start) is not None and duration_class(first, last.period_end) != wanted:
+        before = [
+            f
+            for (start, end), f in chosen.items()
+            if end == first - timedelta(days=1) and _days(start, last.period_end) <= longest
+        ]
+        if not before:
+            break
+        chain.insert(0, max(before, key=lambda f: _days(f.period_start or f.period_end, f.period_end)))
+    start = chain[0].period_start
+    complete = start is not None and duration_class(start, last.period_end) == wanted
+    labels = part_roles([(f.period_start or f.period_end, f.period_end) for f in chain])
+    return SplitPeriod(period, tuple(chain), tuple(labels), complete)

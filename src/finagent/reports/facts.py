@@ -163,7 +163,8 @@ def facts_table(
                 "e.g. PDFs); `finagent ask` reads their statement tables instead"
             )
         for name in names:
-            result.rows += [_row(facts, ticker, BY_NAME[name], target, as_reported) for target in targets]
+            for target in targets:
+                result.rows += _rows(facts, ticker, BY_NAME[name], target, as_reported)
     return result
 
 
@@ -190,17 +191,18 @@ def facts(
         )
 
 
-def _row(
+def _rows(
     facts: list[StoredFact], ticker: str, metric: Metric, target: TargetPeriod, as_reported: bool
-) -> FactRow:
+) -> list[FactRow]:
     """One company's metric for one period, as the answer's figures choose it (``figure_for``), with
-    its year-over-year change (same fiscal quarter a year earlier, by the calculator)."""
+    its year-over-year change (same fiscal quarter a year earlier, by the calculator); a period the
+    filings report only in parts is a row saying why there is no single figure, then one row per part."""
     wanted = PeriodWanted(target.fiscal_year, target.fiscal_quarter)
     row = FactRow(ticker, metric.name, metric.label, wanted.label, target.fiscal_year, target.fiscal_quarter)
     record = figure_for(facts, ticker, metric, wanted, as_reported=as_reported) or {}
     if record.get("value") is None:
         row.note = str(record.get("reason") or "no reported figure in the store")
-        return row
+        return [row, *(_part_row(part, row) for part in record.get("parts") or [])]
     row.value, row.unit, row.source = Decimal(record["value"]), record.get("unit"), record["source"]
     row.period_start = _day(record.get("period_start"))
     row.period_end = _day(record.get("period_end"))
@@ -219,7 +221,31 @@ def _row(
         growth = growth_pct(Decimal(prior["value"]), row.value)
         if growth.ok and growth.result is not None:
             row.yoy_pct, row.yoy_from, row.yoy_expression = growth.result, prior["period"], growth.expression
-    return row
+    return [row]
+
+
+def _part_row(part: dict[str, Any], whole: FactRow) -> FactRow:
+    """One reported part of a split period ("successor Jul 22–Sep 30, 2010"), cited to its filing."""
+    return FactRow(
+        whole.ticker,
+        whole.metric,
+        whole.metric_label,
+        str(part["part"]),
+        whole.fiscal_year,
+        whole.fiscal_quarter,
+        period_start=_day(part.get("period_start")) or _day(part.get("period_end")),
+        period_end=_day(part.get("period_end")),
+        value=Decimal(part["value"]),
+        unit=part.get("unit"),
+        source="xbrl",
+        concept=part.get("concept"),
+        form=part.get("form"),
+        filing=part.get("filing"),
+        source_uri=part.get("source_uri"),
+        chunk_id=part.get("chunk_id"),
+        page=part.get("page"),
+        note=f"part of {whole.period}, not the whole period",
+    )
 
 
 def _day(text: Any) -> date | None:

@@ -19,7 +19,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from finagent.agent.answer.wording import display_scale
+from finagent.agent.answer.wording import display_scale, format_amount
 from finagent.agent.answer.writing import budgeted_evidence
 from finagent.agent.context import Context
 from finagent.agent.evidence import assign_labels, format_evidence, query_terms
@@ -34,8 +34,9 @@ from finagent.finance.facts import DurationClass, FiscalCalendar, StoredFact
 from finagent.finance.figures.text import value_in_text
 from finagent.finance.figures.verify import table_known
 from finagent.finance.figures.written import scan_figures
-from finagent.finance.lookup import PeriodWanted, Selection, displayed_concepts, select
+from finagent.finance.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
 from finagent.finance.metrics import BY_NAME, Metric
+from finagent.finance.split_periods import split_reason
 from finagent.finance.tables import stated_scale
 from finagent.llm.structured import structured_call
 
@@ -110,10 +111,14 @@ def figure_record(
     }
 
 
-def _gap(metric: Metric, ticker: str, period: PeriodWanted, facts: list[StoredFact]) -> dict[str, Any]:
-    """A target no fact answers, with the reason (a quarter that cannot be derived says so)."""
+def _gap(
+    metric: Metric, ticker: str, period: PeriodWanted, facts: list[StoredFact], as_reported: bool = False
+) -> dict[str, Any]:
+    """A target no fact answers, with the reason (a quarter that cannot be derived says so); a period
+    the filings report only in parts (stubs) carries the parts, labelled and cited, never one of them
+    as the whole."""
     unit = {"per_share": "USD/shares", "shares": "shares"}.get(metric.unit, "USD")
-    return {
+    gap: dict[str, Any] = {
         "ticker": ticker,
         "metric": metric.name,
         "metric_label": metric.label,
@@ -123,10 +128,42 @@ def _gap(metric: Metric, ticker: str, period: PeriodWanted, facts: list[StoredFa
         "value": None,
         "role": "target",
         "source": "none",
-        "reason": missing_reason(
-            metric.concepts, unit, metric.instant, period.fiscal_year, period.fiscal_quarter, facts
-        ),
     }
+    split = split_period(facts, metric, period, as_reported=as_reported)
+    if split is not None:
+        gap["reason"] = split_reason(split.labels, split.complete)
+        gap["parts"] = [
+            {
+                **_input_record(f),
+                "ticker": ticker,
+                "part": label,
+                "period_start": f.period_start.isoformat() if f.period_start else None,
+                "concept": f.concept,
+                "unit": f.unit,
+                "decimals": f.decimals,
+            }
+            for f, label in zip(split.parts, split.labels, strict=True)
+        ]
+        gap["complete"] = split.complete
+        return gap
+    gap["reason"] = missing_reason(
+        metric.concepts, unit, metric.instant, period.fiscal_year, period.fiscal_quarter, facts
+    )
+    return gap
+
+
+def part_text(part: dict[str, Any], label: str) -> str:
+    """ "predecessor Jul 1–Jul 21, 2010: $120 million [10Q1]": a part's label, value and citation."""
+    value = Decimal(part["value"])
+    unit = _unit_of(part)
+    shown = format_amount(value, unit, display_scale(value, unit, part.get("decimals")))
+    return f"{part['part']}: {shown}" + (f" [{label}]" if label else "")
+
+
+def _parts_told(gap: dict[str, Any], by_chunk: dict[int, str], by_document: dict[int, str]) -> dict[str, Any]:
+    """A split period's gap whose reason names each part with its value and citation."""
+    parts = [part_text(p, _label(p, by_chunk, by_document)) for p in gap["parts"]]
+    return {**gap, "reason": split_reason(parts, bool(gap.get("complete")))}
 
 
 def figure_for(
@@ -146,7 +183,7 @@ def figure_for(
     chosen = select(facts, metric, period, as_reported=as_reported, displayed=shown)
     if chosen is not None:
         return figure_record(chosen, ticker, role, {f.id: f for f in facts})
-    return _gap(metric, ticker, period, list(facts)) if role == "target" else None
+    return _gap(metric, ticker, period, list(facts), as_reported) if role == "target" else None
 
 
 def lookup(facts: list[StoredFact], task: FactsTask) -> list[dict[str, Any]]:
@@ -254,12 +291,16 @@ def cells_from_figures(
 
 
 def derivation_record(cell: Cell) -> dict[str, Any] | None:
-    """A derived figure (Q4 = FY − nine months) as the calculator call that computed it, with its inputs
-    in the units they are printed in, so the figures check can trace it."""
-    if not cell.derived or len(cell.inputs) != 2:
+    """A derived figure (Q4 = FY − nine months, or FY − its three quarters) as the calculator call that
+    computed it, with its inputs in the units they are printed in, so the figures check can trace it."""
+    if not cell.derived or len(cell.inputs) not in (2, 4):
         return None
-    first, second = (v.scaleb(-cell.scale) if cell.scale else v for v in cell.inputs)
-    result = calculate(f"diff({_plain(first)}, {_plain(second)})")
+    shown = [v.scaleb(-cell.scale) if cell.scale else v for v in cell.inputs]
+    if len(shown) == 2:
+        expression, derivation = f"diff({_plain(shown[0])}, {_plain(shown[1])})", "fy_minus_9m"
+    else:
+        expression, derivation = " - ".join(_plain(v) for v in shown), "fy_minus_quarters"
+    result = calculate(expression)
     if not result.ok or result.result is None:
         return None
     return {
@@ -272,7 +313,7 @@ def derivation_record(cell: Cell) -> dict[str, Any] | None:
         "result_text": f"{cell.shown:,}",
         "sources": list(cell.sources),
         "unit": scale_unit(cell.scale),
-        "derivation": "fy_minus_9m" if cell.fiscal_quarter == 4 else "ytd_difference",
+        "derivation": derivation if cell.fiscal_quarter == 4 else "ytd_difference",
     }
 
 
@@ -703,17 +744,23 @@ def asked_targets(targets: Sequence[Target]) -> list[Target]:
 def gaps_of(
     figures: Sequence[dict[str, Any]], targets: Sequence[Target], metrics: Sequence[str]
 ) -> list[dict[str, Any]]:
-    """(ticker, period, metric) the facts did not answer, with the reason when one is known."""
+    """(ticker, period, metric) the facts did not answer, with the reason when one is known (and the
+    parts of a period the filings report only in parts)."""
     found = {(f["ticker"], f["period"], f["metric"]) for f in figures if f.get("value") is not None}
-    reasons = {
-        (f["ticker"], f["period"], f["metric"]): f.get("reason") for f in figures if f.get("value") is None
-    }
-    return [
-        {**target, "metric": metric, "reason": reasons.get(key) or "no reported figure in the store"}
-        for target in targets
-        for metric in metrics
-        if (key := (target["ticker"], target["label"], metric)) not in found
-    ]
+    missing = {(f["ticker"], f["period"], f["metric"]): f for f in figures if f.get("value") is None}
+    gaps = []
+    for target in targets:
+        for metric in metrics:
+            key = (target["ticker"], target["label"], metric)
+            if key in found:
+                continue
+            record = missing.get(key) or {}
+            reason = record.get("reason") or "no reported figure in the store"
+            gap = {**target, "metric": metric, "reason": reason}
+            if record.get("parts"):
+                gap["parts"], gap["complete"] = record["parts"], record.get("complete")
+            gaps.append(gap)
+    return gaps
 
 
 def citable_items(
@@ -753,11 +800,16 @@ async def choose_cells(
     else the model's copy (with its scale and period), else a gap with the reason."""
     looked_up = [f for f in figures if f.get("role") != "input"]
     years_in = [f for f in figures if f.get("role") == "input"]
-    items, item_chars = citable_items([*looked_up, *years_in], evidence, context)
+    parts = [p for f in looked_up for p in f.get("parts") or []]
+    items, item_chars = citable_items([*looked_up, *years_in, *parts], evidence, context)
     by_chunk = {i["chunk_id"]: i["label"] for i in items if i.get("chunk_id") is not None}
     by_document = {i["document_id"]: i["label"] for i in items if i.get("chunk_id") is None}
     cells, derivations = cells_from_figures(looked_up, by_chunk, by_document)
     gaps = gaps_of(looked_up, asked_targets(targets), metrics)
+    # A period reported only in parts is answered with its parts: no table or model reads one of them
+    # as the whole period.
+    split = [_parts_told(g, by_chunk, by_document) for g in gaps if g.get("parts")]
+    gaps = [g for g in gaps if not g.get("parts")]
     chosen = Chosen(items, cells, derivations, gaps, item_chars=item_chars)
     if gaps:
         years, _ = cells_from_figures(years_in, by_chunk, by_document)
@@ -769,6 +821,7 @@ async def choose_cells(
             chosen.gaps, items, question, item_chars, context, calendars, terms
         )
         chosen.cells += extracted
+    chosen.gaps = [*split, *chosen.gaps]
     chosen.warnings = [
         f"{g['ticker']} {g['label']} {_label_of(g['metric'])}: {g['reason']}" for g in chosen.gaps
     ] + _restated_notes(looked_up)

@@ -156,8 +156,9 @@ def _scope(state: State, computed: Computed) -> PeriodScope:
     analysis = state["analysis"]
     targets = asked_targets(list(state.get("targets") or []))
     calendars = analysis.get("calendars") or {}
+    known = known_figures([*computed.chosen.cells, *computed.comparisons.cells], computed.calculations)
     return PeriodScope(
-        known=known_figures([*computed.chosen.cells, *computed.comparisons.cells], computed.calculations),
+        known=known + part_figures(computed.chosen.gaps),
         names=analysis.get("names") or {},
         targets={
             t: [x["label"] for x in targets if x["ticker"] == t] for t in {x["ticker"] for x in targets}
@@ -336,10 +337,28 @@ def _period_item(computed: Computed) -> dict[str, Any]:
     like any other figure (a derived Q4 has no document of its own that names it), and the amounts
     the question itself names (a threshold)."""
     cells = [*computed.chosen.cells, *computed.comparisons.cells]
-    days = sorted({c.period_end.isoformat() for c in cells if c.period_end})
-    labels = sorted({c.period for c in cells})
+    parts = [p for g in computed.chosen.gaps for p in g.get("parts") or []]
+    ends = {c.period_end.isoformat() for c in cells if c.period_end}
+    days = sorted(ends | {p["period_end"] for p in parts})
+    labels = sorted({c.period for c in cells} | {p["part"] for p in parts})
     text = "; ".join([*labels, *days, computed.opening.known_text])
     return {"chunk_id": None, "label": None, "text": text, "period_label": ""}
+
+
+def part_figures(gaps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The parts of periods reported only in parts, each known for its own part (its label, e.g.
+    "successor Jul 22–Sep 30, 2010"), never for the whole quarter or year it is part of."""
+    return [
+        {
+            "ticker": gap["ticker"],
+            "period": part["part"],
+            "value": float(part["value"]),
+            "kind": "per_share" if "/" in str(part.get("unit") or "") else "amount",
+            "what": gap["metric"].replace("_", " "),
+        }
+        for gap in gaps
+        for part in gap.get("parts") or []
+    ]
 
 
 def known_figures(cells: list[Cell], calculations: list[dict[str, Any]]) -> list[dict[str, Any]]:

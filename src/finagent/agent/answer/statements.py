@@ -182,6 +182,8 @@ def _how_derived(cell: Cell) -> str:
         return f", computed as {metric_label(first).lower()} {verb} {metric_label(second).lower()}"
     if cell.note != "derived":
         return ""
+    if cell.fiscal_quarter == 4 and len(cell.inputs) == 4:
+        return ", derived as the fiscal year less its first three quarters, all from the same filing"
     if cell.fiscal_quarter == 4:
         return ", derived as the fiscal year less the nine months to the third quarter"
     return ", derived from the year-to-date figures"
@@ -189,8 +191,8 @@ def _how_derived(cell: Cell) -> str:
 
 def _gap_sentences(facts: Facts) -> list[str]:
     return [
-        f"{facts.of(g['ticker'])} {facts.words(g['metric'])} for {g['label']} is not available: "
-        f"{g['reason']}."
+        f"{facts.of(g['ticker'])} {facts.words(g['metric'])} for {g['label']} "
+        f"{'has' if g.get('parts') else 'is not available:'} {g['reason']}."
         for g in facts.gaps
         if g.get("metric") == facts.metric
     ]

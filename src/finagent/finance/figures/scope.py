@@ -108,6 +108,7 @@ def period_verdict(
         if wrong_way:
             return False, wrong_way
     stated = _periods_in(sentence, named, scope) or {p for t in named for p in scope.targets.get(t, [])}
+    stated |= {k["period"] for k in matches if k["period"] in sentence}  # "successor Jul 22–Sep 30, 2010"
     right = [k for k in matches if k["period"] in stated]
     if right:
         return True, f"{right[0]['ticker']} {right[0]['what']} {right[0]['period']}"

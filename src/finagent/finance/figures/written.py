@@ -26,6 +26,9 @@ _SCAN = re.compile(
     rf"|(?P<mdy>\b(?P<m1>{MONTH_NAME_PATTERN})\.?\s+(?P<d1>\d{{1,2}}),?\s+(?P<y1>{_YEAR})\b)"
     rf"|(?P<dmy>\b(?P<d2>\d{{1,2}})\s+(?P<m2>{MONTH_NAME_PATTERN})\.?,?\s+(?P<y2>{_YEAR})\b)"
     rf"|(?P<my>\b(?P<m3>{MONTH_NAME_PATTERN})\.?,?\s+(?P<y3>{_YEAR})\b)"
+    # the opening day of a range whose end carries the year: "Jul 1–Jul 21, 2010"
+    rf"|(?P<md>\b(?P<m4>{MONTH_NAME_PATTERN})\.?\s+(?P<d4>\d{{1,2}})(?=\s*(?:[-–]|to\b|through\b)\s*"
+    rf"(?:{MONTH_NAME_PATTERN})\.?\s+\d{{1,2}},?\s+(?P<y4>{_YEAR})\b))"
     r"|(?P<skip>\b(?:Form\s+)?(?:10-K|10-Q|8-K|20-F|6-K|S-1|DEF\s+14A)\b(?:/A)?"
     r"|\b(?:Items?|Notes?|Part|Page|Section|Rule|Exhibit|ASC|ASU|Topic)\s+\d[\w.\-]*"
     r"|\bpp?\.\s?\d+(?:[-–]\d+)?|\bS&P\s+\d+|\b[QH][1-4]\b"
@@ -116,8 +119,14 @@ def _date_figure(match: re.Match[str]) -> WrittenFigure | None:
         elif g["iso"]:
             day = date(int(g["iy"]), int(g["im"]), int(g["id"]))
             key, value = ("day", day.toordinal()), float(day.toordinal())
-        elif g["mdy"] or g["dmy"]:
-            month, day_, year_ = (g["m1"], g["d1"], g["y1"]) if g["mdy"] else (g["m2"], g["d2"], g["y2"])
+        elif g["mdy"] or g["dmy"] or g["md"]:
+            month, day_, year_ = (
+                (g["m1"], g["d1"], g["y1"])
+                if g["mdy"]
+                else (g["m2"], g["d2"], g["y2"])
+                if g["dmy"]
+                else (g["m4"], g["d4"], g["y4"])
+            )
             day = date(int(year_), _month(month), int(day_))
             key, value = ("day", day.toordinal()), float(day.toordinal())
         else:
@@ -213,7 +222,8 @@ def scan_figures(text: str) -> list[WrittenFigure]:
             or match.group("iso")
             or match.group("mdy")
             or match.group("dmy")
-            or (match.group("my"))
+            or match.group("my")
+            or match.group("md")
         ):
             figure = _date_figure(match)
         else:
