@@ -42,6 +42,7 @@ from finagent.agent.understand.vocabulary import is_breakdown, statement_phrases
 from finagent.db.companies import StoredCompany
 from finagent.finance.compare import Wanted
 from finagent.finance.figures.formulas import formulas_for, metrics_for_formulas
+from finagent.finance.history import read_history
 from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
 from finagent.finance.periods import TimeSpec, invalid_quarters, parse_time_phrases
 from finagent.llm.structured import LLMCall, structured_call
@@ -212,6 +213,9 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         return _refusal(reading.question, refusal, reading.warnings, reading.period_sources)
     use_facts = resources.settings.use_facts if context.use_facts is None else context.use_facts
     metrics = _metrics(reading.question, use_facts)
+    history = read_history(reading.question, reading.specs)
+    if not metrics and use_facts and history is not None and history.metric:
+        metrics = [history.metric]  # "did it ever report a loss?": its net income, period by period
     names = [*reading.matched, *reading.tickers]
     names += [n for t in reading.tickers for n in _names(reading.by_ticker.get(t))]
     base_phrase = fallback_phrase(reading.question, [*names, *(s.text for s in reading.specs if s.text)])
