@@ -66,7 +66,7 @@ def _ever(facts: Any, history: History, ticker: str, cells: list[Cell]) -> str:
     other = "positive" if history.test == "negative" else "negative"
     return (
         f"No: {who} {facts.words()} was {other} in every one of the {held} the store holds ({span}). "
-        f"The {'lowest' if test == 'negative' else 'highest'} was {facts.show(closest)} in "
+        f"The {'lowest' if history.test == 'negative' else 'highest'} was {facts.show(closest)} in "
         f"{closest.period}{cite(closest.sources)}."
     )
 
