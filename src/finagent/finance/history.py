@@ -84,9 +84,11 @@ def read_history(question: str, specs: Sequence[TimeSpec]) -> History | None:
         span = "since"
     elif any(s.kind in RANGE_KINDS and _periods_in(s) >= LONG_RANGE_PERIODS for s in specs):
         span = "range"
-    elif not specs and _EVER.search(question):
+    # "earliest and latest": a "latest" phrase beside the history's words still asks for all of it
+    unnamed = all(s.kind == "latest" for s in specs)
+    if span is None and unnamed and _EVER.search(question):
         span = "ever"
-    elif not specs and _ALL.search(question):
+    elif span is None and unnamed and _ALL.search(question):
         span = "all"
     if span is None:
         return None
