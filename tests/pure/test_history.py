@@ -108,8 +108,9 @@ def test_a_question_of_a_few_periods_is_no_history(question: str) -> None:
 
 def test_every_period_held_is_one_range_and_gaps_are_named_in_runs() -> None:
     keys = [(2012, 3), (2013, 3), (2024, None), (2020, None), (2022, 1)]
-    assert held_range(keys, "quarter").describe() == "quarter_range(2012Q3, 2022Q1)"
-    assert held_range(keys, "year").describe() == "year_range(2020, 2024)[year]"
+    quarters, years = held_range(keys, "quarter"), held_range(keys, "year")
+    assert quarters is not None and quarters.describe() == "quarter_range(2012Q3, 2022Q1)"
+    assert years is not None and years.describe() == "year_range(2020, 2024)[year]"
     order = [f"FY{y}" for y in range(2010, 2020)]
     assert gap_runs(order, ["FY2010", "FY2011", "FY2012", "FY2015", "FY2017", "FY2018"]) == (
         "FY2010 to FY2012, FY2015, FY2017, FY2018"
