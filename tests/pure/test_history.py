@@ -117,3 +117,10 @@ def test_every_period_held_is_one_range_and_gaps_are_named_in_runs() -> None:
     )
     values = [("Q1", Decimal(5)), ("Q2", Decimal(-1)), ("Q3", Decimal(0))]
     assert meeting(values, "negative") == [("Q2", Decimal(-1))]
+
+
+def test_an_ask_period_option_takes_a_range() -> None:
+    from finagent.finance.periods import period_problem
+
+    assert period_problem("FY2009..FY2024") is None and period_problem("Q1 FY2022..") is None
+    assert "runs backwards" in (period_problem("FY2024..FY2009") or "")

@@ -45,6 +45,7 @@ from finagent.finance.figures.formulas import formulas_for, metrics_for_formulas
 from finagent.finance.history import read_history
 from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
 from finagent.finance.periods import TimeSpec, invalid_quarters, parse_time_phrases
+from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 from finagent.llm.structured import LLMCall, structured_call
 
 
@@ -80,7 +81,7 @@ def _read_companies_and_periods(state: State, context: Context, companies: list[
     warnings += ticker_warnings
     warnings += [f"'{q}' is not a fiscal quarter or half; it was ignored" for q in invalid_quarters(question)]
     period_sources = [question, *(state.get("periods") or [])]
-    parsed = [parse_time_phrases(text) for text in period_sources]
+    parsed = [parse_time_phrases(question), *(_option_periods(text, warnings) for text in period_sources[1:])]
     reading = _Reading(
         question=question,
         tickers=tickers,
@@ -95,6 +96,16 @@ def _read_companies_and_periods(state: State, context: Context, companies: list[
     )
     _continue_conversation(reading, (state.get("history") or [])[-1:])
     return reading
+
+
+def _option_periods(text: str, warnings: list[str]) -> list[TimeSpec]:
+    """A --period option's specs: a range ("FY2009..FY2024") as well as the question's phrases; a bad
+    range is a warning and no period."""
+    try:
+        return option_specs(text)
+    except PeriodRangeError as exc:
+        warnings.append(f"{exc}; the period was ignored")
+        return []
 
 
 def _continue_conversation(reading: _Reading, previous: list[dict[str, Any]]) -> None:
