@@ -199,7 +199,7 @@ def test_a_range_gives_earliest_against_latest_with_cagr_and_names_the_gaps(stor
     assert "| Apple (AAPL) | FY2021 | — (no reported figure in the store) |" in out["answer"]
     assert out["validation"]["status"] == "verified", out["validation"]
     # one facts lookup for the ten years, and only the newest year's text searched
-    assert len(updates["facts"]) == 1
+    assert len(updates["facts"]) == 1 and "follow_up_search" not in updates and len(updates["generate"]) == 1
     assert {s["period_label"] for u in updates["search"] for s in u.get("searches") or []} <= {"FY2024"}
 
 
