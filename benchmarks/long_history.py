@@ -45,6 +45,7 @@ SOURCES = (
     "edgar-history/CRR",
 )
 COMPANY_FACTS = "edgar-history/companyfacts/CIK0001640147.json"
+COMPANY_LIST = "sec/company_tickers.json"  # the CIK's ticker (SNOW)
 TIMEOUT = 300
 
 
@@ -76,16 +77,18 @@ def environment(home: Path) -> dict[str, str]:
     return env
 
 
-def build_store(env: dict[str, str]) -> dict[str, Any]:
+def build_store(env: dict[str, str], shared: Path) -> dict[str, Any]:
     """Ingest the sources (idempotent: a rerun adds nothing); company facts when the command exists."""
-    paths = [str(SHARED / s) for s in SOURCES]
+    paths = [str(shared / s) for s in SOURCES]
     result, seconds = cli(["ingest", "path", *paths], env)
     if result.returncode != 0:
         raise SystemExit(f"ingest failed: {result.stderr[-2000:]}")
     helped, _ = cli(["ingest", "--help"], env)
     company_facts = "companyfacts" in helped.stdout
     if company_facts:
-        facts, more = cli(["ingest", "companyfacts", str(SHARED / COMPANY_FACTS)], env)
+        listed, _ = cli(["ingest", "companyfacts", "--help"], env)
+        names = ["--company-list", str(shared / COMPANY_LIST)] if "--company-list" in listed.stdout else []
+        facts, more = cli(["ingest", "companyfacts", *names, str(shared / COMPANY_FACTS)], env)
         company_facts = facts.returncode == 0
         seconds += more
     return {"ingest_seconds": round(seconds, 1), "company_facts": company_facts}
@@ -117,6 +120,7 @@ def ask(question: dict[str, Any], env: dict[str, str]) -> dict[str, Any]:
         "category": question["category"],
         "question": question["question"],
         "seconds": round(seconds, 2),
+        "graph_seconds": data.get("wall_time_s"),
         "llm_calls": len(data.get("llm_calls") or []),
         "validation": (data.get("validation") or {}).get("status"),
         "answer": answer,
@@ -153,6 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--home", type=Path, default=Path("/tmp/finagent-long-history"))
     parser.add_argument("--ids", default="", help="Comma-separated question ids (default: all).")
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    parser.add_argument("--shared", type=Path, default=SHARED, help="../shared/data of the checkout.")
     args = parser.parse_args(argv)
     questions = [json.loads(line) for line in QUESTIONS.read_text().splitlines() if line.strip()]
     if args.ids:
@@ -160,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
         questions = [q for q in questions if q["id"] in wanted]
     args.home.mkdir(parents=True, exist_ok=True)
     env = environment(args.home)
-    store = build_store(env)
+    store = build_store(env, args.shared)
     asked = [q for q in questions if q.get("requires") != "companyfacts" or store["company_facts"]]
     rows = []
     for question in asked:
