@@ -120,7 +120,8 @@ def test_every_period_held_is_one_range_and_gaps_are_named_in_runs() -> None:
 
 
 def test_an_ask_period_option_takes_a_range() -> None:
-    from finagent.finance.periods import period_problem
+    from finagent.finance.periods.ranges import option_problem
 
-    assert period_problem("FY2009..FY2024") is None and period_problem("Q1 FY2022..") is None
-    assert "runs backwards" in (period_problem("FY2024..FY2009") or "")
+    assert option_problem("FY2009..FY2024") is None and option_problem("Q1 FY2022..") is None
+    assert "runs backwards" in (option_problem("FY2024..FY2009") or "")
+    assert "is not a period" in (option_problem("banana") or "")

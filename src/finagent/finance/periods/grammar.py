@@ -465,14 +465,6 @@ def period_problem(text: str) -> str | None:
     value = text.strip()
     if not value:
         return "the period is empty"
-    if ".." in value:  # a range as options write it: FY2009..FY2024
-        from finagent.finance.periods.ranges import PeriodRangeError, parse_range
-
-        try:
-            parse_range(value)
-        except PeriodRangeError as exc:
-            return str(exc)
-        return None
     bad = _NOT_A_QUARTER.search(value)
     if bad:
         unit = "quarter (Q1-Q4)" if bad.group(0)[0].upper() == "Q" else "half (H1-H2)"

@@ -8,7 +8,7 @@ is a one-line error naming the part that cannot be read, never a guess.
 
 from __future__ import annotations
 
-from finagent.finance.periods.grammar import parse_time_phrases
+from finagent.finance.periods.grammar import parse_time_phrases, period_problem
 from finagent.finance.periods.spec import TimeSpec
 
 RANGE_MARK = ".."
@@ -72,3 +72,14 @@ def parse_range(text: str) -> TimeSpec:
 def option_specs(text: str) -> list[TimeSpec]:
     """The specs of one period option value: a ``..`` range, or the usual period phrases."""
     return [parse_range(text)] if is_range(text) else parse_time_phrases(text)
+
+
+def option_problem(text: str) -> str | None:
+    """Why a period option cannot be used (``grammar.period_problem``), a ``..`` range included."""
+    if not is_range(text):
+        return period_problem(text)
+    try:
+        parse_range(text)
+    except PeriodRangeError as exc:
+        return str(exc)
+    return None
