@@ -17,7 +17,8 @@ from finagent.agent.graph import build_graph, graph
 from finagent.agent.resources import get_resources
 from finagent.agent.state import append
 from finagent.errors import FinagentError
-from finagent.finance.periods import PERIOD_EXAMPLES, period_problem
+from finagent.finance.periods import PERIOD_EXAMPLES
+from finagent.finance.periods.ranges import option_problem
 
 UpdateHandler = Callable[[str, dict[str, Any]], None]
 TokenHandler = Callable[[str], None]
@@ -88,7 +89,7 @@ async def aask(
     if thread and not (len(thread) <= MAX_THREAD_CHARS and thread.isprintable()):
         raise FinagentError(f"the thread id must be at most {MAX_THREAD_CHARS} printable characters")
     for period in periods or []:
-        problem = period_problem(period)
+        problem = option_problem(period)
         if problem:
             raise FinagentError(f"invalid period '{period}': {problem}; {PERIOD_EXAMPLES}")
     question = question.encode("utf-8", "replace").decode("utf-8")  # undecodable bytes (argv) -> "?"

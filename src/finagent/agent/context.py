@@ -27,6 +27,8 @@ class Context:
     hits_per_search: int = 15
     """Hits kept per sub-search (one ticker × period × phrase, quarterly or annual)."""
     max_quarters: int = 12
+    max_history_periods: int = 80
+    """Periods of a long-history question ("since 2010", "ever"): read from facts in one lookup."""
     max_tickers: int = 8
     max_question_chars: int = 4000
     vector_weight: float | None = None

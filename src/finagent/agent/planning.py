@@ -129,6 +129,8 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
     """One sub-search per (ticker x period x phrase) and one facts lookup per (ticker x period), run in
     parallel by LangGraph."""
     context = runtime.context or Context()
+    facts = plan_fact_lookups(state, context)
+    state = _searched(state)
     analysis = state["analysis"]
     sends = []
     for target in state["targets"]:
@@ -149,7 +151,23 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _section_searches(state, context)
         + _nine_month_searches(state, context)
     )
-    return _marked_forecast(searches, analysis, context) + plan_fact_lookups(state, context)
+    return _marked_forecast(searches, analysis, context) + facts
+
+
+HISTORY_SEARCHED = 1
+"""Periods of a long history whose text is searched, per company (the newest): its figures are read
+from facts in one lookup, and each period's searches would cost seconds for nothing."""
+
+
+def _searched(state: State) -> State:
+    """The state the searches plan from: a long history's newest periods only."""
+    if not state["analysis"].get("long_history"):
+        return state
+    kept: list[Target] = []
+    for ticker in dict.fromkeys(t.get("ticker") for t in state["targets"]):
+        own = [t for t in state["targets"] if t.get("ticker") == ticker]
+        kept += [t for t in own if t.get("available")][-HISTORY_SEARCHED:] or own[-HISTORY_SEARCHED:]
+    return {**state, "targets": kept}
 
 
 def _marked_forecast(sends: list[Send], analysis: Analysis, context: Context) -> list[Send]:
@@ -373,6 +391,8 @@ def plan_fact_lookups(state: State, context: Context) -> list[Send]:
     comparatives = ["prior_year"]
     if wanted.get("qoq") or wanted.get("change"):
         comparatives.append("prior_quarter")
+    if analysis.get("long_history"):
+        return _history_lookups(state, metrics)
     sends = []
     for target in state.get("targets") or []:
         if not target.get("ticker") or target.get("fiscal_year") is None or target.get("companion"):
@@ -388,6 +408,34 @@ def plan_fact_lookups(state: State, context: Context) -> list[Send]:
             metrics=metrics,
             comparatives=comparatives,
             as_reported=bool(analysis.get("as_reported")),
+        )
+        sends.append(Send("facts", task))
+    return sends
+
+
+def _history_lookups(state: State, metrics: list[str]) -> list[Send]:
+    """A long history: one facts lookup per company for all its periods (one read of its facts); each
+    period's neighbours are periods of the series itself, so no comparative periods are added."""
+    analysis = state["analysis"]
+    sends = []
+    for ticker in dict.fromkeys(t.get("ticker") for t in state.get("targets") or []):
+        own = [
+            t
+            for t in state.get("targets") or []
+            if t.get("ticker") == ticker and t.get("fiscal_year") is not None and not t.get("companion")
+        ]
+        if not ticker or not own:
+            continue
+        task = FactsTask(
+            ticker=ticker,
+            fiscal_year=int(own[-1]["fiscal_year"]),
+            fiscal_quarter=own[-1].get("fiscal_quarter"),
+            period_label=own[-1].get("label") or "",
+            period_end=own[-1].get("period_end"),
+            metrics=metrics,
+            comparatives=[],
+            as_reported=bool(analysis.get("as_reported")),
+            periods=[[int(t["fiscal_year"]), t.get("fiscal_quarter")] for t in own],
         )
         sends.append(Send("facts", task))
     return sends

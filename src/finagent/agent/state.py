@@ -102,6 +102,7 @@ class Analysis(TypedDict, total=False):
     average: bool  # a mean over the periods is asked for
     quantities: bool  # the question asks for a figure (a metric, a formula, "how much", an amount)
     terms: list[str]  # the question's content words, for condensing passages
+    long_history: dict[str, Any] | None  # finance.history.History.to_dict(): a range, "since", "ever", "all"
 
 
 class Target(TypedDict, total=False):
@@ -177,6 +178,7 @@ class FactsTask(TypedDict):
     metrics: list[str]
     comparatives: list[str]  # "prior_year", "prior_quarter": the periods comparisons need too
     as_reported: bool
+    periods: NotRequired[list[list[int | None]]]  # a long history: every [fiscal_year, quarter] at once
 
 
 class SearchTask(TypedDict):

@@ -22,7 +22,8 @@ from finagent.agent.progress import describe_update, plain
 from finagent.cli.console import console, err_console
 from finagent.cli.markdown import check_output_path, write_answer_markdown
 from finagent.errors import FinagentError
-from finagent.finance.periods import PERIOD_EXAMPLES, period_problem
+from finagent.finance.periods import PERIOD_EXAMPLES
+from finagent.finance.periods.ranges import option_problem
 
 if TYPE_CHECKING:
     from finagent.agent.api import Answer, TokenHandler
@@ -156,7 +157,7 @@ def ask_command(
     if not question.strip():
         raise FinagentError("the question is empty")
     for value in period or []:
-        problem = period_problem(value)
+        problem = option_problem(value)
         if problem:  # before the graph's imports: a typo is answered at once
             raise FinagentError(f"invalid --period '{value}': {problem}; {PERIOD_EXAMPLES}")
     output_path = check_output_path(output) if output is not None else None

@@ -9,7 +9,7 @@ from finagent.cli.catalog_cmd import companies_command, coverage_command
 from finagent.cli.console import guarded, quiet_third_party_logs
 from finagent.cli.db_cmd import db_app
 from finagent.cli.eval_cmd import eval_app
-from finagent.cli.facts_cmd import facts_command
+from finagent.cli.facts_cmd import FactsCommand, facts_command
 from finagent.cli.ingest_cmd import ingest_app
 from finagent.cli.mcp_cmd import mcp_command
 from finagent.cli.runs_cmd import runs_app
@@ -30,7 +30,7 @@ app.command("search")(search_command)
 app.command("ask")(ask_command)
 app.command("companies")(companies_command)
 app.command("coverage")(coverage_command)
-app.command("facts")(facts_command)
+app.command("facts", cls=FactsCommand)(facts_command)
 app.command("mcp")(mcp_command)
 
 

@@ -26,12 +26,14 @@ from finagent.finance.facts import StoredFact
 from finagent.finance.fiscal import calendar_for
 from finagent.finance.lookup import PeriodWanted
 from finagent.finance.metrics import BY_NAME, Metric, metrics_in
-from finagent.finance.periods import TargetPeriod, parse_time_phrases, resolve_periods
+from finagent.finance.periods import TargetPeriod, TimeSpec, resolve_periods
+from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 
 RESTATED_KEYS = ("original", "original_filing", "latest", "latest_filing")
 MAX_TICKERS = 12
 MAX_METRICS = 8
-MAX_PERIODS = 16
+MAX_PERIODS = 80
+"""Periods per company: twenty years of quarters (a long history is read from facts, no search)."""
 
 
 @dataclass
@@ -133,12 +135,7 @@ def facts_table(
     companies = list_companies(conn)
     tickers = resolve_tickers(companies, tickers)
     names = metric_names(metrics)
-    specs = [spec for text in periods for spec in parse_time_phrases(text)]
-    unparsed = [p for p in periods if not parse_time_phrases(p)]
-    if unparsed:
-        raise SearchInputError(
-            f"cannot read the period {unparsed[0]!r} (try FY2024, 'Q3 FY2023', 'last 4 quarters', 2022-2024)"
-        )
+    specs = _period_specs(periods)
     by_ticker = {c.ticker: c for c in companies}
     available = load_inventory(conn, tickers)
     result = FactsResult(rows=[], periods={}, warnings=[])
@@ -166,6 +163,23 @@ def facts_table(
             for target in targets:
                 result.rows += _rows(facts, ticker, BY_NAME[name], target, as_reported)
     return result
+
+
+def _period_specs(periods: list[str]) -> list[TimeSpec]:
+    """The specs of the period options; a value that reads as no period, or a bad range, is an error."""
+    specs: list[TimeSpec] = []
+    for text in periods:
+        try:
+            found = option_specs(text)
+        except PeriodRangeError as exc:
+            raise SearchInputError(str(exc)) from None
+        if not found:
+            raise SearchInputError(
+                f"cannot read the period {text!r} (try FY2024, 'Q3 FY2023', 'last 4 quarters', 2022-2024, "
+                "FY2009..FY2024)"
+            )
+        specs += found
+    return specs
 
 
 def facts(

@@ -795,6 +795,8 @@ async def choose_cells(
     context: Context,
     question: str,
     terms: Sequence[str] = (),
+    *,
+    extract: bool = True,
 ) -> Chosen:
     """Every asked (company, period, metric): the XBRL fact, else the statement column of the period,
     else the model's copy (with its scale and period), else a gap with the reason."""
@@ -816,7 +818,7 @@ async def choose_cells(
         from_tables, chosen.gaps = table_figures(gaps, items, calendars, years)
         chosen.cells += from_tables
         chosen.derivations += [d for c in from_tables if (d := derivation_record(c)) is not None]
-    if chosen.gaps and context.use_calculator:
+    if chosen.gaps and context.use_calculator and extract:  # a long history: no model call per gap
         extracted, chosen.gaps, chosen.calls = await model_figures(
             chosen.gaps, items, question, item_chars, context, calendars, terms
         )

@@ -52,6 +52,7 @@ from finagent.finance.figures.verify import (
     flag_unsupported,
     verify_answer,
 )
+from finagent.finance.history import History
 from finagent.finance.support import support_problem, unanswered
 
 
@@ -71,11 +72,16 @@ def wanted_for(analysis: Analysis, ask: Ask) -> Wanted:
     """The comparisons to compute: those the question's words ask for and those its ask needs."""
     words = dict(analysis.get("comparisons") or {})
     change = ask.change
+    history = History.from_dict(analysis.get("long_history"))
+    # A long history is read earliest against latest: its change, and its CAGR over fiscal years.
+    span = history is not None and history.test is None
     return Wanted(
-        yoy=bool(words.get("yoy")) or change == "yoy",
+        yoy=(bool(words.get("yoy")) or change == "yoy") and not span,
         qoq=bool(words.get("qoq")) or change == "qoq",
-        change=bool(words.get("change")) or change in ("change", "trend") or ask.kind == "direction",
-        cagr=bool(words.get("cagr")) or change == "cagr",
+        change=bool(words.get("change")) or change in ("change", "trend") or ask.kind == "direction" or span,
+        cagr=bool(words.get("cagr"))
+        or change == "cagr"
+        or (span and history is not None and history.unit == "year"),
         rank=bool(words.get("rank")) or ask.kind in ("ranking", "comparison"),
         difference=bool(words.get("difference")),
     )
@@ -121,6 +127,7 @@ async def compute(state: State, context: Context) -> Computed:
         context,
         analysis["question"],
         list(analysis.get("terms") or []),
+        extract=not analysis.get("long_history"),
     )
     computed_metrics = list(analysis.get("computed") or [])
     comparisons = compare(chosen.cells, wanted_for(analysis, ask), computed_metrics)
@@ -140,6 +147,7 @@ async def compute(state: State, context: Context) -> Computed:
         formulas=formulas,
         labels={i["chunk_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is not None},
         document_labels={i["document_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is None},
+        history=History.from_dict(analysis.get("long_history")),
     )
     said = opening(facts) if context.use_calculator else Opening()
     table = markdown_table(chosen.cells, comparisons, names, metrics, chosen.gaps, ask)
@@ -340,7 +348,9 @@ def _period_item(computed: Computed) -> dict[str, Any]:
     parts = [p for g in computed.chosen.gaps for p in g.get("parts") or []]
     ends = {c.period_end.isoformat() for c in cells if c.period_end}
     days = sorted(ends | {p["period_end"] for p in parts})
-    labels = sorted({c.period for c in cells} | {p["part"] for p in parts})
+    labels = sorted(
+        {c.period for c in cells} | {str(g["label"]) for g in computed.chosen.gaps} | {p["part"] for p in parts}
+    )
     text = "; ".join([*labels, *days, computed.opening.known_text])
     return {"chunk_id": None, "label": None, "text": text, "period_label": ""}
 

@@ -16,6 +16,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from finagent.agent.answer.history import history_sentences
 from finagent.agent.answer.wording import (
     amount,
     cite,
@@ -34,6 +35,7 @@ from finagent.finance.calculator import difference, growth_pct
 from finagent.finance.compare import Cell, Comparisons, scale_unit
 from finagent.finance.figures.text import describe_calculation
 from finagent.finance.figures.verdict import sign_verdict
+from finagent.finance.history import History
 from finagent.finance.metrics import COMPUTED
 from finagent.finance.outcomes import (
     Crossing,
@@ -48,6 +50,8 @@ from finagent.finance.outcomes import (
     trend,
 )
 
+HISTORY_KEEPS = frozenset({"restatement", "overtake", "threshold", "ranking", "comparison", "stability"})
+"""Asks whose own opening answers a long history too ("did its net income ever exceed $100 billion")."""
 CHANGE_WORDS = {"yoy": " year over year", "qoq": " quarter over quarter", "change": "", "cagr": ""}
 
 
@@ -79,6 +83,7 @@ class Facts:
     formulas: Sequence[dict[str, Any]] = ()
     labels: Mapping[int, str] = field(default_factory=dict)  # chunk id -> citation label
     document_labels: Mapping[int, str] = field(default_factory=dict)  # a document no text cites
+    history: History | None = None  # a long history ("since 2010", "ever"): its own opening
 
     @property
     def scales(self) -> dict[str, int]:
@@ -145,6 +150,10 @@ def opening(facts: Facts) -> Opening:
         "comparison": _comparison,
         "change": _change,
     }
+    if facts.history is not None and ask.kind not in HISTORY_KEEPS:
+        sentences, counts = history_sentences(facts, facts.history)
+        if sentences:
+            return Opening(sentences, known_text=counts)
     handler = handlers.get(ask.kind, _values)
     result = handler(facts)
     if not result.sentences:

@@ -42,8 +42,10 @@ from finagent.agent.understand.vocabulary import is_breakdown, statement_phrases
 from finagent.db.companies import StoredCompany
 from finagent.finance.compare import Wanted
 from finagent.finance.figures.formulas import formulas_for, metrics_for_formulas
+from finagent.finance.history import read_history
 from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
 from finagent.finance.periods import TimeSpec, invalid_quarters, parse_time_phrases
+from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 from finagent.llm.structured import LLMCall, structured_call
 
 
@@ -79,7 +81,7 @@ def _read_companies_and_periods(state: State, context: Context, companies: list[
     warnings += ticker_warnings
     warnings += [f"'{q}' is not a fiscal quarter or half; it was ignored" for q in invalid_quarters(question)]
     period_sources = [question, *(state.get("periods") or [])]
-    parsed = [parse_time_phrases(text) for text in period_sources]
+    parsed = [parse_time_phrases(question), *(_option_periods(text, warnings) for text in period_sources[1:])]
     reading = _Reading(
         question=question,
         tickers=tickers,
@@ -94,6 +96,16 @@ def _read_companies_and_periods(state: State, context: Context, companies: list[
     )
     _continue_conversation(reading, (state.get("history") or [])[-1:])
     return reading
+
+
+def _option_periods(text: str, warnings: list[str]) -> list[TimeSpec]:
+    """A --period option's specs: a range ("FY2009..FY2024") as well as the question's phrases; a bad
+    range is a warning and no period."""
+    try:
+        return option_specs(text)
+    except PeriodRangeError as exc:
+        warnings.append(f"{exc}; the period was ignored")
+        return []
 
 
 def _continue_conversation(reading: _Reading, previous: list[dict[str, Any]]) -> None:
@@ -212,6 +224,9 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         return _refusal(reading.question, refusal, reading.warnings, reading.period_sources)
     use_facts = resources.settings.use_facts if context.use_facts is None else context.use_facts
     metrics = _metrics(reading.question, use_facts)
+    history = read_history(reading.question, reading.specs)
+    if not metrics and use_facts and history is not None and history.metric:
+        metrics = [history.metric]  # "did it ever report a loss?": its net income, period by period
     names = [*reading.matched, *reading.tickers]
     names += [n for t in reading.tickers for n in _names(reading.by_ticker.get(t))]
     base_phrase = fallback_phrase(reading.question, [*names, *(s.text for s in reading.specs if s.text)])

@@ -33,7 +33,7 @@ async def lookup_facts(task: FactsTask, runtime: Runtime[Context]) -> dict[str, 
     def load() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         with resources.database().connection() as conn:
             facts = load_facts(conn, task["ticker"], concepts)
-            figures = lookup(facts, task)
+            figures = [f for one in _each_period(task) for f in lookup(facts, one)]
             ids = sorted(
                 {f["chunk_id"] for f in figures if f.get("chunk_id")}
                 | {i["chunk_id"] for f in figures for i in f.get("inputs") or [] if i.get("chunk_id")}
@@ -47,3 +47,14 @@ async def lookup_facts(task: FactsTask, runtime: Runtime[Context]) -> dict[str, 
         return {"warnings": [f"facts lookup for {task['ticker']} {task['period_label']} failed: {exc}"]}
     evidence = [chunk_to_evidence(row, "reported figures", 0, FACT_EVIDENCE_SCORE) for row in chunks]
     return {"figures": figures, "evidence": evidence}
+
+
+def _each_period(task: FactsTask) -> list[FactsTask]:
+    """The task, or one task per period of a long history's single lookup."""
+    periods = task.get("periods")
+    if not periods:
+        return [task]
+    return [
+        FactsTask(**{**task, "fiscal_year": int(year or 0), "fiscal_quarter": quarter})
+        for year, quarter in periods
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -15,6 +16,7 @@ from finagent.agent.state import State
 from finagent.db.periods import DatedMatch, documents_dated, load_inventory
 from finagent.finance.asks import Ask
 from finagent.finance.fiscal import calendar_for
+from finagent.finance.history import History, held_range
 from finagent.finance.periods import (
     DATED_DOCUMENT_DAYS,
     DatedDocument,
@@ -23,6 +25,7 @@ from finagent.finance.periods import (
     resolve_periods,
     specs_per_company,
 )
+from finagent.finance.periods.inventory import PeriodResolution, TargetPeriod
 from finagent.finance.periods.spec import ANNUAL_KINDS
 
 
@@ -76,15 +79,20 @@ def _company_targets(
     kinds = _kinds(analysis, context)
     prefer: Any = "annual" if analysis.get("granularity") == "annual" else "quarter"
     calendar = calendar_for(company)
+    history = History.from_dict(analysis.get("long_history"))
+    if history is not None:
+        specs = _history_specs(history, specs, held)
     resolution = resolve_periods(
         specs,
         calendar,
         held,
         today=_today(context),
-        max_quarters=context.max_quarters,
+        max_quarters=context.max_history_periods if history else context.max_quarters,
         prefer=prefer,
         kinds=kinds,
     )
+    if history is not None and history.unit == "year":
+        resolution = _years_only(resolution, calendar)
     warnings = list(resolution.warnings)
     fallback = nearest_earlier_report(resolution.periods, held, kinds)
     if fallback is not None:
@@ -96,6 +104,33 @@ def _company_targets(
         resolution.periods.extend(earlier.periods)
     periods = [p.to_dict() for p in resolution.periods]
     return periods or [_any_period(ticker)], warnings
+
+
+def _history_specs(history: History, specs: list[TimeSpec], held: list[Any]) -> list[TimeSpec]:
+    """ "ever" / "all years": from the earliest period the store holds (a filing or its facts) to the
+    latest, every period in between kept so that those with no figure are named; a range or "since"
+    as the question says, in its unit."""
+    if history.everything:
+        keys = [(a.fiscal_year, None if a.kind in ANNUAL_KINDS else a.fiscal_quarter) for a in held]
+        spec = held_range([k for k in keys if k[0] is not None], history.unit)
+        return [spec] if spec is not None else specs
+    unit: Any = "quarter" if history.unit == "quarter" else None
+    return [
+        replace(s, unit=unit) if s.kind in ("year_range", "since_year") and s.unit is None else s
+        for s in specs
+    ]
+
+
+def _years_only(resolution: PeriodResolution, calendar: Any) -> PeriodResolution:
+    """An annual series stays annual: a year with no 10-K whose quarters were targeted instead is the
+    year again, a gap to name, never a quarter set beside years."""
+    periods: dict[tuple[int, int | None], TargetPeriod] = {}
+    for period in resolution.periods:
+        if period.fiscal_quarter is not None and not period.companion:
+            period = TargetPeriod(period.ticker, period.fiscal_year, None, f"FY{period.fiscal_year}", None)
+        periods.setdefault((period.fiscal_year, period.fiscal_quarter), period)
+    notes = [w for w in resolution.warnings if "using its quarterly documents" not in w]
+    return PeriodResolution(list(periods.values()), notes)
 
 
 def _dated(analysis: Any, context: Context) -> list[DatedDocument]:
