@@ -348,9 +348,8 @@ def _period_item(computed: Computed) -> dict[str, Any]:
     parts = [p for g in computed.chosen.gaps for p in g.get("parts") or []]
     ends = {c.period_end.isoformat() for c in cells if c.period_end}
     days = sorted(ends | {p["period_end"] for p in parts})
-    labels = sorted(
-        {c.period for c in cells} | {str(g["label"]) for g in computed.chosen.gaps} | {p["part"] for p in parts}
-    )
+    gaps = {str(g["label"]) for g in computed.chosen.gaps}
+    labels = sorted({c.period for c in cells} | gaps | {p["part"] for p in parts})
     text = "; ".join([*labels, *days, computed.opening.known_text])
     return {"chunk_id": None, "label": None, "text": text, "period_label": ""}
 
