@@ -8,8 +8,10 @@ import csv
 import io
 import json
 import re
+import zipfile
 from collections.abc import Iterator
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -112,3 +114,104 @@ def test_snow_annual_revenue_is_each_10k_and_periods_come_from_the_facts_own_dat
     assert re.search(r"│ 0 │ 0 │ 0 │ 19 │ 0 │ 0 │ 0 │", again), again  # unchanged, nothing added
     documents = cli("db", "documents", "--ticker", "SNOW")
     assert "0001640147-24-000101" in documents or "000164014724000101" in documents
+
+
+def _as_company(data: bytes, cik: int) -> bytes:
+    """The SNOW file as another filer's: another CIK and name (accession numbers stay: co-registrants
+    share them)."""
+    text = re.sub(rb'"cik":\s*1640147', f'"cik": {cik}'.encode(), data, count=1)
+    return re.sub(
+        rb'"entityName":\s*"SNOWFLAKE INC."', f'"entityName": "Filer {cik} Inc."'.encode(), text, count=1
+    )
+
+
+def test_a_zip_streams_every_member_and_reports_a_truncated_one_by_name(
+    cli: Any, db: Database, tmp_path: Path
+) -> None:
+    data = require_shared("edgar-history", "companyfacts", SNOW_CIK).read_bytes()
+    archive = tmp_path / "companyfacts.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for cik in (9000001, 9000002, 9000003):
+            zf.writestr(f"CIK{cik:010d}.json", _as_company(data, cik))
+        zf.writestr("CIK0009000004.json", _as_company(data, 9000004)[: len(data) // 2])
+        zf.writestr("README.txt", "not company facts")
+    out = cli("ingest", "companyfacts", str(archive), ok=False)
+    assert re.search(r"│ 57 │ 0 │ 24,489 │ 0 │ 0 │ 1 │ 1 │", out), out  # 3 x (19 filings, 8,163 facts)
+    assert f"failed {archive}!CIK0009000004.json: malformed or cut-short JSON" in out
+    assert "CIK not in SEC's company list" in out
+    status = cli("db", "status")
+    for ticker in ("CIK9000001", "CIK9000002", "CIK9000003"):
+        assert ticker in status
+    assert "CIK9000004" not in status  # nothing half-written
+    with db.connection() as conn:
+        held = conn.execute("SELECT count(*) FROM facts WHERE NOT derived GROUP BY ticker").fetchall()
+    assert [r[0] for r in held] == [8163, 8163, 8163]
+
+
+def test_a_malformed_file_is_reported_and_the_others_are_stored(cli: Any, tmp_path: Path) -> None:
+    data = require_shared("edgar-history", "companyfacts", SNOW_CIK).read_bytes()
+    (tmp_path / "CIK0009000001.json").write_bytes(_as_company(data, 9000001))
+    (tmp_path / "CIK0009000002.json").write_bytes(b'{"cik": 9000002, "facts": {"us-gaap": {"Revenues": [}}}')
+    (tmp_path / "notes.json").write_text('{"hello": "world"}', encoding="utf-8")
+    out = cli("ingest", "companyfacts", str(tmp_path), ok=False)
+    assert f"failed {tmp_path / 'CIK0009000002.json'}: malformed or cut-short JSON" in out
+    assert f"failed {tmp_path / 'notes.json'}: no 'cik': not an SEC company-facts file" in out
+    assert re.search(r"│ 19 │ 0 │ 8,163 │", out), out
+
+
+# A synthetic company-facts file of Apple: its FY2023 10-K (stored also as an XBRL instance, from
+# ../shared) and a later 10-Q. Figures as the 10-K and the Q1 FY2024 10-Q report them.
+_AAPL_10K = {"accn": "0000320193-23-000106", "fy": 2023, "fp": "FY", "form": "10-K", "filed": "2023-11-03"}
+_AAPL_10Q = {"accn": "0000320193-24-000006", "fy": 2024, "fp": "Q1", "form": "10-Q", "filed": "2024-02-02"}
+
+
+def _aapl_company_facts(path: Path) -> Path:
+    revenue = [
+        {"start": "2020-09-27", "end": "2021-09-25", "val": 365817000000, **_AAPL_10K},
+        {"start": "2021-09-26", "end": "2022-09-24", "val": 394328000000, **_AAPL_10K},
+        {"start": "2022-09-25", "end": "2023-09-30", "val": 383285000000, **_AAPL_10K},
+        {"start": "2022-09-25", "end": "2022-12-31", "val": 117154000000, **_AAPL_10Q},
+        {"start": "2023-10-01", "end": "2023-12-30", "val": 119575000000, **_AAPL_10Q},
+    ]
+    data = {
+        "cik": 320193,
+        "entityName": "Apple Inc.",
+        "facts": {"us-gaap": {REVENUE.split(":")[1]: {"label": "Revenue", "units": {"USD": revenue}}}},
+    }
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def _current_fy2023_revenue(db: Database) -> list[tuple[Any, ...]]:
+    with db.connection() as conn:
+        return conn.execute(
+            "SELECT f.value, d.metadata->>'format' FROM facts f JOIN documents d ON d.id = f.document_id "
+            "WHERE f.ticker = 'AAPL' AND f.concept = %s AND f.period_end = '2023-09-30' "
+            "AND f.duration = 'year' AND f.dims_key = '' AND NOT f.superseded",
+            (REVENUE,),
+        ).fetchall()
+
+
+@pytest.mark.parametrize("instance_first", [True, False])
+def test_the_same_filing_as_xbrl_instance_and_company_facts_counts_once(
+    cli: Any, db: Database, tmp_path: Path, instance_first: bool
+) -> None:
+    folder = require_shared("edgar-more", "xbrl-instances", "AAPL")
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    for name in ("aapl-20230930_htm.xml", "aapl-20230930_lab.xml"):
+        (instance / name).write_bytes((folder / name).read_bytes())
+    facts_file = _aapl_company_facts(tmp_path / "CIK0000320193.json")
+    steps = [("path", str(instance)), ("companyfacts", str(facts_file), "--company-list", _tickers())]
+    outputs = [cli("ingest", *step) for step in (steps if instance_first else steps[::-1])]
+
+    assert [r[0] for r in _current_fy2023_revenue(db)] == [Decimal(383285000000)]  # once
+    assert _current_fy2023_revenue(db)[0][1] == "xbrl-instance"  # the filing's own facts win
+    if instance_first:
+        assert "already stored from the filing itself" in outputs[1]
+    documents = cli("db", "documents", "--ticker", "AAPL")
+    assert documents.count("2023-09-30") == 1  # one 10-K document for the filing
+    assert "10-Q" in documents  # the 10-Q only company facts hold
+    table = cli("facts", "AAPL", "--metric", "revenue", "--periods", "FY2023", "Q1 FY2024", "--csv", raw=True)
+    values = {r["period"]: r["value"] for r in csv.DictReader(io.StringIO(table))}
+    assert values == {"FY2023": "383285000000", "Q1 FY2024": "119575000000"}

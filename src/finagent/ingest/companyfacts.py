@@ -19,6 +19,7 @@ import time
 import zipfile
 import zlib
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import date
@@ -251,87 +252,120 @@ class FileOutcome:
     company_found_by: str
 
 
+@dataclass(slots=True)
+class Staged:
+    """A company file parsed and its facts staged, on a connection whose transaction is still open."""
+
+    facts_file: FactsFile
+    read: CompanyFile
+    digests: dict[str, int]
+
+
+def stage_file(conn: psycopg.Connection[Any], facts_file: FactsFile) -> Staged:
+    """Parse one company file, streaming its facts into the staging table of ``conn``'s transaction
+    (opened here; ``finish_file`` commits it, or the caller rolls it back)."""
+    with staging(conn) as write, facts_file.open() as stream:
+        read, digests = read_company_facts(stream, write)
+    return Staged(facts_file, read, digests)
+
+
 def store_company_file(conn: psycopg.Connection[Any], facts_file: FactsFile) -> FileOutcome:
     """Stream one company file into the store, in one transaction (nothing stays if it fails)."""
     with conn.transaction():
-        with staging(conn) as write, facts_file.open() as stream:
-            read, digests = read_company_facts(stream, write)
-        assert read.cik is not None
-        company = _company(conn, read)
-        shas = {a: _digest(read.cik, company, f, digests[a]) for a, f in read.filings.items()}
-        bases = {a: Filing(company.ticker, f.form, f.period_end).key for a, f in read.filings.items()}
-        known = known_copies(
-            conn,
-            company.ticker,
-            list(read.filings),
-            sorted({*bases.values(), *(f"{b}|{a}" for a, b in bases.items())}),
-            list(shas.values()),
-        )
-        stored_shas = {k.content_sha256 for k in known}
-        new: list[NewFiling] = []
-        unchanged = held = 0
-        taken: set[str] = set()
-        for accession, filing in sorted(read.filings.items(), key=lambda item: item[1].filed or date.min):
-            if shas[accession] in stored_shas:
-                unchanged += 1
-                continue
-            key = _filing_key(bases[accession], accession, known, taken)
-            copies = [k for k in known if k.accession == accession or k.filing_key == key]
-            if any(k.format != FORMAT and k.has_facts for k in copies):
-                held += 1  # the filing itself (iXBRL, XBRL instance) supplies its facts: counted once
-                continue
-            taken.add(key)
-            new.append(_new_filing(read, company, filing, shas[accession], key, facts_file.name))
-        ids = insert_filings(conn, company.ticker, company.name, new)
-        replaced = supersede_older(conn, ids, new)
-        wanted_ends = {f.period_end for f in new}
-        periods = {end: company.calendar.period_of(end) for end in read.period_ends | wanted_ends if end}
-        written = insert_staged_facts(
-            conn,
-            ticker=company.ticker,
-            cik=read.cik,
-            filings=new,
-            document_ids=ids,
-            fiscal_periods=periods,
-            labels=read.labels,
-        )
-        upsert_company(
-            conn,
-            ticker=company.ticker,
-            name=company.name,
-            aliases=[read.name] if read.name else [],
-            cik=read.cik,
-            fye_month=company.calendar.fye_month,
-            year_offset=company.calendar.year_offset,
-        )
-        events: list[dict[str, Any]] = [
-            {
-                "source_uri": f.source_uri,
-                "state": "ready",
-                "content_sha256": f.content_sha256,
-                "document_id": i,
-                "details": {"facts_file": facts_file.name, "format": FORMAT},
-            }
-            for f, i in zip(new, ids, strict=True)
-        ]
-        events.append(
-            {
-                "source_uri": facts_file.name,
-                "state": "ready" if new else "unchanged",
-                "details": {
-                    "format": FORMAT,
-                    "ticker": company.ticker,
-                    "filings": len(read.filings),
-                    "new": len(new),
-                    "unchanged": unchanged,
-                    "held_by_filing_copies": held,
-                    "facts_read": read.facts,
-                    "facts_written": written,
-                    "not_stored": dict(read.skipped),
-                },
-            }
-        )
-        record_events(conn, events)
+        return _finish(conn, stage_file(conn, facts_file))
+
+
+def finish_file(conn: psycopg.Connection[Any], staged: Staged) -> FileOutcome:
+    """Store what ``stage_file`` staged and commit; on any error roll everything back and raise."""
+    try:
+        outcome = _finish(conn, staged)
+    except BaseException:
+        conn.rollback()
+        raise
+    conn.commit()
+    return outcome
+
+
+def _finish(conn: psycopg.Connection[Any], staged: Staged) -> FileOutcome:
+    facts_file, read, digests = staged.facts_file, staged.read, staged.digests
+    assert read.cik is not None
+    # Files of one company are stored one at a time, whichever process stores them.
+    conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"finagent-companyfacts:{int(read.cik)}",))
+    company = _company(conn, read)
+    shas = {a: _digest(read.cik, company, f, digests[a]) for a, f in read.filings.items()}
+    bases = {a: Filing(company.ticker, f.form, f.period_end).key for a, f in read.filings.items()}
+    known = known_copies(
+        conn,
+        company.ticker,
+        list(read.filings),
+        sorted({*bases.values(), *(f"{b}|{a}" for a, b in bases.items())}),
+        list(shas.values()),
+    )
+    stored_shas = {k.content_sha256 for k in known}
+    new: list[NewFiling] = []
+    unchanged = held = 0
+    taken: set[str] = set()
+    for accession, filing in sorted(read.filings.items(), key=lambda item: item[1].filed or date.min):
+        if shas[accession] in stored_shas:
+            unchanged += 1
+            continue
+        key = _filing_key(bases[accession], accession, known, taken)
+        copies = [k for k in known if k.accession == accession or k.filing_key == key]
+        if any(k.format != FORMAT and k.has_facts for k in copies):
+            held += 1  # the filing itself (iXBRL, XBRL instance) supplies its facts: counted once
+            continue
+        taken.add(key)
+        new.append(_new_filing(read, company, filing, shas[accession], key, facts_file.name))
+    ids = insert_filings(conn, company.ticker, company.name, new)
+    replaced = supersede_older(conn, ids, new)
+    wanted_ends = {f.period_end for f in new}
+    periods = {end: company.calendar.period_of(end) for end in read.period_ends | wanted_ends if end}
+    written = insert_staged_facts(
+        conn,
+        ticker=company.ticker,
+        cik=read.cik,
+        filings=new,
+        document_ids=ids,
+        fiscal_periods=periods,
+        labels=read.labels,
+    )
+    upsert_company(
+        conn,
+        ticker=company.ticker,
+        name=company.name,
+        aliases=[read.name] if read.name else [],
+        cik=read.cik,
+        fye_month=company.calendar.fye_month,
+        year_offset=company.calendar.year_offset,
+    )
+    events: list[dict[str, Any]] = [
+        {
+            "source_uri": f.source_uri,
+            "state": "ready",
+            "content_sha256": f.content_sha256,
+            "document_id": i,
+            "details": {"facts_file": facts_file.name, "format": FORMAT},
+        }
+        for f, i in zip(new, ids, strict=True)
+    ]
+    events.append(
+        {
+            "source_uri": facts_file.name,
+            "state": "ready" if new else "unchanged",
+            "details": {
+                "format": FORMAT,
+                "ticker": company.ticker,
+                "filings": len(read.filings),
+                "new": len(new),
+                "unchanged": unchanged,
+                "held_by_filing_copies": held,
+                "facts_read": read.facts,
+                "facts_written": written,
+                "not_stored": dict(read.skipped),
+            },
+        }
+    )
+    record_events(conn, events)
     return FileOutcome(company.ticker, new, written, unchanged, held, len(replaced), company.found_by)
 
 
@@ -341,43 +375,90 @@ ProgressCallback = Callable[[str, int, int | None], None]
 def ingest_company_facts(
     db: Database, found: Found, progress: ProgressCallback | None = None
 ) -> IngestReport:
-    """Every company file found, one transaction each; derived quarters once per company at the end."""
-    report = IngestReport(skipped=list(found.skipped), failed=list(found.failed))
+    """Every company file found, one transaction each; derived quarters once per company at the end.
+
+    Two connections take turns: while one stores a parsed file (PostgreSQL inserting its facts and
+    index entries), this thread parses the next file into the other's staging table, so parsing and
+    storing use both cores. Stores run one at a time, in file order.
+    """
+    run = _Run(
+        IngestReport(skipped=list(found.skipped), failed=list(found.failed)), len(found.files), progress
+    )
     started = time.perf_counter()
-    touched: set[str] = set()
-    held_files: list[str] = []
-    by_cik: list[str] = []
-    with db.connection() as conn:
-        conn.autocommit = True
-        for facts_file in found.files:
+    with db.connection() as first, db.connection() as second, ThreadPoolExecutor(1) as storer:
+        connections = (first, second)
+        for conn in connections:
+            conn.autocommit = False
+        storing: dict[int, tuple[FactsFile, Future[FileOutcome]]] = {}
+        for index, facts_file in enumerate(found.files):
+            slot = index % 2
+            conn = connections[slot]
+            if slot in storing:
+                run.collect(conn, *storing.pop(slot))
             try:
-                outcome = store_company_file(conn, facts_file)
+                staged = stage_file(conn, facts_file)
             except Exception as exc:  # one bad file must not stop the others
-                log.debug("company facts failed: %s", facts_file.name, exc_info=True)
-                report.failed.append((facts_file.name, failure_reason(exc)))
-                record_event(conn, facts_file.name, "failed", reason=failure_reason(exc))
-                if progress:
-                    progress("parse", 1, len(found.files))
+                conn.rollback()
+                run.failed(conn, facts_file, exc)
                 continue
-            report.documents += len(outcome.new)
-            report.facts += outcome.facts
-            report.unchanged += outcome.unchanged + outcome.held
-            report.replaced += outcome.replaced
-            for filing in outcome.new:
-                report.by_kind[filing.kind] = report.by_kind.get(filing.kind, 0) + 1
-            if outcome.new:
-                touched.add(outcome.ticker)
-            if outcome.held:
-                held_files.append(f"{facts_file.name} ({outcome.held})")
-            if outcome.company_found_by == "cik":
-                by_cik.append(f"{facts_file.name} -> {outcome.ticker}")
-            if progress:
-                progress("parse", 1, len(found.files))
-        if touched:
-            report.derived_facts += refresh_company_facts(conn, sorted(touched))
-    report.notes += _notes(held_files, by_cik)
-    report.seconds = time.perf_counter() - started
-    return report
+            storing[slot] = (facts_file, storer.submit(finish_file, conn, staged))
+        for slot in (len(found.files) % 2, (len(found.files) + 1) % 2):  # the earlier file first
+            if slot in storing:
+                run.collect(connections[slot], *storing.pop(slot))
+        for conn in connections:
+            conn.autocommit = True
+        if run.touched:
+            run.report.derived_facts += refresh_company_facts(first, sorted(run.touched))
+    run.report.notes += _notes(run.held_files, run.by_cik)
+    run.report.seconds = time.perf_counter() - started
+    return run.report
+
+
+@dataclass(slots=True)
+class _Run:
+    """What an ingest run adds up, file by file."""
+
+    report: IngestReport
+    files: int
+    progress: ProgressCallback | None
+    touched: set[str] = field(default_factory=set)
+    held_files: list[str] = field(default_factory=list)
+    by_cik: list[str] = field(default_factory=list)
+
+    def failed(self, conn: psycopg.Connection[Any], facts_file: FactsFile, exc: BaseException) -> None:
+        log.debug("company facts failed: %s", facts_file.name, exc_info=exc)
+        reason = failure_reason(exc)
+        self.report.failed.append((facts_file.name, reason))
+        record_event(conn, facts_file.name, "failed", reason=reason)
+        conn.commit()
+        self._advance()
+
+    def collect(
+        self, conn: psycopg.Connection[Any], facts_file: FactsFile, future: Future[FileOutcome]
+    ) -> None:
+        try:
+            outcome = future.result()
+        except Exception as exc:
+            self.failed(conn, facts_file, exc)
+            return
+        report = self.report
+        report.documents += len(outcome.new)
+        report.facts += outcome.facts
+        report.unchanged += outcome.unchanged + outcome.held
+        report.replaced += outcome.replaced
+        for filing in outcome.new:
+            report.by_kind[filing.kind] = report.by_kind.get(filing.kind, 0) + 1
+        if outcome.new:
+            self.touched.add(outcome.ticker)
+        if outcome.held:
+            self.held_files.append(f"{facts_file.name} ({outcome.held})")
+        if outcome.company_found_by == "cik":
+            self.by_cik.append(f"{facts_file.name} -> {outcome.ticker}")
+        self._advance()
+
+    def _advance(self) -> None:
+        if self.progress:
+            self.progress("parse", 1, self.files)
 
 
 def _examples(names: list[str], shown: int = 3) -> str:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import defaultdict
 from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
-from typing import IO
+from typing import IO, cast
 
 import ijson
 
@@ -23,6 +24,7 @@ from finagent.finance.facts import duration_class
 _ACCESSION = re.compile(r"^\d{10}-\d{2}-\d{6}$")
 _FACT_DEPTH = 7  # root, facts, taxonomy, concept, units, unit array, fact
 _FLUSH_ROWS = 4096
+_NULL = "\\N"  # COPY's NULL
 _TSV_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
@@ -40,11 +42,13 @@ class _Reader:
     def __init__(self, write: Callable[[bytes], None]) -> None:
         self.write = write
         self.result = CompanyFile()
-        self.digests: dict[str, int] = {}
+        self._digests: defaultdict[str, int] = defaultdict(int)
+        self._counts: defaultdict[str, int] = defaultdict(int)
+        self._filing_periods: dict[str, set[tuple[object, object, bool]]] = {}
         self._rows: list[str] = []
         self._dates: dict[str, date] = {}
-        self._durations: dict[tuple[str | None, str], str] = {}
-        self._accessions: set[str] = set()
+        self._durations: dict[tuple[object, object, bool], str] = {}
+        self._ends: dict[tuple[object, object, bool], date] = {}
 
     def day(self, text: object) -> date:
         if not isinstance(text, str):
@@ -58,51 +62,78 @@ class _Reader:
         return found
 
     def fact(self, taxonomy: str, concept: str, unit: str, fact: dict[str, object]) -> None:
-        result = self.result
         value = fact.get("val")
         if isinstance(value, bool) or not isinstance(value, int | Decimal):
-            result.skipped["no numeric value"] += 1
+            self.result.skipped["no numeric value"] += 1
             return
-        accession = fact.get("accn")
-        if accession not in self._accessions:
+        accession = cast(str, fact.get("accn"))
+        periods = self._filing_periods.get(accession)
+        if periods is None:
             if not isinstance(accession, str) or not _ACCESSION.match(accession):
-                result.skipped["no accession number"] += 1
+                self.result.skipped["no accession number"] += 1
                 return
-            self._accessions.add(accession)
-        end_text = fact.get("end")
-        start_text = fact.get("start")
-        key = (start_text if isinstance(start_text, str) else None, str(end_text))
-        duration = self._durations.get(key)
-        end = self.day(end_text)
+            periods = self._new_filing(accession, fact)
+        start, end = fact.get("start"), fact.get("end")
+        period = (start, end, taxonomy == "dei")
+        duration = self._durations.get(period)
         if duration is None:
-            start = self.day(start_text) if key[0] is not None else None
-            duration = self._durations[key] = duration_class(start, end)
-        filing = result.filings.get(accession)
-        if filing is None:
-            form, filed = fact.get("form"), fact.get("filed")
-            fy, fp = fact.get("fy"), fact.get("fp")
-            filing = result.filings[accession] = FilingFacts(
-                accession=accession,
-                form=form.strip().upper() if isinstance(form, str) and form.strip() else "OTHER",
-                filed=self.day(filed) if filed is not None else None,
-                fy=fy if isinstance(fy, int) and not isinstance(fy, bool) else None,
-                fp=fp if isinstance(fp, str) else None,
+            duration = self._duration(period)
+        periods.add(period)
+        self._counts[accession] += 1
+        if isinstance(value, int):
+            decimals = (
+                _NULL
+                if value == 0
+                else "-6"
+                if value % 1_000_000 == 0
+                else "-3"
+                if value % 1000 == 0
+                else "0"
             )
-            self.digests[accession] = 0
-        filing.saw(duration, end, taxonomy)
-        result.period_ends.add(end)
-        decimals = inferred_decimals(value)
-        row = (
-            f"{accession}\t{concept}\t{unit}\t{key[0] or chr(92) + 'N'}\t{key[1]}\t{value}\t"
-            f"{chr(92) + 'N' if decimals is None else decimals}\t{duration}\n"
-        )
+        else:
+            inferred = inferred_decimals(value)
+            decimals = _NULL if inferred is None else str(inferred)
+        row = f"{accession}\t{concept}\t{unit}\t{start or _NULL}\t{end}\t{value}\t{decimals}\t{duration}\n"
         # Order-free digest of the filing's facts: the same facts in a newer file give the same one.
-        digest = int.from_bytes(hashlib.blake2b(row.encode(), digest_size=16).digest(), "big")
-        self.digests[accession] = (self.digests[accession] + digest) % (1 << 128)
+        self._digests[accession] += int.from_bytes(hashlib.blake2b(row.encode(), digest_size=16).digest())
         self._rows.append(row)
-        result.facts += 1
         if len(self._rows) >= _FLUSH_ROWS:
             self.flush()
+
+    def _new_filing(self, accession: str, fact: dict[str, object]) -> set[tuple[object, object, bool]]:
+        form, filed = fact.get("form"), fact.get("filed")
+        fy, fp = fact.get("fy"), fact.get("fp")
+        self.result.filings[accession] = FilingFacts(
+            accession=accession,
+            form=form.strip().upper() if isinstance(form, str) and form.strip() else "OTHER",
+            filed=self.day(filed) if filed is not None else None,
+            fy=fy if isinstance(fy, int) and not isinstance(fy, bool) else None,
+            fp=fp if isinstance(fp, str) else None,
+        )
+        periods: set[tuple[object, object, bool]] = set()
+        self._filing_periods[accession] = periods
+        return periods
+
+    def _duration(self, period: tuple[object, object, bool]) -> str:
+        """Duration class of a (start, end) pair seen for the first time (dates checked here)."""
+        start, end, _ = period
+        end_day = self.day(end)
+        duration = duration_class(self.day(start) if start is not None else None, end_day)
+        self._durations[period] = duration
+        self._ends[period] = end_day
+        return duration
+
+    def finish(self) -> tuple[CompanyFile, dict[str, int]]:
+        """The company and its filings, each filing's periods and fact count folded in."""
+        self.flush()
+        for accession, filing in self.result.filings.items():
+            filing.facts = self._counts[accession]
+            for period in self._filing_periods[accession]:
+                end = self._ends[period]
+                filing.saw(self._durations[period], end, "dei" if period[2] else "")
+                self.result.period_ends.add(end)
+        self.result.facts = sum(self._counts.values())
+        return self.result, {a: d % (1 << 128) for a, d in self._digests.items()}
 
     def flush(self) -> None:
         if self._rows:
@@ -170,11 +201,10 @@ def read_company_facts(
             result.name = value.strip() or None
         elif depth == 4 and key == "label" and keep and isinstance(value, str) and opened[1] == "facts":
             result.labels[concept] = value
-    reader.flush()
     if depth != 0:
         raise CompanyFactsFormatError("the file is cut short")
     if not result.cik or not result.cik.isdigit():
         raise CompanyFactsFormatError("no 'cik': not an SEC company-facts file")
     if not seen_facts:
         raise CompanyFactsFormatError("no 'facts': not an SEC company-facts file")
-    return result, reader.digests
+    return reader.finish()
