@@ -215,3 +215,48 @@ def test_the_same_filing_as_xbrl_instance_and_company_facts_counts_once(
     table = cli("facts", "AAPL", "--metric", "revenue", "--periods", "FY2023", "Q1 FY2024", "--csv", raw=True)
     values = {r["period"]: r["value"] for r in csv.DictReader(io.StringIO(table))}
     assert values == {"FY2023": "383285000000", "Q1 FY2024": "119575000000"}
+
+
+_AAPL_10K_TEXT = """<html><body>
+<p>Apple Inc. Annual Report on Form 10-K for the fiscal year ended September 30, 2023.</p>
+<p>CONSOLIDATED STATEMENTS OF OPERATIONS (In millions)</p>
+<table>
+<tr><td></td><td>2023</td><td>2022</td><td>2021</td></tr>
+<tr><td>Total net sales</td><td>383,285</td><td>394,328</td><td>365,817</td></tr>
+<tr><td>Net income</td><td>96,995</td><td>99,803</td><td>94,680</td></tr>
+</table>
+</body></html>"""
+
+
+def test_company_facts_cite_the_filing_on_edgar_and_the_chunk_of_its_stored_text(
+    cli: Any, db: Database, tmp_path: Path
+) -> None:
+    text = tmp_path / "aapl-10k-2023.htm"
+    text.write_text(_AAPL_10K_TEXT, encoding="utf-8")
+    cli("ingest", "path", str(text), "--ticker", "AAPL", "--form", "10-K", "--period-end", "2023-09-30")
+    facts_file = _aapl_company_facts(tmp_path / "CIK0000320193.json")
+    cli("ingest", "companyfacts", str(facts_file), "--company-list", _tickers())
+
+    printed = cli(
+        "facts", "AAPL", "--metric", "revenue", "--periods", "FY2023", "Q1 FY2024", "--csv", raw=True
+    )
+    rows = {r["period"]: r for r in csv.DictReader(io.StringIO(printed))}
+    year, quarter = rows["FY2023"], rows["Q1 FY2024"]
+    assert year["value"] == "383285000000" and year["form"] == "10-K"
+    assert year["source_uri"] == "https://www.sec.gov/Archives/edgar/data/320193/000032019323000106/"
+    with db.connection() as conn:
+        shown = conn.execute("SELECT text FROM chunks WHERE id = %s", (int(year["chunk_id"]),)).fetchone()
+        title = conn.execute(
+            "SELECT title FROM documents WHERE source_uri = %s", (year["source_uri"],)
+        ).fetchone()
+    assert shown is not None and "383,285" in shown[0]  # the stored text of the same filing
+    assert title is not None and "filed 2023-11-03, accession 0000320193-23-000106" in title[0]
+    assert quarter["value"] == "119575000000" and not quarter["chunk_id"]  # no text of that 10-Q
+    documents = cli("db", "documents", "--ticker", "AAPL")
+    assert str(text) in documents and "facts of copy" in documents  # one document for the 10-K
+    assert documents.count("2023-09-30") == 1
+
+    removed = cli("db", "remove", str(facts_file))  # the filings read from that file
+    assert "removed 2 documents" in removed
+    documents = cli("db", "documents", "--ticker", "AAPL")
+    assert "10-Q" not in documents and str(text) in documents  # the 10-K's text stays

@@ -132,7 +132,7 @@ def insert_filings(
 def supersede_older(
     conn: psycopg.Connection[Any], new_ids: Sequence[int], filings: Sequence[NewFiling]
 ) -> list[int]:
-    """Earlier versions and other copies of the new filings leave every lookup; returns their ids."""
+    """Earlier company-facts versions of the new filings leave every lookup; returns their ids."""
     if not new_ids:
         return []
     rows = conn.execute(
@@ -144,6 +144,12 @@ def supersede_older(
         },
     ).fetchall()
     return [int(r[0]) for r in rows]
+
+
+def keep_as_copies(conn: psycopg.Connection[Any], document_ids: Sequence[int]) -> None:
+    """These new documents are copies of filings another current document stands for (its text)."""
+    if document_ids:
+        conn.execute(read_sql("queries/keep_as_copies.sql"), {"ids": list(document_ids)})
 
 
 def insert_staged_facts(

@@ -37,6 +37,7 @@ from finagent.db.company_facts import (
     company_by_cik,
     insert_filings,
     insert_staged_facts,
+    keep_as_copies,
     known_copies,
     record_events,
     staging,
@@ -71,6 +72,7 @@ class FactsFile:
 
     name: str
     open: Callable[[], AbstractContextManager[IO[bytes]]]
+    origin: str = ""  # absolute path (and "!member"): what `finagent db remove <path>` matches
 
 
 @dataclass(slots=True)
@@ -81,7 +83,7 @@ class Found:
 
 
 def _on_disk(path: Path) -> FactsFile:
-    return FactsFile(str(path), lambda: path.open("rb"))
+    return FactsFile(str(path), lambda: path.open("rb"), str(path.resolve()))
 
 
 def _zip_members(path: Path, found: Found) -> None:
@@ -98,7 +100,8 @@ def _zip_members(path: Path, found: Found) -> None:
         if not member.filename.lower().endswith(".json"):
             found.skipped.append((name, "not a company-facts .json file"))
             continue
-        found.files.append(FactsFile(name, functools.partial(archive.open, member)))
+        origin = f"{path.resolve()}!{member.filename}"
+        found.files.append(FactsFile(name, functools.partial(archive.open, member), origin))
 
 
 def discover_company_facts(path: Path) -> Found:
@@ -190,7 +193,7 @@ def _digest(cik: str, company: _Company, filing: FilingFacts, digest: int) -> st
 
 
 def _new_filing(
-    read: CompanyFile, company: _Company, filing: FilingFacts, sha: str, key: str, name: str
+    read: CompanyFile, company: _Company, filing: FilingFacts, sha: str, key: str, origin: str
 ) -> NewFiling:
     assert read.cik is not None
     end = filing.period_end
@@ -208,7 +211,7 @@ def _new_filing(
         "cik": read.cik,
         "filed": filing.filed.isoformat() if filing.filed else None,
         "edgar_url": url,
-        "file": name,
+        "companyfacts_file": origin,
         "facts": filing.facts,
         "fiscal_year_end_month": company.calendar.fye_month,
         "fiscal_year_offset": company.calendar.year_offset,
@@ -305,6 +308,7 @@ def _finish(conn: psycopg.Connection[Any], staged: Staged) -> FileOutcome:
     new: list[NewFiling] = []
     unchanged = held = 0
     taken: set[str] = set()
+    text_copies: set[str] = set()
     for accession, filing in sorted(read.filings.items(), key=lambda item: item[1].filed or date.min):
         if shas[accession] in stored_shas:
             unchanged += 1
@@ -315,9 +319,14 @@ def _finish(conn: psycopg.Connection[Any], staged: Staged) -> FileOutcome:
             held += 1  # the filing itself (iXBRL, XBRL instance) supplies its facts: counted once
             continue
         taken.add(key)
-        new.append(_new_filing(read, company, filing, shas[accession], key, facts_file.name))
+        if any(k.format != FORMAT and k.status == "ready" for k in copies):
+            text_copies.add(accession)  # the filing's text is its document; these are its facts
+        new.append(
+            _new_filing(read, company, filing, shas[accession], key, facts_file.origin or facts_file.name)
+        )
     ids = insert_filings(conn, company.ticker, company.name, new)
     replaced = supersede_older(conn, ids, new)
+    keep_as_copies(conn, [i for f, i in zip(new, ids, strict=True) if f.accession in text_copies])
     wanted_ends = {f.period_end for f in new}
     periods = {end: company.calendar.period_of(end) for end in read.period_ends | wanted_ends if end}
     written = insert_staged_facts(
