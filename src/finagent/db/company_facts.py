@@ -24,10 +24,14 @@ def staging(conn: psycopg.Connection[Any]) -> Iterator[Callable[[bytes], None]]:
 
     The transaction does not wait for its commit record to reach disk: a crash can lose the last
     files stored (each whole, never half), which a re-run stores again; bulk loads go much faster."""
-    conn.execute("SET LOCAL synchronous_commit = off")
     conn.execute(read_sql("queries/companyfacts_stage.sql"))
     with conn.cursor() as cur, cur.copy(read_sql("queries/copy_companyfacts_stage.sql")) as copy:
         yield copy.write
+
+
+def lock_company(conn: psycopg.Connection[Any], cik: str) -> None:
+    """Files of one company are stored one at a time, whichever process stores them."""
+    conn.execute(read_sql("queries/lock_company_facts.sql"), {"key": f"finagent-companyfacts:{int(cik)}"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,7 +83,7 @@ class FilingFacts:
         return self.last_duration_end or self.last_instant_end
 
     def saw(self, duration: str, end: date, taxonomy: str) -> None:
-        self.facts += 1
+        """A period the filing reports facts for (``taxonomy`` 'dei': the cover's dates, not its own)."""
         if duration == "year" and (self.last_annual_end is None or end > self.last_annual_end):
             self.last_annual_end = end
         if duration != "other" and duration != "instant":

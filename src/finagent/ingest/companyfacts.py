@@ -39,6 +39,7 @@ from finagent.db.company_facts import (
     insert_staged_facts,
     keep_as_copies,
     known_copies,
+    lock_company,
     record_events,
     staging,
     supersede_older,
@@ -292,8 +293,7 @@ def finish_file(conn: psycopg.Connection[Any], staged: Staged) -> FileOutcome:
 def _finish(conn: psycopg.Connection[Any], staged: Staged) -> FileOutcome:
     facts_file, read, digests = staged.facts_file, staged.read, staged.digests
     assert read.cik is not None
-    # Files of one company are stored one at a time, whichever process stores them.
-    conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"finagent-companyfacts:{int(read.cik)}",))
+    lock_company(conn, read.cik)
     company = _company(conn, read)
     shas = {a: _digest(read.cik, company, f, digests[a]) for a, f in read.filings.items()}
     bases = {a: Filing(company.ticker, f.form, f.period_end).key for a, f in read.filings.items()}

@@ -127,11 +127,11 @@ class _Reader:
         """The company and its filings, each filing's periods and fact count folded in."""
         self.flush()
         for accession, filing in self.result.filings.items():
-            filing.facts = self._counts[accession]
             for period in self._filing_periods[accession]:
                 end = self._ends[period]
                 filing.saw(self._durations[period], end, "dei" if period[2] else "")
                 self.result.period_ends.add(end)
+            filing.facts = self._counts[accession]
         self.result.facts = sum(self._counts.values())
         return self.result, {a: d % (1 << 128) for a, d in self._digests.items()}
 
