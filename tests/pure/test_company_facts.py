@@ -7,6 +7,7 @@ import io
 import json
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 
 import ijson
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from finagent.finance.company_facts import FilingFacts, form_kind, infer_calendar, inferred_decimals
 from finagent.finance.facts import FiscalCalendar
 from finagent.ingest.companyfacts_reader import CompanyFactsFormatError, read_company_facts
+from finagent.ingest.discover import discover
 
 
 def _annual(accession: str, end: date, fy: int, filed: date, form: str = "10-K") -> FilingFacts:
@@ -126,3 +128,16 @@ def test_the_reader_keeps_each_facts_own_dates_and_the_filings_own_period() -> N
 def test_bad_files_are_refused(data: bytes, error: type[Exception]) -> None:
     with pytest.raises(error):
         read_company_facts(io.BytesIO(data), lambda _: None)
+
+
+def test_ingest_path_points_company_facts_to_their_command(tmp_path: Path) -> None:
+    path = tmp_path / "CIK0001640147.json"
+    path.write_bytes(_file({}))
+    assert (
+        discover(path)
+        .failed[0][1]
+        .startswith("SEC company facts: ingest them with `finagent ingest companyfacts`")
+    )
+    assert discover(tmp_path).skipped == [
+        (str(path), "SEC company facts: ingest them with `finagent ingest companyfacts`")
+    ]

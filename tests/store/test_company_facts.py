@@ -148,7 +148,10 @@ def test_a_zip_streams_every_member_and_reports_a_truncated_one_by_name(
     assert [r[0] for r in held] == [8163, 8163, 8163]
 
 
-def test_a_malformed_file_is_reported_and_the_others_are_stored(cli: Any, tmp_path: Path) -> None:
+def test_a_malformed_file_is_reported_and_the_others_are_stored(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FINAGENT_POOL_MAX_SIZE", "1")  # one connection: files stored one after another
     data = require_shared("edgar-history", "companyfacts", SNOW_CIK).read_bytes()
     (tmp_path / "CIK0009000001.json").write_bytes(_as_company(data, 9000001))
     (tmp_path / "CIK0009000002.json").write_bytes(b'{"cik": 9000002, "facts": {"us-gaap": {"Revenues": [}}}')

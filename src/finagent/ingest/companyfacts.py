@@ -20,7 +20,7 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -394,13 +394,14 @@ def ingest_company_facts(
         IngestReport(skipped=list(found.skipped), failed=list(found.failed)), len(found.files), progress
     )
     started = time.perf_counter()
-    with db.connection() as first, db.connection() as second, ThreadPoolExecutor(1) as storer:
-        connections = (first, second)
+    slots = 2 if db.settings.pool_max_size >= 2 else 1  # a pool of one connection: one file at a time
+    with ExitStack() as stack, ThreadPoolExecutor(1) as storer:
+        connections = [stack.enter_context(db.connection()) for _ in range(slots)]
         for conn in connections:
             conn.autocommit = False
         storing: dict[int, tuple[FactsFile, Future[FileOutcome]]] = {}
         for index, facts_file in enumerate(found.files):
-            slot = index % 2
+            slot = index % slots
             conn = connections[slot]
             if slot in storing:
                 run.collect(conn, *storing.pop(slot))
@@ -411,13 +412,12 @@ def ingest_company_facts(
                 run.failed(conn, facts_file, exc)
                 continue
             storing[slot] = (facts_file, storer.submit(finish_file, conn, staged))
-        for slot in (len(found.files) % 2, (len(found.files) + 1) % 2):  # the earlier file first
-            if slot in storing:
-                run.collect(connections[slot], *storing.pop(slot))
+        for slot in sorted(storing, key=lambda s: (s - len(found.files)) % slots):  # the earlier file first
+            run.collect(connections[slot], *storing[slot])
         for conn in connections:
             conn.autocommit = True
         if run.touched:
-            run.report.derived_facts += refresh_company_facts(first, sorted(run.touched))
+            run.report.derived_facts += refresh_company_facts(connections[0], sorted(run.touched))
     run.report.notes += _notes(run.held_files, run.by_cik)
     run.report.seconds = time.perf_counter() - started
     return run.report
