@@ -6,8 +6,10 @@
 Runs: the Snowflake file (../shared) into an empty store; synthetic zips built from it in a temp dir
 (distinct CIKs, 8,163 facts each) into an empty store; the large zip again (unchanged). Streaming
 rate = facts / time until the last file is stored; end to end adds the derived quarters computed once
-per company at the end. Memory: the peak resident size of this process during the run minus its size
-before (PostgreSQL runs as its own process). Target: >= 50,000 facts/s, memory flat in files.
+per company at the end. CPU: seconds used by this process (parsing) and by the embedded PostgreSQL's
+processes (storing), whatever else the shared machine runs. Memory: the peak resident size of this
+process during the run minus its size before (PostgreSQL runs as its own processes). Target: >=
+50,000 facts/s, memory flat in the number of files.
 """
 
 from __future__ import annotations
@@ -29,6 +31,29 @@ from finagent.ingest.companyfacts import discover_company_facts, ingest_company_
 
 SNOW = SHARED_DATA / "edgar-history" / "companyfacts" / "CIK0001640147.json"
 _PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_s(data_dir: Path) -> float:
+    """CPU seconds used so far by this embedded server's processes (postmaster and its children)."""
+    postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid = int(stat.parent.name), int(fields[1])
+        if pid == postmaster or ppid == postmaster:
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / _TICKS
+
+
+def own_cpu_s() -> float:
+    times = os.times()
+    return times.user + times.system
 
 
 def rss_bytes() -> int:
@@ -74,17 +99,28 @@ def build_zip(folder: Path, companies: int) -> Path:
     return path
 
 
-def run(db: Database, path: Path, label: str) -> dict[str, Any]:
+def run(db: Database, path: Path, label: str, data_dir: Path) -> dict[str, Any]:
     found = discover_company_facts(path)
     last_file = [0.0]
+    streaming_cpu = [0.0, 0.0]
+    files_done = [0]
 
     def on_file(stage: str, done: int, total: int | None) -> None:
         last_file[0] = time.perf_counter()
+        files_done[0] += done
+        if files_done[0] == len(found.files):  # the last file is stored: derived quarters follow
+            streaming_cpu[:] = [own_cpu_s(), postgres_cpu_s(data_dir)]
 
     with PeakMemory() as memory:
+        cpu_before = (own_cpu_s(), postgres_cpu_s(data_dir))
         started = time.perf_counter()
         report = ingest_company_facts(db, found, on_file)
         total = time.perf_counter() - started
+        cpu_python, cpu_postgres = own_cpu_s() - cpu_before[0], postgres_cpu_s(data_dir) - cpu_before[1]
+    streaming_python, streaming_postgres = (
+        streaming_cpu[0] - cpu_before[0],
+        streaming_cpu[1] - cpu_before[1],
+    )
     streamed = (last_file[0] or time.perf_counter()) - started
     with db.connection() as conn:
         row = conn.execute("SELECT count(*) FROM facts WHERE NOT derived").fetchone()
@@ -104,6 +140,18 @@ def run(db: Database, path: Path, label: str) -> dict[str, Any]:
         "files_per_s": round(len(found.files) / streamed, 1),
         "end_to_end_s": round(total, 2),
         "end_to_end_facts_per_s": round(facts / total) if facts else None,
+        "streaming_cpu_s_python": round(streaming_python, 2),
+        "streaming_cpu_s_postgres": round(streaming_postgres, 2),
+        "streaming_cpu_us_per_fact": (
+            {
+                "python": round(streaming_python / facts * 1e6, 1),
+                "postgres": round(streaming_postgres / facts * 1e6, 1),
+            }
+            if facts
+            else None
+        ),
+        "end_to_end_cpu_s_python": round(cpu_python, 2),
+        "end_to_end_cpu_s_postgres": round(cpu_postgres, 2),
         "peak_rss_growth_mb": round((memory.peak - memory.base) / 2**20, 1),
         "rss_before_mb": round(memory.base / 2**20, 1),
     }
@@ -128,9 +176,9 @@ def main() -> None:
             ):
                 db = open_db(fresh_database(server_url, "bench_companyfacts"))
                 try:
-                    runs.append(run(db, path, label))
+                    runs.append(run(db, path, label, folder / "pg"))
                     if again:
-                        runs.append(run(db, path, f"{label}, again (unchanged)"))
+                        runs.append(run(db, path, f"{label}, again (unchanged)", folder / "pg"))
                 finally:
                     db.close()
                 print(runs[-1])
