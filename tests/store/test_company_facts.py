@@ -263,3 +263,33 @@ def test_company_facts_cite_the_filing_on_edgar_and_the_chunk_of_its_stored_text
     assert "removed 2 documents" in removed
     documents = cli("db", "documents", "--ticker", "AAPL")
     assert "10-Q" not in documents and str(text) in documents  # the 10-K's text stays
+
+
+def test_a_newer_file_adds_new_filings_and_replaces_a_changed_one(
+    cli: Any, db: Database, tmp_path: Path
+) -> None:
+    path = require_shared("edgar-history", "companyfacts", SNOW_CIK)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    latest_10q, fy2024_10k = "0001640147-25-000110", "0001640147-24-000101"
+    for taxonomy in data["facts"].values():  # the older file: before the latest 10-Q ...
+        for concept in taxonomy.values():
+            for unit, rows in concept["units"].items():
+                concept["units"][unit] = [r for r in rows if r["accn"] != latest_10q]
+    rows = data["facts"]["us-gaap"][REVENUE.split(":")[1]]["units"]["USD"]
+    wrong = next(r for r in rows if r["accn"] == fy2024_10k and r["end"] == "2024-01-31")
+    wrong["val"] += 1000  # ... and with one figure of the FY2024 10-K that the newer file corrects
+    older = tmp_path / "older" / SNOW_CIK
+    older.parent.mkdir()
+    older.write_text(json.dumps(data), encoding="utf-8")
+    cli("ingest", "companyfacts", str(older), "--company-list", _tickers())
+
+    out = cli("ingest", "companyfacts", str(path))
+    assert re.search(r"│ 2 │ 0 │ [\d,]+ │ 17 │ 1 │ 0 │ 0 │", out), out  # new 10-Q, new 10-K version
+    printed = cli("facts", "SNOW", "-m", "revenue", "-p", "FY2024", "Q1 FY2026", "--csv", raw=True)
+    values = {r["period"]: r["value"] for r in csv.DictReader(io.StringIO(printed))}
+    assert values == {"FY2024": "2806489000", "Q1 FY2026": "1042074000"}
+    with db.connection() as conn:
+        versions = conn.execute(
+            "SELECT status FROM documents WHERE metadata->>'accession' = %s ORDER BY id", (fy2024_10k,)
+        ).fetchall()
+    assert [v[0] for v in versions] == ["superseded", "ready"]  # the first reading kept for old citations
