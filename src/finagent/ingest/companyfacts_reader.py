@@ -63,7 +63,11 @@ class _Reader:
 
     def fact(self, taxonomy: str, concept: str, unit: str, fact: dict[str, object]) -> None:
         value = fact.get("val")
-        if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | Decimal)
+            or (isinstance(value, Decimal) and not value.is_finite())
+        ):
             self.result.skipped["no numeric value"] += 1
             return
         accession = cast(str, fact.get("accn"))
