@@ -206,3 +206,43 @@ def ingest_edgar(
             tickers, forms or [], after=since, before=until, limit=limit, on_progress=on_download
         )
     _finish(run_ingest(discover(folder)))
+
+
+@ingest_app.command("companyfacts")
+def ingest_companyfacts(
+    paths: Annotated[
+        list[Path], typer.Argument(help="SEC company facts: CIK##########.json files, folders, zips.")
+    ],
+    company_list: Annotated[
+        Path | None,
+        typer.Option(help="SEC's company_tickers.json, loaded first: a company's ticker by its CIK."),
+    ] = None,
+) -> None:
+    """Ingest SEC XBRL company facts, streamed: every fact of every filing, each fact's fiscal period
+    from its own dates (never the filing's fy/fp), one document per filing (accession)."""
+    from finagent.ingest.companyfacts import Found, discover_company_facts, ingest_company_facts
+
+    found = Found()
+    for path in paths:
+        sub = discover_company_facts(path)
+        found.files += sub.files
+        found.skipped += sub.skipped
+        found.failed += sub.failed
+    listing = IngestReport()
+    with store() as db:
+        listed = _load_company_lists(db, [company_list] if company_list else [], listing)
+        found.failed += listing.failed
+        with Progress(
+            TextColumn("[bold]{task.description:<7}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err_console,
+            disable=not err_console.is_terminal,
+        ) as progress:
+            task = progress.add_task("files", total=len(found.files))
+            report = ingest_company_facts(db, found, lambda stage, done, total: progress.advance(task, done))
+    print_report(report)
+    if listed:
+        console.print(f"listed companies known (SEC list): {listed:,}")
+    _finish(report)

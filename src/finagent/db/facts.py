@@ -218,34 +218,33 @@ def replace_derived(
         stale = [fact_id for key, fact_id in existing.items() if key not in wanted]
         if stale:
             conn.execute(read_sql("queries/supersede_derived_facts.sql"), {"ids": stale})
-        added = 0
-        for key, row in wanted.items():
-            if key in existing:
-                continue
-            conn.execute(
-                read_sql("queries/insert_derived_fact.sql"),
-                {
-                    "ticker": row.ticker,
-                    "filing_key": row.filing_key,
-                    "form": row.form,
-                    "filing_period_end": row.filing_period_end,
-                    "filed_at": row.filed_at,
-                    "concept": row.concept,
-                    "value": row.value,
-                    "unit": row.unit,
-                    "decimals": row.decimals,
-                    "period_start": row.period_start,
-                    "period_end": row.period_end,
-                    "duration": row.duration,
-                    "fiscal_year": row.fiscal_year,
-                    "fiscal_quarter": row.fiscal_quarter,
-                    "label": row.label,
-                    "derivation": row.derivation,
-                    "inputs": list(row.inputs),
-                },
-            )
-            added += 1
-    return added, len(stale)
+        rows_to_add = [
+            {
+                "ticker": row.ticker,
+                "filing_key": row.filing_key,
+                "form": row.form,
+                "filing_period_end": row.filing_period_end,
+                "filed_at": row.filed_at,
+                "concept": row.concept,
+                "value": row.value,
+                "unit": row.unit,
+                "decimals": row.decimals,
+                "period_start": row.period_start,
+                "period_end": row.period_end,
+                "duration": row.duration,
+                "fiscal_year": row.fiscal_year,
+                "fiscal_quarter": row.fiscal_quarter,
+                "label": row.label,
+                "derivation": row.derivation,
+                "inputs": list(row.inputs),
+            }
+            for key, row in wanted.items()
+            if key not in existing
+        ]
+        if rows_to_add:  # one round trip for all (a company's history derives hundreds)
+            with conn.cursor() as cur:
+                cur.executemany(read_sql("queries/insert_derived_fact.sql"), rows_to_add)
+    return len(rows_to_add), len(stale)
 
 
 @dataclass(frozen=True, slots=True)

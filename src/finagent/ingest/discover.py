@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -84,6 +85,8 @@ def _discover_file(path: Path, hints: Hints, *, explicit: bool) -> Discovery:
         result.items += reader.read(path, hints)
         return result
     reason = f"unsupported file type '{path.suffix.lower() or path.name}'"
+    if re.fullmatch(r"cik\d{10}\.json", name):
+        reason = "SEC company facts: ingest them with `finagent ingest companyfacts`"
     if explicit:
         result.failed.append((str(path), f"{reason} (supported: {supported_formats()})"))
     else:
