@@ -140,9 +140,9 @@ def test_a_zip_streams_every_member_and_reports_a_truncated_one_by_name(
     assert f"failed {archive}!CIK0009000004.json: malformed or cut-short JSON" in out
     assert "CIK not in SEC's company list" in out
     status = cli("db", "status")
-    for ticker in ("CIK9000001", "CIK9000002", "CIK9000003"):
+    for ticker in ("CIK0009000001", "CIK0009000002", "CIK0009000003"):
         assert ticker in status
-    assert "CIK9000004" not in status  # nothing half-written
+    assert "CIK0009000004" not in status  # nothing half-written
     with db.connection() as conn:
         held = conn.execute("SELECT count(*) FROM facts WHERE NOT derived GROUP BY ticker").fetchall()
     assert [r[0] for r in held] == [8163, 8163, 8163]
