@@ -130,14 +130,9 @@ def test_bad_files_are_refused(data: bytes, error: type[Exception]) -> None:
         read_company_facts(io.BytesIO(data), lambda _: None)
 
 
-def test_ingest_path_points_company_facts_to_their_command(tmp_path: Path) -> None:
+def test_ingest_path_hands_company_facts_to_their_streamed_ingest(tmp_path: Path) -> None:
     path = tmp_path / "CIK0001640147.json"
     path.write_bytes(_file({}))
-    assert (
-        discover(path)
-        .failed[0][1]
-        .startswith("SEC company facts: ingest them with `finagent ingest companyfacts`")
-    )
-    assert discover(tmp_path).skipped == [
-        (str(path), "SEC company facts: ingest them with `finagent ingest companyfacts`")
-    ]
+    assert discover(path).company_facts == [path.resolve()]
+    found = discover(tmp_path)
+    assert found.company_facts == [path.resolve()] and not found.skipped and not found.items

@@ -120,13 +120,40 @@ def test_sec_company_list_names_a_filing_that_states_no_ticker(pg_server_url: st
     printed = finagent(
         store, "ingest", "path", str(folder), str(require_shared("sec", "company_tickers.json"))
     )
-    assert "CIK0001138724 → GAHC" in re.sub(r"\s+", " ", printed), printed  # moved, not stored twice
+    said = re.sub(r"\s+", " ", printed)
+    assert "CIK0001138724: SEC's list names it GAHC" in said, printed  # moved, not stored twice
     rows = facts_json(store, "GAHC", "-m", "revenue", "-p", "Q3 FY2024", "Q3 FY2023")
     assert rows[("GAHC", "revenue", "Q3 FY2024")]["value"] == "350041"
     assert rows[("GAHC", "revenue", "Q3 FY2023")]["value"] == "268304"
     with psycopg.connect(store[0]) as conn:
         held = conn.execute("SELECT DISTINCT ticker FROM facts WHERE NOT superseded").fetchall()
     assert held == [("GAHC",)]
+
+
+def test_company_facts_found_by_ingest_path_move_to_their_ticker_when_the_list_arrives(
+    pg_server_url: str, tmp_path: Path
+) -> None:
+    store = (create_database(pg_server_url), tmp_path)
+    first = re.sub(
+        r"\s+", " ", finagent(store, "ingest", "path", str(require_shared("edgar-history", "companyfacts")))
+    )
+    assert "CIK0001640147" in first and "10-K 5, 10-Q 14" in first, first  # read, under its CIK
+    listed = re.sub(r"\s+", " ", finagent(store, "ingest", "path", str(require_shared("sec"))))
+    assert "CIK0001640147: SEC's list names it SNOW (Snowflake Inc.)" in listed, listed
+    again = finagent(store, "ingest", "path", str(require_shared("edgar-history", "companyfacts")))
+    assert re.search(r"│\s+0 │\s+0 │\s+0 │\s+19 │", again), again  # the same filings, unchanged
+    rows = facts_json(store, "SNOW", "-m", "revenue", "-p", "FY2020..FY2025")
+    assert {p: r["value"] for (_, _, p), r in rows.items()} == {
+        "FY2020": "264748000",
+        "FY2021": "592049000",
+        "FY2022": "1219327000",
+        "FY2023": "2065659000",
+        "FY2024": "2806489000",
+        "FY2025": "3626396000",
+    }
+    with psycopg.connect(store[0]) as conn:
+        held = conn.execute("SELECT ticker, name FROM companies WHERE cik LIKE '%1640147'").fetchall()
+    assert held == [("SNOW", "Snowflake Inc.")]  # one company, named as SEC's list names it
 
 
 def test_a_full_submission_is_one_filing_whose_facts_cite_its_text(

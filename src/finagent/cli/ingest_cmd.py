@@ -14,7 +14,7 @@ from rich.table import Table
 from finagent.cli.common import parse_date_option, store
 from finagent.cli.console import console, err_console
 from finagent.db import Database
-from finagent.db.companies import load_listed_companies
+from finagent.db.companies import load_listed_companies, refile_listed_companies
 from finagent.embeddings import get_embedder
 from finagent.errors import ParseError
 from finagent.ingest.discover import Discovery, discover
@@ -57,6 +57,9 @@ def run_ingest(found: Discovery, database: str | None = None, *, fresh: bool = F
             report = IngestPipeline(db, embedder, settings, progress=on_progress).run(
                 found.items, skipped=found.skipped, failed=found.failed + listing.failed
             )
+        if found.company_facts:  # after the filings: company facts then cite their stored text
+            report.merge(_company_facts(db, found.company_facts))
+    report.notes[:0] = listing.notes
     print_report(report)
     if listed:
         console.print(f"listed companies known (SEC list): {listed:,}")
@@ -74,7 +77,32 @@ def _load_company_lists(db: Database, paths: list[Path], report: IngestReport) -
             continue
         with db.connection() as conn:
             loaded += load_listed_companies(conn, companies)
+            for symbol, ticker, name in refile_listed_companies(conn):
+                moved = f"SEC's list names it {ticker} ({name}): its filings and facts are now under {ticker}"
+                report.notes.append((symbol, moved))
     return loaded
+
+
+def _company_facts(db: Database, paths: list[Path]) -> IngestReport:
+    """SEC company-facts files, folders and zips, streamed into the store with a progress bar."""
+    from finagent.ingest.companyfacts import Found, discover_company_facts, ingest_company_facts
+
+    found = Found()
+    for path in paths:
+        sub = discover_company_facts(path)
+        found.files += sub.files
+        found.skipped += sub.skipped
+        found.failed += sub.failed
+    with Progress(
+        TextColumn("[bold]{task.description:<7}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        disable=not err_console.is_terminal,
+    ) as progress:
+        task = progress.add_task("company facts", total=len(found.files))
+        return ingest_company_facts(db, found, lambda stage, done, total: progress.advance(task, done))
 
 
 def print_report(report: IngestReport) -> None:
@@ -159,7 +187,8 @@ def ingest_path(
         str | None, typer.Option(help="Period end of a filing, an 8-K's event date (YYYY-MM-DD).")
     ] = None,
 ) -> None:
-    """Ingest already-downloaded documents (iXBRL HTML, EDGAR folders, PDFs, transcripts, news).
+    """Ingest already-downloaded documents (iXBRL HTML, EDGAR folders, PDFs, transcripts, news, SEC
+    company facts).
 
     --ticker/--form/--period-end fill what a filing does not say and overrule what is read from its
     text (SGML header, cover page, folder), but not its XBRL dei facts; a disagreement is printed as a
@@ -172,6 +201,7 @@ def ingest_path(
         found.skipped += sub.skipped
         found.failed += sub.failed
         found.company_lists += sub.company_lists
+        found.company_facts += sub.company_facts
     _finish(run_ingest(found))
 
 
@@ -220,28 +250,12 @@ def ingest_companyfacts(
 ) -> None:
     """Ingest SEC XBRL company facts, streamed: every fact of every filing, each fact's fiscal period
     from its own dates (never the filing's fy/fp), one document per filing (accession)."""
-    from finagent.ingest.companyfacts import Found, discover_company_facts, ingest_company_facts
-
-    found = Found()
-    for path in paths:
-        sub = discover_company_facts(path)
-        found.files += sub.files
-        found.skipped += sub.skipped
-        found.failed += sub.failed
     listing = IngestReport()
     with store() as db:
         listed = _load_company_lists(db, [company_list] if company_list else [], listing)
-        found.failed += listing.failed
-        with Progress(
-            TextColumn("[bold]{task.description:<7}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err_console,
-            disable=not err_console.is_terminal,
-        ) as progress:
-            task = progress.add_task("files", total=len(found.files))
-            report = ingest_company_facts(db, found, lambda stage, done, total: progress.advance(task, done))
+        report = _company_facts(db, paths)
+        report.failed[:0] = listing.failed
+        report.notes[:0] = listing.notes
     print_report(report)
     if listed:
         console.print(f"listed companies known (SEC list): {listed:,}")

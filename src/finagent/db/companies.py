@@ -44,6 +44,18 @@ def load_listed_companies(conn: psycopg.Connection[Any], companies: Sequence[Lis
     return len(companies)
 
 
+def refile_listed_companies(conn: psycopg.Connection[Any]) -> list[tuple[str, str, str]]:
+    """Companies stored under their CIK that SEC's list now names move to their tickers (documents,
+    chunks, facts), each in one transaction, so a later ingest finds them instead of a second copy.
+    Returns (CIK symbol, ticker, name) per company moved."""
+    moved: list[tuple[str, str, str]] = []
+    for old, new, name in conn.execute(read_sql("queries/cik_symbols_listed.sql")).fetchall():
+        with conn.transaction():
+            conn.execute(read_sql("queries/refile_company.sql"), {"old": old, "new": new, "name": name})
+        moved.append((old, new, name))
+    return moved
+
+
 def listed_matches(
     conn: psycopg.Connection[Any], symbols: Sequence[str], names: Sequence[str]
 ) -> list[ListedCompany]:

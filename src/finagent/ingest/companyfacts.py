@@ -186,8 +186,10 @@ def _company(conn: psycopg.Connection[Any], read: CompanyFile) -> _Company:
 
 
 def _digest(cik: str, company: _Company, filing: FilingFacts, digest: int) -> str:
+    # The CIK names the company, not the symbol it is filed under: a company re-filed under its listed
+    # ticker (``refile_listed_companies``) still finds its filings unchanged.
     text = (
-        f"{_DIGEST_VERSION}|{int(cik)}|{company.ticker}|{company.calendar.fye_month}|"
+        f"{_DIGEST_VERSION}|{int(cik)}|{company.calendar.fye_month}|"
         f"{company.calendar.year_offset}|{filing.accession}|{filing.form}|{filing.filed}|"
         f"{filing.facts}|{digest:032x}"
     )

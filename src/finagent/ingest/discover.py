@@ -23,6 +23,7 @@ class Discovery:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason): not a document
     failed: list[tuple[str, str]] = field(default_factory=list)  # (path, reason): asked for, unusable
     company_lists: list[Path] = field(default_factory=list)  # SEC's company_tickers.json files
+    company_facts: list[Path] = field(default_factory=list)  # SEC company facts (CIK##########.json)
 
 
 def discover(
@@ -58,7 +59,8 @@ def discover(
             found.items += sub.items
             found.skipped += sub.skipped
             found.company_lists += sub.company_lists
-    if not found.items and not found.skipped and not found.company_lists:
+            found.company_facts += sub.company_facts
+    if not found.items and not found.skipped and not found.company_lists and not found.company_facts:
         raise FinagentError(f"no filings, transcripts or news files found under {path}")
     return found
 
@@ -80,13 +82,14 @@ def _discover_file(path: Path, hints: Hints, *, explicit: bool) -> Discovery:
                 (str(path), "an XBRL linkbase or schema, not a document (give its *_htm.xml)")
             )
         return result
+    if re.fullmatch(r"cik\d{10}\.json", name):  # SEC company facts: read by their own streamed ingest
+        result.company_facts.append(path)
+        return result
     reader = reader_for(path)
     if reader is not None:
         result.items += reader.read(path, hints)
         return result
     reason = f"unsupported file type '{path.suffix.lower() or path.name}'"
-    if re.fullmatch(r"cik\d{10}\.json", name):
-        reason = "SEC company facts: ingest them with `finagent ingest companyfacts`"
     if explicit:
         result.failed.append((str(path), f"{reason} (supported: {supported_formats()})"))
     else:
