@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from finagent.finance.documents import Block, ChunkDraft, ParsedDocument, SourceItem, sha256_bytes
+from finagent.finance.facts import Fact, StoredFact
 from finagent.ingest.chunking import chunk_pages
 from finagent.ingest.pdf import page_text_blocks
 
@@ -40,6 +41,28 @@ def make_doc(
         fiscal_quarter=fiscal_quarter,
         period_end=period_end,
     )
+
+
+def as_stored(facts: Iterable[Fact], ticker: str, filing_key: str) -> list[StoredFact]:
+    """Parsed facts as the store returns them (one filing), for the lookup that answers questions."""
+    return [
+        StoredFact(
+            id=i,
+            ticker=ticker,
+            concept=f.concept,
+            value=f.value,
+            unit=f.unit,
+            decimals=f.decimals,
+            period_start=f.period_start,
+            period_end=f.period_end,
+            duration=f.duration,
+            fiscal_year=f.fiscal_year,
+            fiscal_quarter=f.fiscal_quarter,
+            dims_key=";".join(f"{a}={m}" for a, m in f.dimensions),
+            filing_key=filing_key,
+        )
+        for i, f in enumerate(facts)
+    ]
 
 
 def item(doc: ParsedDocument) -> SourceItem:

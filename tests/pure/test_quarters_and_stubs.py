@@ -18,6 +18,7 @@ from finagent.finance.derive import (
 from finagent.finance.facts import Fact, FiscalCalendar, StoredFact
 from finagent.finance.lookup import PeriodWanted, Selection, select
 from finagent.finance.metrics import BY_NAME
+from tests.helpers import as_stored
 from tests.pure.test_finance_figures import REV, stored
 
 K2024 = "AAPL|10-K|2024-09-28"
@@ -200,25 +201,8 @@ def test_a_transition_period_is_named_so_and_never_a_year() -> None:
 
 def select_annual(facts: Sequence[Fact], year: int) -> Selection | None:
     """The fiscal-year figure lookup finds in these facts (as stored), if any."""
-    as_stored = [
-        StoredFact(
-            id=i,
-            ticker="X",
-            concept=f.concept,
-            value=f.value,
-            unit=f.unit,
-            decimals=f.decimals,
-            period_start=f.period_start,
-            period_end=f.period_end,
-            duration=f.duration,
-            fiscal_year=f.fiscal_year,
-            fiscal_quarter=f.fiscal_quarter,
-            filing_key="X|10-K|2019-12-31",
-        )
-        for i, f in enumerate(facts)
-        if (f.period_start, f.period_end) != (date(2018, 7, 1), date(2019, 6, 30))
-    ]
-    return select(as_stored, BY_NAME["revenue"], PeriodWanted(year))
+    kept = [f for f in facts if (f.period_start, f.period_end) != (date(2018, 7, 1), date(2019, 6, 30))]
+    return select(as_stored(kept, "X", "X|10-K|2019-12-31"), BY_NAME["revenue"], PeriodWanted(year))
 
 
 def test_the_successor_part_stated_as_the_quarter_is_unsupported() -> None:

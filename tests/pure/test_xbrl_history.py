@@ -23,6 +23,7 @@ from finagent.ingest.ixbrl import parse_edgar_submission, parse_ixbrl_html
 from finagent.ingest.sec.submission import submission_documents
 from finagent.ingest.xbrl_instance import is_linkbase_or_schema, parse_xbrl_instance
 from tests.conftest import require_shared
+from tests.helpers import as_stored
 
 HISTORY = ("edgar-history",)
 NFLX_ACCESSION = "0001065280-10-000029"  # synthetic: the fixture is built from the instance
@@ -122,24 +123,7 @@ GOLD: dict[str, dict[str, Any]] = {
 
 def stored(facts: list[Fact], ticker: str) -> list[StoredFact]:
     """Parsed facts as the store returns them (one filing), for the lookup that answers questions."""
-    return [
-        StoredFact(
-            id=i,
-            ticker=ticker,
-            concept=f.concept,
-            value=f.value,
-            unit=f.unit,
-            decimals=f.decimals,
-            period_start=f.period_start,
-            period_end=f.period_end,
-            duration=f.duration,
-            fiscal_year=f.fiscal_year,
-            fiscal_quarter=f.fiscal_quarter,
-            dims_key=";".join(f"{a}={m}" for a, m in f.dimensions),
-            filing_key=f"{ticker}|filing",
-        )
-        for i, f in enumerate(facts)
-    ]
+    return as_stored(facts, ticker, f"{ticker}|filing")
 
 
 def figures(doc: ParsedDocument, metric: Metric) -> dict[str, int]:
