@@ -46,17 +46,20 @@ SOURCES = (
 )
 COMPANY_FACTS = "edgar-history/companyfacts/CIK0001640147.json"
 COMPANY_LIST = "sec/company_tickers.json"  # the CIK's ticker (SNOW)
-TIMEOUT = 300
+TIMEOUT = 300  # one question
+INGEST_TIMEOUT = 3600  # building the store embeds every filing: minutes on a busy machine
 
 
-def cli(args: list[str], env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], float]:
+def cli(
+    args: list[str], env: dict[str, str], timeout: float = TIMEOUT
+) -> tuple[subprocess.CompletedProcess[str], float]:
     start = time.perf_counter()
     result = subprocess.run(
         [sys.executable, "-m", "finagent.cli.main", *args],
         capture_output=True,
         text=True,
         env=env,
-        timeout=TIMEOUT,
+        timeout=timeout,
         check=False,
         cwd=REPO,
     )
@@ -80,7 +83,7 @@ def environment(home: Path) -> dict[str, str]:
 def build_store(env: dict[str, str], shared: Path) -> dict[str, Any]:
     """Ingest the sources (idempotent: a rerun adds nothing); company facts when the command exists."""
     paths = [str(shared / s) for s in SOURCES]
-    result, seconds = cli(["ingest", "path", *paths], env)
+    result, seconds = cli(["ingest", "path", *paths], env, INGEST_TIMEOUT)
     if result.returncode != 0:
         raise SystemExit(f"ingest failed: {result.stderr[-2000:]}")
     helped, _ = cli(["ingest", "--help"], env)
@@ -88,7 +91,8 @@ def build_store(env: dict[str, str], shared: Path) -> dict[str, Any]:
     if company_facts:
         listed, _ = cli(["ingest", "companyfacts", "--help"], env)
         names = ["--company-list", str(shared / COMPANY_LIST)] if "--company-list" in listed.stdout else []
-        facts, more = cli(["ingest", "companyfacts", *names, str(shared / COMPANY_FACTS)], env)
+        command = ["ingest", "companyfacts", *names, str(shared / COMPANY_FACTS)]
+        facts, more = cli(command, env, INGEST_TIMEOUT)
         company_facts = facts.returncode == 0
         seconds += more
     return {"ingest_seconds": round(seconds, 1), "company_facts": company_facts}
