@@ -136,3 +136,12 @@ def test_ingest_path_hands_company_facts_to_their_streamed_ingest(tmp_path: Path
     assert discover(path).company_facts == [path.resolve()]
     found = discover(tmp_path)
     assert found.company_facts == [path.resolve()] and not found.skipped and not found.items
+
+
+def test_a_figure_read_from_company_facts_names_them_as_its_source() -> None:
+    from finagent.agent.answer.figures import _facts_source
+
+    assert _facts_source("https://www.sec.gov/Archives/edgar/data/1640147/000164014725000052/") == (
+        "SEC company facts"
+    )
+    assert _facts_source("/data/aapl-20240928_htm.xml") == "XBRL facts"

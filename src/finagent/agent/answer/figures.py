@@ -360,12 +360,20 @@ def filing_items(figures: Sequence[dict[str, Any]], have_chunks: set[int]) -> li
             "title": record.get("title"),
             "source_uri": record.get("source_uri"),
             "section": "XBRL",
-            "section_title": "XBRL instance document",
+            "section_title": _facts_source(record.get("source_uri")),
             "page": None,
             "text": f"XBRL facts of {record.get('title') or record.get('filing')}",
             "fused_score": 0.0,
         }
     return list(items.values())
+
+
+def _facts_source(source_uri: object) -> str:
+    """What a figure with no text chunk was read from: SEC's company facts (an EDGAR filing folder) or
+    the filing's own XBRL (an instance document or its iXBRL tags)."""
+    if str(source_uri or "").startswith("https://www.sec.gov/Archives/edgar/data/"):
+        return "SEC company facts"
+    return "XBRL facts"
 
 
 _STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
