@@ -46,6 +46,15 @@ class Settings(BaseSettings):
     embedding_batch_size: int = Field(default=8, ge=1)
     embedding_threads: int | None = Field(default=None, description="CPU threads for embeddings.")
 
+    ray_address: str | None = Field(
+        default=None,
+        description="Ray cluster for `finagent ingest --engine ray` (e.g. ray://head:10001 or auto); "
+        "unset = a local Ray on this machine's cores.",
+    )
+    ray_embed_actors: int | None = Field(
+        default=None, ge=1, description="Embedding actors of a Ray ingest (default: one per 2 CPUs)."
+    )
+
     chunk_size: int = Field(default=1000, gt=0, description="Target characters per text chunk.")
     chunk_overlap: int = Field(default=200, description="Characters shared by consecutive text chunks.")
     table_chunk_max: int = Field(default=3600, description="Max characters of merged table chunks.")

@@ -15,6 +15,7 @@ from typing import Any
 
 import psycopg
 from rich.console import Console
+from rich.markup import escape
 
 from finagent.errors import FinagentError
 
@@ -73,11 +74,11 @@ def guarded(main: Callable[[], Any]) -> None:
     try:
         main()
     except FinagentError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}")
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}")  # [brackets] are text
         sys.exit(2)
     except psycopg.OperationalError as exc:
         first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        err_console.print(f"[bold red]error:[/] the database connection failed: {first_line}")
+        err_console.print(f"[bold red]error:[/] the database connection failed: {escape(first_line)}")
         sys.exit(2)
     except KeyboardInterrupt:
         err_console.print("[yellow]cancelled[/]")
@@ -86,7 +87,7 @@ def guarded(main: Callable[[], Any]) -> None:
         if os.environ.get("FINAGENT_DEBUG"):
             raise
         err_console.print(
-            f"[bold red]internal error:[/] {type(exc).__name__}: {exc}\n"
+            f"[bold red]internal error:[/] {type(exc).__name__}: {escape(str(exc))}\n"
             "Set FINAGENT_DEBUG=1 to see the traceback, and please report it."
         )
         sys.exit(1)

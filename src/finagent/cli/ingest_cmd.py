@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 from rich.markup import escape
@@ -24,11 +24,35 @@ from finagent.settings import get_settings
 
 ingest_app = typer.Typer(help="Add documents to the store (idempotent and resumable).", no_args_is_help=True)
 
+Engine = Literal["local", "ray"]
+EngineOption = Annotated[
+    str,
+    typer.Option(
+        "--engine",
+        help="local: this process (the default, best for small jobs); ray: a Ray Data pipeline on a local "
+        "Ray or the cluster at FINAGENT_RAY_ADDRESS (needs the ray extra). Both store the same result.",
+    ),
+]
 
-def run_ingest(found: Discovery, database: str | None = None, *, fresh: bool = False) -> IngestReport:
+
+def _engine(value: str) -> Engine:
+    if value not in ("local", "ray"):
+        raise typer.BadParameter(f"unknown engine {value!r}: choose local or ray", param_hint="--engine")
+    if value == "ray":
+        from finagent.ingest.ray_engine import require_ray
+
+        require_ray()  # a missing extra is named before anything is read or stored
+        return "ray"
+    return "local"
+
+
+def run_ingest(
+    found: Discovery, database: str | None = None, *, fresh: bool = False, engine: Engine = "local"
+) -> IngestReport:
     """Run discovered items through the pipeline with progress bars; print and return the summary.
 
-    ``fresh`` empties the named ``database`` first (corpus rebuilds).
+    ``fresh`` empties the named ``database`` first (corpus rebuilds); ``engine`` "ray" runs the same
+    pipeline on Ray Data.
     """
     settings = get_settings()
     listing = IngestReport()
@@ -54,11 +78,25 @@ def run_ingest(found: Discovery, database: str | None = None, *, fresh: bool = F
             def on_progress(stage: str, done: int, total: int | None) -> None:
                 progress.advance(tasks[stage], done)
 
-            report = IngestPipeline(db, embedder, settings, progress=on_progress).run(
-                found.items, skipped=found.skipped, failed=found.failed + listing.failed
-            )
+            failed = found.failed + listing.failed
+            if engine == "ray":
+                from finagent.ingest.ray_engine import run_ray_ingest
+
+                report = run_ray_ingest(
+                    db,
+                    settings,
+                    found.items,
+                    skipped=found.skipped,
+                    failed=failed,
+                    progress=on_progress,
+                    embedder=embedder,
+                )
+            else:
+                report = IngestPipeline(db, embedder, settings, progress=on_progress).run(
+                    found.items, skipped=found.skipped, failed=failed
+                )
         if found.company_facts:  # after the filings: company facts then cite their stored text
-            report.merge(_company_facts(db, found.company_facts))
+            report.merge(_company_facts(db, found.company_facts, engine))
     report.notes[:0] = listing.notes
     print_report(report)
     if listed:
@@ -83,7 +121,7 @@ def _load_company_lists(db: Database, paths: list[Path], report: IngestReport) -
     return loaded
 
 
-def _company_facts(db: Database, paths: list[Path]) -> IngestReport:
+def _company_facts(db: Database, paths: list[Path], engine: Engine = "local") -> IngestReport:
     """SEC company-facts files, folders and zips, streamed into the store with a progress bar."""
     from finagent.ingest.companyfacts import Found, discover_company_facts, ingest_company_facts
 
@@ -102,7 +140,15 @@ def _company_facts(db: Database, paths: list[Path]) -> IngestReport:
         disable=not err_console.is_terminal,
     ) as progress:
         task = progress.add_task("company facts", total=len(found.files))
-        return ingest_company_facts(db, found, lambda stage, done, total: progress.advance(task, done))
+
+        def advance(stage: str, done: int, total: int | None) -> None:
+            progress.advance(task, done)
+
+        if engine == "ray":
+            from finagent.ingest.ray_engine import run_ray_company_facts
+
+            return run_ray_company_facts(db, db.settings, found, advance)
+        return ingest_company_facts(db, found, advance)
 
 
 def print_report(report: IngestReport) -> None:
@@ -186,6 +232,7 @@ def ingest_path(
     period_end: Annotated[
         str | None, typer.Option(help="Period end of a filing, an 8-K's event date (YYYY-MM-DD).")
     ] = None,
+    engine: EngineOption = "local",
 ) -> None:
     """Ingest already-downloaded documents (iXBRL HTML, EDGAR folders, PDFs, transcripts, news, SEC
     company facts).
@@ -193,6 +240,7 @@ def ingest_path(
     --ticker/--form/--period-end fill what a filing does not say and overrule what is read from its
     text (SGML header, cover page, folder), but not its XBRL dei facts; a disagreement is printed as a
     note. Ingesting a stored file again with new options updates its metadata in place."""
+    chosen = _engine(engine)
     found = Discovery()
     period = parse_date_option(period_end, "--period-end")
     for path in paths:
@@ -202,7 +250,7 @@ def ingest_path(
         found.failed += sub.failed
         found.company_lists += sub.company_lists
         found.company_facts += sub.company_facts
-    _finish(run_ingest(found))
+    _finish(run_ingest(found, engine=chosen))
 
 
 @ingest_app.command("edgar")
@@ -214,10 +262,12 @@ def ingest_edgar(
     after: Annotated[str | None, typer.Option(help="Filed on/after (YYYY-MM-DD).")] = None,
     before: Annotated[str | None, typer.Option(help="Filed on/before (YYYY-MM-DD).")] = None,
     limit: Annotated[int | None, typer.Option(help="At most this many filings per ticker and form.")] = None,
+    engine: EngineOption = "local",
 ) -> None:
     """Download filings from SEC EDGAR (sec-edgar-downloader) into the cache, then ingest them."""
     from finagent.ingest.edgar import download_filings
 
+    chosen = _engine(engine)
     since, until = parse_date_option(after, "--after"), parse_date_option(before, "--before")
     with Progress(
         TextColumn("[bold]download[/] {task.description}"),
@@ -235,7 +285,7 @@ def ingest_edgar(
         folder = download_filings(
             tickers, forms or [], after=since, before=until, limit=limit, on_progress=on_download
         )
-    _finish(run_ingest(discover(folder)))
+    _finish(run_ingest(discover(folder), engine=chosen))
 
 
 @ingest_app.command("companyfacts")
@@ -247,13 +297,15 @@ def ingest_companyfacts(
         Path | None,
         typer.Option(help="SEC's company_tickers.json, loaded first: a company's ticker by its CIK."),
     ] = None,
+    engine: EngineOption = "local",
 ) -> None:
     """Ingest SEC XBRL company facts, streamed: every fact of every filing, each fact's fiscal period
     from its own dates (never the filing's fy/fp), one document per filing (accession)."""
+    chosen = _engine(engine)
     listing = IngestReport()
     with store() as db:
         listed = _load_company_lists(db, [company_list] if company_list else [], listing)
-        report = _company_facts(db, paths)
+        report = _company_facts(db, paths, chosen)
         report.failed[:0] = listing.failed
         report.notes[:0] = listing.notes
     print_report(report)

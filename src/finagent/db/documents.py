@@ -153,6 +153,11 @@ def is_kept_copy(conn: psycopg.Connection[Any], content_sha256: str) -> bool:
     return row is not None
 
 
+def stored_contents(conn: psycopg.Connection[Any]) -> set[str]:
+    """Every content hash stored, current or not (what an ingest need not embed again)."""
+    return {str(row[0]) for row in conn.execute(read_sql("queries/stored_contents.sql"))}
+
+
 def supersede_versions(conn: psycopg.Connection[Any], source_uri: str, content_sha256: str) -> list[int]:
     """Mark the other current versions of ``source_uri`` superseded (kept, but out of every search)."""
     ids = [

@@ -70,11 +70,27 @@ _DIGEST_VERSION = "companyfacts-v1"
 
 @dataclass(frozen=True, slots=True)
 class FactsFile:
-    """One company-facts file to read: a file on disk or a member of a zip, opened as a stream."""
+    """One company-facts file to read: a file on disk or a member of a zip, opened as a stream.
+
+    Plain data (a path and a member name), so a worker process of another engine can open it."""
 
     name: str
-    open: Callable[[], AbstractContextManager[IO[bytes]]]
+    path: Path
+    member: str | None = None
     origin: str = ""  # absolute path (and "!member"): what `finagent db remove <path>` matches
+
+    def open(self) -> AbstractContextManager[IO[bytes]]:
+        if self.member is None:
+            return self.path.open("rb")
+        stat = self.path.stat()
+        return _archive(self.path, stat.st_mtime_ns, stat.st_size).open(self.member)
+
+
+@functools.lru_cache(maxsize=4)
+def _archive(path: Path, mtime_ns: int, size: int) -> zipfile.ZipFile:
+    """A zip opened once per process (and version of it): its directory is read once, however many
+    members are read."""
+    return zipfile.ZipFile(path)
 
 
 @dataclass(slots=True)
@@ -85,7 +101,7 @@ class Found:
 
 
 def _on_disk(path: Path) -> FactsFile:
-    return FactsFile(str(path), lambda: path.open("rb"), str(path.resolve()))
+    return FactsFile(str(path), path, None, str(path.resolve()))
 
 
 def _zip_members(path: Path, found: Found) -> None:
@@ -103,7 +119,7 @@ def _zip_members(path: Path, found: Found) -> None:
             found.skipped.append((name, "not a company-facts .json file"))
             continue
         origin = f"{path.resolve()}!{member.filename}"
-        found.files.append(FactsFile(name, functools.partial(archive.open, member), origin))
+        found.files.append(FactsFile(name, path, member.filename, origin))
 
 
 def discover_company_facts(path: Path) -> Found:
@@ -393,9 +409,7 @@ def ingest_company_facts(
     index entries), this thread parses the next file into the other's staging table, so parsing and
     storing use both cores. Stores run one at a time, in file order.
     """
-    run = _Run(
-        IngestReport(skipped=list(found.skipped), failed=list(found.failed)), len(found.files), progress
-    )
+    run = start_run(found, progress)
     started = time.perf_counter()
     slots = 2 if db.settings.pool_max_size >= 2 else 1  # a pool of one connection: one file at a time
     with ExitStack() as stack, ThreadPoolExecutor(1) as storer:
@@ -419,15 +433,18 @@ def ingest_company_facts(
             run.collect(connections[slot], *storing[slot])
         for conn in connections:
             conn.autocommit = True
-        if run.touched:
-            run.report.derived_facts += refresh_company_facts(connections[0], sorted(run.touched))
-    run.report.notes += _notes(run.held_files, run.by_cik)
-    run.report.seconds = time.perf_counter() - started
-    return run.report
+        return run.finish(connections[0], started)
+
+
+def start_run(found: Found, progress: ProgressCallback | None = None) -> Run:
+    """The tally of a company-facts run (for an engine that stores the files elsewhere)."""
+    return Run(
+        IngestReport(skipped=list(found.skipped), failed=list(found.failed)), len(found.files), progress
+    )
 
 
 @dataclass(slots=True)
-class _Run:
+class Run:
     """What an ingest run adds up, file by file."""
 
     report: IngestReport
@@ -439,10 +456,14 @@ class _Run:
 
     def failed(self, conn: psycopg.Connection[Any], facts_file: FactsFile, exc: BaseException) -> None:
         log.debug("company facts failed: %s", facts_file.name, exc_info=exc)
-        reason = failure_reason(exc)
-        self.report.failed.append((facts_file.name, reason))
-        record_event(conn, facts_file.name, "failed", reason=reason)
-        conn.commit()
+        self.fail(conn, facts_file.name, failure_reason(exc))
+
+    def fail(self, conn: psycopg.Connection[Any], name: str, reason: str) -> None:
+        """A file not stored (nothing of it is): its reason in the summary and the event log."""
+        self.report.failed.append((name, reason))
+        record_event(conn, name, "failed", reason=reason)
+        if not conn.autocommit:
+            conn.commit()
         self._advance()
 
     def collect(
@@ -453,6 +474,10 @@ class _Run:
         except Exception as exc:
             self.failed(conn, facts_file, exc)
             return
+        self.add(facts_file.name, outcome)
+
+    def add(self, name: str, outcome: FileOutcome) -> None:
+        """Count a file stored (in its own transaction, by this process or a worker)."""
         report = self.report
         report.documents += len(outcome.new)
         report.facts += outcome.facts
@@ -463,10 +488,18 @@ class _Run:
         if outcome.new:
             self.touched.add(outcome.ticker)
         if outcome.held:
-            self.held_files.append(f"{facts_file.name} ({outcome.held})")
+            self.held_files.append(f"{name} ({outcome.held})")
         if outcome.company_found_by == "cik":
-            self.by_cik.append(f"{facts_file.name} -> {outcome.ticker}")
+            self.by_cik.append(f"{name} -> {outcome.ticker}")
         self._advance()
+
+    def finish(self, conn: psycopg.Connection[Any], started: float) -> IngestReport:
+        """Derived quarters once per company touched (autocommit), run-level notes, the time taken."""
+        if self.touched:
+            self.report.derived_facts += refresh_company_facts(conn, sorted(self.touched))
+        self.report.notes += _notes(self.held_files, self.by_cik)
+        self.report.seconds = time.perf_counter() - started
+        return self.report
 
     def _advance(self) -> None:
         if self.progress:

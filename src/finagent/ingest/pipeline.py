@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import psycopg
 
 from finagent.db import Database
@@ -111,7 +112,59 @@ def chunk_document(
 
 
 @dataclass(slots=True)
-class _Pending:
+class Loaded:
+    """One input read outside the store (in this process or by an engine's worker): the parsed
+    document with its chunks, or why it was skipped or failed. ``chunks`` is None when the reader
+    did not chunk it (its content was already stored, so it is not embedded again)."""
+
+    uri: str
+    doc: ParsedDocument | None = None
+    chunks: list[ChunkDraft] | None = None
+    fact_chunks: list[int | None] = field(default_factory=list)
+    skipped: str | None = None
+    failed: str | None = None
+
+
+def load_item(item: SourceItem) -> Loaded:
+    """Parse one input; every way it can go wrong becomes a reason, never an exception (one bad file
+    must not stop the others)."""
+    try:
+        return Loaded(item.uri, doc=item.load())
+    except SkipDocument as exc:
+        return Loaded(item.uri, skipped=exc.reason)
+    except ParseError as exc:
+        return Loaded(item.uri, failed=exc.reason)
+    except FinagentError as exc:
+        return Loaded(item.uri, failed=str(exc))
+    except Exception as exc:  # a parser bug must not stop the other files
+        log.debug("parser crashed on %s", item.uri, exc_info=True)
+        return Loaded(item.uri, failed=f"unexpected parser error: {type(exc).__name__}: {exc}")
+
+
+def chunk_loaded(loaded: Loaded, settings: Settings, classifier: Classifier | None = None) -> Loaded:
+    """``loaded`` with its document's chunks, and the chunk displaying each of its facts."""
+    if loaded.doc is None:
+        return loaded
+    doc = loaded.doc
+    try:
+        chunks = chunk_document(doc, settings, classifier)
+        fact_chunks = fact_chunk_ordinals(doc.blocks, chunks, doc.facts) if doc.facts else []
+    except Exception as exc:  # a chunker bug fails this document only
+        log.debug("chunking failed on %s", loaded.uri, exc_info=True)
+        return Loaded(loaded.uri, failed=f"unexpected chunking error: {type(exc).__name__}: {exc}")
+    return Loaded(loaded.uri, doc=doc, chunks=chunks, fact_chunks=fact_chunks)
+
+
+def embed_chunks(embedder: Embedder, chunks: list[ChunkDraft]) -> np.ndarray:
+    """One document's chunk vectors, embedded on their own: the int8 model quantises each batch as a
+    whole, so a chunk's vector depends only on its document, whichever engine or run embeds it."""
+    return embedder.encode([chunk.text for chunk in chunks])
+
+
+@dataclass(slots=True)
+class Admitted:
+    """A new document the store admitted: to embed and write."""
+
     uri: str
     doc: ParsedDocument
     chunks: list[ChunkDraft]
@@ -145,7 +198,7 @@ class IngestPipeline:
     ) -> IngestReport:
         report = IngestReport(skipped=list(skipped or []), failed=list(failed or []))
         started = time.perf_counter()
-        pending: list[_Pending] = []
+        pending: list[Admitted] = []
         seen: set[str] = set()
         self._touched = set()
         with self.db.connection() as conn:
@@ -159,50 +212,45 @@ class IngestPipeline:
                     self._flush(conn, pending, report)
                     pending = []
             self._flush(conn, pending, report)
-            if report.documents:
-                vacuum_chunks(conn)
-            if self._touched:
-                # Facts across documents: instance facts find their text, derived quarters follow
-                # the filings now stored (Q4 = the 10-K's year - the Q3 10-Q's nine months).
-                report.derived_facts += refresh_company_facts(conn, sorted(self._touched))
+            self.finish(conn, report)
         report.seconds = time.perf_counter() - started
         return report
 
     def _prepare(
         self, conn: psycopg.Connection[Any], item: SourceItem, report: IngestReport, seen: set[str]
-    ) -> _Pending | None:
+    ) -> Admitted | None:
         record_event(conn, item.uri, "discovered")
-        try:
-            doc = item.load()
-        except SkipDocument as exc:
-            record_event(conn, item.uri, "skipped", reason=exc.reason)
-            report.skipped.append((item.uri, exc.reason))
+        return self.admit(conn, load_item(item), report, seen)
+
+    def admit(
+        self, conn: psycopg.Connection[Any], loaded: Loaded, report: IngestReport, seen: set[str]
+    ) -> Admitted | None:
+        """What the store makes of a file read (here or by a worker of another engine): skipped, failed,
+        unchanged, its metadata updated, an earlier version restored, or a new document to embed and
+        store (returned). Chunks the document when the reader did not."""
+        if loaded.skipped is not None:
+            record_event(conn, loaded.uri, "skipped", reason=loaded.skipped)
+            report.skipped.append((loaded.uri, loaded.skipped))
             return None
-        except ParseError as exc:
-            self._fail(conn, item.uri, exc.reason, report)
+        if loaded.failed is not None or loaded.doc is None:
+            self._fail(conn, loaded.uri, loaded.failed or "nothing was read", report)
             return None
-        except FinagentError as exc:
-            self._fail(conn, item.uri, str(exc), report)
-            return None
-        except Exception as exc:  # a parser bug must not stop the other files
-            log.debug("parser crashed on %s", item.uri, exc_info=True)
-            self._fail(conn, item.uri, f"unexpected parser error: {type(exc).__name__}: {exc}", report)
-            return None
-        report.notes += [(item.uri, note) for note in doc.metadata.get("identity_notes") or []]
+        doc, uri = loaded.doc, loaded.uri
+        report.notes += [(uri, note) for note in doc.metadata.get("identity_notes") or []]
         self._identify(conn, doc)
         if doc.content_sha256 in seen:
-            record_event(conn, item.uri, "unchanged", content_sha256=doc.content_sha256)
+            record_event(conn, uri, "unchanged", content_sha256=doc.content_sha256)
             report.unchanged += 1
             return None
         stored = stored_identity(conn, doc.content_sha256)
         if stored is not None:
-            self._restate(conn, item.uri, doc, stored, report)
+            self._restate(conn, uri, doc, stored, report)
             return None
         restored = restore_version(conn, doc.content_sha256)
         if restored is not None:  # back to an earlier version: it is still stored, with its embeddings
             record_event(
                 conn,
-                item.uri,
+                uri,
                 "replaced",
                 content_sha256=doc.content_sha256,
                 reason="restored an earlier version",
@@ -215,7 +263,7 @@ class IngestPipeline:
         if is_kept_copy(conn, doc.content_sha256):
             record_event(
                 conn,
-                item.uri,
+                uri,
                 "unchanged",
                 content_sha256=doc.content_sha256,
                 reason="an earlier copy of a filing whose newer copy is stored",
@@ -223,13 +271,18 @@ class IngestPipeline:
             report.unchanged += 1
             return None
         seen.add(doc.content_sha256)
-        chunks = chunk_document(doc, self.settings, self.classifier)
+        if loaded.chunks is None:
+            loaded = chunk_loaded(loaded, self.settings, self.classifier)
+            if loaded.failed is not None:
+                self._fail(conn, uri, loaded.failed, report)
+                return None
+        chunks = loaded.chunks or []
         if not chunks and not doc.facts:
-            self._fail(conn, item.uri, "no text could be extracted", report)
+            self._fail(conn, uri, "no text could be extracted", report)
             return None
         record_event(
             conn,
-            item.uri,
+            uri,
             "parsed",
             content_sha256=doc.content_sha256,
             details={
@@ -240,8 +293,7 @@ class IngestPipeline:
                 "flagged": sum(c.flagged_reason is not None for c in chunks),
             },
         )
-        fact_chunks = fact_chunk_ordinals(doc.blocks, chunks, doc.facts) if doc.facts else []
-        return _Pending(item.uri, doc, chunks, fact_chunks)
+        return Admitted(uri, doc, chunks, loaded.fact_chunks)
 
     def _identify(self, conn: psycopg.Connection[Any], doc: ParsedDocument) -> None:
         """A filing whose text names no ticker: SEC's list of listed companies (when loaded) by the
@@ -293,33 +345,46 @@ class IngestPipeline:
         report.failed.append((uri, reason))
         return None
 
-    def _flush(self, conn: psycopg.Connection[Any], pending: list[_Pending], report: IngestReport) -> None:
+    def _flush(self, conn: psycopg.Connection[Any], pending: list[Admitted], report: IngestReport) -> None:
         if not pending:
             return
-        texts = [chunk.text for p in pending for chunk in p.chunks]
-        vectors = self.embedder.encode(texts)
-        self.progress("embed", len(texts), None)
-        offset = 0
-        for p in pending:
-            own = vectors[offset : offset + len(p.chunks)]
-            offset += len(p.chunks)
-            record_event(conn, p.uri, "embedded", content_sha256=p.doc.content_sha256)
-            try:
-                _, replaced = write_document(conn, p.doc, p.chunks, own, uri=p.uri, fact_chunks=p.fact_chunks)
-            except psycopg.errors.UniqueViolation:  # a concurrent ingest stored the same content first
-                record_event(conn, p.uri, "unchanged", content_sha256=p.doc.content_sha256)
-                report.unchanged += 1
-                continue
-            except (psycopg.DataError, psycopg.IntegrityError) as exc:
-                reason = f"database rejected the document: {exc.diag.message_primary or exc}"
-                self._fail(conn, p.uri, reason, report)
-                continue
-            report.documents += 1
-            report.chunks += len(p.chunks)
-            report.flagged += sum(c.flagged_reason is not None for c in p.chunks)
-            report.facts += len(p.doc.facts)
-            if p.doc.ticker:
-                self._touched.add(p.doc.ticker)
-            report.replaced += len(replaced)
-            report.by_kind[p.doc.kind] = report.by_kind.get(p.doc.kind, 0) + 1
-            self.progress("store", 1, None)
+        vectors = [embed_chunks(self.embedder, p.chunks) for p in pending]
+        self.progress("embed", sum(len(p.chunks) for p in pending), None)
+        for p, own in zip(pending, vectors, strict=True):
+            self.store(conn, p, own, report)
+
+    def store(
+        self, conn: psycopg.Connection[Any], p: Admitted, vectors: np.ndarray, report: IngestReport
+    ) -> None:
+        """Write one admitted document with its chunk vectors in one transaction and count it; the
+        same content stored meanwhile by another ingest is unchanged, a value the database rejects
+        fails this document only."""
+        record_event(conn, p.uri, "embedded", content_sha256=p.doc.content_sha256)
+        try:
+            _, replaced = write_document(conn, p.doc, p.chunks, vectors, uri=p.uri, fact_chunks=p.fact_chunks)
+        except psycopg.errors.UniqueViolation:  # a concurrent ingest stored the same content first
+            record_event(conn, p.uri, "unchanged", content_sha256=p.doc.content_sha256)
+            report.unchanged += 1
+            return
+        except (psycopg.DataError, psycopg.IntegrityError) as exc:
+            reason = f"database rejected the document: {exc.diag.message_primary or exc}"
+            self._fail(conn, p.uri, reason, report)
+            return
+        report.documents += 1
+        report.chunks += len(p.chunks)
+        report.flagged += sum(c.flagged_reason is not None for c in p.chunks)
+        report.facts += len(p.doc.facts)
+        if p.doc.ticker:
+            self._touched.add(p.doc.ticker)
+        report.replaced += len(replaced)
+        report.by_kind[p.doc.kind] = report.by_kind.get(p.doc.kind, 0) + 1
+        self.progress("store", 1, None)
+
+    def finish(self, conn: psycopg.Connection[Any], report: IngestReport) -> None:
+        """After the last document (autocommit): fresh planner statistics, then facts across
+        documents: instance facts find their text, derived quarters follow the filings now stored
+        (Q4 = the 10-K's year - the Q3 10-Q's nine months), once per company touched."""
+        if report.documents:
+            vacuum_chunks(conn)
+        if self._touched:
+            report.derived_facts += refresh_company_facts(conn, sorted(self._touched))
