@@ -289,5 +289,6 @@ def reindex(
     console.print(
         f"vector index built over {built.chunks:,} chunks in {seconds:.1f} s "
         f"(maintenance_work_mem {wanted['maintenance_work_mem']}, "
-        f"{wanted['max_parallel_maintenance_workers']} parallel worker(s)); {built.hnsw_bytes / 1024**2:,.1f} MB"
+        f"{wanted['max_parallel_maintenance_workers']} parallel worker(s)); "
+        f"{built.hnsw_bytes / 1024**2:,.1f} MB"
     )

@@ -119,7 +119,10 @@ def recommend(memory: int, cores: int, chunks: int, *, connections: int = 100) -
 def store_size(conn: psycopg.Connection[Any]) -> StoreSize:
     row = conn.execute(read_sql("queries/store_size.sql")).fetchone()
     assert row is not None
-    return StoreSize(*(int(v) if not isinstance(v, bool) else v for v in row))
+    chunks, facts, chunk_bytes, hnsw_bytes, has_hnsw, database_bytes = row
+    return StoreSize(
+        int(chunks), int(facts), int(chunk_bytes), int(hnsw_bytes), bool(has_hnsw), int(database_bytes)
+    )
 
 
 def apply_to_database(conn: psycopg.Connection[Any], settings: list[Recommendation]) -> list[str]:
