@@ -80,7 +80,10 @@ def recommend(memory: int, cores: int, chunks: int, *, connections: int = 100) -
     estimate, the HNSW graph in maintenance_work_mem (capped at half of memory), SSD page costs.
     """
     graph = hnsw_build_bytes(chunks)
-    maintenance = min(max(graph * 5 // 4, 256 * MB), memory // 2)
+    wanted = max(graph * 5 // 4, 256 * MB)
+    if wanted > GB:
+        wanted = -(-wanted // GB) * GB  # whole GB
+    maintenance = min(wanted, memory // 2)
     work_mem = min(max(memory // 4 // max(connections, 1), 4 * MB), 256 * MB)
     per_gather = min(max(cores // 2, 1), 4)
     maintenance_workers = min(max(cores - 1, 1), 8)
