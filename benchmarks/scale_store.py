@@ -40,6 +40,7 @@ import numpy as np
 import psycopg
 from common import RESULTS, SHARED_DATA, embedded_server, fresh_database, machine, open_db, summary_ms
 from pgvector import HalfVector
+from pgvector.psycopg import register_vector
 
 from finagent.db.search import build_search, run_search
 from finagent.db.tuning import (
@@ -466,6 +467,54 @@ def partitioned(
     return out
 
 
+def ef_sweep(chunks: int, queries: int, efs: list[int], root: Path) -> dict[str, Any]:
+    """Recall@10 of the HNSW index alone (vectors only, same generator) for a range of ef_search."""
+    corpus = Corpus(chunks)
+    qs = corpus.queries(queries)
+    with embedded_server(root / "pg") as server_url:
+        url = fresh_database(server_url, "scale_vectors")
+        with psycopg.connect(url) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            register_vector(conn)
+            conn.execute("CREATE TABLE chunks (id bigint PRIMARY KEY, embedding halfvec(384) NOT NULL)")
+            blocks, next_id = [], 1
+            with conn.cursor().copy("COPY chunks (id, embedding) FROM STDIN WITH (FORMAT BINARY)") as copy:
+                copy.set_types(["bigint", "halfvec"])
+                for company, _, _, n in corpus.documents:
+                    block = corpus.vectors(company, n)
+                    blocks.append(block)
+                    for row in block:
+                        copy.write_row((next_id, HalfVector(row)))
+                        next_id += 1
+            conn.commit()
+            wanted = {s.name: s.value for s in recommend(machine_memory(), machine_cores(), next_id)}
+            seconds = build_vector_index(
+                conn,
+                maintenance_work_mem=wanted["maintenance_work_mem"],
+                workers=int(wanted["max_parallel_maintenance_workers"]),
+            )
+            stored = np.concatenate(blocks).astype(np.float32)
+            qv = np.stack([v for _, v, _ in qs]).astype(np.float16).astype(np.float32)
+            exact = top10(qv @ stored.T)
+            del stored
+            conn.execute("SET hnsw.iterative_scan = 'relaxed_order'")
+            out: dict[str, Any] = {"chunks": next_id - 1, "hnsw_build_s": round(seconds, 1)}
+            for ef in efs:
+                conn.execute(f"SET hnsw.ef_search = {ef}")
+                found, times = [], []
+                for i, (_, v, _) in enumerate(qs):
+                    started = time.perf_counter()
+                    rows = conn.execute(ANN_SQL.format(where="TRUE", limit=10), (v, v)).fetchall()
+                    times.append(time.perf_counter() - started)
+                    found.append(len({r[0] for r in rows} & set(exact[i].tolist())) / 10)
+                out[f"ef_search_{ef}"] = {
+                    "unfiltered_recall_at_10": round(float(np.mean(found)), 4),
+                    "ann_ms": summary_ms(times),
+                }
+                print(f"    ef_search={ef}: {out[f'ef_search_{ef}']}", flush=True)
+    return out
+
+
 # -- main -------------------------------------------------------------------------------------------
 def main() -> None:
     parser = argparse.ArgumentParser(
@@ -479,9 +528,25 @@ def main() -> None:
     parser.add_argument("--texts", type=int, default=20_000, help="distinct real page texts to sample")
     parser.add_argument("--data-dir", type=Path, default=None, help="server folder (default: a temp dir)")
     parser.add_argument("--no-partitioned", action="store_true", help="skip the partitioned layout")
+    parser.add_argument(
+        "--ef-sweep",
+        action="store_true",
+        help="only the HNSW recall of --chunks vectors for ef_search 100..800 (added to the results file)",
+    )
     parser.add_argument("--output", default="scale_store", help="results stem in benchmarks/results/")
     args = parser.parse_args()
 
+    if args.ef_sweep:
+        root = args.data_dir or Path(tempfile.mkdtemp(prefix="finagent-scale-", dir="/tmp"))
+        try:
+            sweep = ef_sweep(args.chunks, args.queries, [100, 200, 400, 800], root)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        path = RESULTS / f"{args.output}.json"
+        results = json.loads(path.read_text()) if path.exists() else {"stores": {}}
+        results["ef_sweep"] = sweep
+        path.write_text(json.dumps(results, indent=2, default=str) + "\n")
+        return
     corpus = Corpus(args.chunks)
     texts = page_texts(args.texts, corpus.rng)
     queries = corpus.queries(args.queries)
