@@ -467,7 +467,9 @@ def partitioned(
     return out
 
 
-def ef_sweep(chunks: int, queries: int, efs: list[int], root: Path) -> dict[str, Any]:
+def ef_sweep(
+    chunks: int, queries: int, efs: list[int], root: Path, m: int = 16, ef_construction: int = 64
+) -> dict[str, Any]:
     """Recall@10 of the HNSW index alone (vectors only, same generator) for a range of ef_search."""
     corpus = Corpus(chunks)
     qs = corpus.queries(queries)
@@ -488,17 +490,27 @@ def ef_sweep(chunks: int, queries: int, efs: list[int], root: Path) -> dict[str,
                         next_id += 1
             conn.commit()
             wanted = {s.name: s.value for s in recommend(machine_memory(), machine_cores(), next_id)}
-            seconds = build_vector_index(
-                conn,
-                maintenance_work_mem=wanted["maintenance_work_mem"],
-                workers=int(wanted["max_parallel_maintenance_workers"]),
-            )
+            started = time.perf_counter()
+            with conn.transaction():
+                conn.execute(f"SET LOCAL maintenance_work_mem = '{wanted['maintenance_work_mem']}'")
+                workers = wanted["max_parallel_maintenance_workers"]
+                conn.execute(f"SET LOCAL max_parallel_maintenance_workers = {workers}")
+                conn.execute(
+                    "CREATE INDEX ON chunks USING hnsw (embedding halfvec_cosine_ops) "
+                    f"WITH (m = {m}, ef_construction = {ef_construction})"
+                )
+            seconds = time.perf_counter() - started
             stored = np.concatenate(blocks).astype(np.float32)
             qv = np.stack([v for _, v, _ in qs]).astype(np.float16).astype(np.float32)
             exact = top10(qv @ stored.T)
             del stored
             conn.execute("SET hnsw.iterative_scan = 'relaxed_order'")
-            out: dict[str, Any] = {"chunks": next_id - 1, "hnsw_build_s": round(seconds, 1)}
+            out: dict[str, Any] = {
+                "chunks": next_id - 1,
+                "m": m,
+                "ef_construction": ef_construction,
+                "hnsw_build_s": round(seconds, 1),
+            }
             for ef in efs:
                 conn.execute(f"SET hnsw.ef_search = {ef}")
                 found, times = [], []
@@ -534,17 +546,20 @@ def main() -> None:
         help="only the HNSW recall of --chunks vectors for ef_search 100..800 (added to the results file)",
     )
     parser.add_argument("--output", default="scale_store", help="results stem in benchmarks/results/")
+    parser.add_argument("--m", type=int, default=16, help="HNSW m of the --ef-sweep index")
+    parser.add_argument("--ef-construction", type=int, default=64, help="its ef_construction")
+    parser.add_argument("--ef", type=int, nargs="+", default=[100, 200, 400, 800], help="ef_search values")
     args = parser.parse_args()
 
     if args.ef_sweep:
         root = args.data_dir or Path(tempfile.mkdtemp(prefix="finagent-scale-", dir="/tmp"))
         try:
-            sweep = ef_sweep(args.chunks, args.queries, [100, 200, 400, 800], root)
+            sweep = ef_sweep(args.chunks, args.queries, args.ef, root, args.m, args.ef_construction)
         finally:
             shutil.rmtree(root, ignore_errors=True)
         path = RESULTS / f"{args.output}.json"
         results = json.loads(path.read_text()) if path.exists() else {"stores": {}}
-        results["ef_sweep"] = sweep
+        results.setdefault("ef_sweep", {})[f"m{args.m}_efc{args.ef_construction}"] = sweep
         path.write_text(json.dumps(results, indent=2, default=str) + "\n")
         return
     corpus = Corpus(args.chunks)
