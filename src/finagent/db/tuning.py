@@ -22,7 +22,8 @@ from finagent.resources import read_sql
 MB = 1024**2
 GB = 1024**3
 # HNSW graph bytes per chunk for halfvec(384), m = 16: the index measured at 1M generated chunks
-# (benchmarks/scale_store.py) is ~1.2 KB per chunk (776 B vector + neighbour lists + page overhead).
+# (benchmarks/scale_store.py) is 1,170 B per chunk (776 B vector + neighbour lists + page overhead);
+# a little headroom on top.
 HNSW_BYTES_PER_CHUNK = 1_250
 HNSW_INDEX = "chunks_embedding_hnsw"
 Scope = Literal["session", "server"]
