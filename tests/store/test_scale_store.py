@@ -201,6 +201,11 @@ def test_db_reindex_drops_and_builds_the_vector_index(cli: Callable[..., Any], d
     assert built.exit_code == 0, built.output
     assert "vector index built over 0 chunks" in built.output and has_index()
     assert "the vector index exists" in cli("db", "reindex").output
+    rebuilt = cli("db", "reindex", "--rebuild", "--m", "24", "--ef-construction", "128")
+    assert rebuilt.exit_code == 0, rebuilt.output
+    with psycopg.connect(db_url) as conn:
+        definition = conn.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'chunks_embedding_hnsw'")
+        assert "m='24', ef_construction='128'" in definition.fetchone()[0]  # type: ignore[index]
 
 
 def test_build_hnsw_sql_matches_the_migration() -> None:

@@ -254,6 +254,12 @@ def reindex(
         bool, typer.Option("--drop", help="Drop the vector index before a bulk load (rebuild it after).")
     ] = False,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index even if it exists.")] = False,
+    m: Annotated[
+        int | None, typer.Option(min=2, max=100, help="HNSW neighbours per node (pgvector default 16).")
+    ] = None,
+    ef_construction: Annotated[
+        int | None, typer.Option(min=4, max=1000, help="HNSW build breadth (pgvector default 64).")
+    ] = None,
     database: Annotated[
         str | None, typer.Option(help="Another database on the store's server (e.g. a benchmark corpus).")
     ] = None,
@@ -284,6 +290,8 @@ def reindex(
             maintenance_work_mem=wanted["maintenance_work_mem"],
             workers=int(wanted["max_parallel_maintenance_workers"]),
             rebuild=rebuild,
+            m=m,
+            ef_construction=ef_construction,
         )
         built = store_size(conn)
     console.print(
