@@ -122,7 +122,7 @@ def _pad_round(conn, round_no: int) -> None:  # type: ignore[no-untyped-def]
             ).fetchone()[0]
             conn.execute(
                 """WITH jitter AS (
-                       SELECT array_agg(random() * 0.04 - 0.02)::vector(384) AS v
+                       SELECT array_agg(random() * 0.04 - 0.02)::halfvec(384) AS v
                        FROM generate_series(1, 384))
                    INSERT INTO chunks (document_id, ordinal, ticker, kind, fiscal_year, fiscal_quarter,
                                        period_end, section, section_title, page, char_start, char_end,

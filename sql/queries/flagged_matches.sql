@@ -7,6 +7,6 @@ FROM chunks c
 JOIN documents d ON d.id = c.document_id
 WHERE {filters}
   AND (c.tsv @@ websearch_to_tsquery('finagent', finagent_normalize(%(query)s))
-       OR 1 - (c.embedding <=> %(query_vector)s) >= %(min_vector)s)
+       OR 1 - (c.embedding <=> %(query_vector)s::halfvec) >= %(min_vector)s)
 ORDER BY c.id
 LIMIT 20

@@ -17,10 +17,10 @@ vector_ranked AS (
 -- Statement routing: the pages of the statements the question needs (a metric's cash-flow statement)
 -- are always candidates, even when narrative pages outrank them on both legs.
 routed_raw AS (
-    SELECT c.id, 1 - (c.embedding <=> %(query_vector)s) AS score
+    SELECT c.id, 1 - (c.embedding <=> %(query_vector)s::halfvec) AS score
     FROM chunks c
     WHERE c.statement = ANY(%(statements)s) AND {filters}
-    ORDER BY c.embedding <=> %(query_vector)s, c.id
+    ORDER BY c.embedding <=> %(query_vector)s::halfvec, c.id
     LIMIT %(routed)s
 ),
 vector_raw AS (

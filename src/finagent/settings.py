@@ -90,6 +90,12 @@ class Settings(BaseSettings):
     )
     reranker_weight: float = Field(default=0.5, description="Weight of the cross-encoder's relevance (0-1).")
     hnsw_ef_search: int = Field(default=100, ge=1)
+    hnsw_max_scan_tuples: int = Field(
+        default=20_000,
+        ge=1,
+        description="How many index tuples an iterative HNSW scan visits at most before it stops "
+        "(a cross-company search whose filters few chunks pass).",
+    )
     injection_classifier: str | None = Field(
         default=None,
         description="A 'module:function' scoring passage text 0-1 for text addressed to an AI reader; "

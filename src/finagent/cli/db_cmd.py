@@ -193,3 +193,110 @@ def reclassify(
         f"relabelled {sum(changed.values()):,} chunks: "
         + ", ".join(f"{label} {n:,}" for label, n in sorted(changed.items()))
     )
+
+
+@db_app.command("tune")
+def tune(
+    memory_gb: Annotated[
+        float | None, typer.Option(min=0.5, help="The database server's memory (default: this machine's).")
+    ] = None,
+    cores: Annotated[
+        int | None, typer.Option(min=1, help="The database server's cores (default: this machine's).")
+    ] = None,
+    connections: Annotated[int, typer.Option(min=1, help="Connections the server serves at once.")] = 100,
+    apply: Annotated[
+        bool, typer.Option("--apply", help="Make the session-level settings this database's defaults.")
+    ] = False,
+    database: Annotated[
+        str | None, typer.Option(help="Another database on the store's server (e.g. a benchmark corpus).")
+    ] = None,
+) -> None:
+    """PostgreSQL settings for a large store, sized from the server's memory and cores and what the
+    store holds; --apply sets the session-level ones as this database's defaults."""
+    from finagent.db.tuning import (
+        GB,
+        apply_to_database,
+        machine_cores,
+        machine_memory,
+        recommend,
+        size_text,
+        store_size,
+    )
+
+    memory = int(memory_gb * GB) if memory_gb else machine_memory()
+    cpu = cores or machine_cores()
+    with store(database) as db, db.connection() as conn:
+        size = store_size(conn)
+        settings = recommend(memory, cpu, size.chunks, connections=connections)
+        applied = apply_to_database(conn, settings) if apply else []
+    console.print(
+        f"store: {size.chunks:,} chunks, {size.facts:,} facts; chunk table {size_text(size.chunk_bytes)}, "
+        f"vector index {size_text(size.hnsw_bytes) if size.has_hnsw else 'missing'}, "
+        f"database {size_text(size.database_bytes)}"
+    )
+    table = Table(title=f"Recommended for {size_text(memory)} memory, {cpu} cores, {connections} connections")
+    for col in ("setting", "value", "where", "why"):
+        table.add_column(col)
+    for s in settings:
+        table.add_row(s.name, s.value, "session" if s.scope == "session" else "postgresql.conf", s.why)
+    console.print(table)
+    if applied:
+        console.print(f"applied to this database (new connections): {', '.join(applied)}")
+    else:
+        console.print("session-level ones: `finagent db tune --apply` makes them this database's defaults")
+    server = " ".join(f"-c {s.name}={s.value}" for s in settings if s.scope == "server")
+    console.print(f"server-level ones (postgresql.conf, or the server's command line): {server}")
+
+
+@db_app.command("reindex")
+def reindex(
+    drop: Annotated[
+        bool, typer.Option("--drop", help="Drop the vector index before a bulk load (rebuild it after).")
+    ] = False,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Rebuild the index even if it exists.")] = False,
+    m: Annotated[
+        int | None, typer.Option(min=2, max=100, help="HNSW neighbours per node (pgvector default 16).")
+    ] = None,
+    ef_construction: Annotated[
+        int | None, typer.Option(min=4, max=1000, help="HNSW build breadth (pgvector default 64).")
+    ] = None,
+    database: Annotated[
+        str | None, typer.Option(help="Another database on the store's server (e.g. a benchmark corpus).")
+    ] = None,
+) -> None:
+    """Build the HNSW vector index after a bulk load, with build memory and parallel workers sized by
+    `finagent db tune` (searches and writes wait while it builds)."""
+    from finagent.db.tuning import (
+        build_vector_index,
+        drop_vector_index,
+        machine_cores,
+        machine_memory,
+        recommend,
+        store_size,
+    )
+
+    with store(database) as db, db.connection() as conn:
+        if drop:
+            drop_vector_index(conn)
+            console.print("vector index dropped: bulk-load, then `finagent db reindex` builds it again")
+            return
+        size = store_size(conn)
+        if size.has_hnsw and not rebuild:
+            console.print("the vector index exists (`--rebuild` builds it again)")
+            return
+        wanted = {s.name: s.value for s in recommend(machine_memory(), machine_cores(), size.chunks)}
+        seconds = build_vector_index(
+            conn,
+            maintenance_work_mem=wanted["maintenance_work_mem"],
+            workers=int(wanted["max_parallel_maintenance_workers"]),
+            rebuild=rebuild,
+            m=m,
+            ef_construction=ef_construction,
+        )
+        built = store_size(conn)
+    console.print(
+        f"vector index built over {built.chunks:,} chunks in {seconds:.1f} s "
+        f"(maintenance_work_mem {wanted['maintenance_work_mem']}, "
+        f"{wanted['max_parallel_maintenance_workers']} parallel worker(s)); "
+        f"{built.hnsw_bytes / 1024**2:,.1f} MB"
+    )

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import psycopg
+from pgvector import HalfVector
 from psycopg.types.json import Jsonb
 
 from finagent.db.facts import restore_document_facts, supersede_document_facts, write_facts
@@ -32,7 +33,7 @@ _COPY_TYPES = [
     "text",
     "text",
     "jsonb",
-    "vector",
+    "halfvec",
     "text",
 ]
 
@@ -353,7 +354,7 @@ def write_document(
                         chunk.statement,
                         clean_text(chunk.text),
                         Jsonb(clean_json(chunk.metadata)),
-                        vector,
+                        HalfVector(vector),  # the column is halfvec(384) (sql/011)
                         clean_text(chunk.flagged_reason),
                     )
                 )

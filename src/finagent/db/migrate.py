@@ -23,8 +23,9 @@ def migration_files() -> list[tuple[int, str]]:
     return sorted(found)
 
 
-def apply_migrations(conn: psycopg.Connection) -> list[str]:
-    """Apply pending migrations; return the filenames applied (empty when up to date)."""
+def apply_migrations(conn: psycopg.Connection, up_to: int | None = None) -> list[str]:
+    """Apply pending migrations (those numbered <= ``up_to`` only, when given: a store as an older
+    release left it); return the filenames applied (empty when up to date)."""
     applied_now: list[str] = []
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_ADVISORY_LOCK_KEY,))
@@ -36,7 +37,7 @@ def apply_migrations(conn: psycopg.Connection) -> list[str]:
         )
         done = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
         for version, filename in migration_files():
-            if version in done:
+            if version in done or (up_to is not None and version > up_to):
                 continue
             sql_text = (resource_dir("sql") / filename).read_text(encoding="utf-8")
             conn.execute(sql_text.encode())  # bytes: no client-side placeholder parsing
