@@ -145,3 +145,19 @@ def test_a_figure_read_from_company_facts_names_them_as_its_source() -> None:
         "SEC company facts"
     )
     assert _facts_source("/data/aapl-20240928_htm.xml") == "XBRL facts"
+
+
+def test_a_ticker_not_held_names_the_companies_held_under_their_cik() -> None:
+    from finagent.errors import SearchInputError
+    from finagent.finance.companies import StoredCompany
+    from finagent.reports.facts import resolve_tickers
+
+    held = [
+        StoredCompany("NFLX", "Netflix", (), 12, 1),
+        StoredCompany("CIK0001640147", "SNOWFLAKE INC.", (), 1, 19),
+    ]
+    with pytest.raises(SearchInputError) as raised:
+        resolve_tickers(held, ["SNOW"])
+    said = str(raised.value)
+    assert "it holds: NFLX, CIK0001640147 (SNOWFLAKE INC.)" in said
+    assert "get their tickers once SEC's list is loaded" in said

@@ -138,6 +138,8 @@ def test_company_facts_found_by_ingest_path_move_to_their_ticker_when_the_list_a
         r"\s+", " ", finagent(store, "ingest", "path", str(require_shared("edgar-history", "companyfacts")))
     )
     assert "CIK0001640147" in first and "10-K 5, 10-Q 14" in first, first  # read, under its CIK
+    by_name = facts_json(store, "Snowflake", "-m", "revenue", "-p", "FY2024")  # its name finds it
+    assert by_name[("CIK0001640147", "revenue", "FY2024")]["value"] == "2806489000"
     listed = re.sub(r"\s+", " ", finagent(store, "ingest", "path", str(require_shared("sec"))))
     assert "CIK0001640147: SEC's list names it SNOW (Snowflake Inc.)" in listed, listed
     again = finagent(store, "ingest", "path", str(require_shared("edgar-history", "companyfacts")))

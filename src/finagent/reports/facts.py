@@ -100,6 +100,19 @@ def metric_names(requested: list[str]) -> list[str]:
     return names
 
 
+def _not_held(text: str, companies: list[StoredCompany]) -> str:
+    """Why ``text`` names no stored company: what the store holds (a company kept under its CIK with
+    its name) and how to add it, or to name CIK-held companies by loading SEC's list."""
+    held = [c for c in companies if c.documents]
+    by_cik = [c for c in held if c.ticker.startswith("CIK")]
+    named = ", ".join(f"{c.ticker} ({c.name})" if c in by_cik and c.name else c.ticker for c in held)
+    hint = f"add it with `finagent ingest edgar {text.upper()}`"
+    if by_cik:
+        hint += "; companies held under their CIK get their tickers once SEC's list is loaded "
+        hint += "(`finagent ingest path <folder with company_tickers.json>`)"
+    return f"'{text}' is not in the store (it holds: {named or 'nothing yet'}); {hint}"
+
+
 def resolve_tickers(companies: list[StoredCompany], requested: list[str]) -> list[str]:
     """Tickers for tickers or names; a company the store does not hold is a clear error."""
     tickers: list[str] = []
@@ -108,11 +121,7 @@ def resolve_tickers(companies: list[StoredCompany], requested: list[str]) -> lis
             (c for m in find_companies(text, companies) for c in companies if c.ticker == m.ticker), None
         )
         if company is None or not company.documents:
-            held = ", ".join(c.ticker for c in companies if c.documents) or "nothing yet"
-            raise SearchInputError(
-                f"'{text}' is not in the store (it holds: {held}); "
-                f"add it with `finagent ingest edgar {text.upper()}`"
-            )
+            raise SearchInputError(_not_held(text, companies))
         if company.ticker not in tickers:
             tickers.append(company.ticker)
     if not tickers:
