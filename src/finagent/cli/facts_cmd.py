@@ -21,7 +21,7 @@ from finagent.errors import FinagentError
 from finagent.finance.metrics import BY_NAME
 from finagent.finance.periods import parse_time_phrases
 from finagent.finance.periods.ranges import is_range
-from finagent.reports.facts import FactRow, FactsResult, facts_table
+from finagent.reports.facts import FactRow, FactsResult, facts_table, is_part_row
 
 TERMINAL = "-"
 """``--plot`` with no image path: the chart is drawn in the terminal."""
@@ -170,11 +170,6 @@ def _order(row: FactRow) -> tuple[int, float]:
     return row.fiscal_year, 4.5 if row.fiscal_quarter is None else float(row.fiscal_quarter)
 
 
-def _is_part(row: FactRow) -> bool:
-    """A stub part of a split period: shown in the table, never drawn as the period's point."""
-    return row.note.startswith("part of")
-
-
 def plot(result: FactsResult, path: Path) -> None:
     """A line per company and metric over the periods asked (values in millions), saved as PNG; a period
     with no figure breaks the line: a gap is drawn as a gap, never bridged."""
@@ -183,10 +178,10 @@ def plot(result: FactsResult, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    labels = list(dict.fromkeys(r.period for r in sorted(result.rows, key=_order) if not _is_part(r)))
+    labels = list(dict.fromkeys(r.period for r in sorted(result.rows, key=_order) if not is_part_row(r)))
     figure, axis = plt.subplots(figsize=(max(8, len(labels) * 0.5), 4.5))
     for (ticker, metric), rows in _series(result).items():
-        values = {r.period: float(r.value) / 1e6 for r in rows if r.value is not None and not _is_part(r)}
+        values = {r.period: float(r.value) / 1e6 for r in rows if r.value is not None}
         if values:
             ys = [values.get(label, float("nan")) for label in labels]
             axis.plot(range(len(labels)), ys, marker="o", label=f"{ticker} {metric}")
@@ -238,9 +233,10 @@ def chart(result: FactsResult) -> None:
 
 
 def _series(result: FactsResult) -> dict[tuple[str, str], list[FactRow]]:
+    """Each company's metric down its periods; a split period's parts are left out of every chart."""
     out: dict[tuple[str, str], list[FactRow]] = {}
     for row in result.rows:
-        if not _is_part(row):
+        if not is_part_row(row):
             out.setdefault((row.ticker, row.metric_label), []).append(row)
     return out
 

@@ -247,6 +247,14 @@ def _rows(
     return [row]
 
 
+PART_NOTE = "part of"
+
+
+def is_part_row(row: FactRow) -> bool:
+    """A reported part of a split period (``_part_row``): listed, never the period's own value."""
+    return row.note.startswith(PART_NOTE)
+
+
 def _part_row(part: dict[str, Any], whole: FactRow) -> FactRow:
     """One reported part of a split period ("successor Jul 22–Sep 30, 2010"), cited to its filing."""
     return FactRow(
@@ -267,7 +275,7 @@ def _part_row(part: dict[str, Any], whole: FactRow) -> FactRow:
         source_uri=part.get("source_uri"),
         chunk_id=part.get("chunk_id"),
         page=part.get("page"),
-        note=f"part of {whole.period}, not the whole period",
+        note=f"{PART_NOTE} {whole.period}, not the whole period",
     )
 
 
