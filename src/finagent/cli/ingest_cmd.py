@@ -60,15 +60,7 @@ def run_ingest(
         # SEC's list first: a filing that names no ticker is identified by its CIK or name in it.
         listed = _load_company_lists(db, found.company_lists, listing)
         embedder = get_embedder(settings)
-        with Progress(
-            TextColumn("[bold]{task.description:<7}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err_console,
-            transient=False,
-            disable=not err_console.is_terminal,
-        ) as progress:
+        with _stage_progress() as progress:
             tasks = {
                 "parse": progress.add_task("parse", total=len(found.items)),
                 "embed": progress.add_task("embed chunks", total=None),
@@ -121,6 +113,19 @@ def _load_company_lists(db: Database, paths: list[Path], report: IngestReport) -
     return loaded
 
 
+def _stage_progress() -> Progress:
+    """The ingest's progress bars (one per stage, kept on screen), on stderr and only on a terminal."""
+    return Progress(
+        TextColumn("[bold]{task.description:<7}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=False,
+        disable=not err_console.is_terminal,
+    )
+
+
 def _company_facts(db: Database, paths: list[Path], engine: Engine = "local") -> IngestReport:
     """SEC company-facts files, folders and zips, streamed into the store with a progress bar."""
     from finagent.ingest.companyfacts import Found, discover_company_facts, ingest_company_facts
@@ -131,14 +136,7 @@ def _company_facts(db: Database, paths: list[Path], engine: Engine = "local") ->
         found.files += sub.files
         found.skipped += sub.skipped
         found.failed += sub.failed
-    with Progress(
-        TextColumn("[bold]{task.description:<7}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        disable=not err_console.is_terminal,
-    ) as progress:
+    with _stage_progress() as progress:
         task = progress.add_task("company facts", total=len(found.files))
 
         def advance(stage: str, done: int, total: int | None) -> None:
