@@ -51,6 +51,7 @@ class Case:
 
 H = "model/test_hostile_input.py::"
 F = "store/test_faults.py::"
+W = "pure/test_whole_files.py::"
 
 
 def _search(
@@ -646,6 +647,76 @@ BAD_INPUTS: list[Case] = [
         "reported on the document (manifest_error); discovery continues",
         H + "test_pdf_manifest_traversal",
         outcome="ok",
+    ),
+    # -- files cut short (a partial download, a copy stopped mid-way) -----------------------------
+    *(
+        Case(
+            f"cut-{id}",
+            f"ingest ({what})",
+            f"{source.rsplit('/', 1)[-1]}, {shown}",
+            "refused with its reason, never read as a shorter document",
+            W + "test_a_cut_file_is_refused",
+            expect=reason,
+            outcome="error",
+            options={"source": source, "size": size, "reader": reader},
+        )
+        for id, what, source, size, shown, reader, reason in (
+            (
+                "ixbrl-40pct",
+                "iXBRL 10-Q",
+                "filings/edgar/AAPL/10-Q/aapl-10-q-2025-08-01.html",
+                0.4,
+                "its first 40%",
+                "ixbrl",
+                "the file is cut short: its <html> root element is never closed (it ends mid-tag)",
+            ),
+            (
+                "instance-300kb",
+                "XBRL instance",
+                "edgar-more/xbrl-instances/AAPL/aapl-20230930_htm.xml",
+                300_000,
+                "its first 300 KB",
+                "instance",
+                "the file is cut short: its <xbrli:xbrl> root element is never closed",
+            ),
+            (
+                "pdf-40pct",
+                "PDF",
+                "filings/pdf/aapl/AAPL_2023Q1_10Q.pdf",
+                0.4,
+                "its first 40%",
+                "pdf",
+                "the file is cut short: no %%EOF end marker",
+            ),
+            (
+                "pdf-last-bytes",
+                "PDF",
+                "filings/pdf/aapl/AAPL_2023Q1_10Q.pdf",
+                0.999,
+                "its last 0.1% missing",
+                "pdf",
+                "the file is cut short: no %%EOF end marker",
+            ),
+        )
+    ),
+    # -- removing what the store does not hold ----------------------------------------------------
+    *(
+        Case(
+            f"remove-{id}",
+            "CLI `db remove`",
+            argv,
+            "one-line error (exit 2); nothing removed",
+            "store/test_filing_copies.py::test_remove_of_nothing_is_a_one_line_error",
+            expect=expect,
+            outcome="error",
+            shown="finagent " + " ".join(argv),
+        )
+        for id, argv, expect in (
+            ("unknown-id", ["db", "remove", "424242"], "no document with id 424242 in the store"),
+            ("unknown-path", ["db", "remove", "never.html"], "no document stored from 'never.html'"),
+            ("unknown-ticker", ["db", "remove", "--ticker", "zzzz"], "no documents for ticker 'ZZZZ'"),
+            ("nothing-named", ["db", "remove"], "give one of: a document id, a source path, or --ticker"),
+        )
     ),
 ]
 

@@ -12,6 +12,7 @@ from finagent.errors import ParseError
 from finagent.ingest.ixbrl import cut_short_html, parse_edgar_submission, parse_ixbrl_html
 from finagent.ingest.pdf import cut_short_pdf, load_pdf
 from finagent.ingest.xbrl_instance import is_xbrl_instance, parse_xbrl_instance, unread_facts
+from tests.bad_inputs import Case, params
 from tests.conftest import SHARED_DATA, require_shared
 from tests.pure.test_ixbrl import _IX_DOC, _submission
 
@@ -28,16 +29,16 @@ def _refused(load: object, path: Path) -> str:
     return caught.value.reason
 
 
-def test_a_10q_cut_at_40_percent_is_refused(tmp_path: Path) -> None:
-    source = require_shared("filings", "edgar", "AAPL", "10-Q", "aapl-10-q-2025-08-01.html")
-    reason = _refused(parse_ixbrl_html, _cut(source, tmp_path / "aapl-10-q.html", 0.4))
-    assert reason == "the file is cut short: its <html> root element is never closed (it ends mid-tag)"
+READERS = {"ixbrl": parse_ixbrl_html, "instance": parse_xbrl_instance, "pdf": load_pdf}
 
 
-def test_an_instance_cut_at_300_kb_is_refused(tmp_path: Path) -> None:
-    source = require_shared("edgar-more", "xbrl-instances", "AAPL", "aapl-20230930_htm.xml")
-    reason = _refused(parse_xbrl_instance, _cut(source, tmp_path / "aapl-20230930_htm.xml", 300_000))
-    assert "cut short" in reason and "</xbrli:xbrl>" in reason
+@pytest.mark.parametrize("case", params("test_a_cut_file_is_refused"))
+def test_a_cut_file_is_refused(case: Case, tmp_path: Path) -> None:
+    """A real filing cut short is refused with the reason the user reads (PyMuPDF would even repair
+    a PDF missing only its last bytes)."""
+    source = require_shared(*case.options["source"].split("/"))
+    cut = _cut(source, tmp_path / source.name, case.options["size"])
+    assert _refused(READERS[case.options["reader"]], cut).startswith(case.expect)
 
 
 def test_an_instance_reading_far_fewer_facts_than_its_tags_is_refused() -> None:
@@ -47,13 +48,6 @@ def test_an_instance_reading_far_fewer_facts_than_its_tags_is_refused() -> None:
         unread_facts(data, 40)
         == "the file is damaged: only 40 of the 100 numeric facts it declares could be read"
     )
-
-
-def test_a_pdf_cut_short_is_refused(tmp_path: Path) -> None:
-    source = require_shared("filings", "pdf", "aapl", "AAPL_2023Q1_10Q.pdf")
-    for size in (0.4, 0.999):  # even the last bytes missing: PyMuPDF repairs it silently
-        reason = _refused(load_pdf, _cut(source, tmp_path / f"cut-{size}.pdf", size))
-        assert reason.startswith("the file is cut short: no %%EOF end marker"), reason
 
 
 def test_a_submission_with_an_unclosed_document_is_refused(tmp_path: Path) -> None:

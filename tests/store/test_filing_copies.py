@@ -18,13 +18,12 @@ from finagent.cli import ingest_cmd
 from finagent.cli.main import app
 from finagent.db import Database
 from finagent.db.catalog import list_documents
-from finagent.errors import FinagentError
 from finagent.finance.documents import Block, ParsedDocument
 from finagent.ingest.pipeline import IngestPipeline
-from finagent.ingest.removal import remove_from_store
 from finagent.ingest.xbrl_instance import parse_xbrl_instance
 from finagent.retrieval import SearchFilters, hybrid_search
 from finagent.settings import Settings, get_settings
+from tests.bad_inputs import Case, params
 from tests.conftest import MODEL_CACHE, require_shared
 from tests.helpers import item, make_doc
 from tests.store.test_cli import assert_clean_failure, finagent
@@ -219,17 +218,13 @@ def test_remove_a_company_and_a_document_leaves_the_store_consistent(
     assert status.exit_code == 0 and "MSFT" not in status.output and "AAPL" in status.output
 
 
-def test_remove_of_nothing_is_a_one_line_error(db: Database, settings: Settings, tmp_path: Path) -> None:
-    """Unknown id, path or ticker: one line, exit code 2 (as the CLI prints it), nothing removed."""
+@pytest.mark.parametrize("case", params("test_remove_of_nothing_is_a_one_line_error"))
+def test_remove_of_nothing_is_a_one_line_error(
+    case: Case, db: Database, settings: Settings, tmp_path: Path
+) -> None:
+    """Unknown id, path or ticker, or nothing named: one line, exit code 2, nothing removed."""
     _ingest(db, settings, [make_doc("MSFT", "10-K", 2023, None, [Block("Revenue.")])])
-    result = finagent(["db", "remove", "424242"], db.url, tmp_path)
-    assert_clean_failure(result, "no document with id 424242 in the store")
+    result = finagent(case.value, db.url, tmp_path)
+    assert_clean_failure(result, case.expect)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
-    with db.connection() as conn:
-        with pytest.raises(FinagentError, match="no document stored from"):
-            remove_from_store(conn, source=str(tmp_path / "never.html"))
-        with pytest.raises(FinagentError, match="no documents for ticker 'ZZZZ'"):
-            remove_from_store(conn, ticker="zzzz")
-        with pytest.raises(FinagentError, match="give one of: a document id, a source path, or --ticker"):
-            remove_from_store(conn)
     assert _one(db, "SELECT count(*) FROM documents") == 1
