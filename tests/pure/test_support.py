@@ -121,3 +121,35 @@ def test_a_numbered_list_is_split_into_its_items_not_at_their_numbers() -> None:
         "1. Lower iPhone sales [10Q1].",
         "2. A stronger dollar [10Q1].",
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "why"),
+    [
+        ("The quick ratio improved from 0.59 to 0.36.", "'improved' does not fit the change from 0.59"),
+        ("VaR was 7, which decreased from 7 to 7.", "from 7 to 7: it is no change"),
+        ("Revenue rose from $1.2 billion to $980 million [10Q1].", "'rose' does not fit"),
+        ("Gross margin declined from 5 to 7%.", "it is a rise"),
+        ("Operating expenses worsened from 30% to 28% of sales.", "'worsened' does not fit"),
+    ],
+)
+def test_a_change_against_its_own_figures_is_refused_cited_or_not(sentence: str, why: str) -> None:
+    assert why in (support_problem(sentence, PASSAGES, NAMES, computed=True) or "")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Revenue fell from 6.1 to 5.2 billion.",  # the scale written once
+        "Net loss decreased from $370 million to $120 million.",
+        "The debt-to-equity ratio improved from 1.5 to 1.2.",  # debt: lower is better
+        "Sales increased from 10 to 12 stores, while costs fell from 5 to 4.",
+        "The plan increased equities from 20% to 30% and reduced bonds from 80% to 70%.",
+        "The statutory rate will increase from 25% to 25.5% in 2017.",
+        "The impact is a net decrease, ranging from $0.9 billion to $1.2 billion.",  # a range
+        "Operating income increased from (5) to 3.",  # a sign written: not judged
+        "The ratio changed from 0.5 to 0.6.",  # no direction said
+    ],
+)
+def test_changes_that_agree_with_their_figures_stand(sentence: str) -> None:
+    assert support_problem(sentence, PASSAGES, NAMES, computed=True) is None

@@ -108,6 +108,17 @@ def test_the_companys_own_statement_stands_with_its_citation(writer: Any) -> Non
     assert not any(w.startswith("withheld") for w in out["warnings"])
 
 
+def test_a_change_called_a_rise_that_is_a_fall_is_withheld_even_uncited(writer: Any) -> None:
+    """A short uncited sentence escapes the words check, but not its own two figures."""
+    said = "On December 2, 2024, Apple declared a cash dividend of $0.25 per share of common stock [8K1]."
+    wrong = "The dividend per share rose from 0.25 to 0.24."
+    out, models = writer([f"{said} {wrong}", f"{said} {wrong}"], [RUMOUR, EIGHT_K])
+    assert len(models.prompts("generate")) == 2  # told why, rewritten once
+    assert said in out["answer"] and "rose from 0.25 to 0.24" not in out["answer"], out["answer"]
+    assert any("'rose' does not fit the change from 0.25 to 0.24" in w for w in out["warnings"]), out
+    assert out["confidence"] < Context().threshold("standard")
+
+
 def test_a_reply_of_citations_only_is_asked_again_then_never_returned(writer: Any) -> None:
     broken = "Apple's latest 8-K [8K1] and [N1] [8K1]      [1"
     out, models = writer([broken, broken], [RUMOUR, EIGHT_K])

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from finagent.finance.citations import CITATION, cited_labels
 from finagent.finance.figures.matching import companies_in
+from finagent.finance.stated_change import contradicted_change
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +175,9 @@ def support_problem(
     to check). ``passages`` are every citable passage by label; ``names`` the companies' aliases;
     ``computed``: the answer's figures are computed and checked apart, so an uncited sentence about
     them stands unless it gives a cause, which only a passage can."""
+    contradicted = contradicted_change(sentence)
+    if contradicted:
+        return contradicted
     names = names or {}
     aliases = [a for group in names.values() for a in group if a]
     words = content_words(sentence, aliases)

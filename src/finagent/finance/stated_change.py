@@ -1,0 +1,94 @@
+"""A sentence that says a line went up or down "from A to B" must agree with its own two figures.
+
+"The quick ratio improved from 0.59 to 0.36" or "VaR decreased from 7 to 7" is wrong whatever it
+cites: the check needs no passage, so it holds uncited and short sentences too.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from finagent.finance.figures.written import WrittenFigure, scan_figures
+from finagent.finance.words import DOWN_WORDS, UP_WORDS
+
+_BETTER = re.compile(r"\b(?:improv\w*|strengthen\w*)\b", re.I)
+_WORSE = re.compile(r"\b(?:worsen\w*|deteriorat\w*|weaken\w*)\b", re.I)
+# Lines where a fall is the improvement; other lines ("improved" a margin, ratio, income) rise.
+_LOWER_IS_BETTER = re.compile(
+    r"\b(?:cost\w*|expens\w*|loss\w*|debt|leverage|deficit|days|payable\w*|liabilit\w*|spend\w*)\b", re.I
+)
+_HIGHER_IS_BETTER = re.compile(
+    r"\b(?:ratio|margin\w*|return\w*|coverage|turnover|income|profit\w*|revenue\w*|sales|earnings|cash)\b",
+    re.I,
+)
+_ALSO_DOWN = re.compile(r"\b(?:reduc\w*|cut|lowered)\b", re.I)
+_RANGE = re.compile(r"\b(?:rang\w*|vary\w*|varie\w*|anywhere)\s+from$", re.I)
+_NUMERIC = {"amount", "number", "count"}
+_CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:while|whereas|but)\b|\b(?:while|whereas|but)\b", re.I)
+
+
+def contradicted_change(sentence: str) -> str | None:
+    """Why the sentence's "from A to B" contradicts the direction it states, else None."""
+    figures = scan_figures(sentence)
+    for first, second in itertools.pairwise(figures):
+        if not _from_to(sentence, first, second) or not _comparable(first, second):
+            continue
+        clause = _clause_before(sentence, first.start)
+        said, word = _stated_direction(clause)
+        moved = _moved(first, second)
+        if said and moved != said:
+            actual = "no change" if moved == 0 else ("a rise" if moved > 0 else "a fall")
+            return f"'{word}' does not fit the change from {first.text} to {second.text}: it is {actual}"
+    return None
+
+
+def _from_to(sentence: str, first: WrittenFigure, second: WrittenFigure) -> bool:
+    """ "from A to B" as a change, not a range ("ranging from A to B")."""
+    before = sentence[: first.start].rstrip()
+    between = sentence[first.start + len(first.text) : second.start]
+    change = before.lower().endswith("from") and not _RANGE.search(before)
+    return change and re.fullmatch(r"\s+to\s+", between) is not None
+
+
+def _comparable(first: WrittenFigure, second: WrittenFigure) -> bool:
+    """Two figures of one kind ("from 5 to 7%" shares the percent), neither written negative (a
+    loss's sign makes "down" ambiguous)."""
+    shares_percent = second.kind == "percent" and first.kind in _NUMERIC and not first.currency
+    same = first.kind == second.kind == "percent" or {first.kind, second.kind} <= _NUMERIC or shares_percent
+    negative = any(f.text.lstrip().startswith(("(", "-", "\u2212")) for f in (first, second))
+    unscaled_end = first.scaled and not second.scaled  # "from $5 million to $6,100": scale unknown
+    return same and not negative and not unscaled_end
+
+
+def _clause_before(sentence: str, start: int) -> str:
+    """The words of the clause that leads up to "from A": where its verb and its line are."""
+    head = sentence[:start]
+    breaks = list(_CLAUSE_BREAK.finditer(head))
+    return head[breaks[-1].end() :] if breaks else head
+
+
+def _stated_direction(clause: str) -> tuple[int, str]:
+    """+1 / -1 and the word when the clause's last direction word before "from" says the line rose /
+    fell; 0 when none does or it cannot be read (an "improvement" of a line of no known sense)."""
+    words = [(m.start(), 1, m.group(0)) for m in UP_WORDS.finditer(clause)]
+    words += [(m.start(), -1, m.group(0)) for m in DOWN_WORDS.finditer(clause)]
+    words += [(m.start(), -1, m.group(0)) for m in _ALSO_DOWN.finditer(clause)]
+    words += [(m.start(), 2, m.group(0)) for m in _BETTER.finditer(clause)]
+    words += [(m.start(), -2, m.group(0)) for m in _WORSE.finditer(clause)]
+    if not words:
+        return 0, ""
+    _, said, word = max(words)
+    if abs(said) == 1:
+        return said, word
+    if _LOWER_IS_BETTER.search(clause):
+        return -said // 2, word
+    return (said // 2 if _HIGHER_IS_BETTER.search(clause) else 0), word
+
+
+def _moved(first: WrittenFigure, second: WrittenFigure) -> int:
+    """The direction from the first figure to the second as written ("25% to 25.5%" is a rise);
+    "from 6.1 to 5.2 billion" shares the scale."""
+    start = first.mantissa * second.scale if second.scaled and not first.scaled else first.magnitude
+    difference = second.magnitude - start
+    return 0 if abs(difference) <= 1e-9 * max(abs(start), 1.0) else (1 if difference > 0 else -1)
