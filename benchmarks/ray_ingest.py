@@ -106,6 +106,38 @@ def per_document(db: Database) -> dict[str, int]:
     return {str(sha): int(n) for sha, n in rows}
 
 
+CHUNK_DIGEST = """
+    SELECT d.content_sha256, md5(string_agg(concat_ws('|', c.ordinal, c.ticker, c.kind, c.fiscal_year,
+           c.fiscal_quarter, c.period_end, c.section, c.page, c.char_start, c.char_end, c.statement,
+           c.flagged_reason, c.text, c.embedding::text), E'\\n' ORDER BY c.ordinal))
+    FROM documents d LEFT JOIN chunks c ON c.document_id = d.id GROUP BY 1"""
+FACT_DIGEST = """
+    SELECT coalesce(d.content_sha256, 'derived'), md5(string_agg(concat_ws('|', f.ticker, f.concept,
+           f.value, f.unit, f.period_start, f.period_end, f.duration, f.dims_key, f.fiscal_year,
+           f.fiscal_quarter, f.derived, f.derivation, f.superseded, f.page, f.statement), E'\\n'
+           ORDER BY f.ticker, f.concept, f.period_end, f.period_start, f.dims_key, f.value, f.unit,
+           f.derived, f.superseded, f.page))
+    FROM facts f LEFT JOIN documents d ON d.id = f.document_id GROUP BY 1"""
+
+
+def contents(db: Database) -> dict[str, dict[str, str]]:
+    """Per stored document, a digest of its chunks (text, place, vector) and of its facts; the derived
+    facts under "derived". Ids are left out: they are the store's own."""
+    with db.connection() as conn:
+        return {
+            "chunks": {str(k): str(v) for k, v in conn.execute(CHUNK_DIGEST).fetchall()},
+            "facts": {str(k): str(v) for k, v in conn.execute(FACT_DIGEST).fetchall()},
+        }
+
+
+def differences(first: dict[str, dict[str, str]], second: dict[str, dict[str, str]]) -> dict[str, int]:
+    """How many documents (or the derived facts) differ between two stores of the same files."""
+    return {
+        part: sum(first[part].get(key) != second[part].get(key) for key in first[part].keys() | second[part])
+        for part in ("chunks", "facts")
+    }
+
+
 def load_average() -> list[float]:
     return [round(v, 2) for v in os.getloadavg()]
 
@@ -251,6 +283,13 @@ def markdown(result: dict[str, Any]) -> str:
         "",
         f"Bare embedding: {bare} chunks/s. Ray / single process: {result['ray_vs_local']}.",
     ]
+    if "documents_differing" in result:
+        differing = result["documents_differing"]
+        lines.append(
+            f"Stores compared document by document (chunk text, place and vector; facts): "
+            f"{differing['chunks']} documents with other chunks, {differing['facts']} with other facts "
+            "(the derived facts counted as one)."
+        )
     if "faults" in result:
         f = result["faults"]
         lines += [
@@ -290,10 +329,12 @@ def main() -> None:
         embedded_server(Path(tmp) / "pg") as server_url,
     ):
         last: Database | None = None
+        stored: list[dict[str, dict[str, str]]] = []
         for engine in args.engines.split(","):
             run, db = run_engine(server_url, engine, paths, f"bench_ray_{engine}")
             print(run, flush=True)
             result["runs"].append(run)
+            stored.append(contents(db))
             if last is not None:
                 last.close()
             last = db
@@ -303,6 +344,8 @@ def main() -> None:
         rates = {run["engine"]: run["chunks_per_s"] for run in result["runs"]}
         if {"local", "ray"} <= rates.keys():
             result["ray_vs_local"] = round(rates["ray"] / rates["local"], 3)
+        if len(stored) == 2:
+            result["documents_differing"] = differences(*stored)
         if not args.skip_faults:
             result["faults"] = faults(server_url, Path(tmp))
     print(write_result("ray_ingest", result).read_text())
