@@ -177,7 +177,7 @@ def test_facts_range_with_several_metrics_and_a_terminal_chart(store: tuple[str,
     assert chart.returncode == 0, chart.stdout + chart.stderr
     lines = [line for line in chart.stdout.splitlines() if line.startswith("FY20")]
     assert lines[0].startswith("FY2015") and "█" in lines[0] and "$233,715M" in lines[0]
-    assert "no figure in the store" in next(line for line in lines if line.startswith("FY2017"))
+    assert "no reported figure in the store" in next(line for line in lines if line.startswith("FY2017"))
     assert "$391,035M" in lines[-1] and "████████████████████████████████████████" in lines[-1]
     # quarters by range; a bad range is one clear line
     quarters = finagent(["facts", "AAPL", "-m", "net_income", "-p", "Q3 FY2023..Q3 FY2024", "--json"], *store)

@@ -223,8 +223,7 @@ def chart(result: FactsResult) -> None:
         table.add_column("value", justify="right")
         for row in rows:
             if row.value is None:
-                said = row.note and "in the store" not in row.note  # a split period says why
-                why = escape(row.note) if said else "no figure in the store"
+                why = escape(row.note or "no reported figure in the store")  # the gap's own reason
                 table.add_row(row.period, f"[dim]{why}[/]", "—")
                 continue
             colour = "red" if row.value < 0 else "cyan"
