@@ -197,6 +197,32 @@ def test_a_company_search_and_fact_lookup_read_one_partition(converted: Any) -> 
     assert [(f.ticker, f.chunk_id) for f in found] == [("AAPL", 1)]  # one filing's fact, read once
 
 
+def _scans_by_partition(conn: psycopg.Connection[Any]) -> dict[str, int]:
+    conn.execute("SELECT pg_stat_force_next_flush()")
+    conn.commit()  # a new transaction reads fresh statistics
+    rows = conn.execute(
+        "SELECT relname, coalesce(seq_scan, 0) + coalesce(idx_scan, 0) FROM pg_stat_user_tables "
+        "WHERE relname LIKE 'chunks_p%'"
+    ).fetchall()
+    conn.commit()
+    return {str(name): int(scans) for name, scans in rows}
+
+
+def test_a_company_search_run_again_and_again_still_reads_one_partition(converted: Any) -> None:
+    """psycopg prepares a statement run five times; its generic plan could not prune by the tickers
+    array, so the pool plans every run with its values."""
+    db, queries, _, _ = converted
+    text, vector = queries[1]
+    with db.connection() as conn:
+        msft = _partition_of(conn, "chunks", "MSFT")
+        before = _scans_by_partition(conn)
+        for _ in range(12):
+            hits = hybrid_search(conn, text, vector, SearchFilters(tickers=["MSFT"]), k=10)
+            assert {h.ticker for h in hits} == {"MSFT"}
+        after = _scans_by_partition(conn)
+    assert {name for name in after if after[name] > before.get(name, 0)} == {msft}
+
+
 def test_a_deleted_chunk_unlinks_its_facts_and_a_fact_must_point_at_a_stored_chunk(converted: Any) -> None:
     db, _, _, _ = converted
     with db.connection() as conn:
