@@ -111,7 +111,11 @@ CREATE TRIGGER chunks_unlink_facts AFTER DELETE ON chunks
 CREATE OR REPLACE FUNCTION finagent_check_fact_chunk() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM 1 FROM chunks WHERE id = NEW.chunk_id FOR KEY SHARE;
+    -- A fact's chunk is its own company's: that one partition is looked at first.
+    PERFORM 1 FROM chunks WHERE id = NEW.chunk_id AND ticker = NEW.ticker FOR KEY SHARE;
+    IF NOT FOUND THEN
+        PERFORM 1 FROM chunks WHERE id = NEW.chunk_id FOR KEY SHARE;
+    END IF;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'fact % points at chunk %, which is not stored', NEW.id, NEW.chunk_id
             USING ERRCODE = 'foreign_key_violation';

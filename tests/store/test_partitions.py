@@ -228,6 +228,7 @@ def test_a_deleted_chunk_unlinks_its_facts_and_a_fact_must_point_at_a_stored_chu
     with db.connection() as conn:
         conn.execute("DELETE FROM chunks WHERE id IN (1, 2)")
         conn.execute("DELETE FROM documents WHERE id = 4")  # its chunks and facts go with it
+        conn.execute("UPDATE facts SET chunk_id = 21 WHERE id = 3")  # a chunk of another company's
         links = dict(conn.execute("SELECT id, chunk_id FROM facts").fetchall())
         conn.commit()
         with pytest.raises(psycopg.errors.ForeignKeyViolation, match="chunk 9999, which is not stored"):
@@ -243,7 +244,7 @@ def test_a_deleted_chunk_unlinks_its_facts_and_a_fact_must_point_at_a_stored_chu
         conn.rollback()
     assert len(links) == PER_DOCUMENT  # AAPL's facts only: the CIK company's went with its document
     assert links[1] is None and links[2] is None
-    assert all(links[i] == i for i in range(3, PER_DOCUMENT + 1))
+    assert links[3] == 21 and all(links[i] == i for i in range(4, PER_DOCUMENT + 1))
 
 
 def test_refiling_a_company_moves_its_chunks_and_facts_to_its_tickers_partition(converted: Any) -> None:
