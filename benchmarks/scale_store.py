@@ -2,6 +2,7 @@
 
     python benchmarks/scale_store.py                              # 100K, then 1M chunks (~1 h on 2 cores)
     python benchmarks/scale_store.py --chunks 20000 --small 5000  # CI-size smoke run (~1 min)
+    python benchmarks/scale_store.py --migration --chunks 100000  # time migration 012 converting a store
 
 The store is the real schema (every migration applied: chunks hash-partitioned by company into 16
 partitions) in a throwaway embedded server, loaded with binary COPY, then indexed once (the bulk-load
@@ -359,8 +360,10 @@ def relation_bytes(conn: psycopg.Connection[Any], name: str, *, total: bool = Fa
     """Bytes of a table or index summed over its partitions (a partitioned parent holds none itself);
     ``total``: with its TOAST and indexes."""
     size = "pg_total_relation_size" if total else "pg_relation_size"
-    row = conn.execute(
-        f"SELECT coalesce(sum({size}(relid)), 0) FROM pg_partition_tree(%s::regclass) WHERE isleaf", (name,)
+    row = conn.execute(  # pg_partition_tree lists nothing for a table that is not partitioned
+        f"""SELECT coalesce((SELECT sum({size}(relid)) FROM pg_partition_tree(%(name)s::regclass)
+                             WHERE isleaf), {size}(%(name)s::regclass))""",
+        {"name": name},
     ).fetchone()
     assert row is not None
     return int(row[0])
@@ -534,6 +537,39 @@ def ef_sweep(
     return out
 
 
+def migration(chunks: int, texts_n: int, root: Path) -> dict[str, Any]:
+    """Migration 012 (chunks and facts partitioned by company) converting a store of ``chunks``
+    generated chunks that the release before it (migrations up to 011) bulk-loaded and indexed."""
+    from finagent.db.migrate import apply_migrations
+
+    corpus = Corpus(chunks)
+    texts = page_texts(texts_n, corpus.rng)
+    with embedded_server(root / "pg") as server_url:
+        url = fresh_database(server_url, "scale_migration")
+        with psycopg.connect(url) as conn:
+            apply_migrations(conn, up_to=11)
+            register_vector(conn)
+            drop_secondary(conn)
+            total = load(conn, corpus, texts, 0, len(corpus.documents), [])
+            build_indexes(conn, total)
+            before = relation_bytes(conn, "chunks", total=True)
+            started = time.perf_counter()
+            applied = apply_migrations(conn, up_to=12)
+            seconds = time.perf_counter() - started
+            after = relation_bytes(conn, "chunks", total=True)
+            largest = conn.execute("SELECT max(n) FROM (SELECT count(*) n FROM chunks GROUP BY tableoid) p")
+            out = {
+                "chunks": total,
+                "applied": applied,
+                "seconds": round(seconds, 1),
+                "chunks_total_mb_before": round(before / 1024**2, 1),
+                "chunks_total_mb_after": round(after / 1024**2, 1),
+                "largest_partition_chunks": int(largest.fetchone()[0]),  # type: ignore[index]
+            }
+    print(f"    migration: {out}", flush=True)
+    return out
+
+
 # -- main -------------------------------------------------------------------------------------------
 def main() -> None:
     parser = argparse.ArgumentParser(
@@ -554,6 +590,11 @@ def main() -> None:
         action="store_true",
         help="only the HNSW recall of --chunks vectors for ef_search 100..800 (added to the results file)",
     )
+    parser.add_argument(
+        "--migration",
+        action="store_true",
+        help="only: time migration 012 converting a store of --chunks chunks (results: <output>_migration)",
+    )
     parser.add_argument("--output", default="scale_store", help="results stem in benchmarks/results/")
     parser.add_argument("--m", type=int, default=16, help="HNSW m of the --ef-sweep index")
     parser.add_argument("--ef-construction", type=int, default=64, help="its ef_construction")
@@ -570,6 +611,16 @@ def main() -> None:
         results = json.loads(path.read_text()) if path.exists() else {"stores": {}}
         results.setdefault("ef_sweep", {})[f"m{args.m}_efc{args.ef_construction}"] = sweep
         path.write_text(json.dumps(results, indent=2, default=str) + "\n")
+        return
+    if args.migration:
+        root = args.data_dir or Path(tempfile.mkdtemp(prefix="finagent-scale-", dir="/tmp"))
+        try:
+            converted = migration(args.chunks, args.texts, root)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        result = {"benchmark": "scale_store --migration", "machine": machine(), "migration_012": converted}
+        path = RESULTS / f"{args.output}_migration.json"
+        path.write_text(json.dumps(result, indent=2, default=str) + "\n")
         return
     corpus = Corpus(args.chunks)
     texts = page_texts(args.texts, corpus.rng)
