@@ -2,10 +2,12 @@
 
     python benchmarks/scale_store.py                              # 100K, then 1M chunks (~1 h on 2 cores)
     python benchmarks/scale_store.py --chunks 20000 --small 5000  # CI-size smoke run (~1 min)
+    python benchmarks/scale_store.py --migration --chunks 100000  # time migration 012 converting a store
 
-The store is the real schema (every migration applied) in a throwaway embedded server, loaded with
-binary COPY, then indexed once (the bulk-load path: GIN, filter and HNSW indexes built after the
-load, HNSW with the build memory and workers `finagent db tune` recommends). It is deleted at the end.
+The store is the real schema (every migration applied: chunks hash-partitioned by company into 16
+partitions) in a throwaway embedded server, loaded with binary COPY, then indexed once (the bulk-load
+path: GIN, filter and HNSW indexes built after the load, one per partition, HNSW with the build memory
+and workers `finagent db tune` recommends). It is deleted at the end.
 
 Generated like a real corpus: 500 companies of Zipf-like sizes (weight 1/rank^0.5), each with 10-Ks
 and 10-Qs of fiscal years 2014-2023 and an even share of chunks per filing; 2,000 gaussian topic
@@ -18,9 +20,9 @@ Measured at both sizes through db/search.py (build_search / run_search, the agen
 hybrid sub-search p50/p95 filtered by company and year, by company only (exact vector leg), by year
 and kind across companies (HNSW leg with iterative scan), unfiltered; recall@10 of the HNSW ranking
 against exact search (numpy over the stored float16 vectors) unfiltered and year-filtered; index
-build times; bytes per chunk of halfvec vs vector. At the small size, a hash-partitioned copy of
-the vector columns (16 partitions by ticker) is measured too: partitions touched by a company's
-search, its exact vector leg's latency, and a cross-company HNSW search over 16 partition indexes.
+build times; bytes per chunk of halfvec vs vector. At the small size, the partitions a company's
+search touches, and an unpartitioned copy of the vector columns (one table, one HNSW graph) against
+the partitioned store: a company's exact vector leg and a cross-company HNSW search over 16 graphs.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -58,7 +61,7 @@ TOPICS = 2_000
 TOPICS_PER_COMPANY = 20
 YEARS = list(range(2014, 2024))
 NOISE = 0.052  # per-dimension sigma: cosine to the topic centre ~0.7
-PARTITIONS = 16
+PARTITIONS = 16  # sql/012_partition_by_company.sql
 QUERY_WORDS = [
     "capital expenditures purchases of property plant and equipment",
     "total current assets total current liabilities",
@@ -353,17 +356,28 @@ def recall(
     return out
 
 
+def relation_bytes(conn: psycopg.Connection[Any], name: str, *, total: bool = False) -> int:
+    """Bytes of a table or index summed over its partitions (a partitioned parent holds none itself);
+    ``total``: with its TOAST and indexes."""
+    size = "pg_total_relation_size" if total else "pg_relation_size"
+    row = conn.execute(  # pg_partition_tree lists nothing for a table that is not partitioned
+        f"""SELECT coalesce((SELECT sum({size}(relid)) FROM pg_partition_tree(%(name)s::regclass)
+                             WHERE isleaf), {size}(%(name)s::regclass))""",
+        {"name": name},
+    ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 def sizes(conn: psycopg.Connection[Any], chunks: int) -> dict[str, Any]:
     row = conn.execute(
         """SELECT avg(pg_column_size(embedding)), avg(pg_column_size(embedding::vector(384)))
            FROM (SELECT embedding FROM chunks TABLESAMPLE SYSTEM (1) LIMIT 5000) s"""
     ).fetchone()
     assert row is not None
-    rel = {
-        name: int(conn.execute("SELECT pg_relation_size(%s::regclass)", (name,)).fetchone()[0])  # type: ignore[index]
-        for name in ("chunks_embedding_hnsw", "chunks_filter_idx", "chunks_tsv_gin")
-    }
-    total = int(conn.execute("SELECT pg_total_relation_size('chunks')").fetchone()[0])  # type: ignore[index]
+    indexes = ("chunks_embedding_hnsw", "chunks_filter_idx", "chunks_tsv_gin")
+    rel = {name: relation_bytes(conn, name) for name in indexes}
+    total = relation_bytes(conn, "chunks", total=True)
     return {
         "halfvec_value_bytes": round(float(row[0]), 1),
         "vector_value_bytes": round(float(row[1]), 1),
@@ -391,7 +405,7 @@ def vector_index_comparison(conn: psycopg.Connection[Any], chunks: int) -> dict[
             "CREATE INDEX bench_vector_hnsw ON chunks USING hnsw ((embedding::vector(384)) vector_cosine_ops)"
         )
     seconds = time.perf_counter() - started
-    size = int(conn.execute("SELECT pg_relation_size('bench_vector_hnsw')").fetchone()[0])  # type: ignore[index]
+    size = relation_bytes(conn, "bench_vector_hnsw")
     conn.execute("DROP INDEX bench_vector_hnsw")
     conn.commit()
     return {"vector_hnsw_build_s": round(seconds, 1), "vector_hnsw_bytes_per_chunk": round(size / chunks, 1)}
@@ -400,23 +414,18 @@ def vector_index_comparison(conn: psycopg.Connection[Any], chunks: int) -> dict[
 def partitioned(
     conn: psycopg.Connection[Any], corpus: Corpus, queries: list[tuple[str, np.ndarray, int]], chunks: int
 ) -> dict[str, Any]:
-    """The vector columns hash-partitioned by ticker: a company's search touches one partition."""
+    """The store is hash-partitioned by ticker (sql/012): the partitions a company's search touches,
+    and the same vector columns as one unpartitioned table (one HNSW graph) to compare against."""
     wanted = {s.name: s.value for s in recommend(machine_memory(), machine_cores(), chunks)}
-    conn.execute("DROP TABLE IF EXISTS bench_chunks_by_company")
+    conn.execute("DROP TABLE IF EXISTS bench_chunks_flat")
     conn.execute(
-        """CREATE TABLE bench_chunks_by_company (
-               id bigint NOT NULL, ticker text NOT NULL, fiscal_year integer, fiscal_quarter smallint,
+        """CREATE TABLE bench_chunks_flat (
+               id bigint PRIMARY KEY, ticker text NOT NULL, fiscal_year integer, fiscal_quarter smallint,
                kind text NOT NULL, superseded boolean NOT NULL, flagged_reason text,
-               embedding halfvec(384) NOT NULL, PRIMARY KEY (id, ticker)
-           ) PARTITION BY HASH (ticker)"""
+               embedding halfvec(384) NOT NULL)"""
     )
-    for r in range(PARTITIONS):
-        conn.execute(
-            f"CREATE TABLE bench_chunks_by_company_{r} PARTITION OF bench_chunks_by_company "
-            f"FOR VALUES WITH (MODULUS {PARTITIONS}, REMAINDER {r})"
-        )
     conn.execute(
-        """INSERT INTO bench_chunks_by_company
+        """INSERT INTO bench_chunks_flat
            SELECT id, ticker, fiscal_year, fiscal_quarter, kind, superseded, flagged_reason, embedding
            FROM chunks"""
     )
@@ -425,15 +434,15 @@ def partitioned(
     with conn.transaction():
         conn.execute(f"SET LOCAL maintenance_work_mem = '{wanted['maintenance_work_mem']}'")
         conn.execute(
-            "CREATE INDEX ON bench_chunks_by_company (ticker, fiscal_year, fiscal_quarter, kind) "
+            "CREATE INDEX ON bench_chunks_flat (ticker, fiscal_year, fiscal_quarter, kind) "
             "INCLUDE (id, embedding)"
         )
         conn.execute(
             f"SET LOCAL max_parallel_maintenance_workers = {wanted['max_parallel_maintenance_workers']}"
         )
-        conn.execute("CREATE INDEX ON bench_chunks_by_company USING hnsw (embedding halfvec_cosine_ops)")
+        conn.execute("CREATE INDEX ON bench_chunks_flat USING hnsw (embedding halfvec_cosine_ops)")
     build = time.perf_counter() - started
-    vacuum(conn, "bench_chunks_by_company")
+    vacuum(conn, "bench_chunks_flat")
     exact_sql = """SELECT f.id FROM (
                        SELECT c.id, c.embedding <=> %(v)s::halfvec AS distance FROM {table} c
                        WHERE NOT c.superseded AND c.flagged_reason IS NULL AND c.ticker = ANY(%(t)s)
@@ -443,25 +452,26 @@ def partitioned(
                  WHERE NOT c.superseded AND c.flagged_reason IS NULL AND c.fiscal_year = ANY(%(y)s)
                  ORDER BY c.embedding <=> %(v)s::halfvec LIMIT 60"""
     plan = conn.execute(
-        "EXPLAIN (COSTS OFF) " + exact_sql.format(table="bench_chunks_by_company"),
+        "EXPLAIN (COSTS OFF) " + exact_sql.format(table="chunks"),
         {"v": queries[0][1], "t": [corpus.tickers[queries[0][2]]]},
     ).fetchall()
-    touched = sum(1 for (line,) in plan if "bench_chunks_by_company_" in line)
+    touched = len({m for (line,) in plan for m in re.findall(r"\bchunks_p\d\d\b", line)})
     out: dict[str, Any] = {
         "partitions": PARTITIONS,
-        "index_build_s": round(build, 1),
+        "flat_copy_index_build_s": round(build, 1),
         "partitions_scanned": touched,
     }
     for name, query in (("company_exact_vector_leg", exact_sql), ("cross_company_ann_vector_leg", ann_sql)):
-        for table in ("chunks", "bench_chunks_by_company"):
+        for table in ("bench_chunks_flat", "chunks"):
             times = []
             for i, (_, v, c) in enumerate(queries):
                 params = {"v": v, "t": [corpus.tickers[c]], "y": [YEARS[i % 10]]}
                 started = time.perf_counter()
                 conn.execute(query.format(table=table), params).fetchall()
                 times.append(time.perf_counter() - started)
-            out[f"{name}_{'flat' if table == 'chunks' else 'partitioned'}"] = summary_ms(times[20:])
-    conn.execute("DROP TABLE bench_chunks_by_company")
+            layout = "flat" if table == "bench_chunks_flat" else "partitioned"
+            out[f"{name}_{layout}"] = summary_ms(times[20:])
+    conn.execute("DROP TABLE bench_chunks_flat")
     conn.commit()
     print(f"    partitioned: {out}", flush=True)
     return out
@@ -527,6 +537,39 @@ def ef_sweep(
     return out
 
 
+def migration(chunks: int, texts_n: int, root: Path) -> dict[str, Any]:
+    """Migration 012 (chunks and facts partitioned by company) converting a store of ``chunks``
+    generated chunks that the release before it (migrations up to 011) bulk-loaded and indexed."""
+    from finagent.db.migrate import apply_migrations
+
+    corpus = Corpus(chunks)
+    texts = page_texts(texts_n, corpus.rng)
+    with embedded_server(root / "pg") as server_url:
+        url = fresh_database(server_url, "scale_migration")
+        with psycopg.connect(url) as conn:
+            apply_migrations(conn, up_to=11)
+            register_vector(conn)
+            drop_secondary(conn)
+            total = load(conn, corpus, texts, 0, len(corpus.documents), [])
+            build_indexes(conn, total)
+            before = relation_bytes(conn, "chunks", total=True)
+            started = time.perf_counter()
+            applied = apply_migrations(conn, up_to=12)
+            seconds = time.perf_counter() - started
+            after = relation_bytes(conn, "chunks", total=True)
+            largest = conn.execute("SELECT max(n) FROM (SELECT count(*) n FROM chunks GROUP BY tableoid) p")
+            out = {
+                "chunks": total,
+                "applied": applied,
+                "seconds": round(seconds, 1),
+                "chunks_total_mb_before": round(before / 1024**2, 1),
+                "chunks_total_mb_after": round(after / 1024**2, 1),
+                "largest_partition_chunks": int(largest.fetchone()[0]),  # type: ignore[index]
+            }
+    print(f"    migration: {out}", flush=True)
+    return out
+
+
 # -- main -------------------------------------------------------------------------------------------
 def main() -> None:
     parser = argparse.ArgumentParser(
@@ -539,11 +582,18 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--texts", type=int, default=20_000, help="distinct real page texts to sample")
     parser.add_argument("--data-dir", type=Path, default=None, help="server folder (default: a temp dir)")
-    parser.add_argument("--no-partitioned", action="store_true", help="skip the partitioned layout")
+    parser.add_argument(
+        "--no-partitioned", action="store_true", help="skip the comparison with an unpartitioned copy"
+    )
     parser.add_argument(
         "--ef-sweep",
         action="store_true",
         help="only the HNSW recall of --chunks vectors for ef_search 100..800 (added to the results file)",
+    )
+    parser.add_argument(
+        "--migration",
+        action="store_true",
+        help="only: time migration 012 converting a store of --chunks chunks (results: <output>_migration)",
     )
     parser.add_argument("--output", default="scale_store", help="results stem in benchmarks/results/")
     parser.add_argument("--m", type=int, default=16, help="HNSW m of the --ef-sweep index")
@@ -561,6 +611,16 @@ def main() -> None:
         results = json.loads(path.read_text()) if path.exists() else {"stores": {}}
         results.setdefault("ef_sweep", {})[f"m{args.m}_efc{args.ef_construction}"] = sweep
         path.write_text(json.dumps(results, indent=2, default=str) + "\n")
+        return
+    if args.migration:
+        root = args.data_dir or Path(tempfile.mkdtemp(prefix="finagent-scale-", dir="/tmp"))
+        try:
+            converted = migration(args.chunks, args.texts, root)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        result = {"benchmark": "scale_store --migration", "machine": machine(), "migration_012": converted}
+        path = RESULTS / f"{args.output}_migration.json"
+        path.write_text(json.dumps(result, indent=2, default=str) + "\n")
         return
     corpus = Corpus(args.chunks)
     texts = page_texts(args.texts, corpus.rng)

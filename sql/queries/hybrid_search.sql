@@ -79,7 +79,8 @@ SELECT f.id AS chunk_id, c.document_id,
        c.page, c.char_start, c.char_end, c.is_table, c.statement, c.text, c.metadata,
        d.title, d.source_uri, d.company_name, d.published_at, d.content_sha256
 FROM fused f
-JOIN chunks c ON c.id = f.id
+-- The filters again (every fused row passed them): the lookup reads only the partitions they select.
+JOIN chunks c ON c.id = f.id AND {filters}
 JOIN documents d ON d.id = c.document_id
 CROSS JOIN query_terms q
 ORDER BY 3 DESC, f.id

@@ -227,7 +227,9 @@ def tune(
     cpu = cores or machine_cores()
     with store(database) as db, db.connection() as conn:
         size = store_size(conn)
-        settings = recommend(memory, cpu, size.chunks, connections=connections)
+        settings = recommend(
+            memory, cpu, size.chunks, connections=connections, largest_partition=size.largest_partition
+        )
         applied = apply_to_database(conn, settings) if apply else []
     console.print(
         f"store: {size.chunks:,} chunks, {size.facts:,} facts; chunk table {size_text(size.chunk_bytes)}, "
@@ -284,7 +286,12 @@ def reindex(
         if size.has_hnsw and not rebuild:
             console.print("the vector index exists (`--rebuild` builds it again)")
             return
-        wanted = {s.name: s.value for s in recommend(machine_memory(), machine_cores(), size.chunks)}
+        wanted = {
+            s.name: s.value
+            for s in recommend(
+                machine_memory(), machine_cores(), size.chunks, largest_partition=size.largest_partition
+            )
+        }
         seconds = build_vector_index(
             conn,
             maintenance_work_mem=wanted["maintenance_work_mem"],

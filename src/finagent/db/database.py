@@ -118,6 +118,10 @@ class Database:
         conn.execute("SET hnsw.iterative_scan = 'relaxed_order'")
         conn.execute(f"SET hnsw.ef_search = {int(self.settings.hnsw_ef_search)}")
         conn.execute(f"SET hnsw.max_scan_tuples = {int(self.settings.hnsw_max_scan_tuples)}")
+        # Chunks and facts are partitioned by company (sql/012): a search filtered by `ticker = ANY(...)`
+        # reads one partition only when planned with its tickers. A generic plan (a statement psycopg
+        # prepares after 5 runs) cannot prune by an array parameter and would scan all 16.
+        conn.execute("SET plan_cache_mode = force_custom_plan")
         conn.commit()
 
     def close(self) -> None:

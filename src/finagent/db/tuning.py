@@ -48,6 +48,7 @@ class StoreSize:
     hnsw_bytes: int
     has_hnsw: bool
     database_bytes: int
+    largest_partition: int  # chunks of the largest company partition: what one HNSW build holds
 
 
 def machine_memory() -> int:
@@ -73,14 +74,19 @@ def hnsw_build_bytes(chunks: int) -> int:
     return chunks * HNSW_BYTES_PER_CHUNK
 
 
-def recommend(memory: int, cores: int, chunks: int, *, connections: int = 100) -> list[Recommendation]:
+def recommend(
+    memory: int, cores: int, chunks: int, *, connections: int = 100, largest_partition: int | None = None
+) -> list[Recommendation]:
     """Settings for a server with ``memory`` bytes and ``cores`` cores holding ``chunks`` chunks.
 
     Rules of thumb from the PostgreSQL and pgvector documentation, sized for a machine that runs
     PostgreSQL alone: a quarter of memory as shared buffers, three quarters as the planner's cache
     estimate, the HNSW graph in maintenance_work_mem (capped at half of memory), SSD page costs.
+    The chunk table is partitioned by company and each partition's graph is built on its own, so
+    ``largest_partition`` (when known) sizes the build memory instead of the whole store.
     """
-    graph = hnsw_build_bytes(chunks)
+    built = chunks if largest_partition is None else min(largest_partition, chunks)
+    graph = hnsw_build_bytes(built)
     wanted = max(graph * 5 // 4, 256 * MB)
     if wanted > GB:
         wanted = -(-wanted // GB) * GB  # whole GB
@@ -101,7 +107,8 @@ def recommend(memory: int, cores: int, chunks: int, *, connections: int = 100) -
             "maintenance_work_mem",
             size_text(maintenance),
             "session",
-            f"HNSW graph of {chunks:,} chunks ~{size_text(graph)}: {fits}",
+            f"HNSW graph of {built:,} chunks ~{size_text(graph)}: {fits}"
+            + (f" (the largest partition; {chunks:,} chunks in all)" if built < chunks else ""),
         ),
         Recommendation("max_worker_processes", str(max(8, cores)), "server", "room for parallel workers"),
         Recommendation("max_parallel_workers", str(cores), "session", "one per core"),
@@ -123,9 +130,15 @@ def recommend(memory: int, cores: int, chunks: int, *, connections: int = 100) -
 def store_size(conn: psycopg.Connection[Any]) -> StoreSize:
     row = conn.execute(read_sql("queries/store_size.sql")).fetchone()
     assert row is not None
-    chunks, facts, chunk_bytes, hnsw_bytes, has_hnsw, database_bytes = row
+    chunks, facts, chunk_bytes, hnsw_bytes, has_hnsw, database_bytes, largest = row
     return StoreSize(
-        int(chunks), int(facts), int(chunk_bytes), int(hnsw_bytes), bool(has_hnsw), int(database_bytes)
+        int(chunks),
+        int(facts),
+        int(chunk_bytes),
+        int(hnsw_bytes),
+        bool(has_hnsw),
+        int(database_bytes),
+        int(largest),
     )
 
 
