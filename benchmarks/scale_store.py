@@ -282,18 +282,47 @@ def top10(scores: np.ndarray) -> np.ndarray:
 
 
 # -- measuring --------------------------------------------------------------------------------------
-def latencies(db: Any, corpus: Corpus, queries: list[tuple[str, np.ndarray, int]]) -> dict[str, Any]:
-    """Hybrid sub-search p50/p95 through db/search.py, per filter shape."""
+def held_periods(corpus: Corpus, loaded: int) -> dict[int, list[tuple[int, int | None]]]:
+    """The (fiscal year, quarter or None for the 10-K) each company holds in the store of the first
+    ``loaded`` documents."""
+    held: dict[int, set[tuple[int, int | None]]] = {}
+    for company, year, quarter, _ in corpus.documents[:loaded]:
+        held.setdefault(company, set()).add((year, quarter))
+    return {c: sorted(periods, key=lambda p: (p[0], p[1] or 0)) for c, periods in held.items()}
+
+
+def _one_filing(ticker: str, period: tuple[int, int | None]) -> SearchFilters:
+    """The agent's sub-search for one company and one fiscal period: a quarter's 10-Q, a year's 10-K."""
+    year, quarter = period
+    if quarter is None:
+        return SearchFilters(tickers=[ticker], fiscal_years=[year], annual_only=True)
+    return SearchFilters(tickers=[ticker], fiscal_years=[year], fiscal_quarters=[quarter])
+
+
+def latencies(
+    db: Any,
+    corpus: Corpus,
+    queries: list[tuple[str, np.ndarray, int]],
+    held: dict[int, list[tuple[int, int | None]]],
+    unfiltered: bool = True,
+) -> dict[str, Any]:
+    """Hybrid sub-search p50/p95 through db/search.py, per filter shape. Like the agent, which resolves
+    the periods a company holds before it searches, a company's searches ask a year it holds (in the
+    small store each company holds only some of its years) and only companies held are searched.
+    "company_and_period" is the agent's fan-out: one filing's chunks, whatever the store's size."""
     shapes = {
+        "company_and_period": lambda c, i: _one_filing(corpus.tickers[c], held[c][i % len(held[c])]),
         "company_and_year": lambda c, i: SearchFilters(
-            tickers=[corpus.tickers[c]], fiscal_years=[YEARS[i % 10]]
+            tickers=[corpus.tickers[c]], fiscal_years=[held[c][i % len(held[c])][0]]
         ),
         "company": lambda c, i: SearchFilters(tickers=[corpus.tickers[c]]),
         "cross_company_year_and_kind": lambda c, i: SearchFilters(
             fiscal_years=[YEARS[i % 10]], kinds=["10-K"]
         ),
-        "unfiltered": lambda c, i: SearchFilters(),
     }
+    if unfiltered:
+        shapes["unfiltered"] = lambda c, i: SearchFilters()
+    queries = [q for q in queries if q[2] in held]
     out = {}
     with db.connection() as conn:
         for shape, make in shapes.items():
@@ -595,6 +624,10 @@ def main() -> None:
         action="store_true",
         help="only: time migration 012 converting a store of --chunks chunks (results: <output>_migration)",
     )
+    parser.add_argument("--small-only", action="store_true", help="only the small store")
+    parser.add_argument(
+        "--latency-only", action="store_true", help="filtered search latencies only (no recall, sizes)"
+    )
     parser.add_argument("--output", default="scale_store", help="results stem in benchmarks/results/")
     parser.add_argument("--m", type=int, default=16, help="HNSW m of the --ef-sweep index")
     parser.add_argument("--ef-construction", type=int, default=64, help="its ef_construction")
@@ -673,12 +706,19 @@ def main() -> None:
                             store["bytes"] |= vector_index_comparison(conn, total)
                         print(f"  bytes: {store['bytes']}", flush=True)
                         stored = np.concatenate(vectors)
-                        store["latency"] = latencies(db, corpus, queries)
+                        store["latency"] = latencies(
+                            db, corpus, queries, held_periods(corpus, stop), not args.latency_only
+                        )
+                        if args.latency_only:
+                            results["stores"][str(total)] = store
+                            continue
                         store["recall"] = recall(db, stored, corpus, queries, [40, 100, 200])
                         if size == args.small and not args.no_partitioned:
                             store["partitioned"] = partitioned(conn, corpus, queries, total)
                         results["stores"][str(total)] = store
                         del stored
+                        if args.small_only:
+                            break
             finally:
                 db.close()
     finally:
@@ -689,6 +729,8 @@ def main() -> None:
 def write(results: dict[str, Any], stem: str) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{stem}.json").write_text(json.dumps(results, indent=2, default=str) + "\n")
+    if any("recall" not in store for store in results["stores"].values()):
+        return  # a --latency-only run: its numbers are read from the JSON
     lines = [
         "| chunks | filtered p50 / p95 ms: company + year | company | cross-company year + kind | unfiltered "
         "| recall@10 unfiltered ; year-filtered of 60 candidates (ef_search 40 / 100 / 200) "
