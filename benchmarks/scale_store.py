@@ -711,6 +711,8 @@ def main() -> None:
                         )
                         if args.latency_only:
                             results["stores"][str(total)] = store
+                            if args.small_only:
+                                break
                             continue
                         store["recall"] = recall(db, stored, corpus, queries, [40, 100, 200])
                         if size == args.small and not args.no_partitioned:
