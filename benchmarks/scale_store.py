@@ -16,13 +16,14 @@ its topic centre plus noise (cosine ~0.7 to the centre, as MiniLM passages of on
 text is a real FinanceBench page from ../shared (real lengths, real tsvector). The small store is the
 first documents of the large one in the same random order (each company with ~1/10 of its filings).
 
-Measured at both sizes through db/search.py (build_search / run_search, the agent's code path):
-hybrid sub-search p50/p95 filtered by company and year, by company only (exact vector leg), by year
-and kind across companies (HNSW leg with iterative scan), unfiltered; recall@10 of the HNSW ranking
-against exact search (numpy over the stored float16 vectors) unfiltered and year-filtered; index
-build times; bytes per chunk of halfvec vs vector. At the small size, the partitions a company's
-search touches, and an unpartitioned copy of the vector columns (one table, one HNSW graph) against
-the partitioned store: a company's exact vector leg and a cross-company HNSW search over 16 graphs.
+Measured at both sizes through db/search.py (build_search / run_search, the agent's code path): hybrid
+sub-search p50/p95 filtered by company and fiscal period (one filing: the agent's fan-out), by company
+and year, by company only (exact vector leg), by year and kind across companies (HNSW leg with iterative
+scan), unfiltered; recall@10 of the HNSW ranking against exact search (numpy over the stored float16
+vectors) unfiltered and year-filtered; index build times; bytes per chunk of halfvec vs vector. At the
+small size, the partitions a company's search touches, and an unpartitioned copy of the vector columns
+(one table, one HNSW graph) against the partitioned store: a company's exact vector leg and a cross-
+company HNSW search over 16 graphs.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from finagent.db.tuning import (
     machine_cores,
     machine_memory,
     recommend,
+    store_size,
 )
 from finagent.retrieval import SearchFilters
 
@@ -307,8 +309,8 @@ def latencies(
     unfiltered: bool = True,
 ) -> dict[str, Any]:
     """Hybrid sub-search p50/p95 through db/search.py, per filter shape. Like the agent, which resolves
-    the periods a company holds before it searches, a company's searches ask a year it holds (in the
-    small store each company holds only some of its years) and only companies held are searched.
+    the periods a company holds before it searches, a company's searches ask a period it holds (in
+    the small store each company holds only some of its filings) and only companies held are searched.
     "company_and_period" is the agent's fan-out: one filing's chunks, whatever the store's size."""
     shapes = {
         "company_and_period": lambda c, i: _one_filing(corpus.tickers[c], held[c][i % len(held[c])]),
@@ -586,14 +588,13 @@ def migration(chunks: int, texts_n: int, root: Path) -> dict[str, Any]:
             applied = apply_migrations(conn, up_to=12)
             seconds = time.perf_counter() - started
             after = relation_bytes(conn, "chunks", total=True)
-            largest = conn.execute("SELECT max(n) FROM (SELECT count(*) n FROM chunks GROUP BY tableoid) p")
             out = {
                 "chunks": total,
                 "applied": applied,
                 "seconds": round(seconds, 1),
                 "chunks_total_mb_before": round(before / 1024**2, 1),
                 "chunks_total_mb_after": round(after / 1024**2, 1),
-                "largest_partition_chunks": int(largest.fetchone()[0]),  # type: ignore[index]
+                "largest_partition_chunks": store_size(conn).largest_partition,
             }
     print(f"    migration: {out}", flush=True)
     return out
@@ -709,14 +710,10 @@ def main() -> None:
                         store["latency"] = latencies(
                             db, corpus, queries, held_periods(corpus, stop), not args.latency_only
                         )
-                        if args.latency_only:
-                            results["stores"][str(total)] = store
-                            if args.small_only:
-                                break
-                            continue
-                        store["recall"] = recall(db, stored, corpus, queries, [40, 100, 200])
-                        if size == args.small and not args.no_partitioned:
-                            store["partitioned"] = partitioned(conn, corpus, queries, total)
+                        if not args.latency_only:
+                            store["recall"] = recall(db, stored, corpus, queries, [40, 100, 200])
+                            if size == args.small and not args.no_partitioned:
+                                store["partitioned"] = partitioned(conn, corpus, queries, total)
                         results["stores"][str(total)] = store
                         del stored
                         if args.small_only:
