@@ -121,6 +121,13 @@ def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tm
     assert row["verdict"] == "correct" and row["method"] == "figures", row
     assert row["retrieved"] and row["llm_calls"] >= 1 and row["seconds"] > 0
     assert "accuracy" in result.stdout
+    # an interrupted run is resumed: answered questions are kept, not asked again
+    resumed = finagent([*answer_args, "--resume"], db_url, tmp_path, timeout=300)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert stem.with_suffix(".jsonl").read_text().splitlines() == [json.dumps(row, default=str)]
+    assert "1 questions" in resumed.stdout and "accuracy" in resumed.stdout
+    held_back = finagent([*answer_args, "--half", "C"], db_url, tmp_path)
+    assert_clean_failure(held_back, "unknown half 'C'")
 
 
 def test_build_corpus_bad_input(db_url: str, tmp_path: Path) -> None:

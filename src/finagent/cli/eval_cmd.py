@@ -150,6 +150,10 @@ def answers(
     limit: Annotated[int | None, typer.Option(help="First N questions.")] = None,
     ids: Annotated[str | None, typer.Option(help="Comma-separated question ids.")] = None,
     question_type: Annotated[str | None, typer.Option(help="Only this question_type.")] = None,
+    half: Annotated[
+        str | None,
+        typer.Option(help="Only half A (tuned on) or B (held back) of the set, dealt per question type."),
+    ] = None,
     mode: Annotated[str, typer.Option(help="Answer mode for every question.")] = "direct",
     no_calculator: Annotated[
         bool,
@@ -161,6 +165,9 @@ def answers(
     handcheck: Annotated[
         Path | None, typer.Option(help="Hand verdicts (JSONL): print the grading's agreement with them.")
     ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Keep the answers already in the results file; ask the rest.")
+    ] = False,
 ) -> None:
     """Full graph per question, graded: the reference's yes/no and figures (within 1%) must be in the
     answer, then a figure reference is decided and any other goes to an LLM judge (verdicts stored)."""
@@ -176,7 +183,7 @@ def answers(
     from finagent.settings import get_settings
 
     spec = corpus_spec(name)
-    questions = select_questions(split, ids, question_type, limit)
+    questions = select_questions(split, ids, question_type, limit, half)
     if handcheck is not None:
         load_handcheck(handcheck)  # a bad file fails now, not after hours of answering
     settings = get_settings()
@@ -188,7 +195,9 @@ def answers(
     context = Context(provider=provider, answer_mode=mode, use_calculator=not no_calculator)
     stem = output or Path("benchmarks/results") / f"eval_answers_{spec.name}"
     stem.parent.mkdir(parents=True, exist_ok=True)
-    rows: list[dict[str, Any]] = []
+    rows = kept_rows(stem.with_suffix(".jsonl"), {q.id for q in questions}) if resume else []
+    done = {row["id"] for row in rows}
+    questions = [q for q in questions if q.id not in done]
 
     async def answer_all(out: TextIO, progress: Progress) -> None:
         # One event loop for the whole run: model clients (graph and judge) keep their connections.
@@ -208,7 +217,7 @@ def answers(
         # Rows are written as they finish, so a long run can be watched and an interruption loses
         # only the question in progress.
         with (
-            stem.with_suffix(".jsonl").open("w", encoding="utf-8") as out,
+            stem.with_suffix(".jsonl").open("a" if resume else "w", encoding="utf-8") as out,
             Progress(console=err_console, disable=not err_console.is_terminal) as progress,
         ):
             asyncio.run(answer_all(out, progress))
@@ -217,6 +226,17 @@ def answers(
     write_summary(rows, stem, handcheck)
     console.print(f"{len(rows)} questions · results {stem}.jsonl\n")
     console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False, soft_wrap=True)
+
+
+def kept_rows(path: Path, ids: set[str]) -> list[dict[str, Any]]:
+    """Rows of an interrupted run that belong to this question set, so a resumed run asks only the rest."""
+    import json
+
+    if not path.exists():
+        return []
+    kept = [row for row in read_answer_rows(path) if row.get("id") in ids]
+    path.write_text("".join(json.dumps(row, default=str) + "\n" for row in kept), encoding="utf-8")
+    return kept
 
 
 def write_summary(rows: list[dict[str, Any]], stem: Path, handcheck: Path | None) -> None:
