@@ -511,6 +511,34 @@ def test_the_right_number_for_the_wrong_period_is_unsupported_naming_its_period(
     )
 
 
+def test_a_balance_at_a_years_end_is_stated_for_that_year() -> None:
+    """Working capital is a balance ("FY2022 end"): a sentence about FY2022, the year ended on that day
+    or the balance as of it states its period; a sentence about another year does not."""
+    from finagent.finance.figures.verify import PeriodScope
+
+    known = [
+        {
+            "ticker": "GLW",
+            "period": "FY2022 end",
+            "value": 2.278e9,
+            "kind": "amount",
+            "what": "working capital",
+        }
+    ]
+    scope = PeriodScope(known=known, names={"GLW": ["GLW", "Corning"]}, calendars={"GLW": (12, 0)})
+    for sentence in (
+        "Corning's working capital in FY2022 was $2,278 million.",
+        "Corning's working capital for the year ended December 31, 2022 was $2,278 million.",
+        "As of December 31, 2022, Corning's working capital was $2,278 million.",
+    ):
+        (check,) = [c for c in verify_answer(sentence, [], [], scope=scope).checks if "2,278" in c.text]
+        assert check.verified and check.how == "GLW working capital FY2022 end", sentence
+    wrong = verify_answer("Corning's working capital in FY2021 was $2,278 million.", [], [], scope=scope)
+    assert wrong.status == UNSUPPORTED
+    (check,) = [c for c in wrong.unverified if "2,278" in c.text]
+    assert "FY2022 end, not FY2021" in check.how
+
+
 def test_a_level_stated_as_a_change_and_a_decline_called_growth_are_unsupported() -> None:
     from finagent.finance.figures.verify import PeriodScope
 

@@ -109,7 +109,7 @@ def period_verdict(
             return False, wrong_way
     stated = _periods_in(sentence, named, scope) or {p for t in named for p in scope.targets.get(t, [])}
     stated |= {k["period"] for k in matches if k["period"] in sentence}  # "successor Jul 22–Sep 30, 2010"
-    right = [k for k in matches if k["period"] in stated]
+    right = [k for k in matches if _states_period(k["period"], stated)]
     if right:
         return True, f"{right[0]['ticker']} {right[0]['what']} {right[0]['period']}"
     if not stated:
@@ -117,6 +117,15 @@ def period_verdict(
     wrong = matches[0]
     periods = ", ".join(sorted(stated))
     return False, f"{figure.text} is {wrong['ticker']}'s {wrong['what']} for {wrong['period']}, not {periods}"
+
+
+def _states_period(period: str, stated: set[str]) -> bool:
+    """The sentence speaks of ``period``: a balance at a period's end ("FY2022 end") is what a sentence
+    about that year or its last quarter states ("in FY2022", "for the year ended December 31, 2022")."""
+    if period in stated:
+        return True
+    base = period.removesuffix(" end")
+    return base != period and (base in stated or (base.startswith("FY") and f"Q4 {base}" in stated))
 
 
 def _another_company(figure: WrittenFigure, said: set[str], scope: PeriodScope) -> tuple[bool, str] | None:
