@@ -84,3 +84,27 @@ def test_an_increase_is_decided_by_the_computed_change() -> None:
 def test_no_verdict_when_the_figures_do_not_decide(question: str, calculations: list[dict[str, Any]]) -> None:
     assert sign_verdict(question, calculations) is None
     assert with_verdict("Yes, it did.", None) == "Yes, it did."
+
+
+def test_a_computed_metric_with_no_reported_line_opens_with_its_yes_or_no() -> None:
+    """Working capital computed from the balance sheet's lines (no table cell of its own) answers "does
+    Corning have positive working capital?" with the computed yes, not the bare figure."""
+    from finagent.agent.answer.statements import Facts, opening
+    from finagent.finance.compare import Comparisons
+
+    formula = {**WORKING_CAPITAL, "ticker": "GLW", "expression": "7453 - 5175", "result": 2278.0}
+    formula |= {"result_text": "$2,278 million", "sources": ["10K1"]}
+
+    def first_sentence(question: str) -> str:
+        ask = read_ask(question, ["GLW"], {"GLW": [5]}, [])
+        facts = Facts(ask=ask, metric="", cells=[], comparisons=Comparisons(), names={}, formulas=[formula])
+        return opening(facts).text
+
+    said = first_sentence("Does Corning have positive working capital based on FY2022 data?")
+    assert said.startswith("Yes (computed from the figures: ")
+    assert "working capital for FY2022 was $2,278 million (computed: 7453 - 5175) [10K1])." in said
+    negative = first_sentence("Is Corning's working capital negative in FY2022?")
+    assert negative.startswith("No (computed from the figures: ")
+    plain = first_sentence("What was Corning's working capital in FY2022?")
+    assert plain.endswith("working capital for FY2022 was $2,278 million (computed: 7453 - 5175) [10K1].")
+    assert not plain.startswith(("Yes", "No"))

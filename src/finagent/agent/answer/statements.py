@@ -139,7 +139,7 @@ def opening(facts: Facts) -> Opening:
     """The sentences that answer the ask, computed (empty when nothing was found to compute from)."""
     ask = facts.ask
     if facts.formulas and not facts.targets():
-        return Opening([_formula_sentence(facts)])
+        return _formula_opening(facts)
     handlers = {
         "restatement": _restatement,
         "overtake": _overtake,
@@ -207,11 +207,20 @@ def _gap_sentences(facts: Facts) -> list[str]:
     ]
 
 
-def _formula_sentence(facts: Facts) -> str:
-    calc = facts.formulas[0]
+def _formula_opening(facts: Facts) -> Opening:
+    """A computed metric (working capital, a quick ratio), led by the yes/no its sign decides when the
+    question asks one ("Does Corning have positive working capital?")."""
+    verdict = sign_verdict(facts.ask, facts.formulas)
+    if verdict is None:
+        return Opening([f"{_formula_sentence(facts, facts.formulas[0])}."])
+    said = "; ".join(_formula_sentence(facts, calc) for calc in verdict.grounds)
+    return Opening([f"{'Yes' if verdict.yes else 'No'} (computed from the figures: {said})."])
+
+
+def _formula_sentence(facts: Facts, calc: dict[str, Any]) -> str:
     return (
         f"{facts.of(calc['ticker'])} {calc['metric']} for {calc['period']} was {calc['result_text']} "
-        f"(computed: {calc['expression']}){cite(calc.get('sources') or [])}."
+        f"(computed: {calc['expression']}){cite(calc.get('sources') or [])}"
     )
 
 
