@@ -153,3 +153,57 @@ def test_a_change_against_its_own_figures_is_refused_cited_or_not(sentence: str,
 )
 def test_changes_that_agree_with_their_figures_stand(sentence: str) -> None:
     assert support_problem(sentence, PASSAGES, NAMES, computed=True) is None
+
+
+LEGAL = Passage(
+    "10K4",
+    "The Company is a defendant in a number of lawsuits, including putative class actions over usual and "
+    "customary pricing, and opioid litigation brought by states and municipalities.",
+    ticker="CVS",
+    kind="10-K",
+    period="FY2022",
+)
+FILING = Passage(
+    "10K2",
+    "We may acquire businesses and technologies that complement our products.",
+    ticker="AAPL",
+    kind="10-K",
+    period="FY2024",
+)
+VERDICT_PASSAGES = {p.label: p for p in (LEGAL, FILING, NEWS)}
+CVS = {"CVS": ["CVS", "CVS Health"], **NAMES}
+
+
+def asked(question: str) -> frozenset[str]:
+    """The question's words as analyze keeps them (``Ask.about``: five-letter prefixes)."""
+    from finagent.finance.asks import read_ask
+
+    return frozenset(read_ask(question, [], {}, []).about)
+
+
+def test_a_yes_that_restates_the_question_stands_on_the_answers_cited_sentences() -> None:
+    from finagent.finance.support import is_verdict, verdict_problem
+
+    question = "Has CVS Health reported any materially important ongoing legal battles from 2022?"
+    sentence = "Yes, CVS Health has reported materially important ongoing legal battles in 2022."
+    assert is_verdict(sentence) and not is_verdict(sentence[:-1] + " [10K4].")
+    assert verdict_problem(sentence, VERDICT_PASSAGES, CVS, ["10K4"], asked(question)) is None
+    # nothing of the answer stands to support it: it is a bare claim
+    lone = verdict_problem(sentence, VERDICT_PASSAGES, CVS, [], asked(question))
+    assert lone == "it gives a yes or no that no cited sentence of the answer supports"
+    # words the question did not ask and no passage says are a claim of their own
+    added = "Yes, CVS Health lost every legal battle and paid billions in fines in 2022."
+    assert "are not in the passages the answer cites" in str(
+        verdict_problem(added, VERDICT_PASSAGES, CVS, ["10K4"], asked(question))
+    )
+
+
+def test_a_yes_cannot_turn_a_rumour_or_an_unrelated_passage_into_an_announcement() -> None:
+    from finagent.finance.support import verdict_problem
+
+    question = "Did Apple announce that it would acquire Peloton in 2024?"
+    sentence = "Yes, Apple announced that it would acquire Peloton in 2024."
+    on_news = verdict_problem(sentence, VERDICT_PASSAGES, NAMES, ["N1"], asked(question))
+    assert on_news is not None and ("news" in on_news or "possibility" in on_news)
+    on_filing = verdict_problem(sentence, VERDICT_PASSAGES, NAMES, ["10K2"], asked(question))
+    assert on_filing == "the name Peloton is not in the passages the answer cites"

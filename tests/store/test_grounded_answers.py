@@ -14,6 +14,7 @@ from finagent.agent.answer.evidence_answer import evidence_answer
 from finagent.agent.context import Context
 from finagent.agent.nodes.evaluate import evaluate
 from finagent.agent.resources import close_resources, configure_resources
+from finagent.finance.asks import read_ask
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
 
@@ -60,7 +61,7 @@ def _state(question: str, evidence: list[dict[str, Any]]) -> dict[str, Any]:
             "narrative": True,
             "quantities": False,
             "terms": ["apple", "announce", "acquire", "peloton", "dividend"],
-            "ask": {"kind": "narrative"},
+            "ask": {"kind": "narrative", "about": sorted(read_ask(question, [], {}, []).about)},
         },
         "evidence": evidence,
         "targets": [{"ticker": "AAPL", "label": "Q1 FY2025", "available": True}],
@@ -70,11 +71,14 @@ def _state(question: str, evidence: list[dict[str, Any]]) -> dict[str, Any]:
 @pytest.fixture
 def writer(settings: Settings) -> Iterator[Any]:
     def run(
-        replies: list[str], evidence: list[dict[str, Any]], **options: Any
+        replies: list[str],
+        evidence: list[dict[str, Any]],
+        question: str = "What did Apple announce?",
+        **options: Any,
     ) -> tuple[dict[str, Any], ScriptedModels]:
         models = ScriptedModels({"generate": replies, "evaluate": [{"completeness": 95, "accuracy": 95}]})
         configure_resources(settings, chat_model_factory=models)
-        state = _state("What did Apple announce?", evidence)
+        state = _state(question, evidence)
         context = Context(today="2025-01-10", use_tools=False, record_runs=False, **options)
         out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
         graded = asyncio.run(evaluate({**state, **out}, _Runtime(context)))  # type: ignore[arg-type, typeddict-item]
@@ -106,6 +110,25 @@ def test_the_companys_own_statement_stands_with_its_citation(writer: Any) -> Non
     out, models = writer([said], [RUMOUR, EIGHT_K])
     assert said in out["answer"] and len(models.prompts("generate")) == 1
     assert not any(w.startswith("withheld") for w in out["warnings"])
+
+
+def test_a_yes_that_restates_the_question_stands_on_the_answers_cited_sentence(writer: Any) -> None:
+    """A yes or no question's answer opens with its verdict, which cites nothing: it stands on the
+    passages its other sentences cite, and falls with them."""
+    said = "On December 2, 2024, Apple declared a cash dividend of $0.25 per share of common stock [8K1]."
+    question = "Does Apple return money to its shareholders?"
+    verdict = "Yes, Apple returns money to its shareholders."
+    out, models = writer([f"{verdict} {said}"], [RUMOUR, EIGHT_K], question=question)
+    assert out["answer"].startswith(verdict[:-1]) and said in out["answer"], out["answer"]
+    assert len(models.prompts("generate")) == 1 and not any(w.startswith("withheld") for w in out["warnings"])
+
+    question = "Did Apple announce that it would acquire Peloton?"
+    yes = "Yes, Apple announced that it would acquire Peloton. "
+    reported = "A news article of 2024-02-03 asked whether Apple could acquire Peloton in 2024 [N1]."
+    out, models = writer([yes + reported, yes + reported], [RUMOUR, EIGHT_K], question=question)
+    assert reported in out["answer"] and not out["answer"].startswith("Yes"), out["answer"]
+    assert any(w.startswith("withheld 1 sentence") for w in out["warnings"]), out["warnings"]
+    assert out["confidence"] < Context().threshold("standard")
 
 
 def test_a_change_called_a_rise_that_is_a_fall_is_withheld_even_uncited(writer: Any) -> None:

@@ -8,7 +8,7 @@ Pure rules over text: a sentence is held to its cited passages, never to what a 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from finagent.finance.citations import CITATION, cited_labels
@@ -198,6 +198,60 @@ def support_problem(
         or _modality_problem(sentence, words, cited)
         or _cause_problem(sentence, cited, aliases)
     )
+
+
+_VERDICT = re.compile(r"^\W*(?:yes|no)\b", re.I)
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
+_NAME = re.compile(r"(?<=\s)[A-Z][A-Za-z]{2,}\b")
+
+
+def is_verdict(sentence: str) -> bool:
+    """A sentence that opens with yes or no and cites nothing: the answer's conclusion."""
+    return bool(_VERDICT.match(sentence)) and not cited_labels(sentence)
+
+
+def verdict_problem(
+    sentence: str,
+    passages: dict[str, Passage],
+    names: dict[str, list[str]],
+    grounds: Sequence[str],
+    asked: Collection[str],
+) -> str | None:
+    """Why a yes or no that cites nothing ("Yes, CVS Health is a capital-intensive business.") does not
+    stand on the passages the answer's supported sentences cite (``grounds``). It restates the question,
+    so the question's own words (``asked``: five-letter prefixes) need no passage; any other word, the
+    names it gives, its company, year, modality and news as news are held to those passages as usual."""
+    cited = [passages[label] for label in dict.fromkeys(grounds) if label in passages]
+    if not cited:
+        return "it gives a yes or no that no cited sentence of the answer supports"
+    aliases = [a for group in names.values() for a in group if a]
+    words = content_words(sentence, aliases)
+    carried = set().union(*(content_words(p.text) | content_words(p.title) for p in cited))
+    unasked = re.sub(r"[A-Za-z][\w&\-]*", lambda m: " " if m[0].lower()[:5] in asked else m[0], sentence)
+    added = content_words(unasked, aliases) - {"yes"}
+    if added and len(added & carried) / len(added) < SUPPORT:
+        missing = ", ".join(sorted(added - carried)[:4])
+        return f"its words ({missing}) are not in the passages the answer cites"
+    return (
+        _name_problem(sentence, cited, aliases)
+        or _company_problem(sentence, cited, names)
+        or _year_problem(sentence, cited)
+        or _news_problem(sentence, cited)
+        or _modality_problem(sentence, words, cited)
+    )
+
+
+def _name_problem(sentence: str, cited: Sequence[Passage], aliases: Sequence[str]) -> str | None:
+    """A name the sentence gives ("Peloton") must be in the passages it stands on."""
+    known = " ".join(aliases).lower()
+    text = " ".join(f"{p.text} {p.title}" for p in cited).lower()
+    for name in _NAME.findall(sentence):
+        low = name.lower()
+        if low not in _MONTHS and low not in known and low not in text:
+            return f"the name {name} is not in the passages the answer cites"
+    return None
 
 
 def _company_problem(sentence: str, cited: Sequence[Passage], names: dict[str, list[str]]) -> str | None:

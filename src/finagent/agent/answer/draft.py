@@ -18,8 +18,9 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from finagent.agent.answer.prose import sentences, withhold
+from finagent.finance.citations import cited_labels
 from finagent.finance.figures.verify import Validation
-from finagent.finance.support import unanswered
+from finagent.finance.support import is_verdict, unanswered
 from finagent.llm.structured import text_call
 from finagent.resources import read_prompt
 
@@ -78,6 +79,9 @@ class Writer:
     figure that is another company's or period's value is always withheld."""
     support: Callable[[str], str | None] | None = None
     """Why a sentence of the prose is not supported by the passages it cites (None: it is)."""
+    verdict: Callable[[str, list[str]], str | None] | None = None
+    """Why the prose's opening yes or no, which cites nothing, does not stand on the passages its
+    supported sentences cite (None: it does); unset, it is held to ``support`` like any sentence."""
     rewrites: int = 1
     """Model calls allowed after the first (0: what cannot stand is withheld at once, one call in all)."""
 
@@ -94,11 +98,22 @@ class Writer:
         """Sentences of the prose their cited passages do not support, by answer offset."""
         if self.support is None:
             return {}
-        found = {}
-        for start, sentence in sentences(composed.prose):
+        found: dict[int, str] = {}
+        grounds: list[str] = []
+        opening: tuple[int, str] | None = None
+        for index, (start, sentence) in enumerate(sentences(composed.prose)):
+            if index == 0 and self.verdict is not None and is_verdict(sentence):
+                opening = (start, sentence)
+                continue
             why = self.support(sentence)
             if why:
                 found[composed.offset + start] = why
+            else:
+                grounds += cited_labels(sentence)
+        if opening is not None and self.verdict is not None:
+            why = self.verdict(opening[1], grounds)
+            if why:
+                found[composed.offset + opening[0]] = why
         return found
 
 

@@ -71,7 +71,7 @@ from finagent.finance.figures.verify import (
     without_sentences_stating,
 )
 from finagent.finance.figures.written import numbers_in
-from finagent.finance.support import support_problem, unanswered
+from finagent.finance.support import support_problem, unanswered, verdict_problem
 from finagent.llm.structured import structured_call
 
 LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
@@ -413,6 +413,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
 
     passages = citable(read.items, tools)
     names = analysis.get("names") or {}
+    asked = frozenset(Ask.from_dict(analysis.get("ask")).about)
     writer = Writer(
         model=get_resources().chat_model("generate", context),
         messages=messages,
@@ -421,6 +422,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         names=names,
         withhold_unfound=False,  # a figure found nowhere stays, marked [unverified]
         support=lambda sentence: support_problem(sentence, passages, names),
+        verdict=lambda sentence, grounds: verdict_problem(sentence, passages, names, grounds, asked),
         rewrites=1 if tickers else 0,  # a question naming no company gets one model call
     )
     drafted = await draft(writer)
