@@ -106,3 +106,20 @@ def test_an_accepted_alternative_passes_and_the_reference_gives_the_reason() -> 
     refused = gate_any("Maybe.", ["No, it declined.", "Yes."])
     assert refused.reason == "the reference answers no; the answer opens with neither"
     assert leading_yes_no("  Yes, it did.") == "yes" and leading_yes_no("Yesterday") is None
+
+
+def test_a_difference_the_reference_works_out_from_figures_the_answer_states_counts_as_stated() -> None:
+    reference = "No, the operating margin declined from 36.8% in FY 2021 to 34.6% in FY2022. A drop by 2.2%."
+    answer = (
+        "No (computed from the figures: the operating margin fell by 2.1 percentage points from FY2021 "
+        "(36.8%) to FY2022 (34.6%))."
+    )
+    assert missing_figures(answer, reference) == []
+    # the difference alone is not enough: the figures it is worked out from must be stated
+    assert [f.text.strip() for f in missing_figures("No, it fell by 2.1 points to 34.6%.", reference)] == [
+        "36.8%",
+        "2.2%",
+    ]
+    # nor is a figure that is no difference of the reference's own
+    other = missing_figures(answer, "No, it declined from 36.8% to 34.6%, a drop of 3.2%.")
+    assert [f.text.strip() for f in other] == ["3.2%"]
