@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
@@ -297,6 +298,10 @@ def test_margins_and_ranks_are_computed() -> None:
     rank = next(r for r in result.ranks if r["metric"] == "revenue")
     assert rank["order"] == ["B", "A"]
     assert not [c for c in result.calculations if c["kind"] == "difference"]  # not asked
+    # gross profit above revenue (a line misread for a company with no cost of sales) is no margin
+    misread = [replace(c, value=c.value * 10) if c.metric == "gross_profit" else c for c in cells]
+    wrong = compare(misread, Wanted.from_question("Which company had the highest revenue?"), ["gross_margin"])
+    assert [c["ticker"] for c in wrong.calculations if c["kind"] == "gross_margin"] == []
     asked = compare(cells, Wanted.from_question("How much more revenue did B have than A?"))
     difference = next(c for c in asked.calculations if c["kind"] == "difference")
     assert difference["result"] == pytest.approx(50.0) and difference["unit"] == "USD millions"

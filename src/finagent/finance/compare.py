@@ -207,8 +207,8 @@ def computed_cells(
             if other is None or other.scale != cell.scale:
                 continue
             if helper == "margin":
-                if other.value == 0:
-                    continue
+                if other.value == 0 or (name == "gross_margin" and cell.value > other.value):
+                    continue  # gross profit above revenue is a line misread, never a margin over 100%
                 result = margin_pct(cell.shown, other.shown)
                 unit, scale = "percent", 0
             else:
