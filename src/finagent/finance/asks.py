@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
+from finagent.finance.words import LOWER_IS_BETTER
+
 AskKind = Literal[
     "value",
     "comparison",
@@ -94,7 +96,6 @@ _COMPARED = re.compile(
     _I,
 )
 # Figures for which lower is better: their "improvement" is a decrease.
-_LOWER_BETTER = re.compile(r"cost|expense|debt|liabilit|loss|leverage|borrow|sga|tax|payable", _I)
 _UP = re.compile(rf"^(?:{_UP_WORDS})$", _I)
 _DOWN = re.compile(rf"^(?:{_DOWN_WORDS})$", _I)
 _SIGN = re.compile(r"\b(positive|negative)\b", _I)
@@ -292,7 +293,7 @@ def _direction(
             # an improvement is a rise of what is better higher (a margin), a fall of a cost or a debt
             if not metric:
                 return None
-            return not _LOWER_BETTER.search(f"{metric} {about}"), None
+            return not LOWER_IS_BETTER.search(f"{metric} {about}"), None
         up = bool(_UP.match(word))
         return (not up if _LOSS.search(about) else up), None
     if len(signs) == 1:

@@ -10,14 +10,11 @@ import itertools
 import re
 
 from finagent.finance.figures.written import WrittenFigure, scan_figures
-from finagent.finance.words import DOWN_WORDS, UP_WORDS
+from finagent.finance.words import DOWN_WORDS, LOWER_IS_BETTER, UP_WORDS
 
 _BETTER = re.compile(r"\b(?:improv\w*|strengthen\w*)\b", re.I)
 _WORSE = re.compile(r"\b(?:worsen\w*|deteriorat\w*|weaken\w*)\b", re.I)
 # Lines where a fall is the improvement; other lines ("improved" a margin, ratio, income) rise.
-_LOWER_IS_BETTER = re.compile(
-    r"\b(?:cost\w*|expens\w*|loss\w*|debt|leverage|deficit|days|payable\w*|liabilit\w*|spend\w*)\b", re.I
-)
 _HIGHER_IS_BETTER = re.compile(
     r"\b(?:ratio|margin\w*|return\w*|coverage|turnover|income|profit\w*|revenue\w*|sales|earnings|cash)\b",
     re.I,
@@ -81,7 +78,7 @@ def _stated_direction(clause: str) -> tuple[int, str]:
     _, said, word = max(words)
     if abs(said) == 1:
         return said, word
-    if _LOWER_IS_BETTER.search(clause):
+    if LOWER_IS_BETTER.search(clause):
         return -said // 2, word
     return (said // 2 if _HIGHER_IS_BETTER.search(clause) else 0), word
 

@@ -34,6 +34,12 @@ DOWN_WORDS = re.compile(
     re.I,
 )
 
+LOWER_IS_BETTER = re.compile(
+    r"(?<![a-z])(?:cost|expens|debt|liabilit|loss|leverage|borrow|sga|tax|payable|deficit|days|spend)", re.I
+)
+"""Lines whose fall is an improvement ("improved" debt went down), in a metric's key ("long_term_debt")
+or in words ("operating expenses", "days sales outstanding")."""
+
 
 def table_unit(text: str) -> str:
     """ "USD millions" for a table captioned "(in millions)"; "other" when no caption names a scale."""
