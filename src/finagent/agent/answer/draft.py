@@ -166,14 +166,19 @@ async def draft(writer: Writer) -> Drafted:
             composed = writer.compose(text)
             warnings += [n for n in composed.notes if n not in warnings]
             checked = writer.check(composed)
-    withheld = len(checked.reasons)
-    if checked.reasons:
-        warnings.append(
-            f"withheld {len(checked.reasons)} sentence(s) that stated figures, rankings or claims the "
-            "evidence does not support for the company and period named: " + "; ".join(checked.reasons[:4])
-        )
+    reasons: list[str] = []
+    for _ in range(3):  # what stood on a withheld sentence (a yes or no on its citation) goes too
+        if not checked.reasons:
+            break
+        reasons += checked.reasons
         composed = writer.compose(checked.kept)
         warnings += [n for n in composed.notes if n not in warnings]
         checked = writer.check(composed)
+    withheld = len(reasons)
+    if reasons:
+        warnings.append(
+            f"withheld {withheld} sentence(s) that stated figures, rankings or claims the "
+            "evidence does not support for the company and period named: " + "; ".join(reasons[:4])
+        )
     wrote = call.ok and bool(text.strip())
     return Drafted(composed.answer, checked.validation, warnings, calls, wrote, composed.prose, withheld)

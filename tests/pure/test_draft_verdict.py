@@ -1,0 +1,62 @@
+"""The draft loop withholds what stood only on a withheld sentence: a yes or no whose cited ground went."""
+
+from __future__ import annotations
+
+import asyncio
+
+from finagent.agent.answer.draft import Composed, Writer, draft
+from finagent.finance.asks import read_ask
+from finagent.finance.figures.verify import verify_answer
+from finagent.finance.support import Passage, support_problem, verdict_problem
+from tests.fakes import ScriptedChatModel
+
+QUESTION = "Is CVS Health a capital-intensive business based on FY2022 data?"
+PASSAGES = {
+    "10K1": Passage(
+        "10K1", "Purchases of property and equipment were $2,727 million in 2022.", "CVS", "10-K", "FY2022"
+    )
+}
+NAMES = {"CVS": ["CVS", "CVS Health"]}
+VERDICT = "Yes, CVS Health is a capital-intensive business based on FY2022 data."
+GROUND = "CVS Health's purchases of property and equipment were $2,727 million in 2022 [10K1]."
+
+
+def run(reply: str, compose_drops: str = "") -> tuple[str, list[str]]:
+    """Draft one scripted reply; ``compose_drops``: a sentence the answer's composer leaves out once
+    other sentences are withheld (as the figures check of the evidence answer does)."""
+    asked = frozenset(read_ask(QUESTION, ["CVS"], {"CVS": [3]}, []).about)
+    seen: list[str] = []
+
+    def compose(text: str) -> Composed:
+        seen.append(text)
+        if len(seen) > 1 and compose_drops:
+            text = " ".join(text.replace(compose_drops, "").split())
+        return Composed(text, text, 0)
+
+    writer = Writer(
+        model=ScriptedChatModel(replies=[reply], calls=[]),
+        messages=[],
+        compose=compose,
+        verify=lambda answer: verify_answer(answer, [], []),
+        names=NAMES,
+        support=lambda sentence: support_problem(sentence, PASSAGES, NAMES),
+        verdict=lambda sentence, grounds: verdict_problem(sentence, PASSAGES, NAMES, grounds, asked),
+        withhold_unfound=False,
+        rewrites=0,
+    )
+    drafted = asyncio.run(draft(writer))
+    return drafted.answer, drafted.warnings
+
+
+def test_a_yes_stands_with_its_cited_ground() -> None:
+    answer, warnings = run(f"{VERDICT} {GROUND} It is the largest pharmacy chain and grows every year.")
+    assert answer == f"{VERDICT} {GROUND}"
+    assert any(w.startswith("withheld 1 sentence") for w in warnings), warnings
+
+
+def test_a_yes_whose_ground_is_left_out_afterwards_is_withheld_too() -> None:
+    answer, warnings = run(
+        f"{VERDICT} {GROUND} It is the largest pharmacy chain and grows every year.", GROUND
+    )
+    assert answer == "", answer
+    assert any(w.startswith("withheld 2 sentence") and "no cited sentence" in w for w in warnings), warnings
