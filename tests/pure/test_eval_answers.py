@@ -72,9 +72,26 @@ def test_the_judge_is_never_asked_when_the_figures_or_the_yes_no_fail() -> None:
     ratio = asyncio.run(grade("Ratio?", "The ratio is 5.9.", ["0.68"], lenient))
     assert ratio["verdict"] == "incorrect" and ratio["method"] == "figures"
     assert not lenient.calls
-    # A sentence whose figures are all there goes to the judge, who may still refuse it.
+    # A reference's yes or no and all its figures decide it; any other reference goes to the judge,
+    # who may still refuse it.
     right = asyncio.run(grade("Healthy?", "No, the quick ratio was 0.54.", ["No. It was 0.54."], lenient))
-    assert right["method"] == "judge" and len(lenient.calls) == 1
+    assert right["method"] == "yes/no and figures" and not lenient.calls
+    judged = asyncio.run(grade("Healthy?", "No, it is weak.", ["No. Liquidity is weak."], lenient))
+    assert judged["method"] == "judge" and len(lenient.calls) == 1
+
+
+def test_a_yes_no_reference_with_figures_is_decided_when_the_answer_states_them_all() -> None:
+    """The reference's yes or no and every figure it gives: correct with no judge asked; a yes or no
+    reference with no figure still goes to the judge."""
+    judge = ScriptedChatModel(replies=[{"verdict": "incorrect", "reason": "no conclusion"}], calls=[])
+    reference = "No, the operating margin declined from 36.8% in FY2021 to 34.6% in FY2022."
+    answer = (
+        "No (computed from the figures: the operating margin fell from FY2021 (36.8%) to FY2022 (34.6%))."
+    )
+    decided = asyncio.run(grade("Has Adobe's operating margin improved?", answer, [reference], judge))
+    assert (decided["verdict"], decided["method"]) == ("correct", "yes/no and figures") and not judge.calls
+    judged = asyncio.run(grade("Is CVS capital intensive?", "Yes, it is.", ["Yes, it is."], judge))
+    assert (judged["verdict"], judged["method"]) == ("incorrect", "judge") and judge.calls
 
 
 def test_agreement_with_hand_verdicts_is_printed_per_question_type(tmp_path: Path) -> None:

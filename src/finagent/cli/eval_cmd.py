@@ -170,7 +170,8 @@ def answers(
     ] = False,
 ) -> None:
     """Full graph per question, graded: the reference's yes/no and figures (within 1%) must be in the
-    answer, then a figure reference is decided and any other goes to an LLM judge (verdicts stored)."""
+    answer, then a figure (or yes/no-with-figures) reference is decided and any other goes to an LLM
+    judge (verdicts stored)."""
     import asyncio
     import json
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from finagent.agent.prompts import render
 from finagent.errors import FinagentError
-from finagent.finance.figures.reference import gate
+from finagent.finance.figures.reference import gate, leading_yes_no, required_figures
 from finagent.llm.structured import structured_call
 
 _NO_ANSWER = re.compile(
@@ -53,7 +53,8 @@ async def grade(
 ) -> dict[str, Any]:
     """Verdict for one answer. No judge may call an answer correct unless it passes the gate
     (``finance.figures.reference``): the reference's leading yes/no and every figure it states. A
-    reference that is only a figure is then decided; any other goes to the judge."""
+    reference that is only a figure, or a yes or no with figures, is then decided; any other goes to
+    the judge."""
     if failed_to_answer(answer):
         return {"verdict": "failed", "method": "rule", "reason": "the answer says it could not answer"}
     gates = [(reference, gate(answer, reference, question)) for reference in references]
@@ -63,6 +64,11 @@ async def grade(
         return {"verdict": "incorrect", "method": refused.check, "reason": refused.reason}
     if any(is_figure(reference) for reference in passed):
         return {"verdict": "correct", "method": "figures", "reason": "the reference's figure, within 1%"}
+    if any(leading_yes_no(r) and required_figures(r, question) for r in passed):
+        # the reference's yes or no and every figure it gives it for: the small judge, asked anyway,
+        # refused "No: the margin fell from 36.8% to 34.6%" as "no conclusion"
+        reason = "the reference's yes or no and every figure it states"
+        return {"verdict": "correct", "method": "yes/no and figures", "reason": reason}
     if judge is None:
         return {"verdict": "ungraded", "method": "none", "reason": "no judge model configured"}
     alternatives = "".join(f"Also accepted: {r}\n" for r in references[1:])
