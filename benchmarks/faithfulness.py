@@ -45,6 +45,8 @@ QUESTIONS = REPO / "benchmarks" / "faithfulness" / "questions.jsonl"
 _NOT_PROSE = re.compile(
     r"^\s*(?:\||Figures:|Reports read|Computed \(calculator\)|The question names no company)"
 )
+_COMPUTED = re.compile(r"^(?:Yes|No) \(computed from the figures:")
+"""Code's own sentence (a yes or no decided by the figures), held to the figures check, not to words."""
 _SENTENCE = re.compile(r"(?<=[.!?”])\s+(?=[A-Z\"“-])")
 
 
@@ -52,7 +54,8 @@ def prose_sentences(answer: str) -> list[str]:
     """The answer's written sentences: not its table, its figure list or its notes."""
     body = answer.split("\n\nFigures:")[0]
     lines = [ln for ln in body.splitlines() if ln.strip() and not _NOT_PROSE.match(ln)]
-    return [s.strip() for ln in lines for s in _SENTENCE.split(ln) if s.strip()]
+    said = [s.strip() for ln in lines for s in _SENTENCE.split(ln) if s.strip()]
+    return [s for s in said if not _COMPUTED.match(s)]
 
 
 def grade(answer: dict[str, Any], texts: dict[int, dict[str, Any]]) -> dict[str, Any]:

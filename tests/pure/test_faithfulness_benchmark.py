@@ -1,0 +1,37 @@
+"""The narrative-faithfulness benchmark reads an answer's written sentences, not code's."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+
+def faithfulness() -> Any:
+    """benchmarks/faithfulness.py sits beside its data folder: mypy reads the name as the folder, so
+    the module is loaded at run time."""
+    return importlib.import_module("benchmarks.faithfulness")
+
+
+def test_the_written_sentences_are_read_not_tables_figure_lists_or_computed_openings() -> None:
+    answer = (
+        "No (computed from the figures: Adobe's operating margin fell by 2.1 percentage points from FY2021 "
+        "(36.8%) to FY2022 (34.6%) [10K1]).\n\n| Company | Period |\n|---|---|\n| Adobe | FY2022 |\n\n"
+        "Operating expenses rose because of higher headcount [10K2]. Revenue grew.\n\n"
+        "Figures:\n- ADBE FY2022 revenue: $17,606 million [10K1]"
+    )
+    assert faithfulness().prose_sentences(answer) == [
+        "Operating expenses rose because of higher headcount [10K2].",
+        "Revenue grew.",
+    ]
+
+
+def test_a_sentence_is_held_to_the_full_text_of_the_chunk_it_cites() -> None:
+    row = {
+        "answer": "Operating expenses rose because of higher headcount [10K2]. "
+        "Apple bought Peloton outright [10K2].",
+        "citations": [{"label": "10K2", "chunk_id": 7, "ticker": "ADBE", "kind": "10-K", "period": "FY2022"}],
+    }
+    texts = {7: {"text": "Operating expenses increased due to higher headcount and marketing."}}
+    graded = faithfulness().grade(row, texts)
+    assert graded["sentences"] == 2
+    assert [u["sentence"] for u in graded["unsupported"]] == ["Apple bought Peloton outright [10K2]."]
