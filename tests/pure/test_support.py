@@ -188,6 +188,12 @@ def test_a_yes_that_restates_the_question_stands_on_the_answers_cited_sentences(
     sentence = "Yes, CVS Health has reported materially important ongoing legal battles in 2022."
     assert is_verdict(sentence) and not is_verdict(sentence[:-1] + " [10K4].")
     assert verdict_problem(sentence, VERDICT_PASSAGES, CVS, ["10K4"], asked(question)) is None
+    # the years the question was resolved to are the question's too
+    years = "Yes, CVS Health has reported materially important ongoing legal battles in 2022, 2021 and 2020."
+    assert verdict_problem(years, VERDICT_PASSAGES, CVS, ["10K4"], asked(question) | {"2021", "2020"}) is None
+    assert verdict_problem(years, VERDICT_PASSAGES, CVS, ["10K4"], asked(question)) == (
+        "the year 2021 is not in the passage it cites"
+    )
     # nothing of the answer stands to support it: it is a bare claim
     lone = verdict_problem(sentence, VERDICT_PASSAGES, CVS, [], asked(question))
     assert lone == "it gives a yes or no that no cited sentence of the answer supports"

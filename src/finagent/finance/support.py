@@ -221,8 +221,9 @@ def verdict_problem(
 ) -> str | None:
     """Why a yes or no that cites nothing ("Yes, CVS Health is a capital-intensive business.") does not
     stand on the passages the answer's supported sentences cite (``grounds``). It restates the question,
-    so the question's own words (``asked``: five-letter prefixes) need no passage; any other word, the
-    names it gives, its company, year, modality and news as news are held to those passages as usual."""
+    so the question's own words (``asked``: five-letter prefixes, and the years asked about) need no
+    passage; any other word, the names it gives, its company, year, modality and news as news are held
+    to those passages as usual."""
     cited = [passages[label] for label in dict.fromkeys(grounds) if label in passages]
     if not cited:
         return "it gives a yes or no that no cited sentence of the answer supports"
@@ -234,10 +235,11 @@ def verdict_problem(
     if added and len(added & carried) / len(added) < SUPPORT:
         missing = ", ".join(sorted(added - carried)[:4])
         return f"its words ({missing}) are not in the passages the answer cites"
+    years = " ".join(y for y in asked if y.isdigit())  # the years asked about need no passage either
     return (
         _name_problem(sentence, cited, aliases)
         or _company_problem(sentence, cited, names)
-        or _year_problem(sentence, cited)
+        or _year_problem(sentence, [*cited, Passage("asked", years)])
         or _news_problem(sentence, cited)
         or _modality_problem(sentence, words, cited)
     )

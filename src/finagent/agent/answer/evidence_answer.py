@@ -261,6 +261,12 @@ def period_scope(state: State, read: Read) -> PeriodScope:
     )
 
 
+def years_asked(state: State) -> frozenset[str]:
+    """The fiscal years of the periods the question was resolved to ("2022" of "Q3 FY2022")."""
+    labels = [str(t.get("label") or "") for t in state.get("targets") or []]
+    return frozenset(y for label in labels for y in re.findall(r"(?:19|20)\d\d", label))
+
+
 def _opening(analysis: Analysis, read: Read) -> str:
     """A yes/no the computed figures decide (a sign or a direction), as the answer's first sentence."""
     ask = Ask.from_dict(analysis.get("ask"))
@@ -413,7 +419,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
 
     passages = citable(read.items, tools)
     names = analysis.get("names") or {}
-    asked = frozenset(Ask.from_dict(analysis.get("ask")).about)
+    asked = frozenset(Ask.from_dict(analysis.get("ask")).about) | years_asked(state)
     writer = Writer(
         model=get_resources().chat_model("generate", context),
         messages=messages,
