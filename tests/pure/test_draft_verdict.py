@@ -60,3 +60,21 @@ def test_a_yes_whose_ground_is_left_out_afterwards_is_withheld_too() -> None:
     )
     assert answer == "", answer
     assert any(w.startswith("withheld 2 sentence") and "no cited sentence" in w for w in warnings), warnings
+
+
+def test_an_answer_whose_every_sentence_was_withheld_is_no_answer() -> None:
+    """The figures read are no stand-in for an answer nothing of which stood: it is asked of the
+    sources' own sentences instead (a list like 'much expect pay spin off upjohn: 15' was returned)."""
+    from finagent.agent.answer.draft import Drafted
+    from finagent.agent.answer.evidence_answer import NO_ANSWER_LEAD, why_no_answer
+    from finagent.finance.figures.verify import verify_answer
+
+    stand_in = f"{NO_ANSWER_LEAD}; these figures were found in the evidence."
+    validation = verify_answer(stand_in, [], [])
+    withheld = Drafted(stand_in, validation, [], [], True, prose=stand_in, withheld=2)
+    assert why_no_answer(withheld) == "none of its sentences is supported by the passages it cites"
+    answered = Drafted(GROUND, validation, [], [], True, prose=GROUND, withheld=1)
+    assert why_no_answer(answered) is None
+    assert why_no_answer(Drafted("", validation, [], [], False, prose="")) == "it is empty"
+    down = Drafted(stand_in, validation, [], [], False, prose=stand_in, withheld=1)  # the model wrote nothing
+    assert why_no_answer(down) is None

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from finagent.agent.answer.draft import Composed, Writer, draft
+from finagent.agent.answer.draft import Composed, Drafted, Writer, draft
 from finagent.agent.answer.quotes import QUOTED_LEAD, quoted_answer
 from finagent.agent.answer.statements import Facts, opening
 from finagent.agent.answer.writing import (
@@ -102,14 +102,26 @@ def about_best_match(state: State) -> State:
     return cast(State, {**state, "evidence": kept})
 
 
+NO_ANSWER_LEAD = "The language model did not return an answer"
+
+
 def fallback_answer(facts: list[dict[str, Any]], items: list[dict[str, Any]]) -> str:
     """An answer built from evidence alone when the model gives none."""
     if facts:
-        return "The language model did not return an answer; these figures were found in the evidence."
+        return f"{NO_ANSWER_LEAD}; these figures were found in the evidence."
     if not items:
         return "No evidence was found in the store for this question."
     lines = [f"- {describe(i)}: {i['text'][:200].strip()} [{i['label']}]" for i in items[:5]]
-    return "The language model did not return an answer; the most relevant evidence is:\n" + "\n".join(lines)
+    return f"{NO_ANSWER_LEAD}; the most relevant evidence is:\n" + "\n".join(lines)
+
+
+def why_no_answer(drafted: Drafted) -> str | None:
+    """Why the drafted prose is no answer: empty, only citations, cut off, or nothing of what the
+    model wrote stood (every sentence withheld, leaving the figures read as a stand-in). A model that
+    wrote nothing (a provider down) keeps that stand-in."""
+    if drafted.wrote and drafted.withheld and drafted.prose.startswith(NO_ANSWER_LEAD):
+        return "none of its sentences is supported by the passages it cites"
+    return unanswered(drafted.prose)
 
 
 async def _extract(
@@ -434,7 +446,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     drafted = await draft(writer)
     answer, validation = drafted.answer, drafted.validation
     warnings = read.warnings + drafted.warnings
-    not_an_answer = None if first else unanswered(drafted.prose)
+    not_an_answer = None if first else why_no_answer(drafted)
     if not_an_answer:
         answer, note = _in_their_words(read.items, analysis, not_an_answer)
         warnings.append(note)
