@@ -213,3 +213,64 @@ def test_a_yes_cannot_turn_a_rumour_or_an_unrelated_passage_into_an_announcement
     assert on_news is not None and ("news" in on_news or "possibility" in on_news)
     on_filing = verdict_problem(sentence, VERDICT_PASSAGES, NAMES, ["10K2"], asked(question))
     assert on_filing == "the name Peloton is not in the passages the answer cites"
+
+
+QUICK = [
+    {"kind": "formula", "metric": "quick ratio", "period": p, "result": v, "result_text": t}
+    for p, v, t in (("FY2022", 0.587, "0.59"), ("FY2023", 0.364, "0.36"))
+]
+CHANGES = [
+    {
+        "metric": "Revenue",
+        "from_period": "FY2022",
+        "to_period": "FY2023",
+        "result": 5.1,
+        "result_text": "+5.1%",
+    },
+    {
+        "metric": "Inventories",
+        "from_period": "FY2022",
+        "to_period": "FY2023",
+        "result": -15.5,
+        "result_text": "-15.5%",
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "why"),
+    [
+        (
+            "Yes, AMCOR's quick ratio improved between FY2023 and FY2022.",
+            "'improved' does not fit the computed quick ratio",
+        ),
+        (
+            "The quick ratio rose [10K1].",
+            "'rose' does not fit the computed quick ratio: 0.59 in FY2022, 0.36 in FY2023",
+        ),
+        (
+            "Revenue declined in FY2023.",
+            "'declined' does not fit the computed Revenue: FY2022 to FY2023: +5.1%",
+        ),
+        ("Revenue grew, but inventories rose.", "'rose' does not fit the computed Inventories"),
+    ],
+)
+def test_a_direction_the_computed_figures_contradict_is_refused(sentence: str, why: str) -> None:
+    from finagent.finance.stated_change import against_computed
+
+    assert str(against_computed(sentence, [*QUICK, *CHANGES])).startswith(why)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The quick ratio declined from FY2022 to FY2023.",
+        "Revenue rose while inventories fell because of soft demand.",
+        "Revenue and inventories rose.",  # two computed lines in one clause: not judged
+        "Net debt rose in FY2023.",  # no computed line named
+    ],
+)
+def test_directions_that_agree_or_cannot_be_read_stand(sentence: str) -> None:
+    from finagent.finance.stated_change import against_computed
+
+    assert against_computed(sentence, [*QUICK, *CHANGES]) is None

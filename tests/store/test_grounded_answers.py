@@ -49,6 +49,19 @@ EIGHT_K = {
 }
 
 
+EARLIER_8K = {
+    **EIGHT_K,
+    "chunk_id": 3,
+    "document_id": 3,
+    "fiscal_year": 2024,
+    "fiscal_quarter": 4,
+    "period_label": "Q4 FY2024",
+    "title": "Apple Inc. 8-K 2024-08-29",
+    "text": "Item 8.01 Other Events. On August 29, 2024, Apple Inc. announced that its Board of Directors "
+    "declared a cash dividend of $0.26 per share of common stock.",
+}
+
+
 def _state(question: str, evidence: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "question": question,
@@ -129,6 +142,46 @@ def test_a_yes_that_restates_the_question_stands_on_the_answers_cited_sentence(w
     assert reported in out["answer"] and not out["answer"].startswith("Yes"), out["answer"]
     assert any(w.startswith("withheld 1 sentence") for w in out["warnings"]), out["warnings"]
     assert out["confidence"] < Context().threshold("standard")
+
+
+def test_a_yes_that_a_computed_change_contradicts_is_withheld(
+    settings: Settings,
+) -> None:
+    """Figures read for two periods make a computed change: the model's "Yes, the dividend rose" (a
+    fall, 0.26 to 0.25) is withheld, whatever it cites."""
+    question = "Did Apple's dividend per share rise?"
+    said = "Apple declared a cash dividend of $0.25 per share of common stock [8K2]."
+    facts = [
+        {
+            "ticker": "AAPL",
+            "period": p,
+            "metric": "dividend per share",
+            "value": v,
+            "unit": "per share",
+            "source": s,
+        }
+        for p, v, s in (("Q1 FY2025", 0.25, "8K2"), ("Q4 FY2024", 0.26, "8K1"))
+    ]
+    models = ScriptedModels(
+        {
+            "generate": [f"Yes, Apple's dividend per share rose. {said}"],
+            "extract": [{"facts": facts}],
+            "evaluate": [{"completeness": 95, "accuracy": 95}],
+        }
+    )
+    configure_resources(settings, chat_model_factory=models)
+    try:
+        state = _state(question, [EIGHT_K, EARLIER_8K])
+        state["analysis"] |= {"quantities": True, "terms": ["dividend", "per", "share"]}
+        context = Context(today="2025-01-10", use_tools=False, record_runs=False)
+        out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
+    finally:
+        close_resources()
+    assert "rose" not in out["answer"] and said in out["answer"], out["answer"]
+    assert any(
+        w.startswith("withheld 1 sentence") and "'rose' does not fit the computed dividend per share" in w
+        for w in out["warnings"]
+    ), out["warnings"]
 
 
 def test_a_change_called_a_rise_that_is_a_fall_is_withheld_even_uncited(writer: Any) -> None:

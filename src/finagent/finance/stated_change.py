@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
+from typing import Any
 
 from finagent.finance.figures.written import WrittenFigure, scan_figures
 from finagent.finance.words import DOWN_WORDS, LOWER_IS_BETTER, UP_WORDS
@@ -38,6 +40,66 @@ def contradicted_change(sentence: str) -> str | None:
             actual = "no change" if moved == 0 else ("a rise" if moved > 0 else "a fall")
             return f"'{word}' does not fit the change from {first.text} to {second.text}: it is {actual}"
     return None
+
+
+_CLAUSE = re.compile(
+    r"[;:]|,\s+(?:while|whereas|but|and)\b|\b(?:while|whereas|but|because|as\s+a\s+result|due\s+to|driven)\b",
+    re.I,
+)
+_GENERIC = frozenset({"total", "net", "the", "and", "for", "per", "change"})
+_LABEL = re.compile(r"(?:Q(\d) )?FY(\d{4})")
+
+
+def against_computed(sentence: str, calculations: Sequence[dict[str, Any]]) -> str | None:
+    """Why a clause saying a computed line rose, fell, improved or worsened contradicts the figures
+    computed for it ("the quick ratio improved" over 0.59 -> 0.36), else None. A clause naming several
+    computed lines, or a line whose computed moves disagree, is not judged."""
+    moves = computed_moves(calculations)
+    for clause in _CLAUSE.split(sentence):
+        said, word = _stated_direction(clause)
+        named = [m for m in moves if _names(clause, m)]
+        if not said or len(named) != 1:
+            continue
+        moved, how = moves[named[0]]
+        if moved and moved != said:
+            return f"'{word}' does not fit the computed {named[0]}: {how}"
+    return None
+
+
+def computed_moves(calculations: Sequence[dict[str, Any]]) -> dict[str, tuple[int, str]]:
+    """Each computed line's direction (+1 / -1, 0 when its moves disagree) and how it moved: from its
+    computed changes, else from its computed values of the earliest and latest periods."""
+    moves: dict[str, list[tuple[int, str]]] = {}
+    levels: dict[str, list[dict[str, Any]]] = {}
+    for calc in calculations:
+        metric, result = str(calc.get("metric") or "").strip(), calc.get("result")
+        if not metric or not isinstance(result, int | float) or isinstance(result, bool):
+            continue
+        if "from_period" in calc and result:
+            how = f"{calc['from_period']} to {calc.get('to_period')}: {calc.get('result_text') or result}"
+            moves.setdefault(metric, []).append((1 if result > 0 else -1, how))
+        elif calc.get("kind") == "formula" and _LABEL.fullmatch(str(calc.get("period") or "")):
+            levels.setdefault(metric, []).append(calc)
+    for metric, values in levels.items():
+        if metric in moves or len(values) < 2:
+            continue
+        first, last = min(values, key=_order), max(values, key=_order)
+        if first["result"] != last["result"]:
+            how = f"{first['result_text']} in {first['period']}, {last['result_text']} in {last['period']}"
+            moves[metric] = [(1 if last["result"] > first["result"] else -1, how)]
+    return {m: (ways[0][0] if len({w for w, _ in ways}) == 1 else 0, ways[0][1]) for m, ways in moves.items()}
+
+
+def _order(calc: dict[str, Any]) -> tuple[int, int]:
+    match = _LABEL.fullmatch(str(calc.get("period") or ""))
+    return (int(match.group(2)), int(match.group(1) or 5)) if match else (0, 0)
+
+
+def _names(clause: str, metric: str) -> bool:
+    """The clause names the line: every word of its name (first five letters), but generic words."""
+    words = [w[:5] for w in re.findall(r"[a-z]{3,}", metric.lower()) if w not in _GENERIC]
+    said = {w[:5] for w in re.findall(r"[a-z]{3,}", clause.lower())}
+    return bool(words) and all(w in said for w in words)
 
 
 def _from_to(sentence: str, first: WrittenFigure, second: WrittenFigure) -> bool:

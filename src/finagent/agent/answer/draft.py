@@ -171,9 +171,12 @@ async def draft(writer: Writer) -> Drafted:
         if not checked.reasons:
             break
         reasons += checked.reasons
-        composed = writer.compose(checked.kept)
+        kept = checked.kept
+        composed = writer.compose(kept)
         warnings += [n for n in composed.notes if n not in warnings]
         checked = writer.check(composed)
+        if not kept.strip():
+            break  # nothing the model wrote stands: what is composed now is code's stand-in
     withheld = len(reasons)
     if reasons:
         warnings.append(

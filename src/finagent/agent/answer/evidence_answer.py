@@ -71,6 +71,7 @@ from finagent.finance.figures.verify import (
     without_sentences_stating,
 )
 from finagent.finance.figures.written import numbers_in
+from finagent.finance.stated_change import against_computed
 from finagent.finance.support import support_problem, unanswered, verdict_problem
 from finagent.llm.structured import structured_call
 
@@ -439,8 +440,15 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         verify=verify,
         names=names,
         withhold_unfound=False,  # a figure found nowhere stays, marked [unverified]
-        support=lambda sentence: support_problem(sentence, passages, names),
-        verdict=lambda sentence, grounds: verdict_problem(sentence, passages, names, grounds, asked),
+        support=lambda sentence: (
+            support_problem(sentence, passages, names) or against_computed(sentence, read.calculations)
+        ),
+        # a yes or no stands on the answer's supported sentences, never against a computed change ("Yes,
+        # the quick ratio improved" over 0.59 -> 0.36)
+        verdict=lambda sentence, grounds: (
+            verdict_problem(sentence, passages, names, grounds, asked)
+            or against_computed(sentence, read.calculations)
+        ),
         rewrites=1 if tickers else 0,  # a question naming no company gets one model call
     )
     drafted = await draft(writer)

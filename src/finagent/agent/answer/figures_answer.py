@@ -53,6 +53,7 @@ from finagent.finance.figures.verify import (
     verify_answer,
 )
 from finagent.finance.history import History
+from finagent.finance.stated_change import against_computed
 from finagent.finance.support import support_problem, unanswered
 
 
@@ -287,7 +288,10 @@ def _writer(
         verify=verify,
         ranks=computed.comparisons.ranks,
         names=names,
-        support=lambda sentence: support_problem(sentence, passages, names, computed=True),
+        support=lambda sentence: (
+            support_problem(sentence, passages, names, computed=True)
+            or against_computed(sentence, computed.calculations)
+        ),
     )
 
 
