@@ -148,6 +148,23 @@ def render_markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def answer_row(
+    system: str, question: dict[str, Any], answer: dict[str, Any], texts: dict[int, dict[str, Any]]
+) -> dict[str, Any]:
+    """One graded row: the answer, its confidence and time, and its sentences held to their citations."""
+    return {
+        "system": system,
+        "id": question["id"],
+        "category": question["category"],
+        "question": question["question"],
+        "answer": answer.get("answer") or "",
+        "confidence": answer.get("confidence"),
+        "seconds": answer["seconds"],
+        "not_an_answer": unanswered(str(answer.get("answer") or "")),
+        **grade(answer, texts),
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = run_arguments(__doc__, QUESTIONS)
     parser.add_argument("--resume", action="store_true", help="Keep rows already in faithfulness.jsonl.")
@@ -165,36 +182,21 @@ def main(argv: list[str] | None = None) -> None:
         env = system_env(store, home_root, cache_dir)
         home = home_root / store.name
         done = {r["id"] for r in rows if r["system"] == system.name}
-        answers: dict[str, dict[str, Any]] = {}
         for number, question in enumerate(questions, 1):
             if question["id"] in done:
                 continue
             command = ["-m", "finagent.cli.main", "ask", question["question"], "--json"]
             command += ["--quoted"] if system.name in args.quoted else []
             result = run_cli([*command, "--provider", args.provider], env, home, args.timeout)
-            answers[question["id"]] = parse_answer(result.stdout) or {"answer": "", "seconds": result.seconds}
-            answers[question["id"]]["seconds"] = round(result.seconds, 1)
+            answer = parse_answer(result.stdout) or {"answer": ""}
+            answer["seconds"] = round(result.seconds, 1)
+            rows.append(answer_row(system.name, question, answer, read_texts(home, [answer])))
+            # each row is kept as it is graded, so --resume continues an interrupted run
+            rows_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
             print(
                 f"[{system.name}] {number}/{len(questions)} {question['id']}: {result.seconds:.0f} s",
                 flush=True,
             )
-        texts = read_texts(home, list(answers.values()))
-        for question in questions:
-            if question["id"] not in answers:
-                continue
-            answer = answers[question["id"]]
-            row = {
-                "system": system.name,
-                "id": question["id"],
-                "category": question["category"],
-                "question": question["question"],
-                "answer": answer.get("answer") or "",
-                "confidence": answer.get("confidence"),
-                "seconds": answer["seconds"],
-                "not_an_answer": unanswered(str(answer.get("answer") or "")),
-                **grade(answer, texts),
-            }
-            rows.append(row)
         infos.append({"name": system.name, "version": checkout_version(system.path)})
     rows_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     for info in infos:
