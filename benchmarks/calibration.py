@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> None:
     scored = []
     sentences = unsupported = 0
     for row in rows:
-        graded = grade(row, texts)
+        graded = grade(row, texts, str(row.get("question") or ""))
         problems = graded["unsupported"]
         sentences += graded["sentences"]
         unsupported += len(problems)

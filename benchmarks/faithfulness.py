@@ -38,7 +38,17 @@ from benchmarks.figures import (
 
 from finagent.db.chunks import chunks_by_id
 from finagent.db.database import open_database
-from finagent.finance.support import MIN_WORDS, Passage, content_words, support_problem, unanswered
+from finagent.finance.asks import read_ask
+from finagent.finance.citations import cited_labels
+from finagent.finance.support import (
+    MIN_WORDS,
+    Passage,
+    content_words,
+    is_verdict,
+    support_problem,
+    unanswered,
+    verdict_problem,
+)
 from finagent.settings import Settings
 
 QUESTIONS = REPO / "benchmarks" / "faithfulness" / "questions.jsonl"
@@ -47,19 +57,30 @@ _NOT_PROSE = re.compile(
 )
 _COMPUTED = re.compile(r"^(?:Yes|No) \(computed from the figures:")
 """Code's own sentence (a yes or no decided by the figures), held to the figures check, not to words."""
+_CODE_NOTE = re.compile(r"^The language model did not return an answer|is not available: no reported figure")
+"""Code's own notes of what it could not find: they state nothing about a passage."""
+_QUOTED_LINE = re.compile(r"^\s*- .*“.*”\s*\[[^\]]+\]\s*$")
 _SENTENCE = re.compile(r"(?<=[.!?”])\s+(?=[A-Z\"“-])")
 
 
 def prose_sentences(answer: str) -> list[str]:
-    """The answer's written sentences: not its table, its figure list or its notes."""
+    """The answer's written sentences: not its table, its figure list or its notes; a quoted line of the
+    sources' own words ("- Apple's 10-Q for Q1 FY2023: “…” [10Q1]") is one sentence with its citation."""
     body = answer.split("\n\nFigures:")[0]
     lines = [ln for ln in body.splitlines() if ln.strip() and not _NOT_PROSE.match(ln)]
-    said = [s.strip() for ln in lines for s in _SENTENCE.split(ln) if s.strip()]
-    return [s for s in said if not _COMPUTED.match(s)]
+    said = [
+        s.strip()
+        for ln in lines
+        for s in ([ln] if _QUOTED_LINE.match(ln) else _SENTENCE.split(ln))
+        if s.strip()
+    ]
+    return [s for s in said if not _COMPUTED.match(s) and not _CODE_NOTE.search(s)]
 
 
-def grade(answer: dict[str, Any], texts: dict[int, dict[str, Any]]) -> dict[str, Any]:
-    """Supported and unsupported sentences of one answer, with the reason of each unsupported one."""
+def grade(answer: dict[str, Any], texts: dict[int, dict[str, Any]], question: str = "") -> dict[str, Any]:
+    """Supported and unsupported sentences of one answer, with the reason of each unsupported one. An
+    opening yes or no that cites nothing is held as the answer path holds it: to the passages its
+    supported sentences cite, the question's own words needing none."""
     passages: dict[str, Passage] = {}
     for cite in answer.get("citations") or []:
         row = texts.get(cite.get("chunk_id") or -1)
@@ -73,14 +94,26 @@ def grade(answer: dict[str, Any], texts: dict[int, dict[str, Any]]) -> dict[str,
             cite.get("title") or "",
         )
     names = {t: [t] for t in {p.ticker for p in passages.values() if p.ticker}}
-    checked, unsupported = 0, []
-    for sentence in prose_sentences(str(answer.get("answer") or "")):
-        if len(content_words(sentence)) < MIN_WORDS and not re.search(r"\[[^\]]+\]", sentence):
+    checked, unsupported, grounds = 0, [], []
+    sentences = prose_sentences(str(answer.get("answer") or ""))
+    opening = sentences[0] if sentences and is_verdict(sentences[0]) else None
+    for sentence in sentences:
+        if sentence is opening or (
+            len(content_words(sentence)) < MIN_WORDS and not re.search(r"\[[^\]]+\]", sentence)
+        ):
             continue
         checked += 1
         why = support_problem(sentence, passages, names)
         if why:
             unsupported.append({"sentence": sentence[:300], "why": why})
+        else:
+            grounds += cited_labels(sentence)
+    if opening is not None:
+        checked += 1
+        asked = frozenset(read_ask(question, [], {}, []).about) if question else frozenset()
+        why = verdict_problem(opening, passages, names, grounds, asked)
+        if why:
+            unsupported.insert(0, {"sentence": opening[:300], "why": why})
     news_as_filing = sum(
         "news article to a filing" in u["why"] or "own statement" in u["why"] for u in unsupported
     )
@@ -161,7 +194,7 @@ def answer_row(
         "confidence": answer.get("confidence"),
         "seconds": answer["seconds"],
         "not_an_answer": unanswered(str(answer.get("answer") or "")),
-        **grade(answer, texts),
+        **grade(answer, texts, question["question"]),
     }
 
 

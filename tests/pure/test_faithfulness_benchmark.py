@@ -35,3 +35,37 @@ def test_a_sentence_is_held_to_the_full_text_of_the_chunk_it_cites() -> None:
     graded = faithfulness().grade(row, texts)
     assert graded["sentences"] == 2
     assert [u["sentence"] for u in graded["unsupported"]] == ["Apple bought Peloton outright [10K2]."]
+
+
+def test_quoted_lines_are_whole_code_notes_are_skipped_and_a_yes_stands_on_its_grounds() -> None:
+    answer = (
+        "Yes, Adobe's operating expenses rose in FY2022. Operating expenses rose because of higher "
+        "headcount [10K2]. Adobe's diluted EPS for Q1 FY2023 is not available: no reported figure in the "
+        "store.\n\nIn the sources' own words:\n- Adobe's 10-K for FY2022: “Operating expenses increased due "
+        "to higher headcount. Marketing grew.” [10K2]"
+    )
+    sentences = faithfulness().prose_sentences(answer)
+    assert sentences[-1].startswith("- Adobe's 10-K") and sentences[-1].endswith("[10K2]")
+    assert not any("not available" in s for s in sentences)
+    row = {
+        "answer": answer,
+        "citations": [
+            {
+                "label": "10K2",
+                "chunk_id": 7,
+                "ticker": "ADBE",
+                "kind": "10-K",
+                "period": "FY2022",
+                "title": "Adobe 10-K",
+            }
+        ],
+    }
+    texts = {
+        7: {"text": "Operating expenses increased due to higher headcount and marketing. Marketing grew."}
+    }
+    graded = faithfulness().grade(row, texts, "Did Adobe's operating expenses rise in FY2022?")
+    assert graded["sentences"] == 3 and graded["unsupported"] == []
+    alone = faithfulness().grade({**row, "answer": "Yes, Adobe's operating expenses rose in FY2022."}, texts)
+    assert [u["why"] for u in alone["unsupported"]] == [
+        "it gives a yes or no that no cited sentence of the answer supports"
+    ]
