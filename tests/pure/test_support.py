@@ -274,3 +274,15 @@ def test_directions_that_agree_or_cannot_be_read_stand(sentence: str) -> None:
     from finagent.finance.stated_change import against_computed
 
     assert against_computed(sentence, [*QUICK, *CHANGES]) is None
+
+
+def test_only_the_answers_yes_or_no_is_held_to_the_computed_direction() -> None:
+    """A driver sentence about a part ("Services net sales increased") is not the computed total's
+    direction; the answer's yes or no about the line is."""
+    from finagent.finance.support import yes_or_no_against_computed
+
+    total = [{**CHANGES[0], "metric": "Total net sales", "result": -5.5, "result_text": "-5.5%"}]
+    driver = "Services net sales increased due to higher advertising and cloud revenue [10Q1]."
+    assert yes_or_no_against_computed(driver, total) is None
+    verdict = "Yes, Apple's total net sales increased [10Q1]."
+    assert str(yes_or_no_against_computed(verdict, total)).startswith("'increased' does not fit the computed")

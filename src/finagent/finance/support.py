@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from finagent.finance.citations import CITATION, cited_labels
 from finagent.finance.figures.matching import companies_in
-from finagent.finance.stated_change import contradicted_change
+from finagent.finance.stated_change import against_computed, contradicted_change
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +206,13 @@ _MONTHS = frozenset(
     "january february march april may june july august september october november december".split()
 )
 _NAME = re.compile(r"(?<=\s)[A-Z][A-Za-z]{2,}\b")
+
+
+def yes_or_no_against_computed(sentence: str, calculations: Sequence[dict[str, Any]]) -> str | None:
+    """Why a yes or no ("Yes, the quick ratio improved [10K1].") contradicts the figures computed for the
+    line it names. Only the answer's yes or no is held so: a driver sentence about a part ("Services net
+    sales increased") is not the computed total's direction."""
+    return against_computed(sentence, calculations) if _VERDICT.match(sentence) else None
 
 
 def is_verdict(sentence: str) -> bool:

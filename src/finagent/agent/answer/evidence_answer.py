@@ -72,7 +72,12 @@ from finagent.finance.figures.verify import (
 )
 from finagent.finance.figures.written import numbers_in
 from finagent.finance.stated_change import against_computed
-from finagent.finance.support import support_problem, unanswered, verdict_problem
+from finagent.finance.support import (
+    support_problem,
+    unanswered,
+    verdict_problem,
+    yes_or_no_against_computed,
+)
 from finagent.llm.structured import structured_call
 
 LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
@@ -441,7 +446,8 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         names=names,
         withhold_unfound=False,  # a figure found nowhere stays, marked [unverified]
         support=lambda sentence: (
-            support_problem(sentence, passages, names) or against_computed(sentence, read.calculations)
+            support_problem(sentence, passages, names)
+            or yes_or_no_against_computed(sentence, read.calculations)
         ),
         # a yes or no stands on the answer's supported sentences, never against a computed change ("Yes,
         # the quick ratio improved" over 0.59 -> 0.36)

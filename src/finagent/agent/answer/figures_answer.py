@@ -53,8 +53,11 @@ from finagent.finance.figures.verify import (
     verify_answer,
 )
 from finagent.finance.history import History
-from finagent.finance.stated_change import against_computed
-from finagent.finance.support import support_problem, unanswered
+from finagent.finance.support import (
+    support_problem,
+    unanswered,
+    yes_or_no_against_computed,
+)
 
 
 @dataclass
@@ -290,7 +293,7 @@ def _writer(
         names=names,
         support=lambda sentence: (
             support_problem(sentence, passages, names, computed=True)
-            or against_computed(sentence, computed.calculations)
+            or yes_or_no_against_computed(sentence, computed.calculations)
         ),
     )
 
