@@ -95,7 +95,6 @@ _COMPARED = re.compile(
     r"(?:(?:it|they)\s+(?:was|were)\s+)?(?:in|for|during|a\s+year|the\s+year|the\s+prior|the\s+previous)\b",
     _I,
 )
-# Figures for which lower is better: their "improvement" is a decrease.
 _UP = re.compile(rf"^(?:{_UP_WORDS})$", _I)
 _DOWN = re.compile(rf"^(?:{_DOWN_WORDS})$", _I)
 _SIGN = re.compile(r"\b(positive|negative)\b", _I)

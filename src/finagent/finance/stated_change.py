@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from finagent.finance.figures.text import period_key
 from finagent.finance.figures.written import WrittenFigure, scan_figures
 from finagent.finance.words import DOWN_WORDS, LOWER_IS_BETTER, UP_WORDS
 
@@ -83,16 +84,15 @@ def computed_moves(calculations: Sequence[dict[str, Any]]) -> dict[str, tuple[in
     for metric, values in levels.items():
         if metric in moves or len(values) < 2:
             continue
-        first, last = min(values, key=_order), max(values, key=_order)
+        first, last = min(values, key=_period), max(values, key=_period)
         if first["result"] != last["result"]:
             how = f"{first['result_text']} in {first['period']}, {last['result_text']} in {last['period']}"
             moves[metric] = [(1 if last["result"] > first["result"] else -1, how)]
     return {m: (ways[0][0] if len({w for w, _ in ways}) == 1 else 0, ways[0][1]) for m, ways in moves.items()}
 
 
-def _order(calc: dict[str, Any]) -> tuple[int, int]:
-    match = _LABEL.fullmatch(str(calc.get("period") or ""))
-    return (int(match.group(2)), int(match.group(1) or 5)) if match else (0, 0)
+def _period(calc: dict[str, Any]) -> tuple[int, int]:
+    return period_key(str(calc["period"]))
 
 
 def _names(clause: str, metric: str) -> bool:

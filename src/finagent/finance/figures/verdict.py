@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from finagent.finance.asks import Ask
-from finagent.finance.figures.text import describe_calculation
+from finagent.finance.figures.text import describe_calculation, period_key
 
 _WORD = re.compile(r"[a-z]{3,}")
 _GENERIC = frozenset({"total", "net", "the", "and", "for", "change", "ratio", "per", "share"})
@@ -64,15 +64,10 @@ def _asked_span(ask: Ask, changes: list[dict[str, Any]]) -> list[dict[str, Any]]
     spans = [c for c in changes if c.get("kind") == "change"]
     if not spans:
         return changes
-    first = min(spans, key=lambda c: _order(c["from_period"]))["from_period"]
-    last = max(spans, key=lambda c: _order(c["to_period"]))["to_period"]
+    first = min(spans, key=lambda c: period_key(c["from_period"]))["from_period"]
+    last = max(spans, key=lambda c: period_key(c["to_period"]))["to_period"]
     whole = [c for c in spans if c["from_period"] == first and c["to_period"] == last]
     return whole or spans
-
-
-def _order(label: str) -> tuple[int, int]:
-    match = re.match(r"(?:Q(\d) )?FY(\d{4})", label or "")
-    return (int(match.group(2)), int(match.group(1) or 5)) if match else (0, 0)
 
 
 def _about(words: Sequence[str], calculation: dict[str, Any]) -> bool:
