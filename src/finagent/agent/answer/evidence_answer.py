@@ -71,7 +71,6 @@ from finagent.finance.figures.verify import (
     without_sentences_stating,
 )
 from finagent.finance.figures.written import numbers_in
-from finagent.finance.stated_change import against_computed
 from finagent.finance.support import (
     support_problem,
     unanswered,
@@ -453,7 +452,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         # the quick ratio improved" over 0.59 -> 0.36)
         verdict=lambda sentence, grounds: (
             verdict_problem(sentence, passages, names, grounds, asked)
-            or against_computed(sentence, read.calculations)
+            or yes_or_no_against_computed(sentence, read.calculations)
         ),
         rewrites=1 if tickers else 0,  # a question naming no company gets one model call
     )
