@@ -11,6 +11,7 @@ from langgraph.types import Send
 
 from finagent.agent.context import Context
 from finagent.agent.state import Analysis, FactsTask, SearchTask, State, Target
+from finagent.finance.asks import Ask
 from finagent.finance.citations import CITATION
 from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
 from finagent.finance.periods import (
@@ -149,6 +150,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _event_word_searches(state, context)
         + _guidance_searches(state, context)
         + _section_searches(state, context)
+        + _parts_searches(state, context)
         + _nine_month_searches(state, context)
     )
     return _marked_forecast(searches, analysis, context) + facts
@@ -299,6 +301,23 @@ def _section_searches(state: State, context: Context) -> list[Send]:
             task = make_task(target, query, kinds, TOPIC_HITS, 0, [], priors_here)
             task["sections"] = list(topic.sections)
             sends.append(Send("search", task))
+    return sends
+
+
+def _parts_searches(state: State, context: Context) -> list[Send]:
+    """A ranking of one company's parts (its regions, its liabilities) also searches for the table
+    that lists them, in the whole's own words by the parts' kind ("revenues by geographic region"):
+    the question's words find the discussion, not always the table."""
+    parts = Ask.from_dict(state["analysis"].get("ask")).parts
+    if parts is None or not parts.query:
+        return []
+    sends = []
+    for target in state["targets"]:
+        if target.get("companion"):
+            continue
+        kinds = search_kinds(target, state["analysis"])
+        priors = search_priors(target, state["targets"], state["analysis"], context.narrow_kinds)
+        sends.append(Send("search", make_task(target, parts.query, kinds, TOPIC_HITS, 0, [], priors)))
     return sends
 
 

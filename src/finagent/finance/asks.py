@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
+from finagent.finance.parts import PartsAsk, read_parts_ask
 from finagent.finance.words import LOWER_IS_BETTER
 
 AskKind = Literal[
@@ -204,11 +205,15 @@ class Ask:
     about: tuple[str, ...] = field(default=())
     """The question's content words (first five letters): what a computed result must be about to
     answer it ("long-term debt" answers "its debt", not "its revenue")."""
+    parts: PartsAsk | None = None
+    """Which part of one company's whole ranks first (a segment, a region, a liability)."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["subjects"] = list(self.subjects)
         data["about"] = list(self.about)
+        if data["parts"] is not None:
+            data["parts"]["measure"] = list(self.parts.measure) if self.parts else []
         return data
 
     @classmethod
@@ -218,6 +223,12 @@ class Ask:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         known["subjects"] = tuple(known.get("subjects") or ())
         known["about"] = tuple(known.get("about") or ())
+        parts = known.get("parts")
+        known["parts"] = (
+            PartsAsk(**{**parts, "measure": tuple(parts.get("measure") or ())})
+            if isinstance(parts, dict)
+            else parts
+        )
         return cls(**known)
 
     @property
@@ -341,7 +352,8 @@ def read_ask(
     )
     if covers_all and ask.change is None and ask.kind == "change":
         ask = _replace(ask, change="trend")
-    return _replace(ask, coverage="all" if covers_all else "latest")
+    parts = read_parts_ask(text) if len(subjects) <= 1 else None
+    return _replace(ask, coverage="all" if covers_all else "latest", parts=parts)
 
 
 def _figure_ask(
@@ -416,4 +428,6 @@ def _sign_ask(
 
 
 def _replace(ask: Ask, **changes: Any) -> Ask:
-    return Ask(**{**ask.to_dict(), "subjects": ask.subjects, "about": ask.about, **changes})
+    return Ask(
+        **{**ask.to_dict(), "subjects": ask.subjects, "about": ask.about, "parts": ask.parts, **changes}
+    )

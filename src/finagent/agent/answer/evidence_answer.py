@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from finagent.agent.answer.draft import Composed, Drafted, Writer, draft
+from finagent.agent.answer.parts import parts_opening
 from finagent.agent.answer.quotes import QUOTED_LEAD, quoted_answer
 from finagent.agent.answer.statements import Facts, opening
 from finagent.agent.answer.writing import (
@@ -30,7 +31,14 @@ from finagent.agent.answer.writing import (
     tool_items,
 )
 from finagent.agent.context import Context
-from finagent.agent.evidence import describe, format_evidence, query_terms, subject_companies, subject_note
+from finagent.agent.evidence import (
+    assign_labels,
+    describe,
+    format_evidence,
+    query_terms,
+    subject_companies,
+    subject_note,
+)
 from finagent.agent.planning import NARRATIVE_WORDS
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
@@ -71,6 +79,7 @@ from finagent.finance.figures.verify import (
     without_sentences_stating,
 )
 from finagent.finance.figures.written import numbers_in
+from finagent.finance.parts import PartsAsk
 from finagent.finance.support import (
     support_problem,
     unanswered,
@@ -93,6 +102,7 @@ class Read:
     calls: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     rejected: int = 0  # figures the model copied that its cited passage does not hold
+    givens: list[str] = field(default_factory=list)  # figures the question itself gives (a share asked about)
 
 
 def about_best_match(state: State) -> State:
@@ -284,9 +294,15 @@ def years_asked(state: State) -> frozenset[str]:
     return frozenset(y for label in labels for y in re.findall(r"(?:19|20)\d\d", label))
 
 
-def _opening(analysis: Analysis, read: Read) -> str:
-    """A yes/no the computed figures decide (a sign or a direction), as the answer's first sentence."""
+def _opening(state: State, read: Read) -> str:
+    """The answer's computed first sentences: a ranking of the parts of a whole read from the tables,
+    or a yes/no the computed figures decide (a sign or a direction)."""
+    analysis = state["analysis"]
     ask = Ask.from_dict(analysis.get("ask"))
+    if ask.parts is not None:
+        ranking = _parts_opening(state, read, ask.parts)
+        if ranking:
+            return ranking
     if ask.kind != "direction":
         return ""
     facts = Facts(
@@ -299,6 +315,25 @@ def _opening(analysis: Analysis, read: Read) -> str:
     )
     said = opening(facts)
     return said.text if said.text.startswith(("Yes (", "No (")) else ""
+
+
+def _parts_opening(state: State, read: Read, ask: PartsAsk) -> str:
+    """The parts ranking's sentences; their computed shares and changes join the calculations."""
+    wanted: dict[str, list[tuple[int, int | None]]] = {}
+    for target in state.get("targets") or []:
+        if target.get("ticker") and target.get("fiscal_year") and not target.get("companion"):
+            wanted.setdefault(target["ticker"], []).append(
+                (target["fiscal_year"], target.get("fiscal_quarter"))
+            )
+    analysis = state["analysis"]
+    found = parts_opening(
+        ask, read.items, wanted, analysis.get("calendars") or {}, analysis.get("names") or {}
+    )
+    if found is None:
+        return ""
+    read.calculations += found.calculations
+    read.givens += [found.givens] if found.givens else []
+    return found.text
 
 
 def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context: Context, first: str) -> Any:
@@ -373,11 +408,28 @@ def _quoted(state: State, read: Read, tools: list[dict[str, Any]]) -> dict[str, 
     if not answer.startswith(QUOTED_LEAD):
         return None
     citations = resolve_citations(answer, {i["label"]: i for i in read.items}, {t["label"]: t for t in tools})
+    validation = verify_answer(answer, [*read.items, *tools], [], citations)
+    how = "answered in the sources' own sentences (quoted answers)"
+    return _answered_without_draft(state, read, answer, validation, how, calculations=[])
+
+
+def _answered_without_draft(
+    state: State,
+    read: Read,
+    answer: str,
+    validation: Validation,
+    how: str,
+    calculations: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The state update of an answer no draft loop wrote (quoted sentences, a computed ranking)."""
+    tools = tool_items(list(state.get("tool_results") or []))
     return {
         "answer": answer,
-        "citations": citations,
+        "citations": resolve_citations(
+            answer, {i["label"]: i for i in read.items}, {t["label"]: t for t in tools}
+        ),
         "facts": [],
-        "calculations": [],
+        "calculations": read.calculations if calculations is None else calculations,
         "iterations": int(state.get("iterations") or 0) + 1,
         "draft_ok": True,
         "answered": True,
@@ -386,15 +438,57 @@ def _quoted(state: State, read: Read, tools: list[dict[str, Any]]) -> dict[str, 
             {f"{i.get('ticker') or ''} {i['period_label']}".strip() for i in read.items}
         ),
         "llm_calls": read.calls,
-        "warnings": [*read.warnings, "answered in the sources' own sentences (quoted answers)"],
-        "validation": verify_answer(answer, [*read.items, *tools], [], citations).to_dict(),
+        "warnings": [*read.warnings, how],
+        "validation": validation.to_dict(),
     }
+
+
+def _verifier(state: State, read: Read, tools: list[dict[str, Any]]) -> Any:
+    """The figures check of an answer: against the passages, the tools' summaries, the computed
+    results and the figures the question gives, each for its company and period."""
+    scope = period_scope(state, read)
+
+    def verify(answer: str) -> Validation:
+        citations = resolve_citations(
+            answer, {i["label"]: i for i in read.items}, {t["label"]: t for t in tools}
+        )
+        given = [{"chunk_id": None, "label": None, "text": "; ".join(read.givens), "period_label": ""}]
+        evidence = [*read.items, *tools, *(given if read.givens else [])]
+        return verify_answer(answer, evidence, read.calculations, citations, scope=scope)
+
+    return verify
+
+
+def _computed_ranking(state: State, context: Context) -> dict[str, Any] | None:
+    """A ranking of one company's parts (a segment, a region, a liability) read from its tables is
+    the whole answer when the question asks no why: no model call (None: not such a question, or no
+    table of the company and period has the parts)."""
+    analysis = state["analysis"]
+    parts = Ask.from_dict(analysis.get("ask")).parts
+    if parts is None or analysis.get("narrative") or not context.use_calculator:
+        return None
+    # no model reads the passages, so every one found is searched for the table, best first
+    evidence = sorted(state.get("evidence") or [], key=lambda e: -float(e.get("fused_score") or 0.0))
+    read = Read(assign_labels(evidence), 0)
+    answer = _parts_opening(state, read, parts)
+    if not answer:
+        return None
+    tools = tool_items(list(state.get("tool_results") or []))
+    validation = _verifier(state, read, tools)(answer)
+    if validation.status == UNSUPPORTED:
+        answer = flag_unsupported(answer, validation)
+    return _answered_without_draft(
+        state, read, answer, validation, "ranked by code from the statement table; no model call"
+    )
 
 
 async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     """The cited answer from the passages (see the module docstring)."""
     if not state["analysis"].get("tickers"):
         state = about_best_match(state)
+    computed = _computed_ranking(state, context)
+    if computed is not None:
+        return computed
     analysis = state["analysis"]
     tickers: list[str] = analysis["tickers"]
     phrases = [p for ps in analysis["keywords"].values() for p in ps] + list(
@@ -425,15 +519,8 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         warnings="; ".join(notes) or "none",
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
     )
-    scope = period_scope(state, read)
-    first = _opening(analysis, read) if context.use_calculator else ""
-
-    def verify(answer: str) -> Validation:
-        citations = resolve_citations(
-            answer, {i["label"]: i for i in read.items}, {t["label"]: t for t in tools}
-        )
-        return verify_answer(answer, [*read.items, *tools], read.calculations, citations, scope=scope)
-
+    first = _opening(state, read) if context.use_calculator else ""  # may add computed results
+    verify = _verifier(state, read, tools)
     passages = citable(read.items, tools)
     names = analysis.get("names") or {}
     asked = frozenset(Ask.from_dict(analysis.get("ask")).about) | years_asked(state)

@@ -11,10 +11,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from finagent.finance.figures.matching import companies_in, direction_error, matches_known
 from finagent.finance.figures.written import WrittenFigure, scan_figures
+
+if TYPE_CHECKING:
+    from finagent.finance.facts import FiscalCalendar
 
 _ORDINAL_QUARTER = re.compile(
     r"\b(first|second|third|fourth|1st|2nd|3rd|4th)[-\s]+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:the\s+)?"
@@ -141,10 +144,25 @@ def _another_company(figure: WrittenFigure, said: set[str], scope: PeriodScope) 
     return False, f"{figure.text} is {whose['ticker']}'s {whose['what']} for {whose['period']}, not {theirs}"
 
 
+def item_calendar(item: dict[str, Any], calendars: dict[str, Any]) -> FiscalCalendar | None:
+    """The fiscal calendar a passage's columns are read in: the company's, else the one its report's
+    own metadata implies (None when neither is known)."""
+    from finagent.finance.facts import FiscalCalendar, report_calendar
+
+    fye, offset = (calendars.get(str(item.get("ticker") or "")) or [None, None])[:2]
+    if fye:
+        return FiscalCalendar(int(fye), int(offset or 0))
+    end = item.get("period_end")
+    return report_calendar(
+        date.fromisoformat(str(end)[:10]) if end else None,
+        item.get("fiscal_year"),
+        item.get("fiscal_quarter"),
+    )
+
+
 def table_known(items: Sequence[dict[str, Any]], calendars: dict[str, Any]) -> list[dict[str, Any]]:
     """Every figure the cited statement tables state, with its company and the period its column
     names: what tells "the right number" from "the right number for the wrong period"."""
-    from finagent.finance.facts import FiscalCalendar, report_calendar
     from finagent.finance.tables import parse_tables, table_cells
 
     known: list[dict[str, Any]] = []
@@ -152,17 +170,7 @@ def table_known(items: Sequence[dict[str, Any]], calendars: dict[str, Any]) -> l
         ticker, text = item.get("ticker"), str(item.get("text") or "")
         if not ticker or "|" not in text:
             continue
-        fye, offset = (calendars.get(ticker) or [None, None])[:2]
-        end = item.get("period_end")
-        calendar = (
-            FiscalCalendar(int(fye), int(offset or 0))
-            if fye
-            else report_calendar(
-                date.fromisoformat(str(end)[:10]) if end else None,
-                item.get("fiscal_year"),
-                item.get("fiscal_quarter"),
-            )
-        )
+        calendar = item_calendar(item, calendars)
         if calendar is None:
             continue
         form = "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")

@@ -1,0 +1,183 @@
+"""The computed opening of a question that ranks the parts of a whole ("which region fell the most?"):
+the parts are read from the passages' statement tables (``finance.parts``), ranked by code, and the
+sentence names the winner, its figure and the others, citing the passage; the shares and changes
+are calculator results, so the answer's check finds every number it states."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from finagent.agent.answer.wording import name as display_name
+from finagent.finance.figures.scope import item_calendar
+from finagent.finance.parts import Part, PartsAsk, PartsBlock, block_score, blocks_for, kind_named, ranked
+from finagent.finance.tables import parse_tables
+
+_SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion"}
+_MAX_LISTED = 6
+
+
+@dataclass(frozen=True, slots=True)
+class PartsOpening:
+    """The sentences, the calculations that back their computed numbers, and the figures the question
+    itself gives (a share asked about)."""
+
+    text: str
+    calculations: list[dict[str, Any]]
+    givens: str = ""
+
+
+def parts_opening(
+    ask: PartsAsk,
+    items: Sequence[dict[str, Any]],
+    wanted: dict[str, list[tuple[int, int | None]]],
+    calendars: dict[str, Any],
+    names: dict[str, list[str]],
+) -> PartsOpening | None:
+    """The ranking's sentences from the best block of parts in the passages (None: no table of the
+    asked company and period has parts adding up to a whole the question names)."""
+    found = _best_block(ask, items, wanted, calendars)
+    if found is None:
+        return None
+    block, item = found
+    order = ranked(block, ask)
+    if not order:
+        return None
+    ticker = str(item.get("ticker") or "")
+    label = str(item["label"])
+    text = _sentences(ask, block, order, display_name(ticker, names), label)
+    givens = f"{ask.share_over:g}%" if ask.share_over is not None else ""
+    return PartsOpening(text, _calculations(ask, block, order, ticker, label), givens)
+
+
+def _best_block(
+    ask: PartsAsk,
+    items: Sequence[dict[str, Any]],
+    wanted: dict[str, list[tuple[int, int | None]]],
+    calendars: dict[str, Any],
+) -> tuple[PartsBlock, dict[str, Any]] | None:
+    """The block whose whole the question names best, then whose passage names the parts' kind
+    ("geographic", "segment"), then the finest breakdown (segments before "products and services"),
+    then the best-ranked passage."""
+    best: tuple[tuple[int, int, int, int], PartsBlock, dict[str, Any]] | None = None
+    for rank, item in enumerate(items):
+        ticker, text = item.get("ticker"), str(item.get("text") or "")
+        calendar = item_calendar(item, calendars) if ticker and "|" in text else None
+        if calendar is None or item.get("kind") == "news":
+            continue
+        form = "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
+        for table in parse_tables(text, form=form):
+            for block in blocks_for(table, calendar, wanted.get(str(ticker), [])):
+                score = block_score(block, ask)
+                kind = kind_named(ask.noun, text, [p.label for p in block.parts])
+                if not score or not kind or (ask.by == "change" and block.prior_total is None):
+                    continue
+                key = (score, kind, len(block.parts), -rank)
+                if best is None or key > best[0]:
+                    best = (key, block, item)
+    return (best[1], best[2]) if best else None
+
+
+def _amount(value: Decimal, scale: int | None) -> str:
+    sign = "-" if value < 0 else ""
+    number = f"{abs(value):,f}"
+    word = _SCALE_WORDS.get(scale or 0)
+    if scale is None:
+        return f"{sign}{number}"
+    return f"{sign}${number} {word}" if word else f"{sign}${number}"
+
+
+def _when(block: PartsBlock, prior: bool = False) -> str:
+    period = block.prior_period if prior and block.prior_period else block.period
+    if prior and block.prior_period is None:
+        return "a year earlier"
+    return f"at {period.label}" if period.duration == "instant" else f"in {period.label}"
+
+
+def _whole(block: PartsBlock) -> str:
+    whole = block.whole.strip(" :")
+    return whole if re.search(r"[A-Z]{2}", whole) else whole.lower()
+
+
+def _percent(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:+.1f}%" if signed else f"{value:.1f}%"
+
+
+def _sentences(ask: PartsAsk, block: PartsBlock, order: list[Part], name: str, label: str) -> str:
+    whole, when, scale = _whole(block), _when(block), block.scale
+    top, rest = order[0], order[1:_MAX_LISTED]
+    total = f"{whole} of {_amount(block.total, scale)}"
+    if ask.by == "share":
+        over = [p for p in order if (p.share or 0.0) > (ask.share_over or 0.0)]
+        limit = f"{ask.share_over:g}%"
+        if not over:
+            return (
+                f"No (computed from the table): no part makes up more than {limit} of {name}'s {total} "
+                f"{when}; "
+                f"the largest, {top.label}, makes up {_percent(top.share)} [{label}]."
+            )
+        listed = "; ".join(f"{p.label} {_amount(p.value, scale)} ({_percent(p.share)})" for p in over)
+        each = "makes" if len(over) == 1 else "each make"
+        return (
+            f"Yes (computed from the table): {listed} {each} up more than {limit} of {name}'s {total} "
+            f"{when} [{label}]."
+        )
+    if ask.by == "change":
+        change = top.change or 0.0
+        size = "largest" if (change < 0) != ask.highest else "smallest"
+        way = "decline" if change < 0 else "increase"
+        first = (
+            f"{top.label} had the {size} {way} in {name}'s {whole} {when}: {_amount(top.value, scale)}, "
+            f"against {_amount(top.prior or Decimal(0), scale)} {_when(block, prior=True)}, "
+            f"{_percent(change, True)} (computed) [{label}]."
+        )
+        others = ", ".join(f"{p.label} {_percent(p.change, True)}" for p in rest)
+        return first + (f" The others: {others} (computed) [{label}]." if others else "")
+    size = "largest" if ask.highest else "smallest"
+    first = (
+        f"{top.label} was the {size} of {name}'s {whole} {when}: {_amount(top.value, scale)} of {total} "
+        f"[{label}]."
+    )
+    others = ", ".join(f"{p.label} {_amount(p.value, scale)}" for p in rest)
+    return first + (f" The others: {others} [{label}]." if others else "")
+
+
+def _calculations(
+    ask: PartsAsk, block: PartsBlock, order: list[Part], ticker: str, label: str
+) -> list[dict[str, Any]]:
+    """The calculator's results the sentences state, in the form the answer's check reads."""
+    period = block.period.label
+    found: list[dict[str, Any]] = []
+    for part in order:
+        if ask.by == "change" and part.change is not None:
+            found.append(
+                {
+                    "ticker": ticker,
+                    "metric": f"{part.label} {_whole(block)}",
+                    "from_period": block.prior_period.label if block.prior_period else "a year earlier",
+                    "to_period": period,
+                    "expression": part.change_expression,
+                    "result": part.change,
+                    "result_text": _percent(part.change, True),
+                    "sources": [label],
+                }
+            )
+        if ask.by == "share" and part.share is not None:
+            found.append(
+                {
+                    "ticker": ticker,
+                    "metric": f"{part.label} share of {_whole(block)}",
+                    "period": period,
+                    "unit": "percent",
+                    "expression": part.share_expression,
+                    "result": part.share,
+                    "result_text": _percent(part.share),
+                    "sources": [label],
+                }
+            )
+    return found

@@ -1,0 +1,237 @@
+"""Rankings of the parts of a whole (segments, regions, liabilities) are computed from the table whose
+rows add up to its total row, in the asked period's column, and stated with the figures that decide
+them."""
+
+from __future__ import annotations
+
+import pytest
+
+from finagent.agent.answer.parts import parts_opening
+from finagent.finance.asks import Ask, read_ask
+from finagent.finance.facts import FiscalCalendar
+from finagent.finance.parts import blocks_for, read_parts_ask
+from finagent.finance.tables import parse_tables
+
+BALANCE_SHEET = """CONSOLIDATED BALANCE SHEETS
+December 31 (Millions, except share data) | 2022 | 2021
+Assets
+Cash and due from banks | $5,510 | $1,292
+Interest-bearing deposits in other banks | 28,097 | 20,548
+Total cash and cash equivalents | 33,914 | 21,840
+Card Member loans | 104,217 | 85,257
+Other assets | 17,689 | 17,244
+Total assets | $155,820 | $124,341
+Liabilities
+Customer deposits | $110,239 | $84,382
+Accounts payable | 12,133 | 10,574
+Short-term borrowings | 1,348 | 2,243
+Long-term debt (includes debt issued by consolidated variable interest entities) | 42,573 | 38,675
+Other liabilities | 37,350 | 30,497
+Total liabilities | $203,643 | $166,371
+"""
+
+GEOGRAPHY = """B. Geographic Information
+The following summarizes revenues by geographic area:
+Three Months Ended Six Months Ended (MILLIONS) July 2, 2023 July 3, 2022 % Change July 2, 2023 July 3, 2022 \
+% Change
+United States | $6,185 | $11,222 | (45) | $14,692 | $20,140 | (27)
+Developed Europe | 2,415 | 5,480 | (56) | 5,236 | 11,569 | (55)
+Developed Rest of World | 1,305 | 5,034 | (74) | 3,778 | 8,320 | (55)
+Emerging Markets | 2,828 | 6,006 | (53) | 7,308 | 13,373 | (45)
+Revenues | $12,734 | $27,742 | (54) | $31,015 | $53,402 | (42)
+"""
+
+SEGMENTS = """Summary of Business Segment Data (Dollars in millions)
+Years ended December 31, | 2022 | 2021 | 2020
+Revenues:
+Commercial Airplanes | $25,867 | $19,493 | $16,162
+Defense, Space & Security | 23,162 | 26,540 | 26,257
+Global Services | 17,611 | 16,328 | 15,543
+Boeing Capital | 199 | 272 | 261
+Unallocated items, eliminations and other | (231) | (347) | (65)
+Total revenues | $66,608 | $62,286 | $58,158
+(Loss)/earnings from operations:
+Commercial Airplanes | ($2,370) | ($6,475) | ($13,847)
+Defense, Space & Security | (3,544) | 1,544 | 1,539
+Global Services | 2,727 | 2,017 | 450
+Boeing Capital | 29 | 106 | 63
+Segment operating loss | (3,158) | (2,808) | (11,795)
+"""
+
+NAMES = {"AXP": ["AXP", "American Express"], "PFE": ["PFE", "Pfizer"], "BA": ["BA", "Boeing"]}
+CALENDARS = {"AXP": [12, 0], "PFE": [12, 0], "BA": [12, 0]}
+
+
+def _item(ticker: str, text: str, kind: str, label: str) -> dict[str, object]:
+    return {"ticker": ticker, "text": text, "kind": kind, "label": label}
+
+
+@pytest.mark.parametrize(
+    ("question", "noun", "by", "highest"),
+    [
+        (
+            "What was the largest liability in American Express's Balance Sheet in 2022?",
+            "liability",
+            "level",
+            True,
+        ),
+        (
+            "Which of JPM's business segments had the lowest net revenue in 2021 Q1?",
+            "segments",
+            "level",
+            False,
+        ),
+        (
+            "For Pfizer, which geographic region had the biggest drop in Q2 2023 revenues?",
+            "region",
+            "change",
+            False,
+        ),
+        ("Which region had the worst topline performance for MGM during FY2022?", "region", "change", False),
+        ("Which segment grew the most in fiscal 2023?", "segment", "change", True),
+        ("Which product category had the smallest decline in sales?", "category", "change", True),
+    ],
+)
+def test_a_question_ranking_parts_is_read(question: str, noun: str, by: str, highest: bool) -> None:
+    ask = read_parts_ask(question)
+    assert ask is not None
+    assert (ask.noun, ask.by, ask.highest) == (noun, by, highest)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What are the geographies that American Express primarily operates in as of 2022?",
+        "What was Apple's total revenue in fiscal 2023?",
+        "Which company had the highest revenue in 2023, Apple or Microsoft?",
+        "Is Boeing's business subject to cyclicality?",
+        "What were Best Buy's operating lease liabilities at the end of fiscal 2022?",
+    ],
+)
+def test_other_questions_rank_no_parts(question: str) -> None:
+    assert read_parts_ask(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "query"),
+    [
+        (
+            "For Pfizer, which geographic region had the biggest drop in Q2 2023 revenues?",
+            "revenues by geographic region",
+        ),
+        ("Which region had the worst topline performance for MGM during FY2022?", "revenue by region"),
+        (
+            "In 2022 Q2, which of JPM's business segments had the highest net income?",
+            "income by business segments",
+        ),
+        (
+            "What was the largest liability in American Express's Balance Sheet in 2022?",
+            "total liabilities balance sheet",
+        ),
+    ],
+)
+def test_the_table_of_parts_is_searched_in_the_wholes_words(question: str, query: str) -> None:
+    ask = read_parts_ask(question)
+    assert ask is not None and ask.query == query
+
+
+def test_a_share_threshold_is_read_with_its_percent() -> None:
+    ask = read_parts_ask(
+        "Are there any product categories / service categories that represent more than 20% of Boeing's "
+        "revenue for FY2022?"
+    )
+    assert ask is not None and ask.by == "share" and ask.share_over == 20.0
+    assert "reven" in ask.measure
+
+
+def test_the_plan_carries_the_parts_ask_through_json() -> None:
+    ask = read_ask("What was the largest liability in American Express's balance sheet in 2022?", ["AXP"])
+    assert ask.parts is not None
+    assert Ask.from_dict(ask.to_dict()) == ask
+    several = read_ask("Which of Apple's and Microsoft's segments had the highest revenue?", ["AAPL", "MSFT"])
+    assert several.parts is None  # one company's whole only
+
+
+def test_parts_are_rows_that_add_up_to_their_total() -> None:
+    (table,) = parse_tables(BALANCE_SHEET, form="10-K")
+    blocks = blocks_for(table, FiscalCalendar(12), [(2022, None)])
+    wholes = {b.whole: [p.label for p in b.parts] for b in blocks}
+    # a subtotal stands for its rows in the total above it
+    assert wholes["assets"] == ["cash and cash equivalents", "Card Member loans", "Other assets"]
+    assert wholes["liabilities"][0] == "Customer deposits"
+    assert len(wholes["liabilities"]) == 5
+
+
+def test_rows_that_do_not_add_up_are_not_parts() -> None:
+    broken = BALANCE_SHEET.replace("Accounts payable | 12,133", "Accounts payable | 12,733")
+    (table,) = parse_tables(broken, form="10-K")
+    blocks = blocks_for(table, FiscalCalendar(12), [(2022, None)])
+    assert "liabilities" not in {b.whole for b in blocks}
+
+
+def test_the_largest_liability_is_named_with_its_figure() -> None:
+    ask = read_parts_ask("What was the largest liability in American Express's Balance Sheet in 2022?")
+    assert ask is not None
+    opening = parts_opening(
+        ask, [_item("AXP", BALANCE_SHEET, "10-K", "10K1")], {"AXP": [(2022, None)]}, CALENDARS, NAMES
+    )
+    assert opening is not None
+    assert opening.text.startswith(
+        "Customer deposits was the largest of American Express's liabilities at FY2022 end: $110,239 million "
+        "of liabilities of $203,643 million [10K1]."
+    )
+    assert "Long-term debt $42,573 million" in opening.text
+
+
+def test_the_biggest_drop_is_computed_against_the_same_quarter_a_year_earlier() -> None:
+    ask = read_parts_ask("For Pfizer, which geographic region had the biggest drop in Q2 2023 revenues?")
+    assert ask is not None
+    opening = parts_opening(
+        ask, [_item("PFE", GEOGRAPHY, "10-Q", "10Q1")], {"PFE": [(2023, 2)]}, CALENDARS, NAMES
+    )
+    assert opening is not None
+    assert opening.text.startswith(
+        "Developed Rest of World had the largest decline in Pfizer's revenues in Q2 FY2023: $1,305 million, "
+        "against $5,034 million in Q2 FY2022, -74.1% (computed) [10Q1]."
+    )
+    changes = {c["metric"]: c["result_text"] for c in opening.calculations}
+    assert changes["United States revenues"] == "-44.9%"  # the quarter's, not the six months' -27%
+
+
+def test_parts_above_a_share_are_listed_with_their_computed_shares() -> None:
+    ask = read_parts_ask(
+        "Are there any product categories / service categories that represent more than 20% of Boeing's "
+        "revenue for FY2022?"
+    )
+    assert ask is not None
+    opening = parts_opening(
+        ask, [_item("BA", SEGMENTS, "10-K", "10K1")], {"BA": [(2022, None)]}, CALENDARS, NAMES
+    )
+    assert opening is not None
+    assert opening.text == (
+        "Yes (computed from the table): Commercial Airplanes $25,867 million (38.8%); Defense, Space & "
+        "Security $23,162 million (34.8%); Global Services $17,611 million (26.4%) each make up more than "
+        "20% of Boeing's revenues of $66,608 million in FY2022 [10K1]."
+    )
+    assert opening.givens == "20%"
+
+
+def test_no_ranking_when_the_asked_period_has_no_column() -> None:
+    ask = read_parts_ask("What was the largest liability in American Express's Balance Sheet in 2019?")
+    assert ask is not None
+    items = [_item("AXP", BALANCE_SHEET, "10-K", "10K1")]
+    assert parts_opening(ask, items, {"AXP": [(2019, None)]}, CALENDARS, NAMES) is None
+
+
+def test_parts_of_another_kind_are_not_ranked() -> None:
+    ask = read_parts_ask("Which geographic region had the highest revenues in 2022?")
+    assert ask is not None
+    items = [_item("BA", SEGMENTS, "10-K", "10K1")]  # segments, not regions
+    assert parts_opening(ask, items, {"BA": [(2022, None)]}, CALENDARS, NAMES) is None
+
+
+def test_a_whole_the_question_does_not_name_is_not_ranked() -> None:
+    ask = read_parts_ask("Which segment had the highest operating margin in 2022?")
+    assert ask is not None
+    items = [_item("BA", SEGMENTS, "10-K", "10K1")]
+    assert parts_opening(ask, items, {"BA": [(2022, None)]}, CALENDARS, NAMES) is None
