@@ -157,7 +157,7 @@ def test_parts_are_rows_that_add_up_to_their_total() -> None:
     blocks = blocks_for(table, FiscalCalendar(12), [(2022, None)])
     wholes = {b.whole: [p.label for p in b.parts] for b in blocks}
     # a subtotal stands for its rows in the total above it
-    assert wholes["assets"] == ["cash and cash equivalents", "Card Member loans", "Other assets"]
+    assert wholes["assets"] == ["Cash and cash equivalents", "Card Member loans", "Other assets"]
     assert wholes["liabilities"][0] == "Customer deposits"
     assert len(wholes["liabilities"]) == 5
 
@@ -214,6 +214,72 @@ def test_parts_above_a_share_are_listed_with_their_computed_shares() -> None:
         "20% of Boeing's revenues of $66,608 million in FY2022 [10K1]."
     )
     assert opening.givens == "20%"
+
+
+CASH_FLOWS = """Consolidated Statements of Cash Flows $ in millions Fiscal Years Ended January 28, 2023 \
+January 29, 2022 Operating activities
+Net earnings | $1,419 | $2,454
+Changes in operating assets and liabilities:
+Accounts payable | (1,099) | (201)
+Total cash provided by operating activities | 1,824 | 3,252
+Investing activities
+Additions to property and equipment | (930) | (737)
+Total cash used in investing activities | (962) | (1,372)
+Financing activities
+Repurchase of common stock | (1,014) | (3,502)
+Total cash used in financing activities | (1,806) | (4,297)
+"""
+
+
+def test_parts_the_question_names_are_ranked_by_their_rows() -> None:
+    question = (
+        "Among operations, investing, and financing activities, which brought in the most (or lost the "
+        "least) cash flow for Best Buy in FY2023?"
+    )
+    ask = read_parts_ask(question)
+    assert ask is not None and ask.named == ("opera", "inves", "finan")
+    names, calendars = {"BBY": ["BBY", "Best Buy"]}, {"BBY": [1, 0]}
+    items = [_item("BBY", CASH_FLOWS, "10-K", "10K1")]
+    opening = parts_opening(ask, items, {"BBY": [(2023, None)]}, calendars, names)
+    assert opening is not None
+    assert opening.text == (
+        "Cash provided by operating activities was the highest of those named for Best Buy in FY2023: $1,824 "
+        "million; Cash used in investing activities -$962 million; Cash used in financing activities "
+        "-$1,806 million [10K1]."
+    )
+
+
+SEGMENT_PRODUCTS = """Asset & Wealth Management net revenue by line of business (in millions)
+Three months ended March 31, | 2021 | 2020
+Asset Management | $2,185 | $1,730
+Global Private Bank | 1,892 | 1,659
+Total net revenue | $4,077 | $3,389
+"""
+FIRM_SEGMENTS = """Net revenue by segment (in millions)
+Three months ended March 31, | 2021 | 2020
+Consumer & Community Banking segment | $12,517 | $13,287
+Corporate & Investment Bank segment | 14,605 | 10,003
+Commercial Banking segment | 2,393 | 2,165
+Asset & Wealth Management segment | 4,077 | 3,389
+Corporate segment | (473) | 166
+Total net revenue | $33,119 | $29,010
+"""
+
+
+def test_one_segments_breakdown_is_not_the_companys() -> None:
+    ask = read_parts_ask("Which of JPM's business segments had the lowest net revenue in 2021 Q1?")
+    assert ask is not None
+    names, calendars = {"JPM": ["JPM", "JPMorgan"]}, {"JPM": [12, 0]}
+    inner = [_item("JPM", SEGMENT_PRODUCTS + "segment results", "10-Q", "10Q1")]
+    alone = parts_opening(ask, inner, {"JPM": [(2021, 1)]}, calendars, names)
+    assert alone is not None and alone.text.startswith("Global Private Bank was the smallest")
+    both = [*inner, _item("JPM", FIRM_SEGMENTS, "10-Q", "10Q2")]
+    opening = parts_opening(ask, both, {"JPM": [(2021, 1)]}, calendars, names)
+    assert opening is not None
+    assert opening.text.startswith(
+        "Corporate segment was the smallest of JPMorgan's net revenue in Q1 FY2021: -$473 million of net "
+        "revenue of $33,119 million [10Q2]."
+    ), opening.text
 
 
 def test_no_ranking_when_the_asked_period_has_no_column() -> None:

@@ -36,6 +36,8 @@ _SHARE = re.compile(
     r"\s+(?:more|greater|over|above)\s+(?:than\s+)?(?P<pct>\d+(?:\.\d+)?)\s*(?:%|percent)",
     _I,
 )
+# "Among operations, investing, and financing activities, which brought in the most cash?"
+_AMONG = re.compile(r"\bamong\s+(?:the\s+)?(?P<list>[^?]+?)\s*,?\s*\b(?:which|what)\b", _I)
 _SHARE_NOUN = re.compile(rf"\b(?P<noun>{_NOUN})\b", _I)
 # Lower case only: "Best Buy" names a company, "the best" ranks.
 _HIGH = re.compile(r"\b(?:largest|highest|biggest|greatest|most|top|best|strongest|leading|maximum)\b")
@@ -71,11 +73,19 @@ class PartsAsk:
     measure: tuple[str, ...]
     share_over: float | None = None
     query: str = ""  # the search for the table of parts
+    named: tuple[str, ...] = ()  # the parts the question names ("opera", "inves", "finan"), if it does
 
 
 def read_parts_ask(question: str) -> PartsAsk | None:
     """The parts ranking a question asks for, or None when it asks none."""
     text = question.replace("’", "'")
+    among = _AMONG.search(text)
+    named = _named(among.group("list")) if among else ()
+    if among and named and (_HIGH.search(text) or _LOW.search(text)):
+        measure = tuple(s for s in _measure_stems(text, "") if s not in named)
+        low = _LOW.search(text) is not None and _HIGH.search(text) is None
+        query = f"{_query(text, 'x', measure).removesuffix(' by x')} {among.group('list')}"
+        return PartsAsk("item", "level", not low, measure, query=query, named=named)
     share = _SHARE.search(text)
     noun_match = _SHARE_NOUN.search(text) if share else _WHICH.search(text)
     if noun_match is None or (share is None and not (_HIGH.search(text) or _LOW.search(text))):
@@ -91,6 +101,13 @@ def read_parts_ask(question: str) -> PartsAsk | None:
     if _CHANGE.search(text):
         return PartsAsk(noun, "change", not low, measure, query=query)
     return PartsAsk(noun, "level", not low, measure, query=query)
+
+
+def _named(listed: str) -> tuple[str, ...]:
+    """The stems of the parts a question lists ("operations, investing, and financing activities")."""
+    items = [i.strip() for i in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", listed) if i.strip()]
+    stems = tuple(dict.fromkeys(_stem(i.split()[0]) for i in items))
+    return stems if len(stems) >= 2 else ()
 
 
 def _query(text: str, parts: str, measure: Sequence[str]) -> str:
@@ -192,6 +209,49 @@ def blocks_for(
     return blocks
 
 
+def named_block(
+    table: PeriodTable, calendar: FiscalCalendar, wanted: Sequence[tuple[int, int | None]], ask: PartsAsk
+) -> PartsBlock | None:
+    """The parts a question names, each the row of the table whose label holds its word and most of
+    the question's other words (a total first): "Total cash used in investing activities" for
+    "investing" in a question about cash flow. None unless every named part has its row."""
+    periods = columns_for(table, calendar)
+    column = _column(periods, wanted)
+    if column is None:
+        return None
+    rows: list[TableRow] = []
+    for stem in ask.named:
+        found = [
+            (len(_stems(row.label) & set(ask.measure)) + int(bool(_TOTAL.match(row.label))), -i, row)
+            for i, row in enumerate(table.rows)
+            if stem in _stems(row.label) and _value(row, column) is not None
+        ]
+        if not found or max(found, key=lambda f: (f[0], f[1]))[0] == 0:
+            return None
+        best = max(found, key=lambda f: (f[0], f[1]))[2]
+        if best in rows:
+            return None
+        rows.append(best)
+    prior = _prior_column(periods, column)
+    return PartsBlock(
+        whole="",
+        section=None,
+        total=Decimal(0),
+        prior_total=None,
+        parts=tuple(_parts(rows, column, prior, None)),
+        period=periods[column],  # type: ignore[arg-type]
+        scale=table.scale,
+        prior_period=periods[prior] if prior is not None else None,
+    )
+
+
+_TOTAL = re.compile(r"\s*(?:total|net)\b", _I)
+
+
+def _stems(label: str) -> set[str]:
+    return {_stem(w) for w in re.findall(r"[a-z][a-z-]{2,}", label.lower())}
+
+
 def _column(periods: Sequence[PeriodTarget | None], wanted: Sequence[tuple[int, int | None]]) -> int | None:
     """The asked period's column (a quarter before its year to date); the latest when none is asked."""
     order = {"quarter": 0, "instant": 1, "year": 0, "six_months": 2, "nine_months": 2}
@@ -261,8 +321,8 @@ def _places(cell: str | None) -> int:
     return len(match.group(1)) if match else 0
 
 
-def _parts(rows: list[TableRow], column: int, prior: int | None, total: TableRow) -> list[Part]:
-    whole = _value(total, column)
+def _parts(rows: list[TableRow], column: int, prior: int | None, total: TableRow | None) -> list[Part]:
+    whole = _value(total, column) if total is not None else None
     parts = []
     for row in rows:
         value = _value(row, column)
@@ -308,7 +368,7 @@ def kind_named(noun: str, text: str, labels: Sequence[str]) -> int:
     1 when it names a breakdown of another kind (Apple's regions are its "reportable segments");
     0 when it names none (a sum of revenue lines is not a set of segments), or when regions are asked
     and the parts are not places. A liability or an asset is named by its whole."""
-    if noun.startswith(("liabil", "asset")):
+    if noun.startswith(("liabil", "asset")) or noun == "item":
         return 2
     if any(_LINE_ITEM.search(label) for label in labels):
         return 0  # "Net interest income" and "Noninterest revenue" are lines of revenue, not segments
@@ -324,17 +384,26 @@ def _label(label: str) -> str:
     """A part's name as a reader wants it: no "Total", no long parenthetical ("(includes debt issued
     by consolidated variable interest entities: ...)")."""
     label = re.sub(r"\s*\([^()]{12,}\)", "", label)
-    return re.sub(r"^\s*total\s+", "", label, flags=_I).strip()
+    label = re.sub(r"^\s*total\s+", "", label, flags=_I).strip()
+    return label[:1].upper() + label[1:]
 
 
 # Words of a total row that do not make it another whole ("Total net revenue" is revenue).
 _WHOLE_GENERIC = frozenset({"total", "net", "conso", "repor", "the", "and", "all", "compa", "group"})
 
 
+def whole_key(block: PartsBlock) -> str:
+    """The whole a block adds up to, as its stems ("liabi", "reven"), to compare totals across tables."""
+    stems = {_stem(w) for w in re.findall(r"[a-z][a-z-]{2,}", block.whole.lower())} - _WHOLE_GENERIC
+    return " ".join(sorted(stems))
+
+
 def block_score(block: PartsBlock, ask: PartsAsk) -> int:
     """How many of the question's stems name the block's whole, the total row (or, for a bare "Total",
     its heading); 0 when the whole says more than the question asks: "Commercial banking net revenue"
     or "net cash used in financing activities" is not the company's revenue or its liabilities."""
+    if ask.named:
+        return 1  # the question names the parts; each row was found by its name
     whole = {_stem(w) for w in re.findall(r"[a-z][a-z-]{2,}", block.whole.lower())} - _WHOLE_GENERIC
     if not whole:
         whole = {_stem(w) for w in re.findall(r"[a-z][a-z-]{2,}", (block.section or "").lower())}

@@ -13,7 +13,17 @@ from typing import Any
 
 from finagent.agent.answer.wording import name as display_name
 from finagent.finance.figures.scope import item_calendar
-from finagent.finance.parts import Part, PartsAsk, PartsBlock, block_score, blocks_for, kind_named, ranked
+from finagent.finance.parts import (
+    Part,
+    PartsAsk,
+    PartsBlock,
+    block_score,
+    blocks_for,
+    kind_named,
+    named_block,
+    ranked,
+    whole_key,
+)
 from finagent.finance.tables import parse_tables
 
 _SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion"}
@@ -61,24 +71,53 @@ def _best_block(
 ) -> tuple[PartsBlock, dict[str, Any]] | None:
     """The block whose whole the question names best, then whose passage names the parts' kind
     ("geographic", "segment"), then the finest breakdown (segments before "products and services"),
-    then the best-ranked passage."""
+    then the best-ranked passage. A block whose total is below another block's total of the same
+    whole and period breaks down a part (one segment's revenue by product), not the company's."""
+    found = [
+        (rank, item, block)
+        for rank, item in enumerate(items)
+        for block in _blocks(ask, item, wanted, calendars)
+    ]
+    largest: dict[tuple[str, str], Decimal] = {}
+    for _, _, block in found:
+        whole = (whole_key(block), block.period.label)
+        largest[whole] = max(largest.get(whole, abs(block.total)), abs(block.total))
     best: tuple[tuple[int, int, int, int], PartsBlock, dict[str, Any]] | None = None
-    for rank, item in enumerate(items):
-        ticker, text = item.get("ticker"), str(item.get("text") or "")
-        calendar = item_calendar(item, calendars) if ticker and "|" in text else None
-        if calendar is None or item.get("kind") == "news":
+    for rank, item, block in found:
+        score = block_score(block, ask)
+        kind = kind_named(ask.noun, str(item.get("text") or ""), [p.label for p in block.parts])
+        if not score or not kind or (ask.by == "change" and block.prior_total is None):
             continue
-        form = "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
-        for table in parse_tables(text, form=form):
-            for block in blocks_for(table, calendar, wanted.get(str(ticker), [])):
-                score = block_score(block, ask)
-                kind = kind_named(ask.noun, text, [p.label for p in block.parts])
-                if not score or not kind or (ask.by == "change" and block.prior_total is None):
-                    continue
-                key = (score, kind, len(block.parts), -rank)
-                if best is None or key > best[0]:
-                    best = (key, block, item)
+        company_total = largest[(whole_key(block), block.period.label)]
+        if not ask.named and abs(block.total) < company_total * Decimal("0.99"):
+            continue
+        key = (score, kind, len(block.parts), -rank)
+        if best is None or key > best[0]:
+            best = (key, block, item)
     return (best[1], best[2]) if best else None
+
+
+def _blocks(
+    ask: PartsAsk,
+    item: dict[str, Any],
+    wanted: dict[str, list[tuple[int, int | None]]],
+    calendars: dict[str, Any],
+) -> list[PartsBlock]:
+    """The blocks of parts in a passage's tables, for the asked company's periods."""
+    ticker, text = item.get("ticker"), str(item.get("text") or "")
+    calendar = item_calendar(item, calendars) if ticker and "|" in text else None
+    if calendar is None or item.get("kind") == "news":
+        return []
+    form = "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
+    periods = wanted.get(str(ticker), [])
+    blocks: list[PartsBlock] = []
+    for table in parse_tables(text, form=form):
+        if ask.named:
+            named = named_block(table, calendar, periods, ask)
+            blocks += [named] if named is not None else []
+        else:
+            blocks += blocks_for(table, calendar, periods)
+    return blocks
 
 
 def _amount(value: Decimal, scale: int | None) -> str:
@@ -138,6 +177,13 @@ def _sentences(ask: PartsAsk, block: PartsBlock, order: list[Part], name: str, l
         )
         others = ", ".join(f"{p.label} {_percent(p.change, True)}" for p in rest)
         return first + (f" The others: {others} (computed) [{label}]." if others else "")
+    if ask.named:
+        size = "highest" if ask.highest else "lowest"
+        others = "; ".join(f"{p.label} {_amount(p.value, scale)}" for p in rest)
+        return (
+            f"{top.label} was the {size} of those named for {name} {when}: "
+            f"{_amount(top.value, scale)}; {others} [{label}]."
+        )
     size = "largest" if ask.highest else "smallest"
     first = (
         f"{top.label} was the {size} of {name}'s {whole} {when}: {_amount(top.value, scale)} of {total} "
