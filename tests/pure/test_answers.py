@@ -5,6 +5,7 @@ ask's order; a draft cut by the token limit loses its unfinished sentence."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -28,6 +29,7 @@ NAMES = {
     "NFLX": ["NFLX", "Netflix, Inc.", "Netflix"],
     "BA": ["BA", "The Boeing Company", "Boeing"],
     "MSFT": ["MSFT", "Microsoft Corporation", "Microsoft"],
+    "AXP": ["AXP", "American Express Company", "American Express"],
 }
 
 
@@ -474,6 +476,27 @@ def test_an_improving_margin_is_a_rise_in_points_and_an_improving_cost_a_fall() 
     ), text
     assert read_ask("Did Apple's SG&A expenses improve in 2024?", ["AAPL"], {}, ["sga"]).up is False
     assert read_ask("Did Apple's operating income improve in 2024?", ["AAPL"], {}, ["operating_income"]).up
+
+
+def test_a_margin_whose_line_the_statement_does_not_print_is_not_computed() -> None:
+    """American Express's income statement prints revenue but no operating income: the model's copy
+    of another line (net income) is no operating income, and no operating margin is made of it."""
+    cells = [
+        replace(cell("AXP", "FY2022", date(2022, 12, 31), "42967"), note="table"),
+        replace(cell("AXP", "FY2022", date(2022, 12, 31), "7514", metric="operating_income"), note="model"),
+    ]
+    asked = "Does AMEX have an improving operating margin profile as of 2022?"
+    text = said(asked, cells, ["AXP"], "operating_margin")
+    assert text.startswith(
+        "American Express' statement for FY2022 prints revenue but no operating income line [10K1]: "
+        "operating margin is not a measure it reports, and none is computed."
+    ), text
+    computed = compare(cells, Wanted.from_question(asked), ["operating_margin"])
+    assert not [c for c in computed.calculations if c["kind"] == "operating_margin"]
+    printed = [replace(c, note="table") for c in cells]  # both lines read from the statement
+    margin_of = compare(printed, Wanted.from_question(asked), ["operating_margin"])
+    assert [c["result_text"] for c in margin_of.calculations if c["kind"] == "operating_margin"] == ["17.5%"]
+    assert "not a measure it reports" not in said(asked, printed, ["AXP"], "operating_margin")
 
 
 def test_one_companys_figure_set_against_another_period_is_stated_as_a_change() -> None:

@@ -189,6 +189,33 @@ def _prior_quarter(cell: Cell, series: Sequence[Cell]) -> Cell | None:
     return next((c for c in series if c.fiscal_year == year and c.fiscal_quarter == quarter), None)
 
 
+def unprinted_line(cell: Cell, other: Cell) -> bool:
+    """A margin's line the model copied from the passages while its base was read from a statement
+    table: the statement prints the base (revenue) but not the line (operating income), so the
+    company does not report that line and no margin is computed from a copy of another one."""
+    return cell.note == "model" and other.note == "table"
+
+
+def unreported_margins(cells: Sequence[Cell], name: str) -> list[tuple[Cell, Cell]]:
+    """(line, base) of each company and period whose margin ``name`` is not computed because its
+    statement prints no such line."""
+    if name not in COMPUTED or COMPUTED[name][2] != "margin":
+        return []
+    _, (first, second), _ = COMPUTED[name]
+    index = {(c.ticker, c.metric, c.period): c for c in cells}
+    found = []
+    for cell in cells:
+        other = index.get((cell.ticker, second, cell.period))
+        if (
+            cell.metric == first
+            and cell.role == "target"
+            and other is not None
+            and unprinted_line(cell, other)
+        ):
+            found.append((cell, other))
+    return found
+
+
 def computed_cells(
     cells: Sequence[Cell], wanted_metrics: Sequence[str]
 ) -> tuple[list[Cell], list[dict[str, Any]]]:
@@ -209,6 +236,8 @@ def computed_cells(
             if helper == "margin":
                 if other.value == 0 or (name == "gross_margin" and cell.value > other.value):
                     continue  # gross profit above revenue is a line misread, never a margin over 100%
+                if unprinted_line(cell, other):
+                    continue
                 result = margin_pct(cell.shown, other.shown)
                 unit, scale = "percent", 0
             else:

@@ -32,7 +32,7 @@ from finagent.agent.answer.wording import (
 )
 from finagent.finance.asks import Ask
 from finagent.finance.calculator import difference, growth_pct
-from finagent.finance.compare import Cell, Comparisons, scale_unit
+from finagent.finance.compare import Cell, Comparisons, scale_unit, unreported_margins
 from finagent.finance.figures.text import describe_calculation
 from finagent.finance.figures.verdict import sign_verdict
 from finagent.finance.history import History
@@ -158,7 +158,24 @@ def opening(facts: Facts) -> Opening:
     result = handler(facts)
     if not result.sentences:
         result = _values(facts)
+    unreported = _unreported(facts)
+    if unreported:  # said first: the asked margin is not a measure the company reports
+        result.sentences = [*unreported, *result.sentences]
     return result
+
+
+def _unreported(facts: Facts) -> list[str]:
+    """ "American Express's income statement prints no operating income line [10K1]: operating margin
+    is not a measure it reports, and none is computed." """
+    sentences = []
+    for line, base in unreported_margins(facts.cells, facts.metric):
+        label, (first, _), _ = COMPUTED[facts.metric]
+        sentences.append(
+            f"{facts.of(line.ticker)} statement for {line.period} prints {facts.words(base.metric)} but no "
+            f"{facts.words(first)} line{cite(base.sources)}: {label.lower()} is not a measure it reports, "
+            "and none is computed."
+        )
+    return sentences
 
 
 # -- values -------------------------------------------------------------------------------------------
