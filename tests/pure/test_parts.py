@@ -273,6 +273,10 @@ def test_one_segments_breakdown_is_not_the_companys() -> None:
     inner = [_item("JPM", SEGMENT_PRODUCTS + "segment results", "10-Q", "10Q1")]
     alone = parts_opening(ask, inner, {"JPM": [(2021, 1)]}, calendars, names)
     assert alone is not None and alone.text.startswith("Global Private Bank was the smallest")
+    firm_total = "Consolidated results (in millions)\nThree months ended March 31, | 2021 | 2020\n"
+    firm_total += "Total net revenue | $33,119 | $29,010\nProvision for credit losses | (4,156) | 8,285\n"
+    with_firm_total = [*inner, _item("JPM", firm_total, "10-Q", "10Q3")]
+    assert parts_opening(ask, with_firm_total, {"JPM": [(2021, 1)]}, calendars, names) is None
     both = [*inner, _item("JPM", FIRM_SEGMENTS, "10-Q", "10Q2")]
     opening = parts_opening(ask, both, {"JPM": [(2021, 1)]}, calendars, names)
     assert opening is not None

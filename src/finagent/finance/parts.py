@@ -392,10 +392,28 @@ def _label(label: str) -> str:
 _WHOLE_GENERIC = frozenset({"total", "net", "conso", "repor", "the", "and", "all", "compa", "group"})
 
 
-def whole_key(block: PartsBlock) -> str:
-    """The whole a block adds up to, as its stems ("liabi", "reven"), to compare totals across tables."""
-    stems = {_stem(w) for w in re.findall(r"[a-z][a-z-]{2,}", block.whole.lower())} - _WHOLE_GENERIC
+def whole_key(label: str) -> str:
+    """A whole as its stems ("liabi", "reven"): "Total net revenue" and "Net revenue" are one whole."""
+    stems = {_stem(w) for w in re.findall(r"[a-z][a-z-]{2,}", label.lower())} - _WHOLE_GENERIC
     return " ".join(sorted(stems))
+
+
+def totals_for(
+    table: PeriodTable, calendar: FiscalCalendar, wanted: Sequence[tuple[int, int | None]]
+) -> list[tuple[str, str, Decimal]]:
+    """(whole, period, value) of every row in the asked period's column: the largest value a whole
+    takes anywhere in the passages is the company's (a segment's own total is smaller)."""
+    periods = columns_for(table, calendar)
+    column = _column(periods, wanted)
+    if column is None or periods[column] is None:
+        return []
+    label = periods[column].label  # type: ignore[union-attr]
+    found = []
+    for row in table.rows:
+        value = _value(row, column)
+        if value is not None:
+            found.append((whole_key(_label(row.label)), label, abs(value)))
+    return found
 
 
 def block_score(block: PartsBlock, ask: PartsAsk) -> int:

@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from finagent.agent.answer.wording import name as display_name
+from finagent.finance.facts import FiscalCalendar
 from finagent.finance.figures.scope import item_calendar
 from finagent.finance.parts import (
     Part,
@@ -22,9 +23,10 @@ from finagent.finance.parts import (
     kind_named,
     named_block,
     ranked,
+    totals_for,
     whole_key,
 )
-from finagent.finance.tables import parse_tables
+from finagent.finance.tables import PeriodTable, parse_tables
 
 _SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion"}
 _MAX_LISTED = 6
@@ -71,24 +73,24 @@ def _best_block(
 ) -> tuple[PartsBlock, dict[str, Any]] | None:
     """The block whose whole the question names best, then whose passage names the parts' kind
     ("geographic", "segment"), then the finest breakdown (segments before "products and services"),
-    then the best-ranked passage. A block whose total is below another block's total of the same
-    whole and period breaks down a part (one segment's revenue by product), not the company's."""
-    found = [
-        (rank, item, block)
-        for rank, item in enumerate(items)
-        for block in _blocks(ask, item, wanted, calendars)
-    ]
+    then the best-ranked passage. A block whose total is below the largest value its whole takes in
+    the passages for that period breaks down a part (one segment's revenue by line of business), not
+    the company's."""
+    found: list[tuple[int, dict[str, Any], PartsBlock]] = []
     largest: dict[tuple[str, str], Decimal] = {}
-    for _, _, block in found:
-        whole = (whole_key(block), block.period.label)
-        largest[whole] = max(largest.get(whole, abs(block.total)), abs(block.total))
+    for rank, item in enumerate(items):
+        for table, calendar in _tables(item, calendars):
+            periods = wanted.get(str(item.get("ticker")), [])
+            found += [(rank, item, block) for block in _blocks(ask, table, calendar, periods)]
+            for whole, period, value in totals_for(table, calendar, periods):
+                largest[(whole, period)] = max(largest.get((whole, period), value), value)
     best: tuple[tuple[int, int, int, int], PartsBlock, dict[str, Any]] | None = None
     for rank, item, block in found:
         score = block_score(block, ask)
         kind = kind_named(ask.noun, str(item.get("text") or ""), [p.label for p in block.parts])
         if not score or not kind or (ask.by == "change" and block.prior_total is None):
             continue
-        company_total = largest[(whole_key(block), block.period.label)]
+        company_total = largest.get((whole_key(block.whole), block.period.label), abs(block.total))
         if not ask.named and abs(block.total) < company_total * Decimal("0.99"):
             continue
         key = (score, kind, len(block.parts), -rank)
@@ -97,27 +99,24 @@ def _best_block(
     return (best[1], best[2]) if best else None
 
 
-def _blocks(
-    ask: PartsAsk,
-    item: dict[str, Any],
-    wanted: dict[str, list[tuple[int, int | None]]],
-    calendars: dict[str, Any],
-) -> list[PartsBlock]:
-    """The blocks of parts in a passage's tables, for the asked company's periods."""
+def _tables(item: dict[str, Any], calendars: dict[str, Any]) -> list[tuple[PeriodTable, FiscalCalendar]]:
+    """A filing passage's tables, each with the calendar its columns are read in."""
     ticker, text = item.get("ticker"), str(item.get("text") or "")
     calendar = item_calendar(item, calendars) if ticker and "|" in text else None
     if calendar is None or item.get("kind") == "news":
         return []
     form = "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
-    periods = wanted.get(str(ticker), [])
-    blocks: list[PartsBlock] = []
-    for table in parse_tables(text, form=form):
-        if ask.named:
-            named = named_block(table, calendar, periods, ask)
-            blocks += [named] if named is not None else []
-        else:
-            blocks += blocks_for(table, calendar, periods)
-    return blocks
+    return [(table, calendar) for table in parse_tables(text, form=form)]
+
+
+def _blocks(
+    ask: PartsAsk, table: PeriodTable, calendar: FiscalCalendar, periods: list[tuple[int, int | None]]
+) -> list[PartsBlock]:
+    """The blocks of parts of one table in the asked company's periods (the parts a question names)."""
+    if ask.named:
+        named = named_block(table, calendar, periods, ask)
+        return [named] if named is not None else []
+    return blocks_for(table, calendar, periods)
 
 
 def _amount(value: Decimal, scale: int | None) -> str:
