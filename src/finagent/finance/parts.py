@@ -134,12 +134,13 @@ def _stem(word: str) -> str:
     return _SYNONYMS.get(stem, stem)
 
 
+_RANKING_WORDS = re.compile(rf"{_HIGH.pattern}|{_LOW.pattern}|{_DOWN.pattern}|{_CHANGE.pattern}", _I)
+
+
 def _measure_stems(text: str, noun: str) -> tuple[str, ...]:
     """The stems that may name the whole: every content word but the ranking's own; a liability or an
     asset is its own whole."""
-    skip = re.compile(rf"{_HIGH.pattern}|{_LOW.pattern}|{_DOWN.pattern}|{_CHANGE.pattern}", _I)
-    words = re.findall(r"[a-z][a-z-]{2,}", skip.sub(" ", text.lower().replace("top line", "topline")))
-    stems = {_stem(w) for w in words} - _STEM_STOP
+    stems = _stems(_RANKING_WORDS.sub(" ", text.lower().replace("top line", "topline"))) - _STEM_STOP
     stems -= {_stem(w) for w in _NOUN_WORDS if not w.startswith(("liabil", "asset"))}
     return tuple(sorted(stems | ({_stem(noun)} if noun.startswith(("liabil", "asset")) else set())))
 
@@ -394,8 +395,7 @@ _WHOLE_GENERIC = frozenset({"total", "net", "conso", "repor", "the", "and", "all
 
 def whole_key(label: str) -> str:
     """A whole as its stems ("liabi", "reven"): "Total net revenue" and "Net revenue" are one whole."""
-    stems = {_stem(w) for w in re.findall(r"[a-z][a-z-]{2,}", label.lower())} - _WHOLE_GENERIC
-    return " ".join(sorted(stems))
+    return " ".join(sorted(_stems(label) - _WHOLE_GENERIC))
 
 
 def totals_for(
@@ -422,10 +422,7 @@ def block_score(block: PartsBlock, ask: PartsAsk) -> int:
     or "net cash used in financing activities" is not the company's revenue or its liabilities."""
     if ask.named:
         return 1  # the question names the parts; each row was found by its name
-    whole = {_stem(w) for w in re.findall(r"[a-z][a-z-]{2,}", block.whole.lower())} - _WHOLE_GENERIC
-    if not whole:
-        whole = {_stem(w) for w in re.findall(r"[a-z][a-z-]{2,}", (block.section or "").lower())}
-        whole -= _WHOLE_GENERIC
+    whole = _stems(block.whole) - _WHOLE_GENERIC or _stems(block.section or "") - _WHOLE_GENERIC
     if not whole or not whole <= set(ask.measure):
         return 0
     return len(whole)
