@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from finagent.agent.understand.plan import event_days, question_traits
+from finagent.agent.understand.plan import event_days, question_traits, required_sources
 from finagent.finance.periods import parse_time_phrases
 
 
@@ -184,3 +184,18 @@ def test_this_10k_without_a_year_is_every_stored_year() -> None:
     assert undated_document("What risks are highlighted in these quarterly reports?") == {"10-Q"}
     assert undated_document("Summarise the legal matters in this filing") == frozenset()
     assert undated_document("What was Apple's revenue in FY2023?") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "news"),
+    [
+        ("What did Apple announce in its 8-K of February 2, 2023?", False),
+        ("What did Apple say on its last earnings call about margins?", False),
+        ("Any news in Apple's 8-K of February 2, 2023 or the press?", True),
+        ("What did Apple announce last week?", True),
+        ("What are the latest headlines about NVIDIA?", True),
+    ],
+)
+def test_a_question_about_a_named_document_does_not_call_the_news(question: str, news: bool) -> None:
+    """ "Announced in its 8-K" asks the filing; the press is asked only when the question names it."""
+    assert ("news" in required_sources(question, ["10-K", "news"])) is news

@@ -53,6 +53,23 @@ def test_a_sentence_with_no_citation_is_unsupported() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Apple announced that it would acquire Peloton in 2024.",
+        "Apple will buy Peloton.",
+        "Sales rose in 2023.",
+    ],
+)
+def test_a_short_uncited_sentence_naming_someone_or_a_year_is_a_claim(sentence: str) -> None:
+    assert support_problem(sentence, PASSAGES, NAMES) == "it cites no passage"
+
+
+@pytest.mark.parametrize("sentence", ["In summary:", "Apple's answer follows.", "In February, sales rose."])
+def test_a_short_uncited_connective_is_not_a_claim(sentence: str) -> None:
+    assert support_problem(sentence, PASSAGES, NAMES) is None
+
+
 def test_words_the_passage_does_not_carry_are_refused() -> None:
     sentence = "Apple filed for bankruptcy protection after its lenders withdrew financing [10Q1]."
     assert "not in the passage" in (support_problem(sentence, PASSAGES, NAMES) or "")

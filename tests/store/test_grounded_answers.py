@@ -118,6 +118,33 @@ def test_a_rumour_in_the_news_never_becomes_the_companys_announcement(writer: An
     assert out["confidence"] < Context().threshold("standard")
 
 
+RESULTS_8K = {
+    **EIGHT_K,
+    "chunk_id": 4,
+    "document_id": 4,
+    "fiscal_year": 2023,
+    "period_label": "Q1 FY2023",
+    "title": "AAPL 8-K 2023-02-02",
+    "text": "Item 2.02 Results of Operations and Financial Condition. On February 2, 2023, Apple Inc. "
+    "(“Apple”) issued a press release regarding Apple’s financial results for its first fiscal quarter "
+    "ended December 31, 2022. A copy of Apple’s press release is attached hereto as Exhibit 99.1.",
+}
+
+
+def test_an_uncited_rumour_is_withheld_and_the_filing_quoted_whole(writer: Any) -> None:
+    """A short sentence that cites nothing but names a company and a year is a claim like any other (the
+    rumour reached the model from a news tool, whose summary no sentence is matched to)."""
+    claim = "Apple announced that it would acquire Peloton in 2024."
+    question = "What did Apple announce in its 8-K of February 2, 2023?"
+    out, models = writer([claim, claim], [RESULTS_8K], question=question)
+    answer = out["answer"]
+    assert len(models.prompts("generate")) == 2
+    assert "Peloton" not in answer, answer
+    assert "On February 2, 2023, Apple Inc. (“Apple”) issued a press release regarding Apple’s" in answer
+    assert any("cites no passage" in w for w in out["warnings"]), out["warnings"]
+    assert out["confidence"] < Context().threshold("standard")
+
+
 def test_the_companys_own_statement_stands_with_its_citation(writer: Any) -> None:
     said = "On December 2, 2024, Apple declared a cash dividend of $0.25 per share of common stock [8K1]."
     out, models = writer([said], [RUMOUR, EIGHT_K])

@@ -15,6 +15,7 @@ from typing import Any
 from finagent.finance.citations import CITATION, cited_labels
 from finagent.finance.figures.matching import companies_in
 from finagent.finance.stated_change import against_computed, contradicted_change
+from finagent.finance.words import SENTENCE_BREAK
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +112,6 @@ _NEWS_FRAME = re.compile(
 )
 _FILING = re.compile(r"\b(?:8-?K|10-?K|10-?Q|filing|annual\s+report|quarterly\s+report)\b", re.I)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def stem(word: str) -> str:
@@ -136,7 +136,7 @@ def _best_sentence(words: set[str], passages: Sequence[Passage]) -> tuple[str, i
     """The passage sentence that shares most of the claim's words, and how many it shares."""
     best, score = "", 0
     for passage in passages:
-        for part in _SENTENCE.split(passage.text):
+        for part in SENTENCE_BREAK.split(passage.text):
             shared = len(words & content_words(part))
             if shared > score:
                 best, score = part, shared
@@ -154,7 +154,7 @@ def _cause_problem(sentence: str, passages: Sequence[Passage], names: Sequence[s
     if not effect or not cause:
         return None
     for passage in passages:
-        for part in _SENTENCE.split(passage.text):
+        for part in SENTENCE_BREAK.split(passage.text):
             said = _CAUSE.search(part)
             if said is None:
                 continue
@@ -186,7 +186,7 @@ def support_problem(
     if not cited:
         if computed and not _CAUSE.search(sentence):
             return None
-        return "it cites no passage" if len(words) >= MIN_WORDS else None
+        return "it cites no passage" if _is_claim(sentence, words, aliases) else None
     if len(words) >= MIN_WORDS:
         carried = set().union(*(content_words(p.text) | content_words(p.title) for p in cited))
         if len(words & carried) / len(words) < SUPPORT:
@@ -199,6 +199,25 @@ def support_problem(
         or _modality_problem(sentence, words, cited)
         or _cause_problem(sentence, cited, aliases)
     )
+
+
+def _is_claim(sentence: str, words: set[str], aliases: Sequence[str]) -> bool:
+    """A sentence that says something to check: four content words, or fewer that name someone or a
+    year ("Apple will acquire Peloton in 2024."); connectives ("In summary:") are not claims."""
+    if len(words) >= MIN_WORDS:
+        return True
+    return bool(words) and bool(_YEAR.search(sentence) or _unknown_names(sentence, aliases))
+
+
+def _unknown_names(sentence: str, aliases: Sequence[str], text: str = "") -> list[str]:
+    """The names a sentence gives (capitalised words inside it) that are neither a month, one of the
+    companies' own names, nor in ``text``."""
+    known = " ".join(aliases).lower()
+    return [
+        name
+        for name in _NAME.findall(sentence.strip(" -*\n\t"))
+        if (low := name.lower()) not in _MONTHS and low not in known and low not in text
+    ]
 
 
 _VERDICT = re.compile(r"^\W*(?:yes|no)\b", re.I)
@@ -255,13 +274,9 @@ def verdict_problem(
 
 def _name_problem(sentence: str, cited: Sequence[Passage], aliases: Sequence[str]) -> str | None:
     """A name the sentence gives ("Peloton") must be in the passages it stands on."""
-    known = " ".join(aliases).lower()
     text = " ".join(f"{p.text} {p.title}" for p in cited).lower()
-    for name in _NAME.findall(sentence):
-        low = name.lower()
-        if low not in _MONTHS and low not in known and low not in text:
-            return f"the name {name} is not in the passages the answer cites"
-    return None
+    missing = _unknown_names(sentence, aliases, text)
+    return f"the name {missing[0]} is not in the passages the answer cites" if missing else None
 
 
 def _company_problem(sentence: str, cited: Sequence[Passage], names: dict[str, list[str]]) -> str | None:

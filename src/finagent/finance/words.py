@@ -45,3 +45,11 @@ def table_unit(text: str) -> str:
     """ "USD millions" for a table captioned "(in millions)"; "other" when no caption names a scale."""
     match = UNIT_CAPTION.search(text)
     return f"USD {(match.group(1) or match.group(2)).lower()}" if match else "other"
+
+
+SENTENCE_BREAK = re.compile(
+    r"(?<=[.!?])(?<!\.[A-Z]\.)(?<!\bInc\.)(?<!\bCorp\.)(?<!\bCo\.)(?<!\bLtd\.)(?<!\bNo\.)(?<!\bvs\.)"
+    r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)\s+"
+)
+"""The space between two sentences of a filing or an answer: after . ! or ?, but not after an
+abbreviation of a name ("Apple Inc. (“Apple”) issued", "U.S. Bancorp")."""

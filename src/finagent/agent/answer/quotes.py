@@ -13,8 +13,9 @@ from typing import Any
 
 from finagent.agent.answer.wording import name
 from finagent.finance.support import content_words
+from finagent.finance.words import SENTENCE_BREAK
 
-_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
+_SPLIT = re.compile(SENTENCE_BREAK.pattern + r"(?=[A-Z\"“(])")
 _CAUSE = re.compile(r"\b(?:due to|driven by|because|primarily|result of|attributable|offset|reflect)", re.I)
 MIN_CHARS, MAX_CHARS = 25, 420
 QUOTED_LEAD = "In the sources' own words:"

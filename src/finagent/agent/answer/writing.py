@@ -14,6 +14,7 @@ from finagent.agent.evidence import (
 )
 from finagent.finance.citations import cited_labels
 from finagent.finance.support import Passage
+from finagent.finance.words import SENTENCE_BREAK
 
 MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}
 WRITER_CHARS = {"direct": 2400, "standard": 3600, "detailed": 5200, "deep": 7000}
@@ -43,7 +44,6 @@ _COMMON = frozenset(
 
 
 # A sentence ends at . ! ? followed by space, except after "U.S.", "Inc.", "Corp.", "Co." or "vs.".
-_SENTENCE = re.compile(r"(?<=[.!?])(?<!\.[A-Z]\.)(?<!Inc\.)(?<!Corp\.)(?<!Co\.)(?<!vs\.)\s+")
 
 
 def _content_words(text: str) -> set[str]:
@@ -60,7 +60,7 @@ def cite_passages(text: str, passages: list[dict[str, Any]], support: float = 0.
     if not readable:
         return text
     out = []
-    for sentence in _SENTENCE.split(text):
+    for sentence in SENTENCE_BREAK.split(text):
         words = _content_words(sentence)
         if cited_labels(sentence) or len(words) < 4:
             out.append(sentence)

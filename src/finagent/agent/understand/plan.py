@@ -33,10 +33,10 @@ _MARKET_CUES = re.compile(
     re.I,
 )
 _NEWS_CUES = re.compile(r"\b(news|headlines?|press release|announce\w*)\b", re.I)
+_NEWS_WORDS = re.compile(r"\b(news|headlines?|articles?|media|press reports?)\b", re.I)
 _TRANSCRIPT_CUES = re.compile(
     r"\b(earnings call|call|transcripts?|management (said|says|comment\w*)|guidance|outlook|ceo|cfo)\b", re.I
 )
-_TOOL_CUES = {"market_data": _MARKET_CUES, "news": _NEWS_CUES}
 _AS_REPORTED = re.compile(
     r"\b(?:as (?:originally )?reported|originally reported|before (?:the )?restatement)\b", re.I
 )
@@ -159,8 +159,12 @@ def required_sources(question: str, suggested: list[str]) -> list[str]:
     Market data and news run only when the question asks about prices, valuation or news: a model's
     suggestion alone would add slow tool calls (and warnings) to questions about filings.
     """
-    sources = [s for s in dict.fromkeys(suggested) if s not in _TOOL_CUES or _TOOL_CUES[s].search(question)]
-    for name, cue in (("market_data", _MARKET_CUES), ("news", _NEWS_CUES), ("transcript", _TRANSCRIPT_CUES)):
+    news = _NEWS_CUES
+    if named_kinds(question):
+        news = _NEWS_WORDS  # "what did it announce in its 8-K" asks a document, not the press
+    cues = {"market_data": _MARKET_CUES, "news": news}
+    sources = [s for s in dict.fromkeys(suggested) if s not in cues or cues[s].search(question)]
+    for name, cue in (("market_data", _MARKET_CUES), ("news", news), ("transcript", _TRANSCRIPT_CUES)):
         if cue.search(question) and name not in sources:
             sources.append(name)
     if not any(s in sources for s in ("10-K", "10-Q", "transcript")):
