@@ -172,6 +172,16 @@ def test_changes_that_agree_with_their_figures_stand(sentence: str) -> None:
     assert support_problem(sentence, PASSAGES, NAMES, computed=True) is None
 
 
+def test_beside_computed_figures_only_a_sentence_stating_a_figure_may_go_uncited() -> None:
+    """The figures check holds a figure; a claim about the passages with no figure must cite one."""
+    figure = "Alphabet's revenue rose 13.9% to $350,018 million in 2024."
+    claim = "Revenues by geography showed a slight increase in the United States, while Europe fell."
+    dated = "Apple gave several reasons for the decline in the quarter ended July 1, 2023:"
+    assert support_problem(figure, PASSAGES, NAMES, computed=True) is None
+    assert support_problem(claim, PASSAGES, NAMES, computed=True) == "it cites no passage"
+    assert support_problem(dated, PASSAGES, NAMES, computed=True) == "it cites no passage"
+
+
 LEGAL = Passage(
     "10K4",
     "The Company is a defendant in a number of lawsuits, including putative class actions over usual and "

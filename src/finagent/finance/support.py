@@ -14,6 +14,7 @@ from typing import Any
 
 from finagent.finance.citations import CITATION, cited_labels
 from finagent.finance.figures.matching import companies_in
+from finagent.finance.figures.written import scan_figures
 from finagent.finance.stated_change import against_computed, contradicted_change
 from finagent.finance.words import SENTENCE_BREAK
 
@@ -174,8 +175,9 @@ def support_problem(
 ) -> str | None:
     """Why ``sentence`` is not supported by the passages it cites (None when it is, or says nothing
     to check). ``passages`` are every citable passage by label; ``names`` the companies' aliases;
-    ``computed``: the answer's figures are computed and checked apart, so an uncited sentence about
-    them stands unless it gives a cause, which only a passage can."""
+    ``computed``: the answer's figures are computed and checked apart, so an uncited sentence stating
+    a figure stands unless it gives a cause, which only a passage can; one stating no figure is a
+    claim about the passages like any other ("Europe and Asia had slightly lower revenues.")."""
     contradicted = contradicted_change(sentence)
     if contradicted:
         return contradicted
@@ -184,8 +186,8 @@ def support_problem(
     words = content_words(sentence, aliases)
     cited = [passages[label] for label in cited_labels(sentence) if label in passages]
     if not cited:
-        if computed and not _CAUSE.search(sentence):
-            return None
+        if computed and not _CAUSE.search(sentence) and any(f.kind != "date" for f in scan_figures(sentence)):
+            return None  # it restates a computed figure, which the figures check holds
         return "it cites no passage" if _is_claim(sentence, words, aliases) else None
     if len(words) >= MIN_WORDS:
         carried = set().union(*(content_words(p.text) | content_words(p.title) for p in cited))
