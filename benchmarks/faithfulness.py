@@ -90,7 +90,7 @@ def grade(answer: dict[str, Any], texts: dict[int, dict[str, Any]], question: st
             text,
             cite.get("ticker"),
             cite.get("kind") or "",
-            cite.get("period") or "",
+            " ".join(str(cite.get(k)) for k in ("period", "period_end") if cite.get(k)),
             cite.get("title") or "",
         )
     names = {t: [t] for t in {p.ticker for p in passages.values() if p.ticker}}

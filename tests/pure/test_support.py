@@ -313,3 +313,21 @@ def test_only_the_answers_yes_or_no_is_held_to_the_computed_direction() -> None:
     assert yes_or_no_against_computed(driver, total) is None
     verdict = "Yes, Apple's total net sales increased [10Q1]."
     assert str(yes_or_no_against_computed(verdict, total)).startswith("'increased' does not fit the computed")
+
+
+def test_the_year_a_fiscal_year_ends_in_is_the_passages_year() -> None:
+    """Home Depot's fiscal 2024 ended on February 2, 2025: a sentence may name either year."""
+    from finagent.agent.answer.writing import citable
+
+    item = {
+        "label": "10K5",
+        "text": "Net sales for fiscal 2024 increased 4.5% to $159.5 billion, driven by the SRS acquisition.",
+        "ticker": "HD",
+        "kind": "10-K",
+        "period_label": "FY2024",
+        "period_end": "2025-02-02",
+    }
+    sentence = "Net sales for the year ended February 2, 2025 increased, driven by the SRS acquisition [10K5]"
+    names = {"HD": ["Home Depot"]}
+    assert support_problem(sentence, citable([item], []), names) is None
+    assert "2025" in (support_problem(sentence, citable([{**item, "period_end": None}], []), names) or "")

@@ -279,12 +279,14 @@ def format_evidence(items: Sequence[dict[str, Any]], terms: Sequence[str], max_c
 
 
 def citation_record(item: dict[str, Any]) -> dict[str, Any]:
-    """What a citation resolves to: ticker, source kind, fiscal period, section, page and URI."""
+    """What a citation resolves to: ticker, source kind, fiscal period and its end, section, page and
+    URI."""
     return {
         "label": item["label"],
         "ticker": item.get("ticker"),
         "kind": item["kind"],
         "period": item.get("period_label"),
+        "period_end": item.get("period_end"),
         "section": item.get("section_title") or item.get("section"),
         "page": None if item.get("page") is None else item["page"] + 1,
         "source_uri": item.get("source_uri"),

@@ -157,6 +157,12 @@ def not_available(tool_results: list[dict[str, Any]]) -> str:
     )
 
 
+def _period(item: dict[str, Any]) -> str:
+    """A filing passage's period as a sentence may name it: "FY2024 ended 2025-02-02"."""
+    label, end = item.get("period_label") or "", item.get("period_end") or ""
+    return f"{label} ended {end}" if end else label
+
+
 def citable(items: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Passage]:
     """Every passage a sentence may cite, as the support check reads it."""
     passages = {
@@ -165,7 +171,7 @@ def citable(items: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[st
             i.get("text") or "",
             i.get("ticker"),
             i["kind"],
-            (i.get("published_at") or "")[:10] if i["kind"] == "news" else i.get("period_label") or "",
+            (i.get("published_at") or "")[:10] if i["kind"] == "news" else _period(i),
             i.get("title") or "",
         )
         for i in items
