@@ -129,6 +129,26 @@ def test_short_real_answers_are_answers(text: str) -> None:
     assert unanswered(text) is None
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "NVIDIA's 10-K discusses U.S. export controls. They could harm sales [10K1].",
+            ["NVIDIA's 10-K discusses U.S. export controls.", "They could harm sales [10K1]."],
+        ),
+        (
+            "No. Apple Inc. (“Apple”) issued a press release [8K1].",
+            ["No.", "Apple Inc. (“Apple”) issued a press release [8K1]."],
+        ),
+    ],
+)
+def test_a_sentence_does_not_end_at_an_abbreviation(text: str, expected: list[str]) -> None:
+    """Withholding a sentence cut at "U.S." would leave its tail ("export controls on its business.")."""
+    from finagent.agent.answer.prose import sentences
+
+    assert [s.strip() for _, s in sentences(text)] == expected
+
+
 def test_a_numbered_list_is_split_into_its_items_not_at_their_numbers() -> None:
     from finagent.agent.answer.prose import sentences
 

@@ -58,9 +58,12 @@ _SUPERLATIVE = re.compile(
 )
 _LOW = frozenset({"lowest", "smallest", "least", "weakest"})
 # A sentence ends at . ! ? followed by a space or the end (never inside "5.5%" or "$1.23"), never at a
-# list number ("1. The …"), and before a numbered list its colon ends the lead-in.
+# list number ("1. The …"), an abbreviation ("U.S. export controls", "Apple Inc. (“Apple”)") or before
+# a lower-case word, and before a numbered list its colon ends the lead-in.
 _SENTENCE = re.compile(
-    r".+?(?:(?<!^\d)(?<![\s:(]\d)(?<![\s:(]\d\d)[.!?](?=\s|$)|:(?=\s+\d{1,2}\.\s)|\n|$)", re.S
+    r".+?(?:(?<!^\d)(?<![\s:(]\d)(?<![\s:(]\d\d)(?<!\.[A-Z])(?<!\bInc)(?<!\bCorp)(?<!\bCo)(?<!\bLtd)"
+    r"(?<!\bvs)[.!?](?=\s|$)(?![ \t]+[a-z])|:(?=\s+\d{1,2}\.\s)|\n|$)",
+    re.S,
 )
 
 
