@@ -70,6 +70,14 @@ def test_a_short_uncited_connective_is_not_a_claim(sentence: str) -> None:
     assert support_problem(sentence, PASSAGES, NAMES) is None
 
 
+def test_a_cause_given_for_this_needs_a_cause_the_passage_gives() -> None:
+    """ "This was a result of …" names its effect only by "this": its cause must be one a passage gives."""
+    invented = "This was a result of Apple's research and development work [10Q1]."
+    given = "This was a result of lower net sales of iPhone and Mac [10Q1]."
+    assert "cause" in (support_problem(invented, PASSAGES, NAMES) or "")
+    assert support_problem(given, PASSAGES, NAMES) is None
+
+
 def test_words_the_passage_does_not_carry_are_refused() -> None:
     sentence = "Apple filed for bankruptcy protection after its lenders withdrew financing [10Q1]."
     assert "not in the passage" in (support_problem(sentence, PASSAGES, NAMES) or "")

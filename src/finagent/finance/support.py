@@ -97,7 +97,8 @@ _KEEPS_MODALITY = re.compile(
 
 _CAUSE = re.compile(
     r"\b(?:driven\s+by|due\s+(?:primarily\s+|mainly\s+|largely\s+)?to|because\s+of|because|as\s+a\s+result"
-    r"\s+of|attributable\s+to|attributed\s+to|caused\s+by|resulting\s+from|reflect(?:s|ed|ing)?"
+    r"\s+of|(?:a|the)\s+result\s+of|resulted\s+from|attributable\s+to|attributed\s+to|caused\s+by"
+    r"|resulting\s+from|reflect(?:s|ed|ing)?"
     r"|primarily\s+from|driver\w*\s+(?:of|was|were)|led\s+by|offset\s+by|partially\s+offset)\b",
     re.I,
 )
@@ -152,7 +153,7 @@ def _cause_problem(sentence: str, passages: Sequence[Passage], names: Sequence[s
         return None
     effect = content_words(sentence[: match.start()], names)
     cause = content_words(sentence[match.end() :], names)
-    if not effect or not cause:
+    if not cause:
         return None
     for passage in passages:
         for part in SENTENCE_BREAK.split(passage.text):
@@ -160,9 +161,9 @@ def _cause_problem(sentence: str, passages: Sequence[Passage], names: Sequence[s
             if said is None:
                 continue
             because = content_words(part[said.end() :])
-            if effect & content_words(part[: said.start()]) and len(cause & because) >= max(
-                1, len(cause) // 2
-            ):
+            # "This was a result of …" names its effect only by "this": the cause alone is held
+            same_line = not effect or effect & content_words(part[: said.start()])
+            if same_line and len(cause & because) >= max(1, len(cause) // 2):
                 return None
     return "the cited passages do not give this as a cause of what it explains"
 
