@@ -415,3 +415,38 @@ def test_two_companies_compared_state_their_difference_verified(store: Database,
         "Yes (computed from the figures: Microsoft's revenue grew 17.0% from Q3 FY2023 ($52,857 million) to "
         "Q3 FY2024 ($61,858 million) [10Q1])."
     ), same["answer"]
+
+
+DISCUSSION = (
+    "Revenue increased $9.0 billion or 17% driven by growth in Intelligent Cloud and Productivity and "
+    "Business Processes. Microsoft Cloud revenue increased 23% driven by Azure and other cloud services."
+)
+
+
+@pytest.fixture()
+def discussed(db: Database, settings: Settings) -> Iterator[Database]:
+    """Microsoft's Q3 FY2024 10-Q with its discussion of revenue beside the statement."""
+    doc = microsoft_quarters()[0]
+    doc.blocks.append(Block(DISCUSSION, section="part1_item_2"))
+    IngestPipeline(db, get_embedder(settings), settings).run([item(doc)])
+    yield db
+    close_resources()
+
+
+def test_what_a_company_says_about_a_figure_is_quoted_beside_it(
+    discussed: Database, settings: Settings
+) -> None:
+    """Asking what Microsoft says about its revenue asks the filing's words: the computed figure, then
+    its own sentences on it, quoted and cited, with no model writing them."""
+    written = "Microsoft's revenue rose on strong demand [10Q1]."
+    grade = {"completeness": 90, "accuracy": 90}
+    models = ScriptedModels({"analyze": [{}], "generate": [written], "prose": [written], "evaluate": [grade]})
+    out = run(
+        settings, models, "What does Microsoft say about its revenue in the quarter ended March 31, 2024?"
+    )
+    answer = out["answer"]
+    assert "$61,858 million" in answer
+    assert "In the sources' own words:" in answer, answer
+    assert "“Revenue increased $9.0 billion or 17% driven by growth in Intelligent Cloud" in answer, answer
+    assert models.prompts("generate") == [] and models.prompts("prose") == []
+    assert "[unverified]" not in answer

@@ -328,7 +328,7 @@ def _narrative_searches(state: State, context: Context) -> list[Send]:
     """A why/what question also searches each period's discussion (MD&A, the call), unrouted: the
     figure phrases go to the statements, which state the numbers but never why they moved."""
     analysis = state["analysis"]
-    if not analysis.get("narrative"):
+    if not analysis.get("narrative") and not (analysis.get("says") and analysis.get("metrics")):
         return []
     sends = []
     for target in state["targets"]:

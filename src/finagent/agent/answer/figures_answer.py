@@ -208,6 +208,12 @@ async def figures_answer(state: State, context: Context) -> dict[str, Any]:
             answer, note = _in_the_filings_words(answer, items, analysis)
             warnings += [note] if note else []
             validation = verify(answer)
+    elif analysis.get("says") and (said := _in_the_filings_words(computed.head, items, analysis, "asks"))[1]:
+        # "what does it say about …": the computed figures, then the filing's own sentences on it
+        withheld, wrote = 0, True
+        answer = "\n\n".join(p for p in (said[0], tail) if p)
+        warnings.append(str(said[1]))
+        validation = verify(answer)
     else:  # every number is computed: no model call
         withheld = 0
         answer = (
@@ -298,18 +304,25 @@ def _writer(
     )
 
 
+def _discussion(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The passages that are prose, not a table or a statement."""
+    return [i for i in items if i.get("label") and not (i.get("is_table") or i.get("statement"))]
+
+
 def _in_the_filings_words(
-    answer: str, items: list[dict[str, Any]], analysis: Analysis
+    answer: str, items: list[dict[str, Any]], analysis: Analysis, why: str = ""
 ) -> tuple[str, str | None]:
-    """A why/what answer none of whose explaining sentences stood: the passages' own sentences on it,
-    quoted and cited, after the computed figures."""
-    prose = [i for i in items if i.get("label") and not (i.get("is_table") or i.get("statement"))]
+    """A why/what answer none of whose explaining sentences stood (or a question asking what the
+    filing says, ``why``): the passages' own sentences on it, quoted and cited, after the computed
+    figures."""
     terms = list(analysis.get("terms") or [])
-    quoted = quoted_answer(prose, terms, analysis.get("names") or {}, why=True)
+    quoted = quoted_answer(_discussion(items), terms, analysis.get("names") or {}, why=True)
     if not quoted:
         return answer, None
     note = "no sentence of the model's explanation stood; the filings' own sentences on it are quoted"
-    return f"{answer}\n\n{quoted}", note
+    if why:
+        note = f"the question {why} what the filing says: its own sentences on it are quoted"
+    return "\n\n".join(p for p in (answer, quoted) if p), note
 
 
 def _passages(items: list[dict[str, Any]], analysis: Analysis, item_chars: int) -> str:

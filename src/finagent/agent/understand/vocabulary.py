@@ -104,6 +104,17 @@ def is_narrative(question: str) -> bool:
     return bool(_NARRATIVE.search(question))
 
 
+_SAYS = re.compile(
+    r"\b(?:(?:say|says|said|comment(?:s|ed)?)\s+(?:about|on|regarding)|describ\w*|discuss\w*)\b", re.I
+)
+
+
+def is_what_said(question: str) -> bool:
+    """A question asking what a company says, describes or discusses ("What does P&G say about pricing
+    and volume effects on net sales?"): the filing's own sentences answer it, beside any figure."""
+    return bool(_SAYS.search(question))
+
+
 _BREAKDOWN = re.compile(
     r"\b(?:segments?|regions?|regional|geograph\w*|(?:product|service|business) (?:categor\w*|lines?)"
     r"|categor(?:y|ies)|divisions?|business units?)\b",
