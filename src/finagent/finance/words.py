@@ -47,9 +47,13 @@ def table_unit(text: str) -> str:
     return f"USD {(match.group(1) or match.group(2)).lower()}" if match else "other"
 
 
+NAME_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "vs")
+"""Abbreviations whose period ends no sentence ("Apple Inc. (“Apple”) issued"), in filings and answers."""
+
 SENTENCE_BREAK = re.compile(
-    r"(?<=[.!?])(?<!\.[A-Z]\.)(?<!\bInc\.)(?<!\bCorp\.)(?<!\bCo\.)(?<!\bLtd\.)(?<!\bNo\.)(?<!\bvs\.)"
-    r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)\s+"
+    r"(?<=[.!?])(?<!\.[A-Z]\.)"
+    + "".join(rf"(?<!\b{word}\.)" for word in (*NAME_ABBREVIATIONS, "No", "Mr", "Ms", "Dr"))
+    + r"\s+"
 )
 """The space between two sentences of a filing or an answer: after . ! or ?, but not after an
 abbreviation of a name ("Apple Inc. (“Apple”) issued", "U.S. Bancorp")."""

@@ -208,11 +208,11 @@ async def figures_answer(state: State, context: Context) -> dict[str, Any]:
             answer, note = _in_the_filings_words(answer, items, analysis)
             warnings += [note] if note else []
             validation = verify(answer)
-    elif analysis.get("says") and (said := _in_the_filings_words(computed.head, items, analysis, "asks"))[1]:
+    elif analysis.get("says") and (said := _in_the_filings_words(computed.head, items, analysis, SAID))[1]:
         # "what does it say about …": the computed figures, then the filing's own sentences on it
         withheld, wrote = 0, True
         answer = "\n\n".join(p for p in (said[0], tail) if p)
-        warnings.append(str(said[1]))
+        warnings.append(SAID)
         validation = verify(answer)
     else:  # every number is computed: no model call
         withheld = 0
@@ -309,19 +309,20 @@ def _discussion(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [i for i in items if i.get("label") and not (i.get("is_table") or i.get("statement"))]
 
 
+UNSTOOD = "no sentence of the model's explanation stood; the filings' own sentences on it are quoted"
+SAID = "the question asks what the filing says: its own sentences on it are quoted"
+
+
 def _in_the_filings_words(
-    answer: str, items: list[dict[str, Any]], analysis: Analysis, why: str = ""
+    answer: str, items: list[dict[str, Any]], analysis: Analysis, note: str = UNSTOOD
 ) -> tuple[str, str | None]:
     """A why/what answer none of whose explaining sentences stood (or a question asking what the
-    filing says, ``why``): the passages' own sentences on it, quoted and cited, after the computed
-    figures."""
+    filing says): the passages' own sentences on it, quoted and cited, after the computed figures,
+    with ``note`` for the warnings (None: no passage sentence shares the question's words)."""
     terms = list(analysis.get("terms") or [])
     quoted = quoted_answer(_discussion(items), terms, analysis.get("names") or {}, why=True)
     if not quoted:
         return answer, None
-    note = "no sentence of the model's explanation stood; the filings' own sentences on it are quoted"
-    if why:
-        note = f"the question {why} what the filing says: its own sentences on it are quoted"
     return "\n\n".join(p for p in (answer, quoted) if p), note
 
 

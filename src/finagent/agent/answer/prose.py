@@ -19,6 +19,7 @@ from finagent.agent.answer.wording import (
 )
 from finagent.finance.compare import Cell
 from finagent.finance.figures.matching import companies_in
+from finagent.finance.words import NAME_ABBREVIATIONS
 
 
 def formula_lines(calculations: Sequence[dict[str, Any]], names: dict[str, list[str]]) -> str:
@@ -61,8 +62,9 @@ _LOW = frozenset({"lowest", "smallest", "least", "weakest"})
 # list number ("1. The …"), an abbreviation ("U.S. export controls", "Apple Inc. (“Apple”)") or before
 # a lower-case word, and before a numbered list its colon ends the lead-in.
 _SENTENCE = re.compile(
-    r".+?(?:(?<!^\d)(?<![\s:(]\d)(?<![\s:(]\d\d)(?<!\.[A-Z])(?<!\bInc)(?<!\bCorp)(?<!\bCo)(?<!\bLtd)"
-    r"(?<!\bvs)[.!?](?=\s|$)(?![ \t]+[a-z])|:(?=\s+\d{1,2}\.\s)|\n|$)",
+    r".+?(?:(?<!^\d)(?<![\s:(]\d)(?<![\s:(]\d\d)(?<!\.[A-Z])"
+    + "".join(rf"(?<!\b{word})" for word in NAME_ABBREVIATIONS)
+    + r"[.!?](?=\s|$)(?![ \t]+[a-z])|:(?=\s+\d{1,2}\.\s)|\n|$)",
     re.S,
 )
 

@@ -43,9 +43,6 @@ _COMMON = frozenset(
 )
 
 
-# A sentence ends at . ! ? followed by space, except after "U.S.", "Inc.", "Corp.", "Co." or "vs.".
-
-
 def _content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _COMMON}
 
