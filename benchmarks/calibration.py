@@ -25,7 +25,7 @@ from benchmarks.figures import RESULTS, machine, read_rows
 
 from finagent.agent.context import DEFAULT_THRESHOLDS
 from finagent.agent.nodes.evaluate import WITHHELD_MARGIN
-from finagent.db.chunks import chunks_by_id
+from finagent.db.chunks import cited_texts
 from finagent.db.database import open_database
 from finagent.finance.support import unanswered
 
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     db = open_database(database=args.database)
     try:
         with db.connection() as conn:
-            texts = {row["chunk_id"]: row for row in chunks_by_id(conn, ids)}
+            texts = cited_texts(conn, ids)
     finally:
         db.close()
     scored = []

@@ -36,7 +36,7 @@ from benchmarks.figures import (
     system_env,
 )
 
-from finagent.db.chunks import chunks_by_id
+from finagent.db.chunks import cited_texts
 from finagent.db.database import open_database
 from finagent.finance.asks import read_ask
 from finagent.finance.citations import cited_labels
@@ -77,14 +77,13 @@ def prose_sentences(answer: str) -> list[str]:
     return [s for s in said if not _COMPUTED.match(s) and not _CODE_NOTE.search(s)]
 
 
-def grade(answer: dict[str, Any], texts: dict[int, dict[str, Any]], question: str = "") -> dict[str, Any]:
+def grade(answer: dict[str, Any], texts: dict[int, str], question: str = "") -> dict[str, Any]:
     """Supported and unsupported sentences of one answer, with the reason of each unsupported one. An
     opening yes or no that cites nothing is held as the answer path holds it: to the passages its
     supported sentences cite, the question's own words needing none."""
     passages: dict[str, Passage] = {}
     for cite in answer.get("citations") or []:
-        row = texts.get(cite.get("chunk_id") or -1)
-        text = row["text"] if row else str(cite.get("excerpt") or "")
+        text = texts.get(cite.get("chunk_id") or -1) or str(cite.get("excerpt") or "")
         passages[cite["label"]] = Passage(
             cite["label"],
             text,
@@ -120,15 +119,16 @@ def grade(answer: dict[str, Any], texts: dict[int, dict[str, Any]], question: st
     return {"sentences": checked, "unsupported": unsupported, "news_as_filing": news_as_filing}
 
 
-def read_texts(home: Path, rows: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-    """Full text of every cited chunk, read from the system's store once its questions are done."""
+def read_texts(home: Path, rows: list[dict[str, Any]]) -> dict[int, str]:
+    """Full text of every cited chunk, read from the system's store once its questions are done (a
+    store an older checkout wrote too)."""
     ids = sorted({int(c["chunk_id"]) for r in rows for c in r.get("citations") or [] if c.get("chunk_id")})
     if not ids:
         return {}
     db = open_database(Settings(home=home))
     try:
         with db.connection() as conn:
-            return {row["chunk_id"]: row for row in chunks_by_id(conn, ids)}
+            return cited_texts(conn, ids)
     finally:
         db.close()
 
@@ -182,7 +182,7 @@ def render_markdown(report: dict[str, Any]) -> str:
 
 
 def answer_row(
-    system: str, question: dict[str, Any], answer: dict[str, Any], texts: dict[int, dict[str, Any]]
+    system: str, question: dict[str, Any], answer: dict[str, Any], texts: dict[int, str]
 ) -> dict[str, Any]:
     """One graded row: the answer, its confidence and time, and its sentences held to their citations."""
     return {

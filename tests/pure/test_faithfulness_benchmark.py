@@ -31,7 +31,7 @@ def test_a_sentence_is_held_to_the_full_text_of_the_chunk_it_cites() -> None:
         "Apple bought Peloton outright [10K2].",
         "citations": [{"label": "10K2", "chunk_id": 7, "ticker": "ADBE", "kind": "10-K", "period": "FY2022"}],
     }
-    texts = {7: {"text": "Operating expenses increased due to higher headcount and marketing."}}
+    texts = {7: "Operating expenses increased due to higher headcount and marketing."}
     graded = faithfulness().grade(row, texts)
     assert graded["sentences"] == 2
     assert [u["sentence"] for u in graded["unsupported"]] == ["Apple bought Peloton outright [10K2]."]
@@ -60,9 +60,7 @@ def test_quoted_lines_are_whole_code_notes_are_skipped_and_a_yes_stands_on_its_g
             }
         ],
     }
-    texts = {
-        7: {"text": "Operating expenses increased due to higher headcount and marketing. Marketing grew."}
-    }
+    texts = {7: "Operating expenses increased due to higher headcount and marketing. Marketing grew."}
     graded = faithfulness().grade(row, texts, "Did Adobe's operating expenses rise in FY2022?")
     assert graded["sentences"] == 3 and graded["unsupported"] == []
     alone = faithfulness().grade({**row, "answer": "Yes, Adobe's operating expenses rose in FY2022."}, texts)

@@ -185,3 +185,22 @@ def test_chunks_by_id_never_return_flagged(store: Database) -> None:
         assert ids and {r["chunk_id"] for r in chunks_by_id(conn, ids)} == set(ids) - {
             r[0] for r in flagged_rows(store)
         }
+
+
+def test_cited_texts_read_any_chunk_of_a_store_of_any_version(store: Database) -> None:
+    """A benchmark grades what an answer cited: flagged chunks too, and in a store an older checkout
+    wrote (here a schema whose chunks table has none of today's later columns)."""
+    from finagent.db.chunks import cited_texts
+
+    with store.connection() as conn:
+        flagged = [r[0] for r in flagged_rows(store)]
+        assert flagged and set(cited_texts(conn, flagged)) == set(flagged)
+        conn.execute("CREATE SCHEMA older")
+        conn.execute("CREATE TABLE older.chunks (id bigint PRIMARY KEY, document_id bigint, text text)")
+        conn.execute("INSERT INTO older.chunks VALUES (7, 1, 'Net sales rose.'), (8, 1, 'Costs fell.')")
+        conn.execute("SET search_path TO older")
+        try:
+            assert cited_texts(conn, [8, 9]) == {8: "Costs fell."}
+        finally:
+            conn.execute("RESET search_path")
+            conn.execute("DROP SCHEMA older CASCADE")

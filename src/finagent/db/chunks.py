@@ -21,6 +21,15 @@ def chunks_by_id(conn: psycopg.Connection[Any], ids: Sequence[int]) -> list[dict
         return list(cur.execute(read_sql("queries/chunks_by_id.sql"), {"ids": list(ids)}).fetchall())
 
 
+def cited_texts(conn: psycopg.Connection[Any], ids: Sequence[int]) -> dict[int, str]:
+    """Text of each chunk an answer cited, by id, in a store of any schema version (benchmarks grade
+    answers of older checkouts against the store those wrote)."""
+    if not ids:
+        return {}
+    rows = conn.execute(read_sql("queries/cited_texts.sql"), {"ids": list(ids)}).fetchall()
+    return {int(row[0]): str(row[1]) for row in rows}
+
+
 def statement_candidates(conn: psycopg.Connection[Any], after: int, batch: int) -> list[tuple[Any, ...]]:
     """(chunk id, text, caption, statement label, whole pages) of the next chunks after `after`."""
     rows = conn.execute(read_sql("queries/statement_candidates.sql"), {"after": after, "batch": batch})
