@@ -16,7 +16,7 @@ from finagent.finance.citations import CITATION, cited_labels
 from finagent.finance.figures.matching import companies_in
 from finagent.finance.figures.written import scan_figures
 from finagent.finance.stated_change import against_computed, contradicted_change
-from finagent.finance.words import SENTENCE_BREAK
+from finagent.finance.words import SENTENCE_BREAK, names_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,18 +216,10 @@ def _unknown_names(sentence: str, aliases: Sequence[str], text: str = "") -> lis
     """The names a sentence gives (capitalised words inside it) that are neither a month, one of the
     companies' own names, nor in ``text``."""
     known = " ".join(aliases).lower()
-    return [
-        name
-        for name in _NAME.findall(sentence.strip(" -*\n\t"))
-        if (low := name.lower()) not in _MONTHS and low not in known and low not in text
-    ]
+    return [name for name in names_in(sentence) if (low := name.lower()) not in known and low not in text]
 
 
 _VERDICT = re.compile(r"^\W*(?:yes|no)\b", re.I)
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december".split()
-)
-_NAME = re.compile(r"(?<=\s)[A-Z][A-Za-z]{2,}\b")
 
 
 def yes_or_no_against_computed(sentence: str, calculations: Sequence[dict[str, Any]]) -> str | None:

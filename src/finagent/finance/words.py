@@ -57,3 +57,15 @@ SENTENCE_BREAK = re.compile(
 )
 """The space between two sentences of a filing or an answer: after . ! or ?, but not after an
 abbreviation of a name ("Apple Inc. (“Apple”) issued", "U.S. Bancorp")."""
+
+
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
+_NAME = re.compile(r"(?<=\s)[A-Z][A-Za-z]{2,}\b")
+
+
+def names_in(text: str) -> list[str]:
+    """The names a text gives: capitalised words inside it, not its first word, not a month ("Google
+    Cloud", "Services", "EBITDA" in "What drove Google Cloud revenue growth in Alphabet's 10-K?")."""
+    return [name for name in _NAME.findall(text.strip(" -*\n\t")) if name.lower() not in _MONTHS]

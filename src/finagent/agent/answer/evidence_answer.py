@@ -394,6 +394,7 @@ def _in_their_words(items: list[dict[str, Any]], analysis: Analysis, why: str) -
         list(analysis.get("terms") or []),
         analysis.get("names") or {},
         why=bool(analysis.get("narrative")),
+        named=analysis.get("named") or [],
     )
     if quoted:
         return quoted, f"the model's answer was not an answer ({why}); the sources' own sentences are quoted"

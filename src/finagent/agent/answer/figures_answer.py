@@ -320,7 +320,8 @@ def _in_the_filings_words(
     filing says): the passages' own sentences on it, quoted and cited, after the computed figures,
     with ``note`` for the warnings (None: no passage sentence shares the question's words)."""
     terms = list(analysis.get("terms") or [])
-    quoted = quoted_answer(_discussion(items), terms, analysis.get("names") or {}, why=True)
+    names, named = analysis.get("names") or {}, analysis.get("named") or []
+    quoted = quoted_answer(_discussion(items), terms, names, why=True, named=named)
     if not quoted:
         return answer, None
     return "\n\n".join(p for p in (answer, quoted) if p), note

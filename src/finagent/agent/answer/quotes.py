@@ -8,7 +8,7 @@ when none of the model's sentences stands, and a style of its own for narrative 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from typing import Any
 
 from finagent.agent.answer.wording import name
@@ -33,7 +33,11 @@ def source_phrase(item: dict[str, Any], names: dict[str, list[str]]) -> str:
     return f"{owner} {item.get('kind') or 'document'}{when}"
 
 
-def _candidates(item: dict[str, Any], terms: set[str], why: bool) -> list[tuple[float, int, str]]:
+def _candidates(
+    item: dict[str, Any], terms: Set[str], why: bool, named: Set[str] = frozenset()
+) -> list[tuple[float, int, str]]:
+    """(score, position, sentence) of the item's sentences sharing a term: one point per term, one more
+    per name of the question (its line or segment: "Google Cloud"), half for a stated cause."""
     found = []
     lines = [ln for ln in (item.get("text") or "").splitlines() if ln.strip() and "|" not in ln]
     for position, sentence in enumerate(_SPLIT.split(" ".join(lines))):
@@ -41,9 +45,11 @@ def _candidates(item: dict[str, Any], terms: set[str], why: bool) -> list[tuple[
         letters = sum(ch.isalpha() for ch in sentence)
         if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2:
             continue
-        shared = len(terms & content_words(sentence))
+        words = content_words(sentence)
+        shared = len(terms & words)
         if shared:
-            found.append((shared + (0.5 if why and _CAUSE.search(sentence) else 0.0), position, sentence))
+            cause = 0.5 if why and _CAUSE.search(sentence) else 0.0
+            found.append((shared + len(named & words) + cause, position, sentence))
     return found
 
 
@@ -53,13 +59,17 @@ def quoted_answer(
     names: dict[str, list[str]],
     why: bool = False,
     limit: int = 3,
+    named: Sequence[str] = (),
 ) -> str:
-    """The ``limit`` passage sentences sharing most of the question's terms, filings before news,
-    in the order of the evidence; empty when no sentence shares a term."""
+    """The ``limit`` passage sentences sharing most of the question's terms (its names, other than the
+    companies', counting twice), filings before news, the best first; empty when no sentence shares a
+    term."""
     wanted = content_words(" ".join(terms))
+    companies = content_words(" ".join([*names, *(alias for aliases in names.values() for alias in aliases)]))
+    own_names = content_words(" ".join(named)) - companies
     picked: list[tuple[float, int, int, str]] = []
     for rank, item in enumerate(items):
-        best = sorted(_candidates(item, wanted, why), reverse=True)[:2]
+        best = sorted(_candidates(item, wanted, why, own_names), reverse=True)[:2]
         news = 1 if item.get("kind") == "news" else 0
         picked += [(score - news, rank, position, sentence) for score, position, sentence in best]
     unique: dict[str, tuple[float, int, int, str]] = {}
@@ -67,7 +77,7 @@ def quoted_answer(
         unique.setdefault(" ".join(entry[3].split()).lower(), entry)  # one copy of a repeated sentence
     chosen = list(unique.values())[:limit]
     lines = []
-    for _, rank, _, sentence in sorted(chosen, key=lambda p: (p[1], p[2])):
+    for _, rank, _, sentence in chosen:  # the sentence that answers best first
         item = items[rank]
         body = sentence.rstrip()
         lines.append(f"- {source_phrase(item, names)}: “{body}” [{item['label']}]")

@@ -1,0 +1,42 @@
+"""Quoted answers: which of the passages' sentences answer, and in what order."""
+
+from __future__ import annotations
+
+from finagent.agent.answer.quotes import quoted_answer
+from finagent.agent.evidence import query_terms
+from finagent.finance.words import names_in
+
+QUESTION = "What drove Google Cloud revenue growth in Alphabet's 2024 10-K?"
+NAMES = {"GOOGL": ["Alphabet", "Alphabet Inc."]}
+
+
+def _item(label: str, text: str) -> dict[str, object]:
+    return {"label": label, "text": text, "ticker": "GOOGL", "kind": "10-K", "period_label": "FY2024"}
+
+
+def test_the_names_a_question_writes_are_its_capitalised_words_but_the_first() -> None:
+    assert names_in(QUESTION) == ["Google", "Cloud", "Alphabet"]
+    assert names_in("Which region had the worst topline performance in March 2023?") == []
+
+
+def test_a_sentence_naming_the_line_the_question_names_is_quoted_first() -> None:
+    items = [
+        _item("10K1", "Revenue growth was driven by higher advertising revenue across our businesses."),
+        _item("10K2", "Cloud revenues increased on infrastructure demand from enterprise customers."),
+    ]
+    terms = query_terms([QUESTION])
+    best = quoted_answer(items, terms, NAMES, why=True, limit=1, named=names_in(QUESTION))
+    assert "“Cloud revenues increased on infrastructure demand" in best
+    unnamed = quoted_answer(items, terms, NAMES, why=True, limit=1)
+    assert "“Revenue growth was driven by higher advertising revenue" in unnamed
+    both = quoted_answer(items, terms, NAMES, why=True, named=names_in(QUESTION)).splitlines()
+    assert [line[-6:] for line in both[1:]] == ["[10K2]", "[10K1]"]
+
+
+def test_the_companys_own_name_counts_for_no_line() -> None:
+    items = [
+        _item("10K1", "Revenue rose on higher demand from enterprise customers."),
+        _item("10K2", "Alphabet revenue rose on higher demand."),
+    ]
+    best = quoted_answer(items, ["revenue"], NAMES, limit=1, named=["Alphabet"])
+    assert "[10K1]" in best
