@@ -57,7 +57,10 @@ _NOT_PROSE = re.compile(
 )
 _COMPUTED = re.compile(r"^(?:Yes|No) \(computed from the figures:")
 """Code's own sentence (a yes or no decided by the figures), held to the figures check, not to words."""
-_CODE_NOTE = re.compile(r"^The language model did not return an answer|is not available: no reported figure")
+_CODE_NOTE = re.compile(
+    r"^The language model did not return an answer|is not available: no reported figure"
+    r"|^That is the whole company.s: .* is not among the figures read"
+)
 """Code's own notes of what it could not find: they state nothing about a passage."""
 _QUOTED_LINE = re.compile(r"^\s*- .*“.*”\s*\[[^\]]+\]\s*$")
 _SENTENCE = re.compile(r"(?<=[.!?”])\s+(?=[A-Z\"“-])")

@@ -40,3 +40,14 @@ def test_the_companys_own_name_counts_for_no_line() -> None:
     ]
     best = quoted_answer(items, ["revenue"], NAMES, limit=1, named=["Alphabet"])
     assert "[10K1]" in best
+
+
+def test_the_part_a_question_asks_the_revenue_of_is_read_but_not_a_company() -> None:
+    from finagent.finance.words import line_names, parts_named
+
+    assert line_names("What did Apple say about its Services net sales in 2023?") == ["Services"]
+    assert line_names("What drove Amazon Web Services segment sales?") == ["Amazon Web Services"]
+    assert line_names("What drove the change in Apple's revenue in 2022?") == []
+    names = {"WMT": ["Walmart", "Walmart Inc."], "AMZN": ["Amazon", "Amazon.com"]}
+    assert parts_named(line_names("Did Walmart sales grow in 2024?"), names) == []
+    assert parts_named(["Amazon Web Services", "AMZN"], names) == ["Amazon Web Services"]

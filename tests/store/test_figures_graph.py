@@ -450,3 +450,30 @@ def test_what_a_company_says_about_a_figure_is_quoted_beside_it(
     assert "“Revenue increased $9.0 billion or 17% driven by growth in Intelligent Cloud" in answer, answer
     assert models.prompts("generate") == [] and models.prompts("prose") == []
     assert "[unverified]" not in answer
+
+
+def test_a_figure_of_the_whole_company_says_so_when_a_part_is_asked_about(
+    discussed: Database, settings: Settings
+) -> None:
+    """Asked about Microsoft Cloud revenue, the revenue read is the whole company's: the answer says
+    so under the figure, and the filing's sentence on Microsoft Cloud is quoted first."""
+    grade = {"completeness": 90, "accuracy": 90}
+    models = ScriptedModels({"analyze": [{}], "evaluate": [grade]})
+    question = (
+        "What does Microsoft say about its Microsoft Cloud revenue in the quarter ended March 31, 2024?"
+    )
+    answer = run(settings, models, question)["answer"]
+    assert "$61,858 million" in answer
+    assert (
+        "That is the whole company's: Microsoft Cloud's own revenue is not among the figures read." in answer
+    )
+    quotes = answer.split("In the sources' own words:\n")[1].splitlines()
+    assert (
+        quotes[0].startswith("- Microsoft's 10-Q") and "“Microsoft Cloud revenue increased 23%" in quotes[0]
+    )
+    plain = run(
+        settings,
+        ScriptedModels({"analyze": [{}], "evaluate": [grade]}),
+        question.replace("its Microsoft Cloud revenue", "its revenue"),
+    )["answer"]
+    assert "$61,858 million" in plain and "whole company" not in plain

@@ -104,6 +104,7 @@ class Analysis(TypedDict, total=False):
     quantities: bool  # the question asks for a figure (a metric, a formula, "how much", an amount)
     terms: list[str]  # the question's content words, for condensing passages
     named: list[str]  # the names the question writes capitalised ("Google Cloud"): quotes naming them first
+    lines: list[str]  # the named parts whose revenue it asks about ("Google Cloud revenue"), companies' too
     long_history: dict[str, Any] | None  # finance.history.History.to_dict(): a range, "since", "ever", "all"
 
 

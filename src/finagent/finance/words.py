@@ -4,6 +4,7 @@ words that say a change went up or down. One vocabulary for every reader and che
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
 SCALE_WORDS: dict[str, float] = {
     "thousand": 1e3,
@@ -69,3 +70,26 @@ def names_in(text: str) -> list[str]:
     """The names a text gives: capitalised words inside it, not its first word, not a month ("Google
     Cloud", "Services", "EBITDA" in "What drove Google Cloud revenue growth in Alphabet's 10-K?")."""
     return [name for name in _NAME.findall(text.strip(" -*\n\t")) if name.lower() not in _MONTHS]
+
+
+_LINE_NAME = re.compile(
+    r"((?:\b[A-Z][\w&\-]*\s+)+)(?:(?:segment|business|division)\s+)?(?:net\s+)?(?:revenues?|sales)\b"
+)
+
+
+def line_names(text: str) -> list[str]:
+    """The named parts of a company whose revenue a text asks about: the capitalised words right before
+    "revenue" or "sales" ("Google Cloud revenue", "its Services net sales", "Amazon Web Services
+    segment sales"); not the text's first word ("Did"), and a company's own name among them is told
+    apart later, by whoever knows it."""
+    body = text.strip()
+    body = body[:1].lower() + body[1:]
+    return [" ".join(match.group(1).split()) for match in _LINE_NAME.finditer(body)]
+
+
+def parts_named(lines: Sequence[str], names: Mapping[str, Sequence[str]]) -> list[str]:
+    """``lines`` that are not only a company's own ticker or name ("Walmart sales" names no part of
+    Walmart); ``names``: ticker -> the company's names."""
+    companies = [*names, *(name for aliases in names.values() for name in aliases)]
+    own = {word.lower() for name in companies for word in re.findall(r"[\w&\-]+", name)}
+    return [line for line in lines if any(word.lower() not in own for word in line.split())]

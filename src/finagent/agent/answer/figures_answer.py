@@ -58,6 +58,7 @@ from finagent.finance.support import (
     unanswered,
     yes_or_no_against_computed,
 )
+from finagent.finance.words import parts_named
 
 
 @dataclass
@@ -152,6 +153,7 @@ async def compute(state: State, context: Context) -> Computed:
         labels={i["chunk_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is not None},
         document_labels={i["document_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is None},
         history=History.from_dict(analysis.get("long_history")),
+        parts=parts_named(list(analysis.get("lines") or []), names),
     )
     said = opening(facts) if context.use_calculator else Opening()
     table = markdown_table(chosen.cells, comparisons, names, metrics, chosen.gaps, ask)

@@ -84,6 +84,7 @@ class Facts:
     labels: Mapping[int, str] = field(default_factory=dict)  # chunk id -> citation label
     document_labels: Mapping[int, str] = field(default_factory=dict)  # a document no text cites
     history: History | None = None  # a long history ("since 2010", "ever"): its own opening
+    parts: Sequence[str] = ()  # parts of the company the question names ("Google Cloud"): not what was read
 
     @property
     def scales(self) -> dict[str, int]:
@@ -161,7 +162,18 @@ def opening(facts: Facts) -> Opening:
     unreported = _unreported(facts)
     if unreported:  # said first: the asked margin is not a measure the company reports
         result.sentences = [*unreported, *result.sentences]
+    result.sentences += _whole_company(facts) if result.sentences else []
     return result
+
+
+def _whole_company(facts: Facts) -> list[str]:
+    """ "That is the whole company's: Google Cloud's own revenue is not among the figures read." The
+    figures read are the company's totals; a part the question names is not one of them."""
+    tickers = {c.ticker for c in facts.targets()}
+    if not facts.parts or len(tickers) != 1:
+        return []
+    part = joined([f"{p}'s" for p in facts.parts])
+    return [f"That is the whole company's: {part} own {facts.words()} is not among the figures read."]
 
 
 def _unreported(facts: Facts) -> list[str]:

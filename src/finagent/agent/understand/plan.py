@@ -27,7 +27,7 @@ from finagent.finance.periods import (
     preferred_granularity,
     undated_document,
 )
-from finagent.finance.words import names_in
+from finagent.finance.words import line_names, names_in
 
 _MARKET_CUES = re.compile(
     r"\b(stock|share price|trading|trades|traded|market cap\w*|valuation|quote|52[- ]week|price target)\b",
@@ -238,6 +238,7 @@ def question_traits(
         "quantities": bool(metrics or formulas or metrics_in(question) or _QUANTITY.search(question)),
         "terms": query_terms([question, *phrases]),
         "named": names_in(question),
+        "lines": line_names(question),
         "as_reported": bool(_AS_REPORTED.search(question)) and ask.kind != "restatement",
         "long_history": history.to_dict() if (history := read_history(question, specs)) and metrics else None,
     }
