@@ -51,3 +51,16 @@ def test_the_part_a_question_asks_the_revenue_of_is_read_but_not_a_company() -> 
     names = {"WMT": ["Walmart", "Walmart Inc."], "AMZN": ["Amazon", "Amazon.com"]}
     assert parts_named(line_names("Did Walmart sales grow in 2024?"), names) == []
     assert parts_named(["Amazon Web Services", "AMZN"], names) == ["Amazon Web Services"]
+
+
+def test_a_sentence_that_points_elsewhere_is_never_quoted() -> None:
+    items = [
+        _item(
+            "10K1",
+            "The information called for by this item is incorporated herein by reference to Note 19 Legal "
+            "proceedings. Talc claims against the company are pending in federal and state courts.",
+        )
+    ]
+    quoted = quoted_answer(items, ["legal", "proceedings", "talc"], NAMES, limit=2)
+    assert "Talc claims against the company are pending" in quoted
+    assert "incorporated" not in quoted

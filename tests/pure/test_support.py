@@ -123,6 +123,9 @@ def test_another_company_or_year_than_the_passage_is_refused() -> None:
         "NVIDIA's latest 10-K [10K1] and [10K2] [10K3]      [1",
         "[10K1] [10K2].",
         "Revenue rose because of",
+        "The information is incorporated herein by reference to the information set forth in Note 19 "
+        "Legal proceedings of the Notes to Consolidated Financial Statements in Item 8 [10K1].",
+        "See Note 12 of the Notes to Consolidated Financial Statements [10K1]. Refer to Item 7 [10K1].",
     ],
 )
 def test_texts_that_are_not_answers(text: str) -> None:
@@ -131,7 +134,12 @@ def test_texts_that_are_not_answers(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["No.", "Yes (revenue rose 5%).", "Apple's net sales decreased 5% on lower iPhone sales [10Q1]."],
+    [
+        "No.",
+        "Yes (revenue rose 5%).",
+        "Apple's net sales decreased 5% on lower iPhone sales [10Q1].",
+        "Talc claims are pending in New Jersey [10K1]. See Note 19 for the proceedings [10K1].",
+    ],
 )
 def test_short_real_answers_are_answers(text: str) -> None:
     assert unanswered(text) is None

@@ -233,6 +233,19 @@ def test_a_reply_of_citations_only_is_asked_again_then_never_returned(writer: An
     assert out["confidence"] <= 0.3
 
 
+def test_a_reply_that_only_points_elsewhere_is_asked_again_then_the_passage_quoted(writer: Any) -> None:
+    """A cited sentence sending the reader to another part of the filing is true and answers nothing."""
+    pointer = "The information is incorporated herein by reference to Note 19 of the Notes [8K1]."
+    note = {**EIGHT_K, "text": f"{pointer[:-7]}. {EIGHT_K['text']}"}
+    out, models = writer([pointer, pointer], [note])
+    answer = out["answer"]
+    assert len(models.prompts("generate")) == 2
+    assert "incorporated" not in answer, answer
+    assert answer.startswith("In the sources' own words:"), answer
+    assert "“On December 2, 2024, Apple Inc. announced" in answer
+    assert out["confidence"] <= 0.3
+
+
 def test_no_answer_and_no_passage_scores_zero(writer: Any) -> None:
     out, _ = writer(["", ""], [])
     assert out["answer"] == "finagent could not answer this question from the evidence it found."

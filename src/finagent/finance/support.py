@@ -334,4 +334,17 @@ def unanswered(text: str) -> str | None:
         return "it is cut off mid-sentence"
     if len(words) < 8 and not re.search(r"\b(?:yes|no|not)\b", bare, re.I) and len(content_words(bare)) < 3:
         return "it names its sources without saying anything about them"
+    if all(is_pointer(s) for s in SENTENCE_BREAK.split(bare.strip()) if s.strip()):
+        return "it only points to another part of the filing"
     return None
+
+
+_POINTER = re.compile(
+    r"\bincorporated (?:herein )?by reference\b|^\W*(?:see|refer to|for (?:a|further|more) \w+ see)\b", re.I
+)
+
+
+def is_pointer(sentence: str) -> bool:
+    """A sentence that sends the reader elsewhere instead of saying anything ("The information is
+    incorporated herein by reference to Note 19", "See Item 7")."""
+    return bool(_POINTER.search(sentence))

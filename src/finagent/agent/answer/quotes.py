@@ -12,7 +12,7 @@ from collections.abc import Sequence, Set
 from typing import Any
 
 from finagent.agent.answer.wording import name
-from finagent.finance.support import content_words
+from finagent.finance.support import content_words, is_pointer
 from finagent.finance.words import SENTENCE_BREAK
 
 _SPLIT = re.compile(SENTENCE_BREAK.pattern + r"(?=[A-Z\"“(])")
@@ -43,8 +43,8 @@ def _candidates(
     for position, sentence in enumerate(_SPLIT.split(" ".join(lines))):
         sentence = sentence.strip()
         letters = sum(ch.isalpha() for ch in sentence)
-        if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2:
-            continue
+        if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2 or is_pointer(sentence):
+            continue  # a pointer elsewhere ("incorporated herein by reference to Note 19") answers nothing
         words = content_words(sentence)
         shared = len(terms & words)
         if shared:
