@@ -64,3 +64,18 @@ def test_a_sentence_that_points_elsewhere_is_never_quoted() -> None:
     quoted = quoted_answer(items, ["legal", "proceedings", "talc"], NAMES, limit=2)
     assert "Talc claims against the company are pending" in quoted
     assert "incorporated" not in quoted
+
+
+def test_a_sentence_about_another_fiscal_year_than_its_reports_is_not_quoted() -> None:
+    item = {
+        **_item(
+            "10K1",
+            "For fiscal 2025, comparable sales growth was driven by growth in transactions and unit volumes. "
+            "For fiscal 2024, comparable sales growth was driven by growth in average ticket.",
+        ),
+        "fiscal_year": 2025,
+    }
+    quoted = quoted_answer([item], ["comparable", "sales", "growth", "drove"], {"WMT": ["Walmart"]}, why=True)
+    assert "For fiscal 2025, comparable sales growth" in quoted and "fiscal 2024" not in quoted
+    undated = quoted_answer([{**item, "fiscal_year": None}], ["comparable", "sales"], {}, limit=2)
+    assert "fiscal 2024" in undated

@@ -16,6 +16,7 @@ from finagent.finance.support import content_words, is_pointer
 from finagent.finance.words import SENTENCE_BREAK
 
 _SPLIT = re.compile(SENTENCE_BREAK.pattern + r"(?=[A-Z\"“(])")
+_FISCAL_YEAR = re.compile(r"\b(?:fiscal(?: year)?|FY)\s?(\d{4})\b", re.I)
 _CAUSE = re.compile(r"\b(?:due to|driven by|because|primarily|result of|attributable|offset|reflect)", re.I)
 MIN_CHARS, MAX_CHARS = 25, 420
 QUOTED_LEAD = "In the sources' own words:"
@@ -45,12 +46,21 @@ def _candidates(
         letters = sum(ch.isalpha() for ch in sentence)
         if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2 or is_pointer(sentence):
             continue  # a pointer elsewhere ("incorporated herein by reference to Note 19") answers nothing
+        if _another_year(sentence, item.get("fiscal_year")):
+            continue
         words = content_words(sentence)
         shared = len(terms & words)
         if shared:
             cause = 0.5 if why and _CAUSE.search(sentence) else 0.0
             found.append((shared + len(named & words) + cause, position, sentence))
     return found
+
+
+def _another_year(sentence: str, own: int | None) -> bool:
+    """The sentence is about another fiscal year than its report's ("For fiscal 2024, comparable sales
+    growth was driven by …" in the fiscal 2025 10-K, which discusses the year before too)."""
+    named = {int(year) for year in _FISCAL_YEAR.findall(sentence)}
+    return bool(own and named) and own not in named
 
 
 def quoted_answer(
