@@ -367,3 +367,16 @@ def test_the_year_a_fiscal_year_ends_in_is_the_passages_year() -> None:
     names = {"HD": ["Home Depot"]}
     assert support_problem(sentence, citable([item], []), names) is None
     assert "2025" in (support_problem(sentence, citable([{**item, "period_end": None}], []), names) or "")
+
+
+def test_an_answer_naming_no_cause_does_not_answer_what_drove_it() -> None:
+    bare = "Apple's Services net sales increased in the quarter [10Q1]."
+    assert unanswered(bare) is None
+    assert unanswered(bare, drivers=True) == "it names no cause, and the question asks what drove it"
+    for said in (
+        "Services net sales increased due primarily to higher advertising revenue [10Q1].",
+        "Growth came from higher iPhone sales [10Q1].",
+        "Services contributed most of the increase [10Q1].",
+        "Revenue rose on data center demand [10Q1].",
+    ):
+        assert unanswered(said, drivers=True) is None, said

@@ -12,8 +12,10 @@ import pytest
 
 from finagent.agent.answer.evidence_answer import evidence_answer
 from finagent.agent.context import Context
+from finagent.agent.evidence import query_terms
 from finagent.agent.nodes.evaluate import evaluate
 from finagent.agent.resources import close_resources, configure_resources
+from finagent.agent.understand.vocabulary import asks_drivers
 from finagent.finance.asks import read_ask
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
@@ -73,8 +75,13 @@ def _state(question: str, evidence: list[dict[str, Any]]) -> dict[str, Any]:
             "answer_mode": "standard",
             "narrative": True,
             "quantities": False,
-            "terms": ["apple", "announce", "acquire", "peloton", "dividend"],
+            "terms": list(
+                dict.fromkeys(
+                    ["apple", "announce", "acquire", "peloton", "dividend", *query_terms([question])]
+                )
+            ),
             "ask": {"kind": "narrative", "about": sorted(read_ask(question, [], {}, []).about)},
+            "drivers": asks_drivers(question),
         },
         "evidence": evidence,
         "targets": [{"ticker": "AAPL", "label": "Q1 FY2025", "available": True}],
@@ -244,6 +251,25 @@ def test_a_reply_that_only_points_elsewhere_is_asked_again_then_the_passage_quot
     assert answer.startswith("In the sources' own words:"), answer
     assert "“On December 2, 2024, Apple Inc. announced" in answer
     assert out["confidence"] <= 0.3
+
+
+def test_a_reply_naming_no_cause_does_not_answer_what_drove_it(writer: Any) -> None:
+    """Asked what drove Services, a true sentence that Services grew gives way to the passage's own
+    cause, quoted (no second model call: a small model seldom finds the cause it missed)."""
+    quarter = {
+        **EIGHT_K,
+        "kind": "10-Q",
+        "title": "Apple Inc. 10-Q Q1 FY2025",
+        "text": "Total net sales rose 4% in the quarter. Services net sales increased due primarily to "
+        "higher net sales from advertising, cloud services and the App Store.",
+    }
+    bare = "Services net sales increased [10Q1]."
+    out, models = writer([bare], [quarter], question="What drove Apple's Services net sales?")
+    answer = out["answer"]
+    assert len(models.prompts("generate")) == 1
+    assert answer.startswith("In the sources' own words:"), answer
+    assert "“Services net sales increased due primarily to higher net sales from advertising" in answer
+    assert any("it names no cause, and the question asks what drove it" in w for w in out["warnings"])
 
 
 def test_no_answer_and_no_passage_scores_zero(writer: Any) -> None:

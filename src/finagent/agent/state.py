@@ -83,6 +83,7 @@ class Analysis(TypedDict, total=False):
     as_reported: bool
     narrative: bool  # a why/what question: the passages' discussion is searched and written from
     says: bool  # asks what the company says about something: its own sentences answer it
+    drivers: bool  # asks what drove something: an answer naming no cause is no answer
     calendars: dict[str, list[int | None]]  # ticker -> [fiscal year-end month, year offset]
     refusal: str
     # What the question's words ask, read once by analyze (understand.plan.question_traits):

@@ -320,8 +320,9 @@ _LETTERS = re.compile(r"[A-Za-z]{2,}")
 _DANGLING = re.compile(r"(?:\[[^\]]*|\b(?:and|or|the|of|to|a|an|with|by|in|from|for))\s*$", re.I)
 
 
-def unanswered(text: str) -> str | None:
-    """Why a text is not an answer at all (empty, only citations, cut off), else None."""
+def unanswered(text: str, drivers: bool = False) -> str | None:
+    """Why a text is not an answer at all (empty, only citations, cut off, only a pointer elsewhere;
+    with ``drivers``, for a question asking what drove something, naming no cause), else None."""
     bare = CITATION.sub(" ", text)
     bare = re.sub(r"\[[^\]]{0,12}\]?", " ", bare)  # a broken label "[1" or "[10K"
     words = _LETTERS.findall(bare)
@@ -336,7 +337,19 @@ def unanswered(text: str) -> str | None:
         return "it names its sources without saying anything about them"
     if all(is_pointer(s) for s in SENTENCE_BREAK.split(bare.strip()) if s.strip()):
         return "it only points to another part of the filing"
+    if drivers and not (_CAUSE.search(bare) or _DRIVEN.search(bare)):
+        return "it names no cause, and the question asks what drove it"
     return None
+
+
+_DRIVEN = re.compile(
+    r"\b(?:contribut\w*|came from|thanks to|led to|(?:boost|fuel|help)(?:ed|s)?|"
+    r"(?:on|from) (?:higher|lower|strong\w*|weak\w*|increased|decreased|growth)|"
+    r"(?:ros|gr[eo]w|increas|fell|fall|declin|decreas|climb|drop|jump)\w* on)\b",
+    re.I,
+)
+"""Ways besides the causal connectives (``_CAUSE``) that a sentence names a driver ("growth came from
+higher iPhone sales", "Services contributed most")."""
 
 
 _POINTER = re.compile(

@@ -130,13 +130,13 @@ def fallback_answer(facts: list[dict[str, Any]], items: list[dict[str, Any]]) ->
     return f"{NO_ANSWER_LEAD}; the most relevant evidence is:\n" + "\n".join(lines)
 
 
-def why_no_answer(drafted: Drafted) -> str | None:
+def why_no_answer(drafted: Drafted, drivers: bool = False) -> str | None:
     """Why the drafted prose is no answer: empty, only citations, cut off, or nothing of what the
     model wrote stood (every sentence withheld, leaving the figures read as a stand-in). A model that
     wrote nothing (a provider down) keeps that stand-in."""
     if drafted.wrote and drafted.withheld and drafted.prose.startswith(NO_ANSWER_LEAD):
         return "none of its sentences is supported by the passages it cites"
-    return unanswered(drafted.prose)
+    return unanswered(drafted.prose, drivers)
 
 
 async def _extract(
@@ -547,7 +547,8 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     drafted = await draft(writer)
     answer, validation = drafted.answer, drafted.validation
     warnings = read.warnings + drafted.warnings
-    not_an_answer = None if first else why_no_answer(drafted)
+    # prose naming no cause for a what-drove question gives way to the passages' own causes, quoted
+    not_an_answer = None if first else why_no_answer(drafted, bool(analysis.get("drivers")))
     if not_an_answer:
         answer, note = _in_their_words(read.items, analysis, not_an_answer)
         warnings.append(note)

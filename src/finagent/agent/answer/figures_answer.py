@@ -206,7 +206,7 @@ async def figures_answer(state: State, context: Context) -> dict[str, Any]:
         warnings += drafted.warnings
         calls += drafted.calls
         withheld = drafted.withheld
-        if analysis.get("narrative") and unanswered(drafted.prose):
+        if analysis.get("narrative") and unanswered(drafted.prose, bool(analysis.get("drivers"))):
             answer, note = _in_the_filings_words(answer, items, analysis)
             warnings += [note] if note else []
             validation = verify(answer)

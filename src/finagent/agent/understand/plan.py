@@ -13,7 +13,7 @@ from typing import Any
 
 from finagent.agent.evidence import query_terms
 from finagent.agent.understand.entities import find_companies, unknown_ticker_mentions
-from finagent.agent.understand.vocabulary import is_breakdown, is_narrative, is_what_said
+from finagent.agent.understand.vocabulary import asks_drivers, is_breakdown, is_narrative, is_what_said
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.asks import read_ask
 from finagent.finance.figures.formulas import FORMULAS, formulas_for
@@ -222,6 +222,7 @@ def question_traits(
         "narrative": narrative,
         "breakdown": is_breakdown(question),
         "says": is_what_said(question),
+        "drivers": asks_drivers(question),
         "forecast": bool(_FORWARD.search(question)),
         "release": bool(_RELEASE_CUES.search(question)),
         "event_words": bool(_EVENT_WORDS.search(question)),

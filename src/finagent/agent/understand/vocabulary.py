@@ -104,6 +104,17 @@ def is_narrative(question: str) -> bool:
     return bool(_NARRATIVE.search(question))
 
 
+_DRIVERS = re.compile(
+    r"\b(?:why|drove|driv(?:e|er|ers|ing)|what (?:led|caused)|caused|factors?|contribut\w*|reasons?)\b", re.I
+)
+
+
+def asks_drivers(question: str) -> bool:
+    """A question asking what drove something ("What drove …", "why", "which factors"): an answer
+    naming no cause does not answer it."""
+    return bool(_DRIVERS.search(question))
+
+
 _SAYS = re.compile(
     r"\b(?:(?:say|says|said|comment(?:s|ed)?)\s+(?:about|on|regarding)|describ\w*|discuss\w*)\b", re.I
 )
