@@ -380,3 +380,20 @@ def test_an_answer_naming_no_cause_does_not_answer_what_drove_it() -> None:
         "Revenue rose on data center demand [10Q1].",
     ):
         assert unanswered(said, drivers=True) is None, said
+
+
+@pytest.mark.parametrize(
+    ("question", "drivers"),
+    [
+        ("What drove the change in Apple's revenue in the quarter ended December 31, 2022?", True),
+        ("Why did Microsoft's gross margin change in the quarter ended March 31, 2023?", True),
+        ("What factors drove Salesforce's subscription revenue growth?", True),
+        ("Does Corning have positive working capital? If it is not a useful metric, explain why.", False),
+        ("What does NVIDIA's 10-K say about its risk factors?", False),
+        ("What share repurchases did Apple describe in its fiscal 2024 10-K?", False),
+    ],
+)
+def test_a_question_asks_what_drove_something_only_in_so_many_words(question: str, drivers: bool) -> None:
+    from finagent.agent.understand.vocabulary import asks_drivers
+
+    assert asks_drivers(question) is drivers

@@ -105,8 +105,11 @@ def is_narrative(question: str) -> bool:
 
 
 _DRIVERS = re.compile(
-    r"\b(?:why|drove|driv(?:e|er|ers|ing)|what (?:led|caused)|caused|factors?|contribut\w*|reasons?)\b", re.I
+    r"\b(?:drove|driv(?:e|er|ers|ing)|what (?:led|caused)|caused|(?<!risk )factors?|contribut\w*|"
+    r"reasons? (?:for|behind|why)|why (?:did|does|do|is|was|were|has|have|had|are))\b",
+    re.I,
 )
+"""Not "explain why" (FinanceBench's "if the metric is not useful, explain why") nor "risk factors"."""
 
 
 def asks_drivers(question: str) -> bool:
