@@ -11,6 +11,7 @@ from finagent.agent.state import append, append_unique, merge_evidence, reset
 from finagent.finance.citations import cited_labels
 from finagent.finance.figures.text import (
     compute_changes,
+    format_facts,
     format_value,
     period_key,
     value_in_text,
@@ -139,6 +140,23 @@ def test_verify_facts_rejects_values_missing_from_their_source() -> None:
     ]
     verified, rejected = verify_facts(facts, evidence)
     assert [f["metric"] for f in verified] == ["sales"] and len(rejected) == 2
+
+
+def test_a_figure_read_without_its_unit_takes_the_unit_the_passage_writes_and_words_are_no_figures() -> None:
+    """ "JNJ cash proceeds: 13.2" is "$13.2 billion" as the 8-K writes it; a note number or a year the
+    model copied under the question's words ("much expect pay spin off upjohn: 15") is no figure."""
+    text = "JnJ realised $13.2 billion in cash proceeds. See Note 15 for the spin-off, completed in 2023."
+    evidence = {"8K1": {"text": text}}
+
+    def fact(metric: str, value: float) -> dict[str, object]:
+        return {"ticker": "JNJ", "period": "Q2 FY2023", "metric": metric, "value": value, "source": "8K1"}
+
+    verified, rejected = verify_facts(
+        [fact("cash proceeds", 13.2), fact("much expect pay spin off", 15), fact("spin-off", 2023)], evidence
+    )
+    assert [(f["metric"], f["unit"]) for f in verified] == [("cash proceeds", "USD billions")]
+    assert format_facts(verified) == "- JNJ Q2 FY2023 cash proceeds: $13.2 billion [8K1]"
+    assert [f["value"] for f in rejected] == [15, 2023]
 
 
 def test_compute_changes_uses_the_calculator_in_period_order() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from finagent.finance.calculator import growth_pct
 from finagent.finance.facts import FiscalCalendar, report_calendar
-from finagent.finance.figures.written import numbers_in
+from finagent.finance.figures.written import counts_something, numbers_in, scan_figures
 from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
 
 
@@ -47,9 +47,33 @@ def verify_facts(
         if item is None or not value_in_text(fact["value"], item["text"]) or key in seen:
             rejected.append(fact)
             continue
+        unit = fact.get("unit")
+        if unit in (None, "other"):  # read the unit where the passage writes the value
+            unit = written_unit(fact["value"], item["text"])
+            if unit is None:
+                rejected.append(fact)
+                continue
         seen.add(key)
-        verified.append({**fact, "verified": True})
+        verified.append({**fact, "unit": unit, "verified": True})
     return verified, rejected
+
+
+_SCALED_UNITS = {1e3: "USD thousands", 1e6: "USD millions", 1e9: "USD billions", 1.0: "USD"}
+
+
+def written_unit(value: float, text: str) -> str | None:
+    """The unit ``text`` writes ``value`` in ("$13.2 billion" → "USD billions", "44.5%" → "percent"),
+    "other" when it is a plain number, and None when it is written only as a year or as a bare small
+    number counting nothing (a note, item or day number is no figure)."""
+    written = [f for f in scan_figures(text) if math.isclose(f.mantissa, abs(value), rel_tol=1e-9)]
+    for figure in written:
+        if figure.kind == "percent":
+            return "percent"
+        if figure.currency and figure.scale in _SCALED_UNITS:
+            return _SCALED_UNITS[figure.scale]
+    if all(f.kind == "date" or (f.kind == "count" and not counts_something(f, text)) for f in written):
+        return None
+    return "other"
 
 
 def _metric_key(metric: str) -> str:

@@ -253,4 +253,9 @@ def extract_figures(answer: str) -> list[tuple[str, float, str]]:
     return [(f.text, f.value, f.kind) for f in scan_figures(answer)]
 
 
+def counts_something(figure: WrittenFigure, text: str) -> bool:
+    """The figure is followed by what it counts ("161,000 employees", "12 countries")."""
+    return bool(_COUNT_NOUN.match(text, figure.start + len(figure.text)))
+
+
 SMALL_COUNT = 100
