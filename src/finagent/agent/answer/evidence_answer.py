@@ -132,10 +132,12 @@ def fallback_answer(facts: list[dict[str, Any]], items: list[dict[str, Any]]) ->
 
 def why_no_answer(drafted: Drafted, drivers: bool = False) -> str | None:
     """Why the drafted prose is no answer: empty, only citations, cut off, or nothing of what the
-    model wrote stood (every sentence withheld, leaving the figures read as a stand-in). A model that
-    wrote nothing (a provider down) keeps that stand-in."""
-    if drafted.wrote and drafted.withheld and drafted.prose.startswith(NO_ANSWER_LEAD):
-        return "none of its sentences is supported by the passages it cites"
+    model wrote stood (every sentence withheld, or JSON or code set aside, leaving the figures read as
+    a stand-in). A model that wrote nothing (a provider down) keeps that stand-in."""
+    if drafted.wrote and drafted.prose.startswith(NO_ANSWER_LEAD):
+        if drafted.withheld:
+            return "none of its sentences is supported by the passages it cites"
+        return "it wrote no prose (JSON or code)"
     return unanswered(drafted.prose, drivers)
 
 
