@@ -79,3 +79,9 @@ def test_a_sentence_about_another_fiscal_year_than_its_reports_is_not_quoted() -
     assert "For fiscal 2025, comparable sales growth" in quoted and "fiscal 2024" not in quoted
     undated = quoted_answer([{**item, "fiscal_year": None}], ["comparable", "sales"], {}, limit=2)
     assert "fiscal 2024" in undated
+
+
+def test_a_part_ending_in_s_owns_with_an_apostrophe() -> None:
+    from finagent.agent.answer.wording import owned
+
+    assert (owned("Services"), owned("Google Cloud")) == ("Services'", "Google Cloud's")

@@ -27,6 +27,7 @@ from finagent.agent.answer.wording import (
     metric_label,
     metric_scales,
     name,
+    owned,
     period_phrase,
     possessive,
 )
@@ -172,7 +173,7 @@ def _whole_company(facts: Facts) -> list[str]:
     tickers = {c.ticker for c in facts.targets()}
     if not facts.parts or len(tickers) != 1:
         return []
-    part = joined([f"{p}'s" for p in facts.parts])
+    part = joined([owned(p) for p in facts.parts])
     return [f"That is the whole company's: {part} own {facts.words()} is not among the figures read."]
 
 

@@ -114,7 +114,11 @@ def readable(text: str) -> str:
 
 
 def possessive(ticker: str, names: dict[str, list[str]]) -> str:
-    text = name(ticker, names)
+    return owned(name(ticker, names))
+
+
+def owned(text: str) -> str:
+    """ "Apple's", "Services'"."""
     return f"{text}'" if text.endswith("s") else f"{text}'s"
 
 
