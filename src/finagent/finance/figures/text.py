@@ -18,6 +18,7 @@ from finagent.finance.calculator import growth_pct
 from finagent.finance.facts import FiscalCalendar, report_calendar
 from finagent.finance.figures.written import counts_something, numbers_in, scan_figures
 from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
+from finagent.finance.words import UNIT_SCALES
 
 
 def value_in_text(value: float, text: str) -> bool:
@@ -58,7 +59,7 @@ def verify_facts(
     return verified, rejected
 
 
-_SCALED_UNITS = {1e3: "USD thousands", 1e6: "USD millions", 1e9: "USD billions", 1.0: "USD"}
+_SCALED_UNITS = {scale: unit for unit, scale in UNIT_SCALES.items()} | {1.0: "USD"}
 
 
 def written_unit(value: float, text: str) -> str | None:
