@@ -146,7 +146,12 @@ def test_current_ratio_and_working_capital_from_amcor_balance_sheet() -> None:
             "accounts payable cost of revenue",
             ["balance_sheet", "income_statement"],
         ),
-        ("Is 3M a capital-intensive business based on FY2022 data?", None, ["balance_sheet", "cash_flow"]),
+        # Its ratios read capital expenditure, revenue, net income and assets from their statements.
+        (
+            "Is 3M a capital-intensive business based on FY2022 data?",
+            None,
+            ["cash_flow", "income_statement", "balance_sheet"],
+        ),
         # Income-statement words add wording but do not route (they fill narrative pages too).
         ("How did Apple's revenue change in Q2?", "total net sales", []),
         ("Using the income statement, what was revenue?", "total net sales", ["income_statement"]),
@@ -335,3 +340,46 @@ def test_the_figures_answer_computes_the_questions_own_metric_from_its_period_tr
     results = {r["metric"]: r for r in formula_results(question, formulas_for(question), rows)}
     mean = results["average cost of goods sold % of revenue"]
     assert mean["period"] == "FY2016-FY2018" and mean["result_text"] == "55.1%"
+
+
+def test_a_judgements_ratios_are_computed_from_the_statements_rows() -> None:
+    """Growth reads the previous year's column of the same statement; capital intensity reads capital
+    expenditure against revenue, and the ratios shown beside it, each from its own statement."""
+    income = _item(
+        "Consolidated Statement of Earnings (in millions)\n"
+        "Item | 2022 | 2021\n"
+        "Sales to customers | 94,943 | 93,775\n"
+        "Net earnings | 17,941 | 20,878",
+        period="FY2022",
+    )
+    (growth,) = compute_formulas(
+        formulas := formulas_for("Are JnJ's FY2022 financials that of a high growth company?"),
+        read_line_items([income], input_items(formulas), sorted(needs_prior(formulas))),
+    )
+    assert growth["metric"] == "revenue growth" and growth["result_text"] == "1.2%"
+    balance = _item(
+        "Balance sheet (in millions)\nItem | 2022 | 2021\nTotal assets | 46,455 | 47,072\n"
+        "Property, plant and equipment net | 9,178 | 9,429",
+        period="FY2022",
+    )
+    cash = _item(
+        "Cash flows (in millions)\nItem | 2022 | 2021\nPurchases of property, plant and equipment"
+        " (PP&E) | (1,749) | (1,603)",
+        period="FY2022",
+    )
+    sales = _item(
+        "Statement of income (in millions)\nItem | 2022 | 2021\nNet sales | 34,229 | 35,355\n"
+        "Net income | 5,777 | 5,921",
+        period="FY2022",
+    )
+    formulas = formulas_for("Is 3M a capital-intensive business based on FY2022 data?")
+    results = {
+        c["metric"]: c["result_text"]
+        for c in compute_formulas(formulas, read_line_items([balance, cash, sales], input_items(formulas)))
+    }
+    assert results == {
+        "capital expenditure % of revenue": "5.1%",
+        "fixed assets % of total assets": "19.8%",
+        "total assets to revenue": "1.36",
+        "return on assets": "12.4%",
+    }

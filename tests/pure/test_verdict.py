@@ -108,3 +108,78 @@ def test_a_computed_metric_with_no_reported_line_opens_with_its_yes_or_no() -> N
     plain = first_sentence("What was Corning's working capital in FY2022?")
     assert plain.endswith("working capital for FY2022 was $2,278 million (computed: 7453 - 5175) [10K1].")
     assert not plain.startswith(("Yes", "No"))
+
+
+def _ratio(metric: str, result: float, text: str, period: str = "FY2022") -> dict[str, Any]:
+    return {
+        "kind": "formula",
+        "ticker": "MMM",
+        "metric": metric,
+        "period": period,
+        "expression": "...",
+        "formula": "...",
+        "result": result,
+        "result_text": text,
+    }
+
+
+@pytest.mark.parametrize(
+    ("question", "calculations", "yes", "said"),
+    [
+        (
+            "Is 3M a capital-intensive business based on FY2022 data?",
+            [
+                _ratio("capital expenditure % of revenue", 5.1, "5.1%"),
+                _ratio("fixed assets % of total assets", 19.8, "19.8%"),
+                _ratio("return on assets", 12.4, "12.4%"),
+                _ratio("capital expenditure % of revenue", 11.0, "11.0%", period="FY2020"),  # not the latest
+            ],
+            False,
+            "capital expenditure % of revenue of 5.1% is below the 10% of revenue taken here to mark a "
+            "capital-intensive business",
+        ),
+        (
+            "Is Verizon a capital intensive business based on FY 2022 data?",
+            [_ratio("capital expenditure % of revenue", 16.9, "16.9%")],
+            True,
+            "capital expenditure % of revenue of 16.9% is at or above the 10% of revenue",
+        ),
+        (
+            "Does Verizon have a reasonably healthy liquidity profile based on its quick ratio for FY 2022?",
+            [_ratio("current ratio", 1.2, "1.20"), _ratio("quick ratio", 0.71, "0.71")],
+            False,
+            "quick ratio of 0.71 is below 1.0, where the assets counted cover current liabilities",
+        ),
+        (
+            "Are JnJ's FY2022 financials that of a high growth company?",
+            [_ratio("revenue growth", 1.2, "1.2%")],
+            False,
+            "revenue growth of 1.2% is below the 10% a year taken here to mark high growth",
+        ),
+    ],
+)
+def test_a_judgement_is_decided_by_its_ratio_against_a_stated_rule(
+    question: str, calculations: list[dict[str, Any]], yes: bool, said: str
+) -> None:
+    """ "Is 3M capital-intensive?" is no question of sign: the ratio that decides it is held to a rule
+    the answer states, and the model's own yes gives way."""
+    verdict = sign_verdict(question, calculations)
+    assert verdict is not None and verdict.yes is yes
+    answer = with_verdict("Yes, the company is investing more in its assets [10K1].", verdict)
+    assert answer.startswith("Yes (computed" if yes else "No (computed") and said in answer
+    assert "fixed assets % of total assets FY2022: 19.8%" in answer or "3M" not in question
+
+
+def test_a_judgement_needs_its_deciding_ratio() -> None:
+    question = "Is 3M a capital-intensive business based on FY2022 data?"
+    assert sign_verdict(question, [_ratio("return on assets", 12.4, "12.4%")]) is None
+    assert (
+        sign_verdict(
+            question,
+            [
+                _ratio("capital expenditure % of revenue", 5.1, "5.1%"),
+                {**_ratio("capital expenditure % of revenue", 5.1, "5.1%"), "ticker": "VZ"},
+            ],
+        )
+        is None
+    )

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
+from finagent.finance.judgements import judgement_in
 from finagent.finance.parts import PartsAsk, read_parts_ask
 from finagent.finance.words import LOWER_IS_BETTER
 
@@ -207,6 +208,8 @@ class Ask:
     answer it ("long-term debt" answers "its debt", not "its revenue")."""
     parts: PartsAsk | None = None
     """Which part of one company's whole ranks first (a segment, a region, a liability)."""
+    judgement: str | None = None
+    """Direction: a judgement read off a ratio by a rule of thumb ("capital-intensive")."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -335,7 +338,11 @@ def read_ask(
         change = "change"
     about = tuple(sorted({w[:5] for w in re.findall(r"[a-z]{3,}", text.lower())}))
     base: dict[str, Any] = {"metric": metric, "narrative": narrative, "subjects": subjects, "about": about}
-    ask = _figure_ask(text, subjects, change, base) if metric else _sign_ask(text, subjects, change, base)
+    judgement = judgement_in(text) if len(subjects) <= 1 and _YES_NO.search(text) else None
+    if judgement is not None:
+        ask: Ask | None = Ask(kind="direction", judgement=judgement.name, **base)
+    else:
+        ask = _figure_ask(text, subjects, change, base) if metric else _sign_ask(text, subjects, change, base)
     if ask is None:
         kind: AskKind = "narrative" if narrative or not metric else "value"
         if metric and several:

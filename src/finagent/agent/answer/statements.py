@@ -243,7 +243,7 @@ def _formula_opening(facts: Facts) -> Opening:
     verdict = sign_verdict(facts.ask, facts.formulas)
     if verdict is None:
         return Opening([f"{_formula_sentence(facts, facts.formulas[0])}."])
-    said = "; ".join(_formula_sentence(facts, calc) for calc in verdict.grounds)
+    said = "; ".join([*(_formula_sentence(facts, calc) for calc in verdict.grounds), *verdict.rules()])
     return Opening([f"{'Yes' if verdict.yes else 'No'} (computed from the figures: {said})."])
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from finagent.finance.calculator import calculate
 from finagent.finance.figures.text import period_key, table_facts
+from finagent.finance.judgements import BY_NAME as JUDGEMENTS
 from finagent.finance.words import UNIT_SCALES
 
 
@@ -258,6 +259,11 @@ DEFINED_FORMULAS: tuple[Formula, ...] = (
     ),
 )
 
+_LIQUIDITY_NO_RATIO = (
+    r"(?s)^(?!.*\b(?:quick ratio|acid[- ]test)\b).*?"  # the ratio named decides when one is
+    rf"(?:{JUDGEMENTS['healthy liquidity'].cue.pattern})"
+)
+
 # Several rows of one metric are alternative formulas, best first (the first computable one wins).
 FORMULAS: tuple[Formula, ...] = (
     *DEFINED_FORMULAS,
@@ -320,6 +326,12 @@ FORMULAS: tuple[Formula, ...] = (
         "quick ratio",
         _cue(r"\bquick ratio\b|\bacid[- ]test\b"),
         "({current_assets} - {inventories}) / {current_liabilities}",
+        "ratio",
+    ),
+    Formula(
+        "current ratio",  # a healthy liquidity profile, no ratio named: the current ratio decides
+        _cue(_LIQUIDITY_NO_RATIO),
+        "{current_assets} / {current_liabilities}",
         "ratio",
     ),
     Formula(
@@ -396,6 +408,34 @@ FORMULAS: tuple[Formula, ...] = (
         _cue(r"(?<!fixed )\b(total )?asset turnover\b"),
         "{revenue} / {total_assets}",
         "ratio",
+    ),
+    # The ratios a capital-intensive judgement reads (finance.judgements): capex to revenue decides.
+    Formula(
+        "capital expenditure % of revenue",
+        JUDGEMENTS["capital-intensive"].cue,
+        "abs({capex}) / {revenue} * 100",
+        "percent",
+    ),
+    Formula(
+        "fixed assets % of total assets",
+        JUDGEMENTS["capital-intensive"].cue,
+        "{ppe_net} / {total_assets} * 100",
+        "percent",
+    ),
+    Formula(
+        "total assets to revenue", JUDGEMENTS["capital-intensive"].cue, "{total_assets} / {revenue}", "ratio"
+    ),
+    Formula(
+        "return on assets",
+        JUDGEMENTS["capital-intensive"].cue,
+        "{net_income} / {total_assets} * 100",
+        "percent",
+    ),
+    Formula(
+        "revenue growth",
+        JUDGEMENTS["high growth"].cue,
+        f"({{revenue}} - {{revenue{PRIOR}}}) / {{revenue{PRIOR}}} * 100",
+        "percent",
     ),
     Formula(
         "fixed asset turnover",

@@ -16,6 +16,7 @@ from typing import Any
 
 from finagent.finance.asks import Ask
 from finagent.finance.figures.text import describe_calculation, period_key
+from finagent.finance.judgements import judge
 
 _WORD = re.compile(r"[a-z]{3,}")
 _GENERIC = frozenset({"total", "net", "the", "and", "for", "change", "ratio", "per", "share"})
@@ -28,10 +29,16 @@ class Verdict:
 
     yes: bool
     grounds: tuple[dict[str, Any], ...]
+    rule: str = ""
+    """A judgement's rule as applied ("quick ratio of 0.71 is below 1.0, ..."); empty for a sign."""
 
     def sentence(self, described: Sequence[str] = ()) -> str:
-        facts = "; ".join(described or [describe_calculation(c) for c in self.grounds])
+        facts = "; ".join([*(described or [describe_calculation(c) for c in self.grounds]), *self.rules()])
         return f"{'Yes' if self.yes else 'No'} (computed from the figures: {facts})."
+
+    def rules(self) -> list[str]:
+        """The judgement's rule as applied, when the verdict is a judgement's."""
+        return [self.rule] if self.rule else []
 
 
 def sign_verdict(ask: Ask, calculations: Sequence[dict[str, Any]]) -> Verdict | None:
@@ -39,6 +46,9 @@ def sign_verdict(ask: Ask, calculations: Sequence[dict[str, Any]]) -> Verdict | 
     question, or its calculations (of what it asks about) disagree, are of several companies or zero."""
     if ask.kind != "direction":
         return None
+    if ask.judgement:
+        judged = judge(ask.judgement, calculations, period_key)
+        return Verdict(judged.yes, judged.grounds, judged.clause()) if judged else None
     calculations = [c for c in calculations if _of_the_metric(ask, c) or _about(ask.about, c)]
     if len({c.get("ticker") for c in calculations}) != 1:
         return None
@@ -85,13 +95,14 @@ def _decide(grounds: list[dict[str, Any]], *, yes_sign: int) -> Verdict | None:
 
 
 def with_verdict(answer: str, verdict: Verdict | None) -> str:
-    """The answer opening with the computed yes/no: a leading "Yes"/"No" sentence that agrees stays,
-    one that contradicts it is replaced, and an answer with none gets the computed sentence first."""
+    """The answer opening with the computed yes/no: a leading "Yes"/"No" sentence that agrees stays
+    (unless the verdict is a judgement's), one that contradicts it is replaced, and an answer with
+    none gets the computed sentence first."""
     if verdict is None:
         return answer
     leading = _LEADING.match(answer)
-    if leading and (leading.group(1).lower() == "yes") == verdict.yes:
-        return answer
+    if leading and (leading.group(1).lower() == "yes") == verdict.yes and not verdict.rule:
+        return answer  # a judgement's opening is always code's: the model's reasons for it are its own
     rest = answer[leading.end() :] if leading else answer.lstrip()
     joiner = "" if not rest or rest.startswith("\n") else " "
     return f"{verdict.sentence()}{joiner}{rest}".rstrip()
