@@ -383,3 +383,27 @@ def test_a_judgements_ratios_are_computed_from_the_statements_rows() -> None:
         "total assets to revenue": "1.36",
         "return on assets": "12.4%",
     }
+
+
+def test_inventory_turnover_uses_the_average_inventory_when_the_opening_balance_is_read() -> None:
+    """The textbook turnover is cost of sales over the year's average inventory (J&J FY2022: 31,089 /
+    ((12,483 + 10,387) / 2) = 2.72); with no previous-year column, the year-end balance."""
+    question = "Roughly how many times has JnJ sold its inventory in FY2022? Calculate inventory turnover."
+    formulas = formulas_for(question)
+    both = _item(
+        "Statement (in millions)\nItem | 2022 | 2021\nCost of products sold | 31,089 | 29,855\n"
+        "Inventories | 12,483 | 10,387",
+        period="FY2022",
+    )
+    (turnover,) = compute_formulas(
+        formulas, read_line_items([both], input_items(formulas), sorted(needs_prior(formulas)))
+    )
+    assert turnover["result_text"] == "2.72" and turnover["expression"] == "31089 / ((12483 + 10387) / 2)"
+    alone = _item(
+        "Statement (in millions)\nItem | 2022\nCost of products sold | 31,089\nInventories | 12,483",
+        period="FY2022",
+    )
+    (year_end,) = compute_formulas(
+        formulas, read_line_items([alone], input_items(formulas), sorted(needs_prior(formulas)))
+    )
+    assert year_end["result_text"] == "2.49"

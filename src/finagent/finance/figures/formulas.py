@@ -397,11 +397,14 @@ FORMULAS: tuple[Formula, ...] = (
         "{receivables} / {revenue} * 365",
         "days",
     ),
-    Formula(
+    Formula(  # the textbook's: cost of sales over the year's average inventory
         "inventory turnover",
         _cue(r"\binventory turnover\b"),
-        "{cost_of_revenue} / {inventories}",
+        f"{{cost_of_revenue}} / ({_AVG_INVENTORY})",
         "ratio",
+    ),
+    Formula(  # with no opening balance, the year-end one
+        "inventory turnover", _cue(r"\binventory turnover\b"), "{cost_of_revenue} / {inventories}", "ratio"
     ),
     Formula(
         "asset turnover",
