@@ -81,6 +81,10 @@ class Settings(BaseSettings):
         default=1.0,
         description="Lift for chunks of the statements a question is routed to (capex -> cash flow).",
     )
+    event_item_boost: float = Field(
+        default=0.1,
+        description="Lift for an 8-K's own account of its event (its Items) over the exhibits it files.",
+    )
     line_item_boost: float = Field(
         default=0.0,
         description="Rerank lift for a table row naming every word of a short search phrase (0 = off).",

@@ -33,6 +33,10 @@ from tests.helpers import financebench_page_chunks
         ("What is Adobe's FY2017 free cash flow?", ["free cash flow"]),
         ("What was the fixed asset turnover ratio for Best Buy?", ["fixed asset turnover"]),
         ("What was Apple's total revenue in Q2?", []),
+        ("What is the FY2022 unadjusted EBITDA % margin for PepsiCo?", ["EBITDA margin"]),
+        # an adjusted (non-GAAP) EBITDA is the company's reported measure: read, never computed
+        ("What Was AMCOR's Adjusted Non GAAP EBITDA for FY 2023", []),
+        ("What was Adj. EBITDA in FY2022?", []),
     ],
 )
 def test_formulas_for_question(question: str, metrics: list[str]) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from finagent.finance.filing_sections import section_topics, sections_for
+from finagent.finance.filing_sections import event_item, section_topics, sections_for
 from finagent.finance.periods import parse_time_phrases
 
 MDA_10K, NOTES_10K = "item_7", "item_8"
@@ -139,3 +139,19 @@ def test_what_the_annual_report_sets_out_with_no_year_is_every_annual_report() -
     assert _undated("Who does Oracle compete with in fiscal 2021?") is None  # the year named decides
     assert _undated("How did Oracle's debt change?") is None  # a figure: the newest report
     assert _undated("Who does Oracle compete with?", annual_topics_undated=False) is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "section", "lifted"),
+    [
+        ("8-K", "item_8_01", True),  # "Item 8.01 Other Events: PepsiCo entered into ... may borrow up to"
+        ("8-K", "item_5_02", True),  # a new officer's appointment
+        ("8-K", "item_9_01", False),  # the exhibit list, and the 100-page agreement filed under it
+        ("8-K", None, False),  # the cover page
+        ("10-K", "item_7", False),  # only an 8-K's Items are its account of an event
+    ],
+)
+def test_an_8k_s_own_items_are_its_account_of_the_event_not_its_exhibits(
+    kind: str, section: str | None, lifted: bool
+) -> None:
+    assert event_item(kind, section) is lifted

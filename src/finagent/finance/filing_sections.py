@@ -18,6 +18,15 @@ COVER = "cover"
 # Kinds whose chunks carry Item sections.
 SECTIONED_KINDS = frozenset({"10-K", "10-Q", "annual_report"})
 
+# An 8-K's Item 9.01 lists its exhibits, and the exhibits follow under it (a press release, a
+# 100-page credit agreement); the other Items are the filing's own account of its event.
+EXHIBITS_ITEM = "item_9_01"
+
+
+def event_item(kind: str | None, section: str | None) -> bool:
+    """A passage of an 8-K's own report of its event (Item 1.01 to 8.01), not of its exhibits."""
+    return kind == "8-K" and bool(section) and str(section).startswith("item_") and section != EXHIBITS_ITEM
+
 
 @dataclass(frozen=True, slots=True)
 class SectionTopic:

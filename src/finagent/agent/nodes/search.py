@@ -20,6 +20,7 @@ from finagent.agent.state import SearchTask
 from finagent.db.filters import SearchFilters
 from finagent.db.search import FlaggedMatch, build_search
 from finagent.errors import FinagentError
+from finagent.finance.filing_sections import event_item
 from finagent.finance.untrusted import Kind, flag_kind, left_out_warning
 from finagent.retrieval.rerank import rerank
 
@@ -149,8 +150,10 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
         return {"searches": [log], "warnings": [f"search '{task['query']}' for {where} failed: {exc}"]}
     evidence = [hit_to_evidence(hit, task["query"], task["round"]) for hit in hits]
     priors = task.get("priors") or {}
+    event_lift = get_resources().settings.event_item_boost
     for item in evidence:
         item["fused_score"] += priors.get("*", 0.0) + priors.get(item["kind"], 0.0)
+        item["fused_score"] += event_lift if event_item(item["kind"], item.get("section")) else 0.0
     evidence, notes = await _ranked(evidence, task["query"], context)
     log |= {
         "hits": len(hits),

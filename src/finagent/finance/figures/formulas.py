@@ -259,6 +259,10 @@ DEFINED_FORMULAS: tuple[Formula, ...] = (
     ),
 )
 
+# An adjusted (non-GAAP) EBITDA is the company's own reported measure, with its own add-backs: it is
+# read from the release that reports it, never computed from the statements' lines.
+_REPORTED_ONLY = r"(?<!\badjusted )(?<!\badj\. )(?<!\bnon-gaap )(?<!\bnon gaap )"
+
 _LIQUIDITY_NO_RATIO = (
     r"(?s)^(?!.*\b(?:quick ratio|acid[- ]test)\b).*?"  # the ratio named decides when one is
     rf"(?:{JUDGEMENTS['healthy liquidity'].cue.pattern})"
@@ -348,12 +352,15 @@ FORMULAS: tuple[Formula, ...] = (
     ),
     Formula(
         "EBITDA margin",
-        _cue(r"\bEBITDA\s*(%\s*)?margin\b"),
+        _cue(rf"{_REPORTED_ONLY}\bEBITDA\s*(%\s*)?margin\b"),
         "({operating_income} + {depreciation}) / {revenue} * 100",
         "percent",
     ),
     Formula(
-        "EBITDA", _cue(r"\bEBITDA\b(?!\s*(%\s*)?margin)"), "{operating_income} + {depreciation}", "amount"
+        "EBITDA",
+        _cue(rf"{_REPORTED_ONLY}\bEBITDA\b(?!\s*(%\s*)?margin)"),
+        "{operating_income} + {depreciation}",
+        "amount",
     ),
     Formula(
         "return on assets",
