@@ -477,3 +477,26 @@ def test_a_figure_of_the_whole_company_says_so_when_a_part_is_asked_about(
         question.replace("its Microsoft Cloud revenue", "its revenue"),
     )["answer"]
     assert "$61,858 million" in plain and "whole company" not in plain
+
+
+def test_a_judgement_is_answered_by_its_ratio_and_the_rule_it_is_held_to(
+    store: Database, settings: Settings
+) -> None:
+    """ "Is Apple a high growth company?" is no mood of the model's: the revenue growth read from the
+    statement's two columns decides it against a rule the answer states, and the model's yes and its
+    reason give way."""
+    models = ScriptedModels(
+        {
+            "generate": [prose("Yes, Apple is a high growth company because it is investing in AI [10K1].")],
+            "prose": [prose("Yes, Apple is a high growth company because it is investing in AI [10K1].")],
+            "analyze": [{}],
+            "evaluate": [{}],
+            "extract": [{"facts": []}],
+        }
+    )
+    out = run(settings, models, "Are Apple's FY2024 financials that of a high growth company?")
+    first = out["answer"].split("\n\n")[0]
+    assert first.startswith("No (computed from the figures: Apple's revenue growth for FY2024 was 2.0%")
+    assert "(computed: (391035 - 383285) / 383285 * 100)" in first
+    assert first.endswith("revenue growth of 2.0% is below the 10% a year taken here to mark high growth).")
+    assert "Yes, Apple is a high growth company" not in out["answer"]
