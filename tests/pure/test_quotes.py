@@ -85,3 +85,27 @@ def test_a_part_ending_in_s_owns_with_an_apostrophe() -> None:
     from finagent.agent.answer.wording import owned
 
     assert (owned("Services"), owned("Google Cloud")) == ("Services'", "Google Cloud's")
+
+
+def test_an_8k_s_own_account_of_its_event_is_quoted_before_the_exhibit_filed_under_it() -> None:
+    """PepsiCo's 8-K: Item 8.01 says what it may borrow; the credit agreement filed as its exhibit
+    repeats the question's words on every page."""
+    question = "What is the total amount PepsiCo may borrow under its unsecured revolving credit agreements?"
+    names = {"PEP": ["PepsiCo", "PepsiCo, Inc."]}
+    exhibit = {
+        "label": "8K1",
+        "kind": "8-K",
+        "ticker": "PEP",
+        "section": "item_9_01",
+        "text": "The Borrowers may borrow revolving credit advances under this unsecured revolving credit "
+        "agreement, in a total amount not to exceed the Commitments.",
+    }
+    event = exhibit | {
+        "label": "8K2",
+        "section": "item_8_01",
+        "text": "The 2023 Five Year Credit Agreement enables PepsiCo and its borrowing subsidiaries to borrow "
+        "up to $4,200,000,000 in unsecured revolving credit.",
+    }
+    quoted = quoted_answer([exhibit, event], query_terms([question]), names, limit=2).splitlines()
+    assert quoted[1].endswith("[8K2]") and "borrow up to $4,200,000,000" in quoted[1]
+    assert quoted[2].endswith("[8K1]")

@@ -12,6 +12,7 @@ from collections.abc import Sequence, Set
 from typing import Any
 
 from finagent.agent.answer.wording import name
+from finagent.finance.filing_sections import event_item
 from finagent.finance.support import content_words, is_pointer
 from finagent.finance.words import SENTENCE_BREAK
 
@@ -72,8 +73,8 @@ def quoted_answer(
     named: Sequence[str] = (),
 ) -> str:
     """The ``limit`` passage sentences sharing most of the question's terms (its names, other than the
-    companies', counting twice), filings before news, the best first; empty when no sentence shares a
-    term."""
+    companies', counting twice), filings before news and an 8-K's own Items before its exhibits, the
+    best first; empty when no sentence shares a term."""
     wanted = content_words(" ".join(terms))
     companies = content_words(" ".join([*names, *(alias for aliases in names.values() for alias in aliases)]))
     own_names = content_words(" ".join(named)) - companies
@@ -81,7 +82,8 @@ def quoted_answer(
     for rank, item in enumerate(items):
         best = sorted(_candidates(item, wanted, why, own_names), reverse=True)[:2]
         news = 1 if item.get("kind") == "news" else 0
-        picked += [(score - news, rank, position, sentence) for score, position, sentence in best]
+        own = 1 if event_item(item.get("kind"), item.get("section")) else 0  # an 8-K's account of its event
+        picked += [(score - news + own, rank, position, sentence) for score, position, sentence in best]
     unique: dict[str, tuple[float, int, int, str]] = {}
     for entry in sorted(picked, key=lambda p: (-p[0], p[1], p[2])):
         unique.setdefault(" ".join(entry[3].split()).lower(), entry)  # one copy of a repeated sentence
