@@ -103,8 +103,8 @@ def test_an_8k_s_own_account_of_its_event_is_quoted_before_the_exhibit_filed_und
     event = exhibit | {
         "label": "8K2",
         "section": "item_8_01",
-        "text": "The 2023 Five Year Credit Agreement enables PepsiCo and its borrowing subsidiaries to borrow "
-        "up to $4,200,000,000 in unsecured revolving credit.",
+        "text": "The 2023 Five Year Credit Agreement enables PepsiCo and its borrowing subsidiaries to "
+        "borrow up to $4,200,000,000 in unsecured revolving credit.",
     }
     quoted = quoted_answer([exhibit, event], query_terms([question]), names, limit=2).splitlines()
     assert quoted[1].endswith("[8K2]") and "borrow up to $4,200,000,000" in quoted[1]
