@@ -129,3 +129,20 @@ def test_agreement_with_hand_verdicts_is_printed_per_question_type(tmp_path: Pat
     handcheck.write_text('{"id": "a"}\n')
     bad = CliRunner().invoke(app, ["eval", "summary", str(results), "--handcheck", str(handcheck)])
     assert bad.exit_code == 1 and "needs id, answer_sha and verdict" in str(bad.exception)
+
+
+def test_a_short_name_named_by_the_answers_first_sentence_is_correct_without_the_judge() -> None:
+    """The small judge refused "Customer deposits was the largest ..." against "Customer deposits"; a
+    short reference that is only a name is decided by whether the opening sentence names it."""
+    refusing = ScriptedChatModel(replies=[{"verdict": "incorrect", "reason": "no"}] * 2, calls=[])
+    question = "What was the largest liability in American Express's Balance Sheet in 2022?"
+    named = "Customer deposits was the largest of American Express's liabilities: $110,239 million [10K1]."
+    verdict = asyncio.run(grade(question, named, ["Customer deposits"], refusing))
+    assert verdict["verdict"] == "correct" and verdict["method"] == "name" and not refusing.calls
+    # named only after the first sentence, or another name: the judge decides
+    later = "Long-term debt was the largest liability [10K1]. Customer deposits were second."
+    assert asyncio.run(grade(question, later, ["Customer deposits"], refusing))["method"] == "judge"
+    wrong = "Pfizer's biggest drop was in the U.S. [10Q1]."
+    assert asyncio.run(grade("Which region?", wrong, ["Developed Rest of the World"], refusing))[
+        "verdict"
+    ] == ("incorrect")

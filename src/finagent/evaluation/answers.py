@@ -16,6 +16,8 @@ from pydantic import BaseModel, Field
 from finagent.agent.prompts import render
 from finagent.errors import FinagentError
 from finagent.finance.figures.reference import gate, leading_yes_no, required_figures
+from finagent.finance.support import content_words
+from finagent.finance.words import SENTENCE_BREAK
 from finagent.llm.structured import structured_call
 
 _NO_ANSWER = re.compile(
@@ -41,6 +43,26 @@ def is_figure(reference: str) -> bool:
     return bool(_FIGURE.match(reference))
 
 
+_NAME_WORDS = 6
+
+
+def names_reference(answer: str, reference: str) -> bool:
+    """A reference that is only a short name or list of names ("Customer deposits", "United States,
+    EMEA, APAC, and LACC"), with no figure and no yes or no, is stated when the answer's first
+    sentence names every word of it: the small judge refused "Customer deposits was the largest of
+    American Express's liabilities" against "Customer deposits"."""
+    wanted = content_words(reference)
+    if not wanted or len(reference.split()) > _NAME_WORDS or leading_yes_no(reference):
+        return False
+    if required_figures(reference):
+        return False
+    prose = next(
+        (ln.strip() for ln in answer.splitlines() if ln.strip() and not ln.lstrip().startswith("|")), ""
+    )
+    first = SENTENCE_BREAK.split(prose, maxsplit=1)[0]
+    return wanted <= content_words(first)
+
+
 def failed_to_answer(answer: str) -> bool:
     return not answer.strip() or bool(_NO_ANSWER.search(answer[:400]))
 
@@ -53,8 +75,8 @@ async def grade(
 ) -> dict[str, Any]:
     """Verdict for one answer. No judge may call an answer correct unless it passes the gate
     (``finance.figures.reference``): the reference's leading yes/no and every figure it states. A
-    reference that is only a figure, or a yes or no with figures, is then decided; any other goes to
-    the judge."""
+    reference that is only a figure, a short name named by the answer's first sentence, or a yes or no
+    with figures, is then decided; any other goes to the judge."""
     if failed_to_answer(answer):
         return {"verdict": "failed", "method": "rule", "reason": "the answer says it could not answer"}
     gates = [(reference, gate(answer, reference, question)) for reference in references]
@@ -64,6 +86,12 @@ async def grade(
         return {"verdict": "incorrect", "method": refused.check, "reason": refused.reason}
     if any(is_figure(reference) for reference in passed):
         return {"verdict": "correct", "method": "figures", "reason": "the reference's figure, within 1%"}
+    if any(names_reference(answer, r) for r in passed):
+        return {
+            "verdict": "correct",
+            "method": "name",
+            "reason": "the answer's first sentence names the reference",
+        }
     if any(leading_yes_no(r) and required_figures(r, question) for r in passed):
         # the reference's yes or no and every figure it gives it for: the small judge, asked anyway,
         # refused "No: the margin fell from 36.8% to 34.6%" as "no conclusion"
