@@ -82,7 +82,7 @@ class Settings(BaseSettings):
         description="Lift for chunks of the statements a question is routed to (capex -> cash flow).",
     )
     event_item_boost: float = Field(
-        default=0.1,
+        default=0.3,
         description="Lift for an 8-K's own account of its event (its Items) over the exhibits it files.",
     )
     line_item_boost: float = Field(
