@@ -273,3 +273,16 @@ def test_a_sign_question_is_answered_by_the_computed_change(store: Database, set
     assert "Total revenue change Q1 FY2023 -> Q2 FY2023: +" in answer, answer  # revenue rose
     assert answer.startswith("No (computed from the figures: Total revenue change Q1 FY2023"), answer
     assert "Yes, Apple's revenue decreased" not in answer and "%).\n\nFigures:" in answer
+
+
+def test_the_statements_a_formula_reads_keep_their_places_in_the_period() -> None:
+    """A capital-intensity judgement reads the cash flow, income statement and balance sheet: follow-up
+    passages that outrank them never push one of the three out of the period's places."""
+    evidence = [_evidence("VZ", 4, rank) for rank in range(5)]  # narrative pages, best first
+    for rank, kind in ((6, "balance_sheet"), (7, "income_statement"), (8, "cash_flow")):
+        evidence.append(_evidence("VZ", 4, rank) | {"statement": kind, "chunk_id": 100 + rank})
+    one, _ = share_evidence(evidence, per_period=3, max_items=24)
+    assert [c.get("statement") for c in one] == [None, None, "balance_sheet"]  # the best statement only
+    needed = ["cash_flow", "income_statement", "balance_sheet"]
+    three, _ = share_evidence(evidence, per_period=3, max_items=24, statements=needed)
+    assert sorted(c.get("statement") for c in three) == sorted(needed)

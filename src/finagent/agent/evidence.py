@@ -132,17 +132,33 @@ def select_evidence(
     return share_evidence(evidence, per_period, max_items)[0]
 
 
+def _statements_kept(ranked: list[dict[str, Any]], statements: Sequence[str]) -> list[dict[str, Any]]:
+    """The chunks a period must keep: the best chunk of each statement the question needs (a
+    capital-intensity judgement reads the cash flow, income statement and balance sheet), else its
+    best primary-statement chunk."""
+    kept: list[dict[str, Any]] = []
+    for kind in statements or (None,):
+        found = next((e for e in ranked if e.get("statement") and kind in (None, e["statement"])), None)
+        if found is not None and found not in kept:
+            kept.append(found)
+    return kept
+
+
 def share_evidence(
-    evidence: Sequence[dict[str, Any]], per_period: int, max_items: int = 40
+    evidence: Sequence[dict[str, Any]],
+    per_period: int,
+    max_items: int = 40,
+    statements: Sequence[str] = (),
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """(chosen, left out): up to ``per_period`` chunks for each (ticker, period), shared out in rounds.
 
     Each round gives every company and period its next-best chunk, companies taking turns (each
     one's newest period first), so a budget too small for all never silently drops the last ticker
-    in sort order. A period's best primary-statement chunk always takes the last of its places:
-    reported figures are read from statements, and narrative pages that repeat a figure by segment or
-    region can outrank the statement itself (3M's geographic table for "net sales"). ``left out``
-    names the company-periods that got no place and counts the lower-ranked chunks cut.
+    in sort order. A period's best primary-statement chunk (the best of each of ``statements``, the
+    ones the question needs, when given) always takes the last of its places: reported figures are
+    read from statements, and narrative pages that repeat a figure by segment or region can outrank
+    the statement itself (3M's geographic table for "net sales"). ``left out`` names the
+    company-periods that got no place and counts the lower-ranked chunks cut.
     """
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for item in evidence:
@@ -151,9 +167,12 @@ def share_evidence(
     for key, members in groups.items():
         ranked = sorted(members, key=lambda e: (-e["fused_score"], e["chunk_id"]))
         top = ranked[:per_period]
-        statement = next((e for e in ranked if e.get("statement")), None)
-        if statement is not None and statement not in top and per_period > 0:
-            top = [*top[: per_period - 1], statement]
+        kept = _statements_kept(ranked, statements)
+        for item in kept:
+            droppable = [e for e in reversed(top) if e not in kept]
+            if item not in top and droppable:
+                top.remove(droppable[0])
+                top.append(item)
         tops[key] = top
     display = sorted(tops, key=lambda k: (k[0], _period_sort_key(groups[k][0])))
     by_ticker: dict[str, list[tuple[str, str]]] = defaultdict(list)

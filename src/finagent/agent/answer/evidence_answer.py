@@ -223,7 +223,8 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
     evidence = list(state.get("evidence") or [])
     if analysis.get("narrative"):
         evidence = favour_discussion(evidence, NARRATIVE_WORDS)
-    items, item_chars, left_out = budgeted_evidence(evidence, context)
+    needed = list(analysis.get("statements") or []) if analysis.get("formulas") else []
+    items, item_chars, left_out = budgeted_evidence(evidence, context, needed)
     read = Read(items, item_chars, warnings=list(left_out))
     filings = [i for i in items if i["kind"] != "news"]
     read.facts = deterministic_facts(filings, phrases)

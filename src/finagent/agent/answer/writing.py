@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from finagent.agent.context import Context
@@ -22,15 +23,18 @@ WRITER_CHARS = {"direct": 2400, "standard": 3600, "detailed": 5200, "deep": 7000
 
 
 def budgeted_evidence(
-    evidence: list[dict[str, Any]], context: Context
+    evidence: list[dict[str, Any]], context: Context, statements: Sequence[str] = ()
 ) -> tuple[list[dict[str, Any]], int, list[str]]:
     """Best chunks per (ticker, period), the characters each may keep, and what was left out (named
-    in warnings), within the budget the model can read in time (the local model reads ~100 tokens/s)."""
+    in warnings), within the budget the model can read in time (the local model reads ~100 tokens/s).
+    The statements a question's formulas read (``statements``) keep their place in each period."""
     groups = {(e.get("ticker"), e["period_label"]) for e in evidence}
     per_group = max(400, context.evidence_budget_chars // max(1, len(groups)))
     per_period = max(1, min(context.evidence_per_period, per_group // max(1, context.evidence_chars)))
     chars = min(context.evidence_chars, per_group // per_period)
-    items, left_out = share_evidence(evidence, per_period, max_items=context.max_evidence_items)
+    items, left_out = share_evidence(
+        evidence, per_period, max_items=context.max_evidence_items, statements=statements
+    )
     return assign_labels(items), chars, left_out
 
 
