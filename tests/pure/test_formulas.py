@@ -411,3 +411,16 @@ def test_inventory_turnover_uses_the_average_inventory_when_the_opening_balance_
         formulas, read_line_items([alone], input_items(formulas), sorted(needs_prior(formulas)))
     )
     assert year_end["result_text"] == "2.49"
+
+
+def test_the_model_is_asked_for_the_lines_of_a_metric_nothing_computes() -> None:
+    """Capital intensity's deciding ratio needs capital expenditure: that the ratios shown beside it
+    could be computed does not make it any less missing."""
+    from finagent.agent.answer.evidence_answer import _uncomputed_lines
+
+    formulas = formulas_for("Is 3M a capital-intensive business based on FY2022 data?")
+    have = {name: {} for name in ("revenue", "ppe_net", "total_assets", "net_income")}
+    assert [line.name for line in _uncomputed_lines(formulas, have)] == ["capex"]
+    assert _uncomputed_lines(formulas, have | {"capex": {}}) == []
+    margins = formulas_for("gross margin")  # two formulas of one metric: either will do
+    assert _uncomputed_lines(margins, {"revenue": {}, "cost_of_revenue": {}}) == []

@@ -50,6 +50,7 @@ from finagent.finance.compare import Comparisons
 from finagent.finance.figures.formulas import (
     FORMULAS,
     Formula,
+    LineItem,
     compute_formulas,
     input_items,
     mean_over_periods,
@@ -182,13 +183,7 @@ async def _formula_inputs(
     wanted = input_items(formulas)
     inputs = read_line_items(items, wanted, sorted(needs_prior(formulas)))
     groups = {(i.get("ticker") or "", i["period_label"]) for i in items}
-    missing = {
-        line.label
-        for group in groups
-        for line in wanted
-        if line.name not in inputs.get(group, {})
-        and not any(all(n in inputs.get(group, {}) for n in f.inputs) for f in formulas)
-    }
+    missing = {line.label for group in groups for line in _uncomputed_lines(formulas, inputs.get(group, {}))}
     if not missing:
         return with_prior_years(inputs), 0
     by_label = {line.label: line for line in wanted}
@@ -209,6 +204,18 @@ async def _formula_inputs(
             group = inputs.setdefault((fact["ticker"], fact["period"]), {})
             group.setdefault(line.name, fact | {"line_item": line.name})
     return with_prior_years(inputs), rejected
+
+
+def _uncomputed_lines(formulas: list[Formula], have: dict[str, Any]) -> list[LineItem]:
+    """The line items not read of each metric none of whose formulas can be computed from ``have``
+    (a capital-intensity judgement's capex, though the ratios shown beside it could be)."""
+    lines: list[LineItem] = []
+    for metric in dict.fromkeys(f.metric for f in formulas):
+        alternatives = [f for f in formulas if f.metric == metric]
+        if any(all(n in have for n in f.inputs) for f in alternatives):
+            continue
+        lines += [line for line in input_items(alternatives) if line.name not in have and line not in lines]
+    return lines
 
 
 def _merge_facts(facts: list[dict[str, Any]], more: list[dict[str, Any]]) -> list[dict[str, Any]]:
