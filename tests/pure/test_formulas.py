@@ -419,7 +419,7 @@ def test_the_model_is_asked_for_the_lines_of_a_metric_nothing_computes() -> None
     from finagent.agent.answer.evidence_answer import _uncomputed_lines
 
     formulas = formulas_for("Is 3M a capital-intensive business based on FY2022 data?")
-    have = {name: {} for name in ("revenue", "ppe_net", "total_assets", "net_income")}
+    have: dict[str, Any] = {name: {} for name in ("revenue", "ppe_net", "total_assets", "net_income")}
     assert [line.name for line in _uncomputed_lines(formulas, have)] == ["capex"]
     assert _uncomputed_lines(formulas, have | {"capex": {}}) == []
     margins = formulas_for("gross margin")  # two formulas of one metric: either will do

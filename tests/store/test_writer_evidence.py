@@ -285,4 +285,4 @@ def test_the_statements_a_formula_reads_keep_their_places_in_the_period() -> Non
     assert [c.get("statement") for c in one] == [None, None, "balance_sheet"]  # the best statement only
     needed = ["cash_flow", "income_statement", "balance_sheet"]
     three, _ = share_evidence(evidence, per_period=3, max_items=24, statements=needed)
-    assert sorted(c.get("statement") for c in three) == sorted(needed)
+    assert sorted(str(c.get("statement")) for c in three) == sorted(needed)
