@@ -424,3 +424,19 @@ def test_the_model_is_asked_for_the_lines_of_a_metric_nothing_computes() -> None
     assert _uncomputed_lines(formulas, have | {"capex": {}}) == []
     margins = formulas_for("gross margin")  # two formulas of one metric: either will do
     assert _uncomputed_lines(margins, {"revenue": {}, "cost_of_revenue": {}}) == []
+
+
+def test_a_guarantor_groups_balance_sheet_is_not_the_companys() -> None:
+    """Amcor's 10-K prints a deed of cross guarantee balance sheet (current assets $477 million) beside
+    the consolidated one ($5,308 million): ranked first or not, the part is not the company."""
+    guarantee = _page_item("AMCOR_2023_10K", 106, "FY2023") | {"fused_score": 0.9}
+    consolidated = _page_item("AMCOR_2023_10K", 51, "FY2023") | {"fused_score": 0.4}
+    assert guarantee["statement"] == consolidated["statement"] == "balance_sheet"
+    formulas = formulas_for("What is AMCOR's working capital in FY2023?")
+    inputs = read_line_items([guarantee, consolidated], input_items(formulas))
+    assert inputs[("MMM", "FY2023")]["current_assets"]["value"] == 5308
+    (capital,) = compute_formulas(formulas, inputs)
+    assert capital["result"] == 5308 - 4476
+    # its inventories line is the guarantor group's alone: the quick ratio is not mixed from the two
+    quick = formulas_for("Has AMCOR's quick ratio improved between FY2022 and FY2023?")
+    assert compute_formulas(quick, read_line_items([guarantee, consolidated], input_items(quick))) == []

@@ -481,12 +481,14 @@ def needs_prior(formulas: Sequence[Formula]) -> set[str]:
 def read_line_items(
     items: Sequence[dict[str, Any]], wanted: Sequence[LineItem], prior: Sequence[str] = ()
 ) -> dict[tuple[str, str], dict[str, dict[str, Any]]]:
-    """Line items stated as statement rows, per (ticker, period): statements first, best rank first.
+    """Line items stated as statement rows, per (ticker, period): statements first, best rank first;
+    never a table of a part of the company (``part_of_company``).
 
     Items named in ``prior`` are also read for the previous fiscal year, from the same annual
     report's previous-year column, as ``<name>_prior``.
     """
-    ranked = sorted(items, key=lambda i: (i.get("statement") is None, -i.get("fused_score", 0.0)))
+    whole = [i for i in items if not part_of_company(i)]
+    ranked = sorted(whole, key=lambda i: (i.get("statement") is None, -i.get("fused_score", 0.0)))
     found: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
     for line in wanted:
         for previous in (False, True) if line.name in prior else (False,):
@@ -502,6 +504,22 @@ def read_line_items(
                         group[key] = facts[0] | {"metric": label, "line_item": key}
                         break
     return {key: group for key, group in found.items() if group}
+
+
+# Statements of a part of the company, printed beside its own: a guarantor group's, the parent's
+# alone, columns of consolidating entities. Their lines are not the company's.
+_PART_OF_COMPANY = re.compile(
+    r"\b(?:deed of cross guarantee|(?:non-)?guarantor|condensed consolidating|parent company"
+    r"|registrant only|financial information of (?:the )?registrant)\b",
+    re.I,
+)
+
+
+def part_of_company(item: dict[str, Any]) -> bool:
+    """The table's title names a part of the company ("Deed of Cross Guarantee Balance Sheet", "Parent
+    Company – Condensed Statements of Cash Flows"): Amcor's guarantor group states current assets of
+    $477 million beside the company's $5,308 million."""
+    return bool(_PART_OF_COMPANY.search(str(item.get("text") or "")[:200]))
 
 
 def _prior_label(period: str) -> str | None:
