@@ -440,3 +440,33 @@ def test_a_guarantor_groups_balance_sheet_is_not_the_companys() -> None:
     # its inventories line is the guarantor group's alone: the quick ratio is not mixed from the two
     quick = formulas_for("Has AMCOR's quick ratio improved between FY2022 and FY2023?")
     assert compute_formulas(quick, read_line_items([guarantee, consolidated], input_items(quick))) == []
+
+
+def test_the_table_that_states_a_formulas_lines_ranks_before_one_that_only_looks_like_it() -> None:
+    """Verizon's asset-backed debt table is classified a balance sheet too; the quick ratio's lines are
+    in the balance sheet proper, which must take the period's place."""
+    from finagent.agent.answer.evidence_answer import favour_line_items
+    from finagent.agent.evidence import share_evidence
+
+    look_alike = _item(
+        "Assets and liabilities of asset-backed debt (in millions)\nItem | 2022 | 2021\n"
+        "Accounts receivable | 10,104 | 9,300\nLong-term debt | 9,500 | 8,100",
+        period="FY2022",
+        statement="balance_sheet",
+        fused_score=0.9,
+        chunk_id=1,
+    )
+    proper = _item(
+        "Consolidated Balance Sheets (in millions)\nItem | 2022 | 2021\n"
+        "Total current assets | 37,857 | 36,728\nInventories | 2,388 | 3,055\n"
+        "Total current liabilities | 50,171 | 47,160",
+        period="FY2022",
+        statement="balance_sheet",
+        fused_score=0.2,
+        chunk_id=2,
+    )
+    formulas = formulas_for("Does Verizon have a healthy liquidity profile based on its quick ratio?")
+    (chosen,), _ = share_evidence(favour_line_items([look_alike, proper], formulas), per_period=1)
+    assert chosen["chunk_id"] == 2
+    (unlifted,), _ = share_evidence([look_alike, proper], per_period=1)
+    assert unlifted["chunk_id"] == 1

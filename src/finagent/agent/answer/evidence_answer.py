@@ -206,6 +206,22 @@ async def _formula_inputs(
     return with_prior_years(inputs), rejected
 
 
+LINE_LIFT = 1.0
+
+
+def favour_line_items(evidence: list[dict[str, Any]], formulas: list[Formula]) -> list[dict[str, Any]]:
+    """Statement tables that state a formula's lines for their period rank first, one lift per line
+    they state: a table classified as a balance sheet that states none of them (Verizon's asset-backed
+    debt table) must not take the place of the one that states current assets and liabilities."""
+    wanted, prior = input_items(formulas), sorted(needs_prior(formulas))
+    lifted = []
+    for item in evidence:
+        read = read_line_items([item | {"label": ""}], wanted, prior)
+        lift = LINE_LIFT * sum(len(group) for group in read.values())
+        lifted.append({**item, "fused_score": float(item["fused_score"]) + lift} if lift else item)
+    return lifted
+
+
 def _uncomputed_lines(formulas: list[Formula], have: dict[str, Any]) -> list[LineItem]:
     """The line items not read of each metric none of whose formulas can be computed from ``have``
     (a capital-intensity judgement's capex, though the ratios shown beside it could be)."""
@@ -230,12 +246,14 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
     evidence = list(state.get("evidence") or [])
     if analysis.get("narrative"):
         evidence = favour_discussion(evidence, NARRATIVE_WORDS)
-    needed = list(analysis.get("statements") or []) if analysis.get("formulas") else []
+    formulas = [FORMULAS[i] for i in analysis.get("formulas") or []] if context.use_calculator else []
+    if formulas:
+        evidence = favour_line_items(evidence, formulas)
+    needed = list(analysis.get("statements") or []) if formulas else []
     items, item_chars, left_out = budgeted_evidence(evidence, context, needed)
     read = Read(items, item_chars, warnings=list(left_out))
     filings = [i for i in items if i["kind"] != "news"]
     read.facts = deterministic_facts(filings, phrases)
-    formulas = [FORMULAS[i] for i in analysis.get("formulas") or []] if context.use_calculator else []
     rejected = 0
     if formulas:  # a computed metric: its line items are the figures wanted, the calculator does the rest
         inputs, rejected = await _formula_inputs(formulas, filings, read, analysis, context)
