@@ -184,6 +184,12 @@ def test_a_numbered_list_is_split_into_its_items_not_at_their_numbers() -> None:
         ("Revenue rose from $1.2 billion to $980 million [10Q1].", "'rose' does not fit"),
         ("Gross margin declined from 5 to 7%.", "it is a rise"),
         ("Operating expenses worsened from 30% to 28% of sales.", "'worsened' does not fit"),
+        # the first figure's period between them: "from 0.67 in FY2022 to 0.64 in FY2023"
+        (
+            "The quick ratio improved from 0.67 in FY2022 to 0.64 in FY2023.",
+            "from 0.67 to 0.64: it is a fall",
+        ),
+        ("Margins fell from 20% in Q1 FY2023 to 25% in Q2 FY2023.", "'fell' does not fit"),
     ],
 )
 def test_a_change_against_its_own_figures_is_refused_cited_or_not(sentence: str, why: str) -> None:

@@ -30,7 +30,7 @@ _CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:while|whereas|but)\b|\b(?:while|whereas
 
 def contradicted_change(sentence: str) -> str | None:
     """Why the sentence's "from A to B" contradicts the direction it states, else None."""
-    figures = scan_figures(sentence)
+    figures = [f for f in scan_figures(sentence) if f.kind != "date"]  # "from 0.67 in FY2022 to 0.64"
     for first, second in itertools.pairwise(figures):
         if not _from_to(sentence, first, second) or not _comparable(first, second):
             continue
@@ -102,12 +102,20 @@ def _names(clause: str, metric: str) -> bool:
     return bool(words) and all(w in said for w in words)
 
 
+# What may stand between "from A" and "to B": nothing, or A's period ("from 0.67 in FY2022 to 0.64").
+_BETWEEN = re.compile(
+    r"\s+(?:(?:in|for|at|as\s+of)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?|Q[1-4]\s+(?:FY\s?)?)?"
+    r"(?:19|20)\d\d,?\s+)?to\s+",
+    re.I,
+)
+
+
 def _from_to(sentence: str, first: WrittenFigure, second: WrittenFigure) -> bool:
     """ "from A to B" as a change, not a range ("ranging from A to B")."""
     before = sentence[: first.start].rstrip()
     between = sentence[first.start + len(first.text) : second.start]
     change = before.lower().endswith("from") and not _RANGE.search(before)
-    return change and re.fullmatch(r"\s+to\s+", between) is not None
+    return change and _BETWEEN.fullmatch(between) is not None
 
 
 def _comparable(first: WrittenFigure, second: WrittenFigure) -> bool:
