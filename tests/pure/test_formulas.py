@@ -470,3 +470,14 @@ def test_the_table_that_states_a_formulas_lines_ranks_before_one_that_only_looks
     assert chosen["chunk_id"] == 2
     (unlifted,), _ = share_evidence([look_alike, proper], per_period=1)
     assert unlifted["chunk_id"] == 1
+
+
+def test_a_line_copied_for_a_later_year_than_its_report_is_no_reported_figure() -> None:
+    from finagent.finance.figures.text import after_its_report
+
+    report = {"label": "10K1", "period_label": "FY2022"}
+    assert after_its_report({"period": "FY2023", "value": 2439}, report)  # AMCOR's inventories, copied
+    assert not after_its_report({"period": "FY2022", "value": 2439}, report)
+    assert not after_its_report({"period": "FY2021", "value": 2075}, report)  # the comparative column
+    assert not after_its_report({"period": "FY2023", "value": 1.4}, {"period_label": "Q1 FY2023"})
+    assert not after_its_report({"period": "FY2023", "value": 1}, None)

@@ -60,6 +60,7 @@ from finagent.finance.figures.formulas import (
 )
 from finagent.finance.figures.matching import known_changes, known_facts
 from finagent.finance.figures.text import (
+    after_its_report,
     compute_changes,
     describe_calculation,
     deterministic_facts,
@@ -198,11 +199,16 @@ async def _formula_inputs(
         metrics=sorted(missing),
     )
     read.calls += calls
+    cited = {i["label"]: i for i in items}
     for fact in extracted:
         line = by_label.get(fact["metric"])
-        if line is not None:
-            group = inputs.setdefault((fact["ticker"], fact["period"]), {})
-            group.setdefault(line.name, fact | {"line_item": line.name})
+        if line is None:
+            continue
+        if after_its_report(fact, cited.get(fact["source"])):
+            rejected += 1  # a copy for a later year than its report's is no reported figure
+            continue
+        group = inputs.setdefault((fact["ticker"], fact["period"]), {})
+        group.setdefault(line.name, fact | {"line_item": line.name})
     return with_prior_years(inputs), rejected
 
 

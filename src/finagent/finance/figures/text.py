@@ -35,6 +35,13 @@ def period_key(label: str) -> tuple[int, int]:
     return (int(match.group(2)), int(match.group(1) or 5))
 
 
+def after_its_report(fact: dict[str, Any], item: dict[str, Any] | None) -> bool:
+    """A reported line copied for a later fiscal year than the report it cites (FY2023's inventories
+    from the FY2022 10-K): a report states its own year's lines and earlier ones, never a later one's."""
+    own = period_key(str((item or {}).get("period_label") or ""))[0]
+    return bool(own) and period_key(str(fact.get("period") or ""))[0] > own
+
+
 def verify_facts(
     facts: Sequence[dict[str, Any]], evidence_by_label: dict[str, dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
