@@ -48,6 +48,9 @@ def test_the_part_a_question_asks_the_revenue_of_is_read_but_not_a_company() -> 
     assert line_names("What did Apple say about its Services net sales in 2023?") == ["Services"]
     assert line_names("What drove Amazon Web Services segment sales?") == ["Amazon Web Services"]
     assert line_names("What drove the change in Apple's revenue in 2022?") == []
+    # a period is no part: "defined as: FY2020 revenue / (average total assets ...)"
+    assert line_names("Asset turnover is defined as: FY2020 revenue / average total assets.") == []
+    assert line_names("What was Q1 FY2024 net sales of its Services?") == []
     names = {"WMT": ["Walmart", "Walmart Inc."], "AMZN": ["Amazon", "Amazon.com"]}
     assert parts_named(line_names("Did Walmart sales grow in 2024?"), names) == []
     assert parts_named(["Amazon Web Services", "AMZN"], names) == ["Amazon Web Services"]

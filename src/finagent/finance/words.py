@@ -72,8 +72,10 @@ def names_in(text: str) -> list[str]:
     return [name for name in _NAME.findall(text.strip(" -*\n\t")) if name.lower() not in _MONTHS]
 
 
+_PERIOD_WORD = r"(?!(?:FY|CY|Q[1-4]|H[12])\s?(?:\d{2}|\d{4})?\b)"  # "FY2020 revenue" names a period
 _LINE_NAME = re.compile(
-    r"((?:\b[A-Z][\w&\-]*\s+)+)(?:(?:segment|business|division)\s+)?(?:net\s+)?(?:revenues?|sales)\b"
+    rf"((?:\b{_PERIOD_WORD}[A-Z][\w&\-]*\s+)+)(?:(?:segment|business|division)\s+)?(?:net\s+)?"
+    r"(?:revenues?|sales)\b"
 )
 
 
