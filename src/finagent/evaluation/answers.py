@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from finagent.agent.prompts import render
 from finagent.errors import FinagentError
-from finagent.finance.figures.reference import gate, leading_yes_no, required_figures
+from finagent.finance.figures.reference import first_prose_line, gate, leading_yes_no, required_figures
 from finagent.finance.support import content_words
 from finagent.finance.words import SENTENCE_BREAK
 from finagent.llm.structured import structured_call
@@ -56,10 +56,7 @@ def names_reference(answer: str, reference: str) -> bool:
         return False
     if required_figures(reference):
         return False
-    prose = next(
-        (ln.strip() for ln in answer.splitlines() if ln.strip() and not ln.lstrip().startswith("|")), ""
-    )
-    first = SENTENCE_BREAK.split(prose, maxsplit=1)[0]
+    first = SENTENCE_BREAK.split(first_prose_line(answer), maxsplit=1)[0]
     return wanted <= content_words(first)
 
 

@@ -263,6 +263,8 @@ DEFINED_FORMULAS: tuple[Formula, ...] = (
 # read from the release that reports it, never computed from the statements' lines.
 _REPORTED_ONLY = r"(?<!\badjusted )(?<!\badj\. )(?<!\bnon-gaap )(?<!\bnon gaap )"
 
+_CAPITAL_INTENSIVE = JUDGEMENTS["capital-intensive"].cue
+
 _LIQUIDITY_NO_RATIO = (
     r"(?s)^(?!.*\b(?:quick ratio|acid[- ]test)\b).*?"  # the ratio named decides when one is
     rf"(?:{JUDGEMENTS['healthy liquidity'].cue.pattern})"
@@ -422,22 +424,20 @@ FORMULAS: tuple[Formula, ...] = (
     # The ratios a capital-intensive judgement reads (finance.judgements): capex to revenue decides.
     Formula(
         "capital expenditure % of revenue",
-        JUDGEMENTS["capital-intensive"].cue,
+        _CAPITAL_INTENSIVE,
         "abs({capex}) / {revenue} * 100",
         "percent",
     ),
     Formula(
         "fixed assets % of total assets",
-        JUDGEMENTS["capital-intensive"].cue,
+        _CAPITAL_INTENSIVE,
         "{ppe_net} / {total_assets} * 100",
         "percent",
     ),
-    Formula(
-        "total assets to revenue", JUDGEMENTS["capital-intensive"].cue, "{total_assets} / {revenue}", "ratio"
-    ),
+    Formula("total assets to revenue", _CAPITAL_INTENSIVE, "{total_assets} / {revenue}", "ratio"),
     Formula(
         "return on assets",
-        JUDGEMENTS["capital-intensive"].cue,
+        _CAPITAL_INTENSIVE,
         "{net_income} / {total_assets} * 100",
         "percent",
     ),

@@ -133,7 +133,7 @@ def _worked_out(wanted: WrittenFigure, given: Sequence[WrittenFigure]) -> bool:
     )
 
 
-def _first_prose_line(text: str) -> str:
+def first_prose_line(text: str) -> str:
     """The answer's first line of prose: tables and headings written before it are skipped."""
     for line in text.splitlines():
         stripped = line.strip()
@@ -144,7 +144,7 @@ def _first_prose_line(text: str) -> str:
 
 def leading_yes_no(text: str) -> str | None:
     """ "yes" / "no" when the text's first prose opens with it, else None."""
-    match = _YES_NO.match(_first_prose_line(text))
+    match = _YES_NO.match(first_prose_line(text))
     return match.group(1).lower() if match else None
 
 
