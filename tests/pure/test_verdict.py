@@ -151,6 +151,12 @@ def _ratio(metric: str, result: float, text: str, period: str = "FY2022") -> dic
             "quick ratio of 0.71 is below 1.0, where the assets counted cover current liabilities",
         ),
         (
+            "Would you call JnJ's FY2022 results those of a high-growth company?",  # asked as an opinion
+            [_ratio("revenue growth", 1.2, "1.2%")],
+            False,
+            "revenue growth of 1.2% is below the 10% a year taken here to mark high growth",
+        ),
+        (
             "Are JnJ's FY2022 financials that of a high growth company?",
             [_ratio("revenue growth", 1.2, "1.2%")],
             False,

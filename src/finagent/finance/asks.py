@@ -65,6 +65,8 @@ _SCALES = {"t": 12, "tn": 12, "trillion": 12, "b": 9, "bn": 9, "billion": 9, "m"
 _SCALES |= {"k": 3, "thousand": 3}
 
 _YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", _I)
+# "Would you call Adobe's results those of a high-growth company?": a judgement asked as an opinion.
+_ASKED_OPINION = re.compile(r"^\s*(?:would|could|can|should)\s+(?:you|we|one|it|they)\b", _I)
 _UP_WORDS = (
     r"increas\w*|gr[eo]w|grows|grown|growing|rais\w*|rise|rises|rose|risen|rising|improv\w*|expand\w*"
     r"|climb\w*|jump\w*"
@@ -338,7 +340,8 @@ def read_ask(
         change = "change"
     about = tuple(sorted({w[:5] for w in re.findall(r"[a-z]{3,}", text.lower())}))
     base: dict[str, Any] = {"metric": metric, "narrative": narrative, "subjects": subjects, "about": about}
-    judgement = judgement_in(text) if len(subjects) <= 1 and _YES_NO.search(text) else None
+    asks_yes_or_no = _YES_NO.search(text) or _ASKED_OPINION.search(text)
+    judgement = judgement_in(text) if len(subjects) <= 1 and asks_yes_or_no else None
     if judgement is not None:
         ask: Ask | None = Ask(kind="direction", judgement=judgement.name, **base)
     else:
