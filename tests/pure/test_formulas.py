@@ -481,3 +481,58 @@ def test_a_line_copied_for_a_later_year_than_its_report_is_no_reported_figure() 
     assert not after_its_report({"period": "FY2021", "value": 2075}, report)  # the comparative column
     assert not after_its_report({"period": "FY2023", "value": 1.4}, {"period_label": "Q1 FY2023"})
     assert not after_its_report({"period": "FY2023", "value": 1}, None)
+
+
+def test_lines_are_read_from_the_statement_under_its_own_title_before_a_notes_table_of_them() -> None:
+    """Verizon's note on asset-backed debt says its table is "included in our consolidated balance
+    sheets" and ranks higher; its $13,906 million of receivables are not the company's $24,506."""
+    note = _item(
+        "The assets and liabilities related to our asset-backed debt arrangements included in our "
+        "consolidated balance sheets were as follows: (dollars in millions)\nItem | 2022 | 2021\n"
+        "Accounts receivable, net | 13,906 | 10,705\nTotal current assets | 14,000 | 11,000\n"
+        "Total current liabilities | 500 | 400",
+        period="FY2022",
+        fused_score=0.9,
+    )
+    sheet = _item(
+        "Consolidated Balance Sheets Verizon Communications Inc. and Subsidiaries (dollars in millions)\n"
+        "At December 31, | 2022 | 2021\nCash and cash equivalents | 2,605 | 2,921\n"
+        "Accounts receivable, net | 24,506 | 23,846\nInventories | 2,388 | 3,055\n"
+        "Total current assets | 37,857 | 36,728\nTotal current liabilities | 50,171 | 47,160",
+        period="FY2022",
+        fused_score=0.2,
+    )
+    assert note["statement"] == sheet["statement"] == "balance_sheet"
+    formulas = formulas_for(
+        "Does Verizon have a reasonably healthy liquidity profile based on its quick ratio for FY 2022?"
+    )
+    results = {
+        c["metric"]: c["result_text"]
+        for c in compute_formulas(formulas, read_line_items([note, sheet], input_items(formulas)))
+    }
+    assert results == {"quick ratio": "0.71", "cash-and-receivables quick ratio": "0.54"}
+    # the stricter ratio is shown only when liquidity is judged
+    assert [f.metric for f in formulas_for("What was AMCOR's quick ratio in FY2023?")] == ["quick ratio"]
+
+
+def test_the_figures_path_reads_an_averages_opening_balance_from_the_statements_prior_year_column() -> None:
+    """J&J's FY2022 figures hold no FY2021 inventory: its turnover is 2.72 over the average inventory
+    (the balance sheet's 2021 column), not 2.49 over the year-end one."""
+    from finagent.agent.answer.figures_answer import _opening_balances
+
+    sheet = _item(
+        "Consolidated Balance Sheets (in millions)\nItem | 2022 | 2021\nInventories | 12,483 | 10,387\n"
+        "Total current assets | 55,294 | 60,979",
+        period="FY2022",
+        chunk_id=7,
+    )
+    formulas = formulas_for("Calculate JnJ's inventory turnover ratio for FY2022")
+    inputs = {
+        ("MMM", "FY2022"): {
+            "cost_of_revenue": {"value": 31089.0, "unit": "USD millions", "source": "10K1"},
+            "inventories": {"value": 12483.0, "unit": "USD millions", "source": "10K1"},
+        }
+    }
+    assert compute_formulas(formulas, inputs)[0]["result_text"] == "2.49"
+    _opening_balances(inputs, formulas, [sheet])
+    assert compute_formulas(formulas, inputs)[0]["result_text"] == "2.72"

@@ -189,3 +189,40 @@ def test_a_judgement_needs_its_deciding_ratio() -> None:
         )
         is None
     )
+
+
+def test_a_liquidity_judgement_shows_the_cash_and_receivables_quick_ratio_beside_its_own() -> None:
+    verdict = sign_verdict(
+        "Does Verizon have a reasonably healthy liquidity profile based on its quick ratio for FY 2022?",
+        [_ratio("quick ratio", 0.71, "0.71"), _ratio("cash-and-receivables quick ratio", 0.54, "0.54")],
+    )
+    assert verdict is not None and not verdict.yes
+    answer = with_verdict("Yes, liquidity is healthy.", verdict)
+    assert answer.startswith("No (computed") and "cash-and-receivables quick ratio FY2022: 0.54" in answer
+    assert "quick ratio of 0.71 is below 1.0" in answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("Looking at VaR, the risk JPM faced decreased year on year [10Q1].", "Yes. Looking at VaR"),
+        ("Average VaR rose to $52 million from $48 million [10Q1].", "No. Average VaR rose"),
+        ("The risk did not decrease [10Q1].", "The risk did not"),  # negated: left as written
+        ("VaR is reported in the 10-Q [10Q1]. It decreased.", "VaR is reported"),  # first sentence only
+        ("No, it did not decrease [10Q1].", "No, it did not"),  # already answered
+    ],
+)
+def test_a_direction_answer_opens_with_the_yes_or_no_its_first_sentence_states(
+    answer: str, expected: str
+) -> None:
+    from finagent.finance.figures.verdict import with_stated_yes_no
+
+    question = (
+        "Looking at VaR, did the risk that JPM faced in the second fiscal quarter of 2023 decrease "
+        "compared to the same period in the prior year?"
+    )
+    ask = read_ask(question, ["JPM"], {}, [])
+    assert ask.kind == "direction" and ask.up is False
+    assert with_stated_yes_no(answer, ask).startswith(expected)
+    narrative = read_ask("What drove the decrease in JPM's VaR?", ["JPM"], {}, [])
+    assert with_stated_yes_no(answer, narrative) == answer

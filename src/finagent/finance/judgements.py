@@ -44,6 +44,7 @@ JUDGEMENTS: tuple[Judgement, ...] = (
         ("quick ratio", "current ratio"),
         1.0,
         "1.0, where the assets counted cover current liabilities",
+        shown=("cash-and-receivables quick ratio",),
     ),
     Judgement(
         "capital-intensive",

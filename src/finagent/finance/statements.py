@@ -66,6 +66,22 @@ _MIN_VOTES_WITH_CAPTION = 2  # a matching title needs fewer (and keeps index/TOC
 # Page-text extraction sometimes splits a word's last letter off ("Statement of Incom e").
 _SPLIT_LETTER = re.compile(r"(?<=[A-Za-z]{3}) (?=[a-z]\b)")
 _HEAD_CHARS = 400
+_TITLE_CHARS = 160
+# "... included in our consolidated balance sheets were as follows": a sentence naming the statement.
+_IN_A_SENTENCE = re.compile(
+    r"\b(?:our|the|in|its|of|to|from|and)\s+(?:(?:condensed|consolidated)\s+)*$", re.I
+)
+
+
+def titled(text: str, statement: str | None) -> bool:
+    """The chunk opens with its statement's own title ("Consolidated Balance Sheets"): the statement
+    itself, not a note's table of some of its lines (Verizon's asset-backed debt assets)."""
+    head = _SPLIT_LETTER.sub("", text[:_TITLE_CHARS])
+    return any(
+        name == statement and not _IN_A_SENTENCE.search(head[: match.start()])
+        for name, pattern in _CAPTIONS
+        for match in pattern.finditer(head)
+    )
 
 
 def classify_statement(text: str, caption: str | None = None, *, require_title: bool = False) -> str | None:

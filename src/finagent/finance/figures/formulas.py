@@ -16,6 +16,7 @@ from typing import Any
 from finagent.finance.calculator import calculate
 from finagent.finance.figures.text import period_key, table_facts
 from finagent.finance.judgements import BY_NAME as JUDGEMENTS
+from finagent.finance.statements import titled
 from finagent.finance.words import UNIT_SCALES
 
 
@@ -90,6 +91,13 @@ LINE_ITEMS: dict[str, LineItem] = {
             "balance_sheet",
         ),
         LineItem("inventories", "inventories", ("inventories", "inventory"), "balance_sheet"),
+        LineItem("cash", "cash and cash equivalents", ("cash and cash equivalents",), "balance_sheet"),
+        LineItem(
+            "short_term_investments",
+            "short-term investments",
+            ("short-term investments", "short term investments", "marketable securities"),
+            "balance_sheet",
+        ),
         LineItem(
             "receivables",
             "accounts receivable",
@@ -265,6 +273,11 @@ _REPORTED_ONLY = r"(?<!\badjusted )(?<!\badj\. )(?<!\bnon-gaap )(?<!\bnon gaap )
 
 _CAPITAL_INTENSIVE = JUDGEMENTS["capital-intensive"].cue
 
+_QUICK_RATIO = r"\bquick ratio\b|\bacid[- ]test\b"
+_QUICK_ASSETS_ONLY = "cash-and-receivables quick ratio"
+"""The stricter acid test (cash, short-term investments and receivables over current liabilities),
+shown beside the quick ratio when liquidity is judged: analysts use both definitions."""
+
 _LIQUIDITY_NO_RATIO = (
     r"(?s)^(?!.*\b(?:quick ratio|acid[- ]test)\b).*?"  # the ratio named decides when one is
     rf"(?:{JUDGEMENTS['healthy liquidity'].cue.pattern})"
@@ -330,8 +343,20 @@ FORMULAS: tuple[Formula, ...] = (
     ),
     Formula(
         "quick ratio",
-        _cue(r"\bquick ratio\b|\bacid[- ]test\b"),
+        _cue(_QUICK_RATIO),
         "({current_assets} - {inventories}) / {current_liabilities}",
+        "ratio",
+    ),
+    Formula(
+        _QUICK_ASSETS_ONLY,
+        _cue(_given(f"(?:{_QUICK_RATIO})", f"(?:{JUDGEMENTS['healthy liquidity'].cue.pattern})")),
+        "({cash} + {short_term_investments} + {receivables}) / {current_liabilities}",
+        "ratio",
+    ),
+    Formula(  # a company holding no short-term investments
+        _QUICK_ASSETS_ONLY,
+        _cue(_given(f"(?:{_QUICK_RATIO})", f"(?:{JUDGEMENTS['healthy liquidity'].cue.pattern})")),
+        "({cash} + {receivables}) / {current_liabilities}",
         "ratio",
     ),
     Formula(
@@ -481,14 +506,15 @@ def needs_prior(formulas: Sequence[Formula]) -> set[str]:
 def read_line_items(
     items: Sequence[dict[str, Any]], wanted: Sequence[LineItem], prior: Sequence[str] = ()
 ) -> dict[tuple[str, str], dict[str, dict[str, Any]]]:
-    """Line items stated as statement rows, per (ticker, period): statements first, best rank first;
-    never a table of a part of the company (``part_of_company``).
+    """Line items stated as statement rows, per (ticker, period): statements first (those opening with
+    their own title before a note's table of some of their lines), best rank first; never a table of
+    a part of the company (``part_of_company``).
 
     Items named in ``prior`` are also read for the previous fiscal year, from the same annual
     report's previous-year column, as ``<name>_prior``.
     """
     whole = [i for i in items if not part_of_company(i)]
-    ranked = sorted(whole, key=lambda i: (i.get("statement") is None, -i.get("fused_score", 0.0)))
+    ranked = sorted(whole, key=_statement_first)
     found: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
     for line in wanted:
         for previous in (False, True) if line.name in prior else (False,):
@@ -504,6 +530,12 @@ def read_line_items(
                         group[key] = facts[0] | {"metric": label, "line_item": key}
                         break
     return {key: group for key, group in found.items() if group}
+
+
+def _statement_first(item: dict[str, Any]) -> tuple[bool, bool, float]:
+    statement = item.get("statement")
+    own_title = titled(str(item.get("text") or ""), statement)
+    return statement is None, not own_title, -item.get("fused_score", 0.0)
 
 
 # Statements of a part of the company, printed beside its own: a guarantor group's, the parent's
