@@ -584,3 +584,43 @@ def test_the_models_copy_of_the_computed_opening_and_table_is_dropped() -> None:
     table = "| Company | Period | Operating margin |\n|---|---|---|\n| Adobe (ADBE) | FY2022 | 34.6% [10K1] |"
     prose = f"{opening} {table}\n\nThe decline came from higher operating expenses [10K7]."
     assert without_echo(prose, [opening]) == "The decline came from higher operating expenses [10K7]."
+
+
+def test_a_computed_ratio_asked_for_opens_the_answer_before_the_lines_it_is_read_from() -> None:
+    inventories = cell("JNJ", "FY2022", date(2023, 1, 1), "12483", metric="inventory")
+    question = (
+        "Roughly how many times has JnJ sold its inventory in FY2022? Calculate its inventory turnover."
+    )
+    ask = read_ask(question, ["JNJ"], {}, ["inventory"])
+    turnover = {
+        "kind": "formula",
+        "ticker": "JNJ",
+        "metric": "inventory turnover",
+        "period": "FY2022",
+        "expression": "31089 / ((12483 + 10387) / 2)",
+        "result": 2.72,
+        "result_text": "2.72",
+        "sources": ["10K1"],
+    }
+    names = NAMES | {"JNJ": ["JNJ", "Johnson & Johnson"]}
+    facts = Facts(
+        ask, "inventory", [inventories], compare([inventories], Wanted()), names, formulas=[turnover]
+    )
+    text = opening(facts).text
+    assert text.startswith("Johnson & Johnson's inventory turnover for FY2022 was 2.72 (computed: "), text
+    assert "inventories in FY2022" in text
+
+
+def test_a_sentence_the_model_repeats_is_said_once() -> None:
+    from finagent.agent.answer.draft import without_repeats
+
+    looped = (
+        "The quick ratio for Verizon was 0.71 [10K3]. It is calculated as (current assets - inventories) "
+        "/ current liabilities [10K1]. The quick ratio for Verizon was 0.71 [10K2]. It is calculated as "
+        "(current assets - inventories) / current liabilities [10K1]. Liquidity is tight."
+    )
+    assert without_repeats(looped) == (
+        "The quick ratio for Verizon was 0.71 [10K3]. It is calculated as (current assets - inventories) "
+        "/ current liabilities [10K1]. Liquidity is tight."
+    )
+    assert without_repeats("Yes. Yes. Revenue rose.") == "Yes. Yes. Revenue rose."  # too short to be a loop

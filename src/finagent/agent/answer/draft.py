@@ -42,6 +42,24 @@ def whole_sentences(text: str) -> str:
     return text[: ends[-1].end()].rstrip() if ends else ""
 
 
+def without_repeats(text: str) -> str:
+    """``text`` with each sentence said once: a small model loops ("The quick ratio was 0.71 [10K3].
+    This ratio is calculated as ... The quick ratio was 0.71 [10K3]. ...")."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    start = 0
+    for end in [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
+        span = text[start:end]
+        start = end
+        bare = re.sub(r"\[[^\]]{1,40}\]", " ", span)  # the same sentence citing another passage
+        key = " ".join(re.sub(r"[^\w%.$]+", " ", bare).lower().split())
+        if len(key) > 20 and key in seen:
+            continue
+        seen.add(key)
+        kept.append(span)
+    return "".join(kept)
+
+
 @dataclass
 class Composed:
     """An answer built around the model's prose: the whole text, where the prose sits in it, notes."""
@@ -152,7 +170,7 @@ async def draft(writer: Writer) -> Drafted:
         text, call = await text_call(writer.model, retry, role="generate")
         calls.append(call.to_dict())
         warnings.append(f"the model's first answer was not an answer ({why}); it was asked again")
-    text = whole_sentences(text)
+    text = without_repeats(whole_sentences(text))
     composed = writer.compose(text)
     warnings += composed.notes
     checked = writer.check(composed)
@@ -162,7 +180,7 @@ async def draft(writer: Writer) -> Drafted:
         calls.append(call.to_dict())
         warnings.append(f"the answer was rewritten once: {'; '.join(_why(checked)[:3])}")
         if again.strip():
-            text = whole_sentences(again)
+            text = without_repeats(whole_sentences(again))
             composed = writer.compose(text)
             warnings += [n for n in composed.notes if n not in warnings]
             checked = writer.check(composed)

@@ -10,6 +10,7 @@ and its sentences go through the one draft loop (``draft``).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,9 +41,14 @@ from finagent.finance.asks import Ask
 from finagent.finance.compare import Cell, Comparisons, Wanted, compare, scale_unit
 from finagent.finance.figures.formulas import (
     FORMULAS,
+    LINE_ITEMS,
+    PRIOR,
+    Formula,
     compute_formulas,
     line_of_metric,
     mean_over_periods,
+    needs_prior,
+    read_line_items,
     with_prior_years,
 )
 from finagent.finance.figures.verify import (
@@ -92,8 +98,12 @@ def wanted_for(analysis: Analysis, ask: Ask) -> Wanted:
     )
 
 
-def formula_results(analysis: Analysis, cells: list[Cell]) -> list[dict[str, Any]]:
-    """The question's own computed metrics (beyond margins and free cash flow) over the cells."""
+def formula_results(
+    analysis: Analysis, cells: list[Cell], items: Sequence[dict[str, Any]] = ()
+) -> list[dict[str, Any]]:
+    """The question's own computed metrics (beyond margins and free cash flow) over the cells; an
+    average's opening balance, when no cell is of the previous year, is read from the previous-year
+    column of the statements among ``items``."""
     formulas = [FORMULAS[i] for i in analysis.get("formulas") or [] if 0 <= i < len(FORMULAS)]
     if not formulas:
         return []
@@ -106,7 +116,9 @@ def formula_results(analysis: Analysis, cells: list[Cell]) -> list[dict[str, Any
             inputs.setdefault((cell.ticker, cell.period), {}).setdefault(
                 line, {"value": float(cell.shown), "unit": unit, "source": source}
             )
-    results = compute_formulas(formulas, with_prior_years(inputs))
+    inputs = with_prior_years(inputs)
+    _opening_balances(inputs, formulas, items)
+    results = compute_formulas(formulas, inputs)
     if analysis.get("average"):
         results += mean_over_periods(results)
     computed = analysis.get("computed") or []
@@ -116,6 +128,24 @@ def formula_results(analysis: Analysis, cells: list[Cell]) -> list[dict[str, Any
         for r in results
         if r["metric"].startswith("average ") or r["metric"].replace(" ", "_") not in computed
     ]
+
+
+def _opening_balances(
+    inputs: dict[tuple[str, str], dict[str, dict[str, Any]]],
+    formulas: Sequence[Formula],
+    items: Sequence[dict[str, Any]],
+) -> None:
+    """Fill each year's missing ``<line>_prior`` from its statements' previous-year column, so
+    J&J's FY2022 inventory turnover averages FY2021's inventory in, as the textbook does."""
+    prior = sorted(needs_prior(formulas))
+    if not prior:
+        return
+    filings = [i for i in items if i.get("chunk_id") is not None and i.get("kind") != "news"]
+    stated = read_line_items(filings, [LINE_ITEMS[name] for name in prior], prior)
+    for key, values in inputs.items():
+        for name, fact in stated.get(key, {}).items():
+            if name.endswith(PRIOR):
+                values.setdefault(name, {k: fact[k] for k in ("value", "unit", "source")})
 
 
 async def compute(state: State, context: Context) -> Computed:
@@ -137,7 +167,9 @@ async def compute(state: State, context: Context) -> Computed:
     computed_metrics = list(analysis.get("computed") or [])
     comparisons = compare(chosen.cells, wanted_for(analysis, ask), computed_metrics)
     formulas = (
-        formula_results(analysis, [*chosen.cells, *comparisons.cells]) if context.use_calculator else []
+        formula_results(analysis, [*chosen.cells, *comparisons.cells], chosen.items)
+        if context.use_calculator
+        else []
     )
     comparisons.calculations += formulas
     names = analysis.get("names") or {}

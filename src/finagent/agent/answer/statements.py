@@ -160,6 +160,8 @@ def opening(facts: Facts) -> Opening:
     result = handler(facts)
     if not result.sentences:
         result = _values(facts)
+    if facts.formulas and ask.kind == "value":  # the ratio asked for before the lines it is read from
+        result.sentences = [*_asked_formulas(facts), *result.sentences]
     unreported = _unreported(facts)
     if unreported:  # said first: the asked margin is not a measure the company reports
         result.sentences = [*unreported, *result.sentences]
@@ -245,6 +247,13 @@ def _formula_opening(facts: Facts) -> Opening:
         return Opening([f"{_formula_sentence(facts, facts.formulas[0])}."])
     said = "; ".join([*(_formula_sentence(facts, calc) for calc in verdict.grounds), *verdict.rules()])
     return Opening([f"{'Yes' if verdict.yes else 'No'} (computed from the figures: {said})."])
+
+
+def _asked_formulas(facts: Facts, limit: int = 3) -> list[str]:
+    """ "J&J's inventory turnover for FY2022 was 2.72 (computed: ...)": the computed metric the question
+    asks for, its mean over the years when one was taken."""
+    averages = [c for c in facts.formulas if str(c.get("metric") or "").startswith("average ")]
+    return [f"{_formula_sentence(facts, calc)}." for calc in (averages or facts.formulas)[:limit]]
 
 
 def _formula_sentence(facts: Facts, calc: dict[str, Any]) -> str:
