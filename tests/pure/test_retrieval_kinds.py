@@ -199,3 +199,27 @@ def test_this_10k_without_a_year_is_every_stored_year() -> None:
 def test_a_question_about_a_named_document_does_not_call_the_news(question: str, news: bool) -> None:
     """ "Announced in its 8-K" asks the filing; the press is asked only when the question names it."""
     assert ("news" in required_sources(question, ["10-K", "news"])) is news
+
+
+def test_a_forecast_naming_a_reported_metric_is_answered_from_the_passages(monkeypatch: Any) -> None:
+    """ "Did PepsiCo raise its EPS guidance?" names EPS, but no reported EPS answers it: the passages
+    (the release's guidance) do, not the figures table of Q1's diluted EPS."""
+    import asyncio
+
+    from finagent.agent.answer import write
+    from finagent.agent.context import Context
+
+    async def answered_by(path: str) -> dict[str, Any]:
+        return {"answer": path}
+
+    monkeypatch.setattr(write, "figures_answer", lambda state, context: answered_by("figures"))
+    monkeypatch.setattr(write, "evidence_answer", lambda state, context: answered_by("passages"))
+
+    def route(question: str, forecast: bool, context: Context | None = None) -> str:
+        analysis = {"question": question, "metrics": ["eps_diluted"], "forecast": forecast, "ask": {}}
+        state: Any = {"analysis": analysis, "figures": [{"metric": "eps_diluted"}]}
+        return asyncio.run(write.write_answer(state, context or Context()))["answer"]
+
+    assert route("By how many points did PepsiCo raise its EPS guidance?", True) == "passages"
+    assert route("What was PepsiCo's diluted EPS in Q1 FY2023?", False) == "figures"
+    assert route("By how many points?", True, Context(unroute_forecasts=False)) == "figures"

@@ -240,7 +240,7 @@ METRICS: tuple[Metric, ...] = (
         ),
         BALANCE,
         kind="instant",
-        question=r"cash and (?:cash )?equivalents|cash (?:position|balance|on hand)",
+        question=r"cash (?:and|&) (?:cash )?equivalents|cash (?:position|balance|on hand)",
         rows=("cash and cash equivalents",),
     ),
     Metric(

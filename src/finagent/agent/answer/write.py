@@ -7,6 +7,7 @@ from typing import Any
 from finagent.agent.answer.evidence_answer import evidence_answer
 from finagent.agent.answer.figures_answer import figures_answer
 from finagent.agent.context import Context
+from finagent.agent.planning import is_forecast
 from finagent.agent.state import State
 from finagent.finance.asks import Ask
 
@@ -14,9 +15,11 @@ from finagent.finance.asks import Ask
 async def write_answer(state: State, context: Context) -> dict[str, Any]:
     """Figure questions (reported metrics of named companies, with figures looked up) get the computed
     answer and its table; every other question (a ranking of one company's parts read from its
-    tables, too) the cited answer from the passages."""
+    tables, too, and a forecast: "did PepsiCo raise its EPS guidance", which no reported EPS answers)
+    the cited answer from the passages."""
     analysis = state["analysis"]
     parts = Ask.from_dict(analysis.get("ask")).parts is not None
-    if (analysis.get("metrics") or []) and state.get("figures") and not parts:
+    forecast = is_forecast(analysis, context)
+    if (analysis.get("metrics") or []) and state.get("figures") and not parts and not forecast:
         return await figures_answer(state, context)
     return await evidence_answer(state, context)
