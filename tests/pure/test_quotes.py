@@ -112,3 +112,42 @@ def test_an_8k_s_own_account_of_its_event_is_quoted_before_the_exhibit_filed_und
     quoted = quoted_answer([exhibit, event], query_terms([question]), names, limit=2).splitlines()
     assert quoted[1].endswith("[8K2]") and "borrow up to $4,200,000,000" in quoted[1]
     assert quoted[2].endswith("[8K1]")
+
+
+def test_an_8k_whose_sentences_share_no_word_of_the_question_is_answered_by_its_own_items() -> None:
+    """ "What was the key agenda of AMCOR's 8-K dated July 1, 2022?": no sentence says "agenda"; what
+    the 8-K reports is its Item 8.01, quoted with its heading, never the exhibit list of Item 9.01."""
+    event = {
+        "label": "8K1",
+        "kind": "8-K",
+        "ticker": "AMCR",
+        "period_label": "FY2022",
+        "section": "item_8_01",
+        "text": "Item 8.01 Other Events. On June 30, 2022, Amcor Finance (USA), Inc. and Amcor Flexibles "
+        "North America, Inc. entered into a Second Supplemental Indenture. The indentures are filed as "
+        "exhibits.",
+    }
+    exhibits = event | {
+        "label": "8K2",
+        "section": "item_9_01",
+        "text": "Item 9.01 Financial Statements and Exhibits. Exhibit No. Description 4.1 Indenture, dated "
+        "as of April 28, 2016.",
+    }
+    answer = quoted_answer([exhibits, event], ["key", "agenda", "filing"], {"AMCR": ["Amcor"]})
+    assert answer.splitlines()[1:] == [
+        "- AMCR's 8-K for FY2022, Item 8.01 Other Events: “On June 30, 2022, Amcor Finance (USA), Inc. "
+        "and Amcor Flexibles North America, Inc. entered into a Second Supplemental Indenture.” [8K1]"
+    ]
+
+
+def test_pieces_of_sentences_are_never_quoted() -> None:
+    items = [
+        _item("10K1", "Percentages in chart are as a percent to total sales) Cost of Products S"),
+        _item("10K2", "Consumer Health) July 2023 (incl."),
+        _item("10K3", "Cost of products sold increased as a percent to total sales (55.1%) in 2022."),
+    ]
+    answer = quoted_answer(items, ["cost", "products", "sales", "consumer", "health"], NAMES)
+    assert answer.splitlines()[1:] == [
+        "- Alphabet Inc.'s 10-K for FY2024: “Cost of products sold increased as a percent to total "
+        "sales (55.1%) in 2022.” [10K3]"
+    ]

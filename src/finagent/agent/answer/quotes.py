@@ -47,6 +47,8 @@ def _candidates(
         letters = sum(ch.isalpha() for ch in sentence)
         if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2 or is_pointer(sentence):
             continue  # a pointer elsewhere ("incorporated herein by reference to Note 19") answers nothing
+        if _fragment(sentence):
+            continue
         if _another_year(sentence, item.get("fiscal_year")):
             continue
         words = content_words(sentence)
@@ -55,6 +57,19 @@ def _candidates(
             cause = 0.5 if why and _CAUSE.search(sentence) else 0.0
             found.append((shared + len(named & words) + cause, position, sentence))
     return found
+
+
+def _fragment(sentence: str) -> bool:
+    """A piece of a sentence, not one: cut off where the passage ends ("... Cost of Products S") or
+    torn from a table header ("Consumer Health) July 2023 (incl.")."""
+    if not re.search(r"[.!?:;\"”’)]$", sentence):
+        return True
+    depth = 0
+    for char in sentence:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth < 0:
+            return True
+    return depth != 0
 
 
 def _another_year(sentence: str, own: int | None) -> bool:
@@ -93,4 +108,25 @@ def quoted_answer(
         item = items[rank]
         body = sentence.rstrip()
         lines.append(f"- {source_phrase(item, names)}: “{body}” [{item['label']}]")
+    lines = lines or _event_openings(items, names, limit)
     return f"{QUOTED_LEAD}\n" + "\n".join(lines) if lines else ""
+
+
+_ITEM_HEADING = re.compile(r"^\s*(Item\s+\d{1,2}\.\d{2}\b[^.]{0,120}\.)\s*", re.I)
+_EVENT_CHARS = 700
+
+
+def _event_openings(items: Sequence[dict[str, Any]], names: dict[str, list[str]], limit: int) -> list[str]:
+    """What an 8-K reports, when no sentence shares the question's words ("the key agenda of its 8-K"):
+    each of its own Items' heading and first sentence, in the filing's order."""
+    lines: list[str] = []
+    for item in items:
+        text = " ".join((item.get("text") or "").split())
+        heading = _ITEM_HEADING.match(text)
+        if not heading or not event_item(item.get("kind"), item.get("section")):
+            continue
+        first = next(iter(_SPLIT.split(text[heading.end() :])), "").strip()
+        if MIN_CHARS <= len(first) <= _EVENT_CHARS:
+            title = heading.group(1).rstrip(".")
+            lines.append(f"- {source_phrase(item, names)}, {title}: “{first}” [{item['label']}]")
+    return list(dict.fromkeys(lines))[:limit]
