@@ -64,7 +64,11 @@ _AMOUNT = re.compile(
 _SCALES = {"t": 12, "tn": 12, "trillion": 12, "b": 9, "bn": 9, "billion": 9, "m": 6, "mn": 6, "million": 6}
 _SCALES |= {"k": 3, "thousand": 3}
 
-_YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|has|have|had)\b", _I)
+# "Looking at VaR, did the risk ... decrease?": a short lead-in before the question proper.
+_LEAD_IN = (
+    r"^\s*(?:(?:looking at|based on|according to|considering|given|in|for|as of|during|at)\b[^,?]{0,60},\s*)?"
+)
+_YES_NO = re.compile(rf"{_LEAD_IN}(?:does|do|did|is|are|was|were|has|have|had)\b", _I)
 # "Would you call Adobe's results those of a high-growth company?": a judgement asked as an opinion.
 _ASKED_OPINION = re.compile(r"^\s*(?:would|could|can|should)\s+(?:you|we|one|it|they)\b", _I)
 _UP_WORDS = (
@@ -80,15 +84,18 @@ _DOWN_WORDS = (
 _LOSS = re.compile(r"\bloss(?:es)?\b", re.IGNORECASE)
 # The direction is what is asked of the question's subject ("has Microsoft increased its debt", "was
 # there any drop in cash"); not a word of a relative clause or of a noun phrase ("a growth company").
-_SUBJECT = r"(?:(?!(?:that|which|who|whose|where|when)\b)[\w'’&.-]+\s+){1,5}?"
+_SUBJECT = (
+    r"(?!there\b)(?:(?!(?:that|which|who|whose|where|when)\b)[\w'’&.-]+\s+){1,5}?"
+    r"(?:(?:that|which|who)\s+(?:[\w'’&.-]+\s+){1,10}?)?"  # "the risk that JPM faced in Q2 2023"
+)
 _ASKED_DIRECTION = re.compile(
-    r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\s+"
+    rf"{_LEAD_IN}(?:did|does|do|has|have|had|is|are|was|were)\s+"
     rf"(?:there\s+(?:been\s+)?(?:any|a|an)\s+|(?P<subject>{_SUBJECT}))(?P<word>{_UP_WORDS}|{_DOWN_WORDS})\b",
     _I,
 )
 # "Does Adobe have an improving operating margin?": the direction as an adjective of what it has.
 _HAS_DIRECTION = re.compile(
-    r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\s+"
+    rf"{_LEAD_IN}(?:did|does|do|has|have|had|is|are|was|were)\s+"
     rf"(?P<subject>{_SUBJECT})(?:have|has|had|show(?:s|ed|n)?|see|saw|report(?:s|ed)?|post(?:s|ed)?)\s+"
     rf"(?:an?\s+|any\s+)?(?P<word>{_UP_WORDS}|{_DOWN_WORDS})\b",
     _I,
@@ -286,6 +293,20 @@ def _threshold(text: str) -> str | None:
     number = Decimal(match.group("num").replace(",", ""))
     scale = _SCALES.get((match.group("scale") or "").lower(), 0)
     return format(number.scaleb(scale).normalize(), "f")
+
+
+_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|without)\b|n['’]t\b", _I)
+
+
+def stated_direction(sentence: str) -> bool | None:
+    """The direction a sentence states ("the risk decreased" -> False, up -> True); None when it
+    states none, both, an improvement (whose direction depends on the line) or a negated one."""
+    words = re.findall(r"[a-z]+", sentence.lower())
+    up = any(_UP.match(w) and not w.startswith("improv") for w in words)
+    down = any(_DOWN.match(w) for w in words)
+    if up == down or _NEGATION.search(sentence) or any(w.startswith("improv") for w in words):
+        return None
+    return up
 
 
 def _direction(

@@ -70,6 +70,7 @@ from finagent.finance.figures.text import (
     summary_lines,
     verify_facts,
 )
+from finagent.finance.figures.verdict import with_stated_yes_no
 from finagent.finance.figures.verify import (
     UNSUPPORTED,
     PeriodScope,
@@ -378,7 +379,8 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
     extra = [n for t in tools for n in numbers_in(t.get("summary", ""))]
     names = analysis.get("names") or {}
     unavailable = not_available(list(state.get("tool_results") or []))
-    every_report = Ask.from_dict(analysis.get("ask")).coverage == "all" or any(
+    ask = Ask.from_dict(analysis.get("ask"))
+    every_report = ask.coverage == "all" or any(
         spec.get("kind") == "held" for spec in analysis.get("time_specs") or []
     )
     covered = reports_read(read.items) if every_report else ""
@@ -402,6 +404,8 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
                 )
                 text = without_sentences_stating(text, bad) or summary_lines(read.facts, read.calculations)
         text, dropped = drop_unknown_citations(cite_passages(text, read.items), known)
+        if not first:
+            text = with_stated_yes_no(text, ask)
         head = f"{first}\n\n" if first and text.strip() else first
         answer = head + text
         if covered:

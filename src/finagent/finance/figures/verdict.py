@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from finagent.finance.asks import Ask
+from finagent.finance.asks import Ask, stated_direction
 from finagent.finance.figures.text import describe_calculation, period_key
 from finagent.finance.judgements import judge
 
@@ -106,3 +106,19 @@ def with_verdict(answer: str, verdict: Verdict | None) -> str:
     rest = answer[leading.end() :] if leading else answer.lstrip()
     joiner = "" if not rest or rest.startswith("\n") else " "
     return f"{verdict.sentence()}{joiner}{rest}".rstrip()
+
+
+_FIRST_SENTENCE = re.compile(r"^\s*(.+?[.!?])(?:\s|$)", re.S)
+
+
+def with_stated_yes_no(answer: str, ask: Ask) -> str:
+    """A direction question's answer that states the direction without a yes or no ("Looking at VaR,
+    the risk decreased [10Q1].") opens with the yes or no its own first sentence states, so a reader
+    (or a grader) is not left to infer it; the sentence itself is kept. Unchanged otherwise."""
+    if ask.kind != "direction" or ask.up is None or ask.judgement or _LEADING.match(answer):
+        return answer
+    first = _FIRST_SENTENCE.match(answer)
+    stated = stated_direction(first.group(1)) if first else None
+    if stated is None:
+        return answer
+    return f"{'Yes' if stated == ask.up else 'No'}. {answer.lstrip()}"
