@@ -123,3 +123,15 @@ def test_a_difference_the_reference_works_out_from_figures_the_answer_states_cou
     # nor is a figure that is no difference of the reference's own
     other = missing_figures(answer, "No, it declined from 36.8% to 34.6%, a drop of 3.2%.")
     assert [f.text.strip() for f in other] == ["3.2%"]
+
+
+def test_the_unit_a_ratio_is_read_per_is_no_figure_to_state() -> None:
+    reference = (
+        "Yes. Its capital intensity ratio was approximately 2.774729: it took approximately $2.77 of "
+        "assets to generate $1 of revenue."
+    )
+    assert gate("Yes: total assets to revenue was 2.77.", reference).passed
+    assert not gate("Yes: total assets to revenue was 2.5.", reference).passed
+    assert [f.text for f in missing_figures("Revenue was $2 billion.", "Revenue was $1 billion.")] == [
+        "$1 billion"
+    ]

@@ -26,6 +26,10 @@ _NEGATIVE_BEFORE = re.compile(
 _ENUMERATOR = re.compile(r"^\(\d{1,2}\)$")
 _SPAN = re.compile(r"\s*(?:-\s*)?(?:months?|years?|weeks?|quarters?)\b", re.I)  # "the 12 months ended"
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
+# "$2.77 of assets to generate $1 of revenue", "per $1 of sales": one unit of money a ratio is read
+# against, not a figure of the company.
+_PER_UNIT_AFTER = re.compile(r"\s+of\s+[a-z]", re.I)
+_PER_UNIT_BEFORE = re.compile(r"\b(?:per|every|each)\s+$", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +48,16 @@ def _signed(figure: WrittenFigure, text: str) -> WrittenFigure:
     return figure
 
 
+def _per_unit(figure: WrittenFigure, text: str) -> bool:
+    if figure.magnitude != 1 or not figure.currency or figure.scaled:
+        return False
+    end = figure.start + len(figure.text)
+    before = text[max(0, figure.start - 12) : figure.start]
+    return bool(_PER_UNIT_AFTER.match(text, end) or _PER_UNIT_BEFORE.search(before))
+
+
 def _figure(figure: WrittenFigure, text: str) -> bool:
-    if figure.kind == "date":
+    if figure.kind == "date" or _per_unit(figure, text):
         return False
     if figure.kind == "count":
         end = figure.start + len(figure.text)
@@ -54,8 +66,8 @@ def _figure(figure: WrittenFigure, text: str) -> bool:
 
 
 def figures_of(text: str) -> list[WrittenFigure]:
-    """The figures a text states: not dates, years, fiscal labels, list numbering ("(1)") or a span
-    of time ("the 12 months ended")."""
+    """The figures a text states: not dates, years, fiscal labels, list numbering ("(1)"), a span
+    of time ("the 12 months ended") or the unit a ratio is read per ("$1 of revenue")."""
     return [_signed(f, text) for f in scan_figures(text) if _figure(f, text)]
 
 
