@@ -151,3 +151,22 @@ def test_pieces_of_sentences_are_never_quoted() -> None:
         "- Alphabet Inc.'s 10-K for FY2024: “Cost of products sold increased as a percent to total "
         "sales (55.1%) in 2022.” [10K3]"
     ]
+
+
+def test_an_8k_items_long_legal_sentence_is_quoted_to_a_clause_break_and_marked_shortened() -> None:
+    clause = "the guarantors party thereto and Deutsche Bank Trust Company Americas, as trustee, "
+    event = {
+        "label": "8K1",
+        "kind": "8-K",
+        "ticker": "AMCR",
+        "period_label": "FY2022",
+        "section": "item_8_01",
+        "text": "Item 8.01 Other Events. On June 30, 2022, Amcor Finance (USA), Inc. entered into a Second "
+        "Supplemental Indenture with " + clause * 12 + "governing its notes.",
+    }
+    (line,) = quoted_answer([event], ["agenda"], {}).splitlines()[1:]
+    assert line.startswith("- AMCR's 8-K for FY2022, Item 8.01 Other Events: “On June 30, 2022, Amcor")
+    assert line.endswith(" …” [8K1]") and len(line) < 600
+    quoted = line.split("“", 1)[1].removesuffix(" …” [8K1]")
+    assert event["text"].startswith(f"Item 8.01 Other Events. {quoted}")  # word for word, cut at a comma
+    assert event["text"][len("Item 8.01 Other Events. ") + len(quoted)] == ","

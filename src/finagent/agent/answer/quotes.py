@@ -113,7 +113,15 @@ def quoted_answer(
 
 
 _ITEM_HEADING = re.compile(r"^\s*(Item\s+\d{1,2}\.\d{2}\b[^.]{0,120}\.)\s*", re.I)
-_EVENT_CHARS = 700
+_EVENT_CHARS = 500
+
+
+def _shortened(sentence: str) -> str:
+    """A long legal sentence up to its last clause break within ``_EVENT_CHARS``, marked "…"."""
+    if len(sentence) <= _EVENT_CHARS:
+        return sentence
+    cut = max(sentence.rfind(", ", 0, _EVENT_CHARS), sentence.rfind(") ", 0, _EVENT_CHARS) + 1)
+    return sentence[: cut if cut > MIN_CHARS else _EVENT_CHARS].rstrip(", ") + " …"
 
 
 def _event_openings(items: Sequence[dict[str, Any]], names: dict[str, list[str]], limit: int) -> list[str]:
@@ -125,8 +133,8 @@ def _event_openings(items: Sequence[dict[str, Any]], names: dict[str, list[str]]
         heading = _ITEM_HEADING.match(text)
         if not heading or not event_item(item.get("kind"), item.get("section")):
             continue
-        first = next(iter(_SPLIT.split(text[heading.end() :])), "").strip()
-        if MIN_CHARS <= len(first) <= _EVENT_CHARS:
+        first = _shortened(next(iter(_SPLIT.split(text[heading.end() :])), "").strip())
+        if len(first) >= MIN_CHARS:
             title = heading.group(1).rstrip(".")
             lines.append(f"- {source_phrase(item, names)}, {title}: “{first}” [{item['label']}]")
     return list(dict.fromkeys(lines))[:limit]
