@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from finagent.agent.answer.quotes import quoted_answer
 from finagent.agent.evidence import query_terms
 from finagent.finance.words import names_in
@@ -114,19 +116,25 @@ def test_an_8k_s_own_account_of_its_event_is_quoted_before_the_exhibit_filed_und
     assert quoted[2].endswith("[8K1]")
 
 
-def test_an_8k_whose_sentences_share_no_word_of_the_question_is_answered_by_its_own_items() -> None:
-    """ "What was the key agenda of AMCOR's 8-K dated July 1, 2022?": no sentence says "agenda"; what
-    the 8-K reports is its Item 8.01, quoted with its heading, never the exhibit list of Item 9.01."""
-    event = {
+def _amcor_8k(text: str) -> dict[str, Any]:
+    return {
         "label": "8K1",
         "kind": "8-K",
         "ticker": "AMCR",
         "period_label": "FY2022",
         "section": "item_8_01",
-        "text": "Item 8.01 Other Events. On June 30, 2022, Amcor Finance (USA), Inc. and Amcor Flexibles "
-        "North America, Inc. entered into a Second Supplemental Indenture. The indentures are filed as "
-        "exhibits.",
+        "text": text,
     }
+
+
+def test_an_8k_whose_sentences_share_no_word_of_the_question_is_answered_by_its_own_items() -> None:
+    """ "What was the key agenda of AMCOR's 8-K dated July 1, 2022?": no sentence says "agenda"; what
+    the 8-K reports is its Item 8.01, quoted with its heading, never the exhibit list of Item 9.01."""
+    event = _amcor_8k(
+        "Item 8.01 Other Events. On June 30, 2022, Amcor Finance (USA), Inc. and Amcor Flexibles "
+        "North America, Inc. entered into a Second Supplemental Indenture. The indentures are filed as "
+        "exhibits."
+    )
     exhibits = event | {
         "label": "8K2",
         "section": "item_9_01",
@@ -155,15 +163,10 @@ def test_pieces_of_sentences_are_never_quoted() -> None:
 
 def test_an_8k_items_long_legal_sentence_is_quoted_to_a_clause_break_and_marked_shortened() -> None:
     clause = "the guarantors party thereto and Deutsche Bank Trust Company Americas, as trustee, "
-    event = {
-        "label": "8K1",
-        "kind": "8-K",
-        "ticker": "AMCR",
-        "period_label": "FY2022",
-        "section": "item_8_01",
-        "text": "Item 8.01 Other Events. On June 30, 2022, Amcor Finance (USA), Inc. entered into a Second "
-        "Supplemental Indenture with " + clause * 12 + "governing its notes.",
-    }
+    event = _amcor_8k(
+        "Item 8.01 Other Events. On June 30, 2022, Amcor Finance (USA), Inc. entered into a Second "
+        "Supplemental Indenture with " + clause * 12 + "governing its notes."
+    )
     (line,) = quoted_answer([event], ["agenda"], {}).splitlines()[1:]
     assert line.startswith("- AMCR's 8-K for FY2022, Item 8.01 Other Events: “On June 30, 2022, Amcor")
     assert line.endswith(" …” [8K1]") and len(line) < 600
