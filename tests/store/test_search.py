@@ -198,3 +198,38 @@ def test_statement_routing_lifts_the_routed_statement(db: Database, settings: Se
     assert all(
         routed[i].fused_score == pytest.approx(plain[i].fused_score) for i in plain if i != statement_id
     )
+
+
+def test_an_8ks_own_item_is_a_candidate_and_lifted_over_the_exhibits_filed_with_it(
+    db: Database, settings: Settings
+) -> None:
+    """PepsiCo's 8-K of May 2023 files a 140-page credit agreement under Item 9.01; the page that
+    says what happened (Item 1.01) must reach the answer however many exhibit pages match better."""
+    exhibits = [
+        Block(
+            f"Section 2.{i:02d}. Within the limits of each Lender's Revolving Credit Commitment, each "
+            "Borrower may borrow under this revolving credit agreement the total amount of the commitments.",
+            section="item_9_01",
+        )
+        for i in range(30)
+    ]
+    event = Block(
+        "Item 1.01 Entry into a Material Definitive Agreement. On May 26, 2023, the company entered into "
+        "a five-year facility of $4,200,000,000 and a 364-day facility of $4,200,000,000.",
+        section="item_1_01",
+    )
+    IngestPipeline(db, get_embedder(settings), settings).run(
+        [item(make_doc("PEP", "8-K", 2023, None, [event, *exhibits]))]
+    )
+    query = "total amount PepsiCo may borrow under its unsecured revolving credit agreements"
+    pep = SearchFilters(tickers=["PEP"])
+    few = {"k": 5, "candidates": 3}  # the exhibits fill every leg's candidates
+
+    def sections(**kw: Any) -> list[str | None]:
+        return [h.section for h in _search(db, settings, query, **(few | kw))]
+
+    assert "item_1_01" not in sections(filters=pep)
+    lifted = _search(db, settings, query, filters=pep, event_boost=1.0, **few)
+    assert lifted[0].section == "item_1_01" and "$4,200,000,000" in lifted[0].text
+    # with no company named, no scan of every 8-K's Items is added to the candidates
+    assert "item_1_01" not in sections(event_boost=1.0)

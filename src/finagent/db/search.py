@@ -83,6 +83,7 @@ class FlaggedMatch:
 
 
 ROUTED_CANDIDATES = 24  # statement chunks always considered per sub-search when a question is routed
+EVENT_CANDIDATES = 6  # an 8-K's own Items always considered per sub-search of a company's filings
 
 
 def build_search(
@@ -98,6 +99,7 @@ def build_search(
     statement_boost: float = 0.3,
     statements: Sequence[str] = (),
     route_boost: float = 1.0,
+    event_boost: float = 0.0,
     exact: bool | None = None,
 ) -> SearchRequest:
     """Validate the request and compose its single SQL statement."""
@@ -130,6 +132,9 @@ def build_search(
         "statements": [s for s in statements if s in STATEMENTS],
         "routed": ROUTED_CANDIDATES,
         "route_boost": float(route_boost),
+        "event_boost": float(event_boost),
+        # only where a company is named: a whole-store scan of every 8-K's Items would cost too much
+        "event_candidates": EVENT_CANDIDATES if event_boost > 0 and filters.narrows else 0,
     }
     return SearchRequest(statement, params, flagged)
 

@@ -81,5 +81,6 @@ def search_store(
         keyword_weight=settings.keyword_weight,
         fusion=fusion or settings.fusion,
         statement_boost=settings.statement_boost,
+        event_boost=settings.event_item_boost,
     )
     return run_search(conn, request)

@@ -20,7 +20,6 @@ from finagent.agent.state import SearchTask
 from finagent.db.filters import SearchFilters
 from finagent.db.search import FlaggedMatch, build_search
 from finagent.errors import FinagentError
-from finagent.finance.filing_sections import event_item
 from finagent.finance.untrusted import Kind, flag_kind, left_out_warning
 from finagent.retrieval.rerank import rerank
 
@@ -56,6 +55,8 @@ async def _hits(
     vector_weight, keyword_weight = context.fusion_weights(settings)
     log |= {"vector_weight": vector_weight, "keyword_weight": keyword_weight}
     lift = 0.0 if task.get("forecast") or not context.lift_statements else settings.statement_boost
+    # a question about the 8-K of a date is routed to its own Items, as a figure question to statements
+    event_lift = settings.route_boost if task.get("dated") else settings.event_item_boost
 
     def compose(within: SearchFilters) -> Any:
         return build_search(
@@ -70,6 +71,7 @@ async def _hits(
             statement_boost=lift,
             statements=task.get("statements") or [],
             route_boost=settings.route_boost,
+            event_boost=event_lift,
         )
 
     hits, flagged = await asyncio.to_thread(_search_with_retry, compose(filters))
@@ -150,10 +152,8 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
         return {"searches": [log], "warnings": [f"search '{task['query']}' for {where} failed: {exc}"]}
     evidence = [hit_to_evidence(hit, task["query"], task["round"]) for hit in hits]
     priors = task.get("priors") or {}
-    event_lift = get_resources().settings.event_item_boost
-    for item in evidence:
+    for item in evidence:  # an 8-K's own Items are lifted in the search itself (event_boost)
         item["fused_score"] += priors.get("*", 0.0) + priors.get(item["kind"], 0.0)
-        item["fused_score"] += event_lift if event_item(item["kind"], item.get("section")) else 0.0
     evidence, notes = await _ranked(evidence, task["query"], context)
     log |= {
         "hits": len(hits),
