@@ -437,9 +437,13 @@ def test_a_guarantor_groups_balance_sheet_is_not_the_companys() -> None:
     assert inputs[("MMM", "FY2023")]["current_assets"]["value"] == 5308
     (capital,) = compute_formulas(formulas, inputs)
     assert capital["result"] == 5308 - 4476
-    # its inventories line is the guarantor group's alone: the quick ratio is not mixed from the two
+    # its inventories line is the guarantor group's; the company's are its two parts, summed: the
+    # quick ratio is the company's alone, never mixed from the two
     quick = formulas_for("Has AMCOR's quick ratio improved between FY2022 and FY2023?")
-    assert compute_formulas(quick, read_line_items([guarantee, consolidated], input_items(quick))) == []
+    lines = read_line_items([guarantee, consolidated], input_items(quick))
+    assert lines[("MMM", "FY2023")]["inventories"]["value"] == 992 + 1221
+    (ratio,) = compute_formulas(quick, lines)
+    assert ratio["expression"] == "(5308 - 2213) / 4476" and ratio["result_text"] == "0.69"
 
 
 def test_the_table_that_states_a_formulas_lines_ranks_before_one_that_only_looks_like_it() -> None:
@@ -536,3 +540,22 @@ def test_the_figures_path_reads_an_averages_opening_balance_from_the_statements_
     assert compute_formulas(formulas, inputs)[0]["result_text"] == "2.49"
     _opening_balances(inputs, formulas, [sheet])
     assert compute_formulas(formulas, inputs)[0]["result_text"] == "2.72"
+
+
+def test_a_line_printed_only_as_its_parts_is_their_sum_labelled_so() -> None:
+    """Amcor's balance sheet prints "Inventories, net" as raw materials and finished goods, with no
+    total row: its FY2023 quick ratio is 0.69, read from their sum (2,213), not left uncomputed."""
+    sheet = _item(
+        "Amcor plc and Subsidiaries Consolidated Balance Sheets ($ in millions)\n"
+        "As of June 30, | 2023 | 2022\n"
+        "Cash and cash equivalents | $689 | $775\nTrade receivables, net | 1,875 | 1,935\nInventories, net\n"
+        "Raw materials and supplies | 992 | 1,114\nWork in process and finished goods | 1,221 | 1,325\n"
+        "Prepaid expenses and other current assets | 531 | 512\nTotal current assets | 5,308 | 5,853\n"
+        "Total current liabilities | 4,476 | 5,103",
+        period="FY2023",
+    )
+    formulas = formulas_for("Has AMCOR's quick ratio improved between FY2022 and FY2023?")
+    inputs = read_line_items([sheet], input_items(formulas))
+    inventories = inputs[("MMM", "FY2023")]["inventories"]
+    assert inventories["value"] == 2213 and inventories["metric"] == "inventories (sum of 2 lines)"
+    assert [c["result_text"] for c in compute_formulas(formulas, inputs)] == ["0.69"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from finagent.finance.calculator import calculate
-from finagent.finance.figures.text import period_key, table_facts
+from finagent.finance.figures.text import parts_sum_fact, period_key, table_facts
 from finagent.finance.judgements import BY_NAME as JUDGEMENTS
 from finagent.finance.statements import titled
 from finagent.finance.words import UNIT_SCALES
@@ -28,6 +28,9 @@ class LineItem:
     label: str
     phrases: tuple[str, ...]
     statement: str
+    parts: str = ""
+    """Row wordings of its parts, summed when the statement prints them under its heading with no
+    total row (Amcor's raw materials and finished goods under "Inventories, net")."""
 
 
 LINE_ITEMS: dict[str, LineItem] = {
@@ -90,7 +93,14 @@ LINE_ITEMS: dict[str, LineItem] = {
             ("total current liabilities",),
             "balance_sheet",
         ),
-        LineItem("inventories", "inventories", ("inventories", "inventory"), "balance_sheet"),
+        LineItem(
+            "inventories",
+            "inventories",
+            ("inventories", "inventory"),
+            "balance_sheet",
+            parts=r"\braw materials?\b|\bwork[- ]in[- ](?:process|progress)\b|\bfinished (?:goods|products)\b"
+            r"|\bsupplies\b",
+        ),
         LineItem("cash", "cash and cash equivalents", ("cash and cash equivalents",), "balance_sheet"),
         LineItem(
             "short_term_investments",
@@ -523,13 +533,23 @@ def read_line_items(
                 group = found.setdefault((item.get("ticker") or "", item["period_label"]), {})
                 if key in group:
                     continue
-                for phrase in line.phrases:
-                    facts = table_facts(item, [phrase], prior=previous)
-                    if facts:
-                        label = f"{line.label} ({facts[0]['period']})" if previous else line.label
-                        group[key] = facts[0] | {"metric": label, "line_item": key}
-                        break
+                fact = _stated(item, line, previous)
+                if fact is not None:
+                    label = f"{line.label} ({fact['period']})" if previous else line.label
+                    label += f" (sum of {fact['summed']} lines)" if fact.get("summed") else ""
+                    group[key] = fact | {"metric": label, "line_item": key}
     return {key: group for key, group in found.items() if group}
+
+
+def _stated(item: dict[str, Any], line: LineItem, previous: bool) -> dict[str, Any] | None:
+    """The line's row in the item's table, else its parts summed under its heading."""
+    for phrase in line.phrases:
+        facts = table_facts(item, [phrase], prior=previous)
+        if facts:
+            return facts[0]
+    if not line.parts:
+        return None
+    return parts_sum_fact(item, line.phrases, re.compile(line.parts, re.I), prior=previous)
 
 
 def _statement_first(item: dict[str, Any]) -> tuple[bool, bool, float]:

@@ -10,7 +10,9 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
+from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
@@ -201,18 +203,14 @@ def _legacy_unit(unit: str | None, scale: int) -> str:
     return {"USD/share": "per share", "shares": "shares", "percent": "percent"}.get(unit or "", "other")
 
 
-def table_facts(
-    item: dict[str, Any], phrases: Sequence[str], calendar: FiscalCalendar | None = None, prior: bool = False
-) -> list[dict[str, Any]]:
-    """Figures a statement table states for the report's own period: the row named by a search phrase,
-    the column whose header names that period (never the first column by position: Amazon lists the
-    oldest year first). No such column, no figure."""
+def _report_table(item: dict[str, Any], calendar: FiscalCalendar | None) -> tuple[Any, FiscalCalendar] | None:
+    """A report's table and the fiscal calendar its columns are read by, or None."""
     if "|" not in item["text"] or item.get("kind") not in _REPORT_KINDS:
-        return []
+        return None
     kind = item.get("kind")
     table = parse_table(item["text"], form="10-K" if kind in ("10-K", "annual_report") else kind)
     if table is None:
-        return []
+        return None
     ends = [c.end for c in table.columns if c.end is not None]
     # The company's calendar, else the one the report implies: its own period ends on its period end
     # date, or (no date stored, e.g. page-text corpora) on the latest date its table's header names.
@@ -222,8 +220,34 @@ def table_facts(
         or report_calendar(max(ends, default=None), *_own_period(item))
         or (FiscalCalendar(12) if not ends else None)  # fiscal-year headers only: no calendar needed
     )
-    if calendar is None:
+    return (table, calendar) if calendar is not None else None
+
+
+def _table_fact(
+    item: dict[str, Any], target: PeriodTarget, prior: bool, metric: str, cell: Any
+) -> dict[str, Any]:
+    return {
+        "ticker": item.get("ticker") or "",
+        "period": f"FY{target.fiscal_year}" if prior else item["period_label"],
+        "metric": metric[:80],
+        "value": float(cell.value),
+        "unit": _legacy_unit(cell.unit, cell.scale),
+        "source": item["label"],
+        "method": "table",
+        "column": cell.header,
+    }
+
+
+def table_facts(
+    item: dict[str, Any], phrases: Sequence[str], calendar: FiscalCalendar | None = None, prior: bool = False
+) -> list[dict[str, Any]]:
+    """Figures a statement table states for the report's own period: the row named by a search phrase,
+    the column whose header names that period (never the first column by position: Amazon lists the
+    oldest year first). No such column, no figure."""
+    read = _report_table(item, calendar)
+    if read is None:
         return []
+    table, calendar = read
     facts = []
     for phrase in phrases:
         row = find_row(table, phrase)
@@ -231,22 +255,37 @@ def table_facts(
             continue
         for target, suffix in _own_targets(item, prior):
             cell = cell_for(table, row, target, calendar)
-            if cell is None:
-                continue
-            facts.append(
-                {
-                    "ticker": item.get("ticker") or "",
-                    "period": f"FY{target.fiscal_year}" if prior else item["period_label"],
-                    "metric": (row.label.rstrip(":") + suffix)[:80],
-                    "value": float(cell.value),
-                    "unit": _legacy_unit(cell.unit, cell.scale),
-                    "source": item["label"],
-                    "method": "table",
-                    "column": cell.header,
-                }
-            )
-            break
+            if cell is not None:
+                facts.append(_table_fact(item, target, prior, row.label.rstrip(":") + suffix, cell))
+                break
     return facts
+
+
+def parts_sum_fact(
+    item: dict[str, Any], headings: Sequence[str], parts: re.Pattern[str], prior: bool = False
+) -> dict[str, Any] | None:
+    """A line a statement prints only as its parts under its heading, summed and labelled so: Amcor's
+    "Inventories, net" is "Raw materials and supplies" 992 and "Work in process and finished goods"
+    1,221, with no total row. Every part must be read for the period, in one unit."""
+    read = _report_table(item, None)
+    if read is None:
+        return None
+    table, calendar = read
+    rows = [
+        r
+        for r in table.rows
+        if any(h in (r.section or "").lower() for h in headings) and parts.search(r.label)
+    ]
+    if len(rows) < 2:
+        return None
+    for target, _ in _own_targets(item, prior):
+        cells = [cell_for(table, row, target, calendar) for row in rows]
+        read_all = [c for c in cells if c is not None]
+        if len(read_all) == len(rows) and len({(c.unit, c.scale) for c in read_all}) == 1:
+            total = replace(read_all[0], value=sum((c.value for c in read_all), Decimal(0)))
+            label = f"{(rows[0].section or headings[0]).rstrip(':')} (sum of {len(rows)} lines)"
+            return _table_fact(item, target, prior, label, total) | {"summed": len(rows)}
+    return None
 
 
 def _date(value: Any) -> date | None:
