@@ -559,3 +559,37 @@ def test_a_line_printed_only_as_its_parts_is_their_sum_labelled_so() -> None:
     inventories = inputs[("MMM", "FY2023")]["inventories"]
     assert inventories["value"] == 2213 and inventories["metric"] == "inventories (sum of 2 lines)"
     assert [c["result_text"] for c in compute_formulas(formulas, inputs)] == ["0.69"]
+
+
+def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_prose_does_not() -> None:
+    """AMCOR's quick ratio rose from 0.67 to 0.69, "a 3.4% jump": code states it, and when none of the
+    model's sentences stands, the computed lines lead the quoted passages instead of vanishing."""
+    from finagent.agent.answer.evidence_answer import _computed_lines
+    from finagent.finance.figures.formulas import ratio_changes
+
+    def quick(period: str, result: float, text: str) -> dict[str, Any]:
+        return {
+            "kind": "formula",
+            "ticker": "AMCR",
+            "metric": "quick ratio",
+            "period": period,
+            "expression": "...",
+            "formula": "(current_assets - inventories) / current_liabilities",
+            "result": result,
+            "result_text": text,
+            "unit": "ratio",
+            "sources": ["10K1"],
+        }
+
+    margin = quick("FY2023", 21.4, "21.4%") | {"metric": "operating margin", "unit": "percent"}
+    years = [quick("FY2023", 0.691465, "0.69"), quick("FY2022", 0.669018, "0.67"), margin]
+    (change,) = ratio_changes(years)  # a margin moves in points: no percent change of it
+    assert (change["from_period"], change["to_period"], change["result_text"]) == (
+        "FY2022",
+        "FY2023",
+        "+3.4%",
+    )
+    lines = _computed_lines([*years[:2], change]).splitlines()
+    assert lines[0] == "Computed from the statements:"
+    assert "- AMCR quick ratio change FY2022 -> FY2023: +3.4% (computed: " in lines[-1]
+    assert _computed_lines([]) == ""

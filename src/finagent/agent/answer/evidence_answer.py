@@ -55,6 +55,7 @@ from finagent.finance.figures.formulas import (
     input_items,
     mean_over_periods,
     needs_prior,
+    ratio_changes,
     read_line_items,
     with_prior_years,
 )
@@ -268,6 +269,7 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
         read.calculations = compute_formulas(formulas, inputs)
         if analysis.get("average"):
             read.calculations += mean_over_periods(read.calculations)
+        read.calculations += ratio_changes(read.calculations)
     elif analysis.get("quantities", True) and analysis.get("tickers"):
         # The model copies figures only for named companies of a question that asks a quantity.
         found = {(f["ticker"], f["period"]) for f in read.facts}
@@ -422,6 +424,22 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
         return Composed(answer, text, len(head), notes + dropped)
 
     return compose
+
+
+COMPUTED_LEAD = "Computed from the statements:"
+
+
+def _computed_lines(calculations: list[dict[str, Any]]) -> str:
+    """The formulas computed (a quick ratio per year and its change), for an answer whose prose did
+    not stand: "Computed from the statements:" and one line each; empty when none was computed."""
+    metrics = {c["metric"] for c in calculations if c.get("kind") == "formula"}
+    lines = [
+        f"- {c['ticker']} {describe_calculation(c)} (computed: {c['expression']})"
+        f"{' [' + ', '.join(c['sources']) + ']' if c.get('sources') else ''}"
+        for c in calculations
+        if c["metric"] in metrics
+    ]
+    return "\n".join([COMPUTED_LEAD, *lines]) if lines else ""
 
 
 def _in_their_words(items: list[dict[str, Any]], analysis: Analysis, why: str) -> tuple[str, str]:
@@ -587,11 +605,15 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     warnings = read.warnings + drafted.warnings
     # prose naming no cause for a what-drove question gives way to the passages' own causes, quoted
     not_an_answer = None if first else why_no_answer(drafted, bool(analysis.get("drivers")))
+    computed_lines = _computed_lines(read.calculations)
     if not_an_answer:
         answer, note = _in_their_words(read.items, analysis, not_an_answer)
+        if computed_lines:  # what code computed stands whatever the model wrote
+            has_quotes = answer.startswith(QUOTED_LEAD)
+            answer = f"{computed_lines}\n\n{answer}" if has_quotes else computed_lines
         warnings.append(note)
         validation = verify(answer)
-    answered = not not_an_answer or answer.startswith(QUOTED_LEAD)
+    answered = not not_an_answer or answer.startswith((QUOTED_LEAD, COMPUTED_LEAD))
     if validation.status == UNSUPPORTED:
         answer = flag_unsupported(answer, validation)
         warnings.append(

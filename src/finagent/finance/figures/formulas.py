@@ -9,12 +9,14 @@ used; a formula never mixes periods or companies.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
-from finagent.finance.calculator import calculate
-from finagent.finance.figures.text import parts_sum_fact, period_key, table_facts
+from finagent.finance.calculator import calculate, growth_pct
+from finagent.finance.figures.text import parts_sum_fact, percent_text, period_key, table_facts
 from finagent.finance.judgements import BY_NAME as JUDGEMENTS
 from finagent.finance.statements import titled
 from finagent.finance.words import UNIT_SCALES
@@ -593,6 +595,35 @@ def with_prior_years(
             if not name.endswith(PRIOR):
                 values[name + PRIOR] = value
     return out
+
+
+def ratio_changes(calculations: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The change in percent of each computed ratio (a quick ratio, a turnover) of a company between
+    consecutive fiscal years: "quick ratio change FY2022 -> FY2023: +3.4%". Percent metrics (margins)
+    move in points, not in percent of themselves, and are not changed here."""
+    series: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for calc in calculations:
+        annual = str(calc.get("period") or "").startswith("FY")
+        if calc.get("kind") == "formula" and calc.get("unit") == "ratio" and annual and calc.get("result"):
+            series[(calc["ticker"], calc["metric"])].append(calc)
+    changes = []
+    for (ticker, metric), members in series.items():
+        for old, new in pairwise(sorted(members, key=lambda c: period_key(c["period"]))):
+            result = growth_pct(round(float(old["result"]), 4), round(float(new["result"]), 4))
+            if result.ok and result.result is not None:
+                changes.append(
+                    {
+                        "ticker": ticker,
+                        "metric": metric,
+                        "from_period": old["period"],
+                        "to_period": new["period"],
+                        "expression": result.expression,
+                        "result": result.result,
+                        "result_text": percent_text(result.result),
+                        "sources": sorted({*old.get("sources", []), *new.get("sources", [])}),
+                    }
+                )
+    return changes
 
 
 def compute_formulas(
