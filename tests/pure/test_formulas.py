@@ -589,6 +589,15 @@ def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_p
         "FY2023",
         "+3.4%",
     )
+    from finagent.agent.answer.evidence_answer import Read, _ratio_change_opening
+
+    state: Any = {"analysis": {"comparisons": {"change": True}, "names": {"AMCR": ["AMCR", "Amcor"]}}}
+    opening = _ratio_change_opening(state, Read([], 0, calculations=[*years, change]))
+    assert opening.startswith(
+        "Amcor's quick ratio rose from 0.67 in FY2022 to 0.69 in FY2023, +3.4% (computed: "
+    )
+    no_change: Any = {"analysis": {}}  # a question asking no change: no change sentence
+    assert _ratio_change_opening(no_change, Read([], 0, calculations=[*years, change])) == ""
     lines = _computed_lines([*years[:2], change]).splitlines()
     assert lines[0] == "Computed from the statements:"
     assert "- AMCR quick ratio change FY2022 -> FY2023: +3.4% (computed: " in lines[-1]

@@ -17,6 +17,7 @@ from finagent.agent.answer.draft import Composed, Drafted, Writer, draft
 from finagent.agent.answer.parts import parts_opening
 from finagent.agent.answer.quotes import QUOTED_LEAD, quoted_answer
 from finagent.agent.answer.statements import Facts, opening
+from finagent.agent.answer.wording import name
 from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
@@ -341,7 +342,7 @@ def _opening(state: State, read: Read) -> str:
         if ranking:
             return ranking
     if ask.kind != "direction":
-        return ""
+        return _ratio_change_opening(state, read)
     facts = Facts(
         ask=ask,
         metric=ask.metric or "",
@@ -352,6 +353,30 @@ def _opening(state: State, read: Read) -> str:
     )
     said = opening(facts)
     return said.text if said.text.startswith(("Yes (", "No (")) else ""
+
+
+def _ratio_change_opening(state: State, read: Read) -> str:
+    """ "Amcor's quick ratio rose from 0.67 in FY2022 to 0.69 in FY2023, +3.4% (computed: ...)." for a
+    question asking how a computed ratio changed ("improved or declined"), which asks no yes or no."""
+    analysis = state["analysis"]
+    wanted = analysis.get("comparisons") or {}
+    if not (wanted.get("change") or wanted.get("yoy")):
+        return ""
+    formulas = [c for c in read.calculations if c.get("kind") == "formula"]
+    levels = {(c["ticker"], c["metric"], c["period"]): c for c in formulas}
+    sentences = []
+    for change in (c for c in read.calculations if "from_period" in c):  # a formula's, by its levels
+        old = levels.get((change["ticker"], change["metric"], change["from_period"]))
+        new = levels.get((change["ticker"], change["metric"], change["to_period"]))
+        if old is None or new is None or change["result"] == 0:
+            continue
+        verb = "rose" if change["result"] > 0 else "fell"
+        sentences.append(
+            f"{name(change['ticker'], analysis.get('names') or {})}'s {change['metric']} {verb} from "
+            f"{old['result_text']} in {old['period']} to {new['result_text']} in {new['period']}, "
+            f"{change['result_text']} (computed: {change['expression']}) [{', '.join(change['sources'])}]."
+        )
+    return " ".join(sentences)
 
 
 def _parts_opening(state: State, read: Read, ask: PartsAsk) -> str:
