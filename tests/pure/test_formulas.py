@@ -602,3 +602,36 @@ def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_p
     assert lines[0] == "Computed from the statements:"
     assert "- AMCR quick ratio change FY2022 -> FY2023: +3.4% (computed: " in lines[-1]
     assert _computed_lines([]) == ""
+
+
+def test_a_ratio_computed_for_its_year_is_not_taken_for_an_equal_cell_of_another_year() -> None:
+    """Verizon's cash-and-receivables quick ratio for FY2022 is 0.54; a FY2021 cell of another table
+    also reads 0.54. The computed ratio is the figure of its year, not "the wrong period"."""
+    from finagent.agent.answer.evidence_answer import Read, period_scope
+    from finagent.finance.figures.verify import verify_answer
+
+    sheet = _item(
+        "Consolidated Balance Sheets (dollars in millions)\nAt December 31, | 2022 | 2021\n"
+        "Cash and cash equivalents | 2,605 | 2,921\nAccounts receivable, net | 24,506 | 23,846\n"
+        "Deferred compensation – employee stock ownership plans (ESOP) | 0.71 | 0.54\n"
+        "Total current liabilities | 50,171 | 47,160",
+        period="FY2022",
+    )
+    ratio = {
+        "kind": "formula",
+        "ticker": "MMM",
+        "metric": "cash-and-receivables quick ratio",
+        "period": "FY2022",
+        "expression": "(2605 + 24506) / 50171",
+        "formula": "(cash + receivables) / current_liabilities",
+        "result": 27111 / 50171,
+        "result_text": "0.54",
+        "unit": "ratio",
+        "sources": ["10K1"],
+    }
+    analysis = {"names": {"MMM": ["3M"]}, "calendars": {"MMM": [12, 0]}}
+    state: Any = {"analysis": analysis, "targets": [{"ticker": "MMM", "label": "FY2022"}]}
+    read = Read([sheet], 0, calculations=[ratio])
+    line = "Figures:\n- MMM cash-and-receivables quick ratio FY2022: 0.54 (computed: (2605 + 24506) / 50171)"
+    validation = verify_answer(line, [sheet], [ratio], scope=period_scope(state, read))
+    assert not validation.unverified, validation.unverified

@@ -60,7 +60,7 @@ from finagent.finance.figures.formulas import (
     read_line_items,
     with_prior_years,
 )
-from finagent.finance.figures.matching import known_changes, known_facts
+from finagent.finance.figures.matching import known_changes, known_facts, known_results
 from finagent.finance.figures.text import (
     after_its_report,
     compute_changes,
@@ -309,11 +309,13 @@ def reports_read(items: list[dict[str, Any]]) -> str:
 
 def period_scope(state: State, read: Read) -> PeriodScope:
     """What the answer's numbers are checked against for their period: the figures read for each
-    company and period, every cell of the cited statement tables, and the computed changes."""
+    company and period, every cell of the cited statement tables, and the computed changes and
+    ratios."""
     analysis = state["analysis"]
     calendars = analysis.get("calendars") or {}
     known = table_known(read.items, calendars) + known_facts(read.facts)
     known += [k for k in known_changes(read.calculations) if k["period"]]
+    known += [k for k in known_results(read.calculations) if k["period"]]  # a ratio computed for its year
     targets: dict[str, list[str]] = {}
     for target in state.get("targets") or []:
         if target.get("ticker") and not target.get("companion"):
