@@ -609,6 +609,14 @@ def test_a_computed_ratio_asked_for_opens_the_answer_before_the_lines_it_is_read
     text = opening(facts).text
     assert text.startswith("Johnson & Johnson's inventory turnover for FY2022 was 2.72 (computed: "), text
     assert "inventories in FY2022" in text
+    why = read_ask(
+        question + " If it is not meaningful, explain why.", ["JNJ"], {}, ["inventory"], narrative=True
+    )
+    assert why.kind == "narrative"
+    facts = Facts(
+        why, "inventory", [inventories], compare([inventories], Wanted()), names, formulas=[turnover]
+    )
+    assert opening(facts).text.startswith("Johnson & Johnson's inventory turnover for FY2022 was 2.72")
 
 
 def test_a_sentence_the_model_repeats_is_said_once() -> None:

@@ -160,7 +160,7 @@ def opening(facts: Facts) -> Opening:
     result = handler(facts)
     if not result.sentences:
         result = _values(facts)
-    if facts.formulas and ask.kind == "value":  # the ratio asked for before the lines it is read from
+    if facts.formulas and ask.kind in ("value", "narrative"):  # the ratio asked before its lines
         result.sentences = [*_asked_formulas(facts), *result.sentences]
     unreported = _unreported(facts)
     if unreported:  # said first: the asked margin is not a measure the company reports
