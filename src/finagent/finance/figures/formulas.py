@@ -30,7 +30,7 @@ class LineItem:
     label: str
     phrases: tuple[str, ...]
     statement: str
-    parts: str = ""
+    parts: re.Pattern[str] | None = None
     """Row wordings of its parts, summed when the statement prints them under its heading with no
     total row (Amcor's raw materials and finished goods under "Inventories, net")."""
 
@@ -100,8 +100,11 @@ LINE_ITEMS: dict[str, LineItem] = {
             "inventories",
             ("inventories", "inventory"),
             "balance_sheet",
-            parts=r"\braw materials?\b|\bwork[- ]in[- ](?:process|progress)\b|\bfinished (?:goods|products)\b"
-            r"|\bsupplies\b",
+            parts=re.compile(
+                r"\braw materials?\b|\bwork[- ]in[- ](?:process|progress)\b|\bfinished (?:goods|products)\b"
+                r"|\bsupplies\b",
+                re.I,
+            ),
         ),
         LineItem("cash", "cash and cash equivalents", ("cash and cash equivalents",), "balance_sheet"),
         LineItem(
@@ -290,10 +293,9 @@ _QUICK_ASSETS_ONLY = "cash-and-receivables quick ratio"
 """The stricter acid test (cash, short-term investments and receivables over current liabilities),
 shown beside the quick ratio when liquidity is judged: analysts use both definitions."""
 
-_LIQUIDITY_NO_RATIO = (
-    r"(?s)^(?!.*\b(?:quick ratio|acid[- ]test)\b).*?"  # the ratio named decides when one is
-    rf"(?:{JUDGEMENTS['healthy liquidity'].cue.pattern})"
-)
+_LIQUIDITY = JUDGEMENTS["healthy liquidity"].cue.pattern
+_LIQUIDITY_NO_RATIO = rf"(?s)^(?!.*(?:{_QUICK_RATIO})).*?(?:{_LIQUIDITY})"  # a ratio named decides
+_LIQUIDITY_BY_QUICK_RATIO = _cue(_given(f"(?:{_QUICK_RATIO})", f"(?:{_LIQUIDITY})"))
 
 # Several rows of one metric are alternative formulas, best first (the first computable one wins).
 FORMULAS: tuple[Formula, ...] = (
@@ -361,13 +363,13 @@ FORMULAS: tuple[Formula, ...] = (
     ),
     Formula(
         _QUICK_ASSETS_ONLY,
-        _cue(_given(f"(?:{_QUICK_RATIO})", f"(?:{JUDGEMENTS['healthy liquidity'].cue.pattern})")),
+        _LIQUIDITY_BY_QUICK_RATIO,
         "({cash} + {short_term_investments} + {receivables}) / {current_liabilities}",
         "ratio",
     ),
     Formula(  # a company holding no short-term investments
         _QUICK_ASSETS_ONLY,
-        _cue(_given(f"(?:{_QUICK_RATIO})", f"(?:{JUDGEMENTS['healthy liquidity'].cue.pattern})")),
+        _LIQUIDITY_BY_QUICK_RATIO,
         "({cash} + {receivables}) / {current_liabilities}",
         "ratio",
     ),
@@ -544,14 +546,14 @@ def read_line_items(
 
 
 def _stated(item: dict[str, Any], line: LineItem, previous: bool) -> dict[str, Any] | None:
-    """The line's row in the item's table, else its parts summed under its heading."""
-    for phrase in line.phrases:
-        facts = table_facts(item, [phrase], prior=previous)
-        if facts:
-            return facts[0]
-    if not line.parts:
+    """The line's row in the item's table (its best wording first), else its parts summed under its
+    heading."""
+    facts = table_facts(item, line.phrases, prior=previous)
+    if facts:
+        return facts[0]
+    if line.parts is None:
         return None
-    return parts_sum_fact(item, line.phrases, re.compile(line.parts, re.I), prior=previous)
+    return parts_sum_fact(item, line.phrases, line.parts, prior=previous)
 
 
 def _statement_first(item: dict[str, Any]) -> tuple[bool, bool, float]:

@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from finagent.finance.fiscal import nominal_month_end
 from finagent.finance.tables.headers import (
@@ -440,8 +441,10 @@ def _heading(text: str) -> str | None:
     return text if re.search(r"[A-Za-z]{2}", text) and len(text) <= _SECTION_MAX else None
 
 
+@lru_cache(maxsize=512)
 def parse_table(text: str, caption: str | None = None, *, form: str | None = None) -> PeriodTable | None:
-    """The first table of a chunk whose columns carry periods, or None."""
+    """The first table of a chunk whose columns carry periods, or None. Cached (the table is
+    immutable): one answer reads the same statement chunk for every line item it needs."""
     tables = parse_tables(text, caption, form=form)
     return tables[0] if tables else None
 
