@@ -443,10 +443,7 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
             answer += "\n\n" + unavailable
         if read.facts and analysis.get("quantities", True):
             lines = [format_facts(read.facts)]
-            lines += [
-                f"- {c['ticker']} {describe_calculation(c)} (computed: {c['expression']})"
-                for c in read.calculations
-            ]
+            lines += [_calculation_line(c) for c in read.calculations]
             answer += "\n\nFigures:\n" + "\n".join(lines)
         return Composed(answer, text, len(head), notes + dropped)
 
@@ -461,12 +458,16 @@ def _computed_lines(calculations: list[dict[str, Any]]) -> str:
     not stand: "Computed from the statements:" and one line each; empty when none was computed."""
     metrics = {c["metric"] for c in calculations if c.get("kind") == "formula"}
     lines = [
-        f"- {c['ticker']} {describe_calculation(c)} (computed: {c['expression']})"
-        f"{' [' + ', '.join(c['sources']) + ']' if c.get('sources') else ''}"
+        _calculation_line(c) + (f" [{', '.join(c['sources'])}]" if c.get("sources") else "")
         for c in calculations
         if c["metric"] in metrics
     ]
     return "\n".join([COMPUTED_LEAD, *lines]) if lines else ""
+
+
+def _calculation_line(calc: dict[str, Any]) -> str:
+    """ "- AMCR quick ratio FY2023: 0.69 (= ...) (computed: (5308 - 2213) / 4476)"."""
+    return f"- {calc['ticker']} {describe_calculation(calc)} (computed: {calc['expression']})"
 
 
 def _in_their_words(items: list[dict[str, Any]], analysis: Analysis, why: str) -> tuple[str, str]:
@@ -632,10 +633,11 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     warnings = read.warnings + drafted.warnings
     # prose naming no cause for a what-drove question gives way to the passages' own causes, quoted
     not_an_answer = None if first else why_no_answer(drafted, bool(analysis.get("drivers")))
-    computed_lines = _computed_lines(read.calculations)
     if not_an_answer:
         answer, note = _in_their_words(read.items, analysis, not_an_answer)
-        if computed_lines:  # what code computed stands whatever the model wrote
+        if computed_lines := _computed_lines(
+            read.calculations
+        ):  # code's results stand whatever the model wrote
             has_quotes = answer.startswith(QUOTED_LEAD)
             answer = f"{computed_lines}\n\n{answer}" if has_quotes else computed_lines
         warnings.append(note)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from finagent.finance.calculator import calculate, growth_pct
-from finagent.finance.figures.text import parts_sum_fact, percent_text, period_key, table_facts
+from finagent.finance.calculator import calculate
+from finagent.finance.figures.text import growth_change, parts_sum_fact, period_key, table_facts
 from finagent.finance.judgements import BY_NAME as JUDGEMENTS
 from finagent.finance.statements import titled
 from finagent.finance.words import UNIT_SCALES
@@ -611,20 +611,15 @@ def ratio_changes(calculations: Sequence[dict[str, Any]]) -> list[dict[str, Any]
     changes = []
     for (ticker, metric), members in series.items():
         for old, new in pairwise(sorted(members, key=lambda c: period_key(c["period"]))):
-            result = growth_pct(round(float(old["result"]), 4), round(float(new["result"]), 4))
-            if result.ok and result.result is not None:
-                changes.append(
-                    {
-                        "ticker": ticker,
-                        "metric": metric,
-                        "from_period": old["period"],
-                        "to_period": new["period"],
-                        "expression": result.expression,
-                        "result": result.result,
-                        "result_text": percent_text(result.result),
-                        "sources": sorted({*old.get("sources", []), *new.get("sources", [])}),
-                    }
-                )
+            change = growth_change(
+                ticker,
+                metric,
+                (old["period"], round(float(old["result"]), 4)),
+                (new["period"], round(float(new["result"]), 4)),
+            )
+            if change is not None:
+                sources = sorted({*old.get("sources", []), *new.get("sources", [])})
+                changes.append(change | {"sources": sources})
     return changes
 
 

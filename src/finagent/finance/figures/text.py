@@ -106,22 +106,31 @@ def compute_changes(facts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if len(ordered) >= 3:
             pairs.append((ordered[0], ordered[-1]))
         for old, new in pairs:
-            result = growth_pct(old["value"], new["value"])
-            if not result.ok or result.result is None:
-                continue
-            calculations.append(
-                {
-                    "ticker": ticker,
-                    "metric": new["metric"],
-                    "from_period": old["period"],
-                    "to_period": new["period"],
-                    "expression": result.expression,
-                    "result": result.result,
-                    "result_text": percent_text(result.result),
-                    "sources": [old["source"], new["source"]],
-                }
+            change = growth_change(
+                ticker, new["metric"], (old["period"], old["value"]), (new["period"], new["value"])
             )
+            if change is not None:
+                calculations.append(change | {"sources": [old["source"], new["source"]]})
     return calculations
+
+
+def growth_change(
+    ticker: str, metric: str, old: tuple[str, float], new: tuple[str, float]
+) -> dict[str, Any] | None:
+    """The calculator's percent change of ``metric`` from (period, value) ``old`` to ``new``, as a
+    calculation record; None when it cannot be computed (a zero base)."""
+    result = growth_pct(old[1], new[1])
+    if not result.ok or result.result is None:
+        return None
+    return {
+        "ticker": ticker,
+        "metric": metric,
+        "from_period": old[0],
+        "to_period": new[0],
+        "expression": result.expression,
+        "result": result.result,
+        "result_text": percent_text(result.result),
+    }
 
 
 def percent_text(value: float) -> str:
