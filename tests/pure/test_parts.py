@@ -58,8 +58,36 @@ Boeing Capital | 29 | 106 | 63
 Segment operating loss | (3,158) | (2,808) | (11,795)
 """
 
-NAMES = {"AXP": ["AXP", "American Express"], "PFE": ["PFE", "Pfizer"], "BA": ["BA", "Boeing"]}
-CALENDARS = {"AXP": [12, 0], "PFE": [12, 0], "BA": [12, 0]}
+# Each segment's total is printed beside its last line, in a second set of columns.
+SEGMENT_NOTE = """Net Revenues by Segment The following table presents a detail by segment of net revenues:
+Year Ended December 31, | 2022 | 2021 | 2020
+(In thousands)
+Las Vegas Strip Resorts
+Casino | $2,104,096 | $1,549,419 | $728,254
+Rooms | 2,729,715 | 1,402,712 | 662,813
+Food and beverage | 2,125,738 | 1,015,366 | 471,529
+Entertainment, retail and other | 1,438,823 | 769,688 | 383,189 | 8,398,372 | 4,737,185 | 2,245,785
+Regional Operations
+Casino | 2,901,072 | 2,721,515 | 1,569,193
+Rooms | 284,213 | 220,828 | 130,945
+Food and beverage | 429,188 | 307,750 | 184,153
+Entertainment and reimbursed costs | 201,412 | 142,270 | 82,880 | 3,815,885 | 3,392,363 | 1,967,171
+MGM China
+Casino | 567,573 | 1,057,962 | 565,671
+Rooms | 43,216 | 66,498 | 36,624
+Food and beverage | 49,312 | 68,489 | 40,284
+Entertainment, retail and other | 13,492 | 17,812 | 14,124 | 673,593 | 1,210,761 | 656,703
+Reportable segment net revenues | 12,887,850 | 9,340,309 | 4,869,659
+Corporate and other | 239,635 | 339,831 | 292,423 | $13,127,485 | $9,680,140 | $5,162,082
+"""
+
+NAMES = {
+    "AXP": ["AXP", "American Express"],
+    "PFE": ["PFE", "Pfizer"],
+    "BA": ["BA", "Boeing"],
+    "MGM": ["MGM", "MGM Resorts"],
+}
+CALENDARS = {"AXP": [12, 0], "PFE": [12, 0], "BA": [12, 0], "MGM": [12, 0]}
 
 
 def _item(ticker: str, text: str, kind: str, label: str) -> dict[str, object]:
@@ -305,3 +333,26 @@ def test_a_whole_the_question_does_not_name_is_not_ranked() -> None:
     assert ask is not None
     items = [_item("BA", SEGMENTS, "10-K", "10K1")]
     assert parts_opening(ask, items, {"BA": [(2022, None)]}, CALENDARS, NAMES) is None
+
+
+def test_segments_whose_totals_sit_beside_their_last_line_are_ranked_by_their_change() -> None:
+    ask = read_parts_ask("Which region had the worst topline performance for MGM during FY2022?")
+    assert ask is not None
+    opening = parts_opening(
+        ask, [_item("MGM", SEGMENT_NOTE, "10-K", "10K1")], {"MGM": [(2022, None)]}, CALENDARS, NAMES
+    )
+    assert opening is not None
+    assert opening.text.startswith(
+        "MGM China had the largest decline in MGM Resorts's reportable segment net revenues in FY2022: "
+        "$673,593 thousand, against $1,210,761 thousand in FY2021, -44.4% (computed) [10K1]."
+    )
+    assert "Regional Operations +12.5%, Las Vegas Strip Resorts +77.3%" in opening.text
+
+
+def test_a_ranking_of_regions_also_searches_the_segment_table() -> None:
+    from finagent.agent.planning import _parts_queries
+
+    ask = read_parts_ask("Which region had the worst topline performance for MGM during FY2022?")
+    assert ask is not None and _parts_queries(ask) == ["revenue by region", "revenue by segment"]
+    liability = read_parts_ask("What was the largest liability in American Express's Balance Sheet in 2022?")
+    assert liability is not None and _parts_queries(liability) == ["total liabilities balance sheet"]

@@ -341,6 +341,47 @@ def test_dash_placeholders_keep_their_columns() -> None:
     assert _value(table, "other", quarter(2023, 3), DECEMBER) == -5
 
 
+GROUP_TOTALS = """Net Revenues by Segment
+Year Ended December 31, | 2022 | 2021
+(In thousands)
+Las Vegas Strip Resorts
+Casino | $2,104,096 | $1,549,419
+Rooms | 2,729,715 | 1,402,712 | 4,833,811 | 2,952,131
+MGM China
+Casino | 567,573 | 1,057,962
+Rooms | 43,216 | 66,498 | 610,789 | 1,124,460
+Reportable segment net revenues | 5,444,600 | 4,076,591
+Corporate and other | 239,635 | 339,831 | $5,684,235 | $4,416,422
+"""
+
+
+def test_a_groups_total_printed_beside_its_last_row_becomes_the_groups_row() -> None:
+    table = parse_table(GROUP_TOTALS, form="10-K")
+    assert table is not None
+    by_label = [(r.label, r.cells, r.ambiguous) for r in table.rows]
+    assert ("Rooms", ("2,729,715", "1,402,712"), False) in by_label
+    assert ("Las Vegas Strip Resorts", ("4,833,811", "2,952,131"), False) in by_label
+    assert ("MGM China", ("610,789", "1,124,460"), False) in by_label
+    assert by_label[-1] == ("Total", ("$5,684,235", "$4,416,422"), False)  # the rows above, not a group
+
+
+def test_a_second_set_of_values_that_adds_up_to_nothing_stays_ambiguous() -> None:
+    table = parse_table(GROUP_TOTALS.replace("4,833,811", "4,833,911"), form="10-K")
+    assert table is not None
+    rooms = next(r for r in table.rows if r.label == "Rooms")
+    assert rooms.ambiguous and rooms.cells == (None, None)
+    assert "Las Vegas Strip Resorts" not in [r.label for r in table.rows]
+
+
+def test_a_currency_sign_before_a_singular_scale_word_states_the_scale() -> None:
+    table = parse_table(
+        "Twelve Months Ended June 30, | 2023 | 2022\n($ million)\nAdjusted EBITDA | 2,018 | 2,117"
+    )
+    assert table is not None and table.scale == 6
+    worded = parse_table("Year ended | 2023 | 2022\nA million customers | 2,018 | 2,117")
+    assert worded is not None and worded.scale is None
+
+
 def test_fiscal_year_and_quarter_headers() -> None:
     fiscal = parse_table("in millions | Fiscal 2024 | Fiscal 2023\nNet sales | $153,108 | $152,669")
     assert fiscal is not None

@@ -14,6 +14,7 @@ from finagent.agent.state import Analysis, FactsTask, SearchTask, State, Target
 from finagent.finance.asks import Ask
 from finagent.finance.citations import CITATION
 from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
+from finagent.finance.parts import PartsAsk
 from finagent.finance.periods import (
     FACTS_KIND,
 )
@@ -317,8 +318,23 @@ def _parts_searches(state: State, context: Context) -> list[Send]:
             continue
         kinds = search_kinds(target, state["analysis"])
         priors = search_priors(target, state["targets"], state["analysis"], context.narrow_kinds)
-        sends.append(Send("search", make_task(target, parts.query, kinds, TOPIC_HITS, 0, [], priors)))
+        for query in _parts_queries(parts):
+            sends.append(Send("search", make_task(target, query, kinds, TOPIC_HITS, 0, [], priors)))
     return sends
+
+
+_UNIT_NOUNS = re.compile(r"^(?:region|segment|geograph|business|division|operat|market)", re.I)
+
+
+def _parts_queries(parts: PartsAsk) -> list[str]:
+    """The table of parts in the whole's words by their kind; a company's regions and businesses are
+    also its reportable segments, tabled in the segment note under their own names ("Las Vegas Strip
+    Resorts", "MGM China"), which no word of the question names."""
+    queries = [parts.query]
+    if _UNIT_NOUNS.match(parts.noun) and not parts.named:
+        whole = parts.query.split(" by ")[0]
+        queries.append(f"{whole} by segment")
+    return queries
 
 
 NARRATIVE_WORDS = "increased decreased primarily due to driven by"

@@ -389,8 +389,9 @@ def _label(label: str) -> str:
     return label[:1].upper() + label[1:]
 
 
-# Words of a total row that do not make it another whole ("Total net revenue" is revenue).
-_WHOLE_GENERIC = frozenset({"total", "net", "conso", "repor", "the", "and", "all", "compa", "group"})
+# Words of a total row that do not make it another whole ("Total net revenue" and "Reportable segment
+# net revenues" are revenue).
+_WHOLE_GENERIC = frozenset({"total", "net", "conso", "repor", "segme", "the", "and", "all", "compa", "group"})
 
 
 def whole_key(label: str) -> str:

@@ -103,6 +103,49 @@ def _assign(raw: list[str], header: Header) -> tuple[tuple[str | None, ...], boo
     return tuple(picked), False
 
 
+def _with_subtotal(rows: list[TableRow], row: TableRow, header: Header) -> list[TableRow]:
+    """A row printed with a second set of values, the total of its group, in a column of its own
+    ("Entertainment | 1,438,823 | 769,688 | 8,398,372 | 4,737,185"): the row, then that total, named
+    after the group's heading (or "Total"). Empty unless the second set is, in every column, the sum
+    of this row and the rows just above it."""
+    n = len(header.columns)
+    if not n or len(row.raw) != 2 * n:
+        return []
+    own, own_ambiguous = _assign(list(row.raw[:n]), header)
+    total, total_ambiguous = _assign(list(row.raw[n:]), header)
+    if own_ambiguous or total_ambiguous:
+        return []
+    head = replace(row, cells=own)
+    above = [*rows, head]
+    for k in range(2, len(above) + 1):
+        group = above[-k:]
+        if group[0].ambiguous or not all(_adds_up(group, total, i) for i in range(n)):
+            continue
+        whole_group = k == len(above) or above[-k - 1].section != row.section
+        label = (
+            row.section
+            if row.section and whole_group and {r.section for r in group} == {row.section}
+            else "Total"
+        )
+        return [head, TableRow(label, total, None, False, tuple(row.raw[n:]))]
+    return []
+
+
+def _adds_up(group: list[TableRow], total: tuple[str | None, ...], column: int) -> bool:
+    """The column's total is the sum of the group's values (a column blank throughout adds up)."""
+    cells = [r.cells[column] if column < len(r.cells) else None for r in group]
+    if total[column] is None:
+        return all(c is None for c in cells)
+    parsed = [parse_number(c) if c is not None else (Decimal(0), False) for c in cells]
+    whole = parse_number(total[column] or "")
+    if whole is None or any(p is None for p in parsed) or whole[0] == 0:
+        return False
+    places = max(
+        len(m.group(1)) if (m := re.search(r"\.(\d+)", c or "")) else 0 for c in [*cells, total[column]]
+    )
+    return abs(sum(p[0] for p in parsed if p is not None) - whole[0]) <= len(group) * Decimal(10) ** -places
+
+
 _SECTION_MAX = 120
 _TRAILING_VALUES = re.compile(
     r"^(?P<label>.*[A-Za-z)].*?)\s+(?P<values>(?:(?:\$?\s?[—–]|\$?\(?[\d,]*\d(?:\.\d+)?\)?%?)\s*)+)$"
@@ -130,7 +173,8 @@ _SCALE_WORDS = {"thousands": 3, "millions": 6, "billions": 9}
 _SHARE_SCALE = re.compile(
     r"\bshares?\b[^()]{0,50}?\bin (thousands|millions|billions)|\b(thousands|millions) of shares\b", re.I
 )
-_SCALE = re.compile(r"\b(thousands|millions|billions)\b", re.I)
+# "(In millions)", and the singular after a currency sign, as non-US filers head tables ("($ million)").
+_SCALE = re.compile(r"\b(thousands|millions|billions)\b|(?:\$|US\$|€|£)\s?(thousand|million|billion)\b", re.I)
 _ANNUAL = re.compile(r"\byears? ended\b|\bfiscal years?\b|\btwelve months\b|\b5[23] weeks\b", re.I)
 # A statement of flows: its columns dated by a day alone ("December 28, 2019") are the years ended
 # then (Kraft Heinz heads its statements of income and cash flows by dates, as balance sheets are).
@@ -148,7 +192,7 @@ def _scales(text: str) -> tuple[int | None, int | None]:
     share = _SHARE_SCALE.search(text)
     share_scale = _SCALE_WORDS[(share.group(1) or share.group(2)).lower()] if share else None
     money = _SCALE.search(text[: share.start()] + text[share.end() :] if share else text)
-    money_scale = _SCALE_WORDS[money.group(1).lower()] if money else share_scale
+    money_scale = _SCALE_WORDS[(money.group(1) or f"{money.group(2)}s").lower()] if money else share_scale
     return money_scale, share_scale if share_scale is not None else money_scale
 
 
@@ -392,12 +436,14 @@ def _build(
         if not any(_is_amount(c) or (_is_placeholder(c) and c) for c in values):
             section = _heading(label)
             continue
+        heading = section.rstrip(":").strip() if section else None
         assigned, ambiguous = _assign(values, header)
-        rows.append(
-            TableRow(
-                label, assigned, section.rstrip(":").strip() if section else None, ambiguous, tuple(values)
-            )
-        )
+        split = _with_subtotal(rows, TableRow(label, (), heading, False, tuple(values)), header)
+        if ambiguous and split:
+            rows += split
+            section = None if split[-1].label == heading else section  # the group ends at its total
+            continue
+        rows.append(TableRow(label, assigned, heading, ambiguous, tuple(values)))
     if not rows:
         return None
     scale_text = "\n".join(filter(None, (caption, "\n".join(header_lines))))
