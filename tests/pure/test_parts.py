@@ -338,9 +338,12 @@ def test_a_whole_the_question_does_not_name_is_not_ranked() -> None:
 def test_segments_whose_totals_sit_beside_their_last_line_are_ranked_by_their_change() -> None:
     ask = read_parts_ask("Which region had the worst topline performance for MGM during FY2022?")
     assert ask is not None
-    opening = parts_opening(
-        ask, [_item("MGM", SEGMENT_NOTE, "10-K", "10K1")], {"MGM": [(2022, None)]}, CALENDARS, NAMES
-    )
+    # the company's revenue, corporate items included, is larger than the segments' total
+    income = "CONSOLIDATED STATEMENTS OF OPERATIONS\nYear Ended December 31, | 2022 | 2021\n(In thousands)\n"
+    income += "Casino | 5,573,741 | 5,328,896\nOther revenues | 7,553,744 | 4,351,244\n"
+    income += "Net revenues | 13,127,485 | 9,680,140\n"
+    items = [_item("MGM", SEGMENT_NOTE, "10-K", "10K1"), _item("MGM", income, "10-K", "10K2")]
+    opening = parts_opening(ask, items, {"MGM": [(2022, None)]}, CALENDARS, NAMES)
     assert opening is not None
     assert opening.text.startswith(
         "MGM China had the largest decline in MGM Resorts's reportable segment net revenues in FY2022: "

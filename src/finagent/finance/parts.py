@@ -417,6 +417,15 @@ def totals_for(
     return found
 
 
+_SEGMENTS_TOTAL = re.compile(r"\bsegments?\b", _I)
+
+
+def sums_segments(block: PartsBlock) -> bool:
+    """The block's total is the reportable segments' (it leaves out corporate items, so it may be
+    below the company's total and still split the whole company)."""
+    return bool(_SEGMENTS_TOTAL.search(block.whole))
+
+
 def block_score(block: PartsBlock, ask: PartsAsk) -> int:
     """How many of the question's stems name the block's whole, the total row (or, for a bare "Total",
     its heading); 0 when the whole says more than the question asks: "Commercial banking net revenue"

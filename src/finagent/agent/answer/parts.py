@@ -23,6 +23,7 @@ from finagent.finance.parts import (
     kind_named,
     named_block,
     ranked,
+    sums_segments,
     totals_for,
     whole_key,
 )
@@ -75,7 +76,8 @@ def _best_block(
     ("geographic", "segment"), then the finest breakdown (segments before "products and services"),
     then the best-ranked passage. A block whose total is below the largest value its whole takes in
     the passages for that period breaks down a part (one segment's revenue by line of business), not
-    the company's."""
+    the company's, unless it is the segments' own total ("Reportable segment net revenues", which
+    leaves out corporate items)."""
     found: list[tuple[int, dict[str, Any], PartsBlock]] = []
     largest: dict[tuple[str, str], Decimal] = {}
     for rank, item in enumerate(items):
@@ -91,7 +93,7 @@ def _best_block(
         if not score or not kind or (ask.by == "change" and block.prior_total is None):
             continue
         company_total = largest.get((whole_key(block.whole), block.period.label), abs(block.total))
-        if not ask.named and abs(block.total) < company_total * Decimal("0.99"):
+        if not ask.named and not sums_segments(block) and abs(block.total) < company_total * Decimal("0.99"):
             continue
         key = (score, kind, len(block.parts), -rank)
         if best is None or key > best[0]:
