@@ -364,6 +364,8 @@ def test_a_question_of_one_word_said_many_times_is_read_once(store: Database, se
     models = script([GOOD])
     state = run(settings, models, "revenue " * 5000)
     assert state["analysis"]["question"] == "revenue"
+    # the statements' own row wording searches beside the question's word
+    assert state["analysis"]["keywords"] == {"": ["revenue", "total net sales"]}
     assert any("repeats words" in w for w in state["warnings"])
     assert [c["role"] for c in state["llm_calls"]] == ["generate"]
 
@@ -379,6 +381,21 @@ def test_subject_companies_rank_by_the_best_passage_and_skip_news() -> None:
     ]
     assert subject_companies(items) == ["AAPL", "MSFT"]
     assert subject_companies(items, top=1) == ["AAPL"]
+    # a question about Q2 FY2024 and FY2023 is about a company that reported both, though another's
+    # passage scores higher
+    dated = [
+        {
+            "ticker": "ULTA",
+            "kind": "earnings_release",
+            "fused_score": 1.2,
+            "fiscal_year": 2024,
+            "fiscal_quarter": 2,
+        },
+        {"ticker": "BBY", "kind": "10-Q", "fused_score": 0.7, "fiscal_year": 2024, "fiscal_quarter": 2},
+        {"ticker": "BBY", "kind": "10-K", "fused_score": 0.6, "fiscal_year": 2023, "fiscal_quarter": None},
+    ]
+    assert subject_companies(dated, top=1) == ["ULTA"]
+    assert subject_companies(dated, top=1, periods=[(2023, 4), (2024, 2)]) == ["BBY"]
     assert "about AAPL and MSFT" in subject_note(["AAPL", "MSFT"])
     assert "about AAPL, MSFT and NVDA" in subject_note(["AAPL", "MSFT", "NVDA"])
 

@@ -73,6 +73,8 @@ TODAY = date(2024, 6, 15)
         ("Revenue FY19-21", ["year_range(2019, 2021)"]),
         ("quarterly revenue from 2019 to 2021", ["year_range(2019, 2021)[quarter]"]),
         ("Revenue from Q1 2022 to Q3 2023", ["quarter_range(2022Q1, 2023Q3)"]),
+        ("Revenue from FY2023 to Q2 FY2024", ["quarter_range(2023Q1, 2024Q2)"]),
+        ("any drop in cash between FY 2023 and Q2 of FY2024", ["quarter_range(2023Q4, 2024Q2)"]),
         ("Revenue Q1-Q3 2023", ["quarter_range(2023Q1, 2023Q3)"]),
         ("Revenue in H2 FY2023", ["quarter_range(2023Q3, 2023Q4)"]),
         ("quarters ending between June 2022 and June 2023", ["date_range(2022-06-01, 2023-06-30)"]),

@@ -96,14 +96,32 @@ def chunk_to_evidence(row: dict[str, Any], query: str, round_: int, score: float
     }
 
 
-def subject_companies(items: Sequence[dict[str, Any]], top: int = 3) -> list[str]:
-    """The companies whose filings matched a question that names none: those of the best-scored
-    passages, best first, so the answer can say which company it is about."""
+def subject_companies(
+    items: Sequence[dict[str, Any]], top: int = 3, periods: Sequence[tuple[int, int | None]] = ()
+) -> list[str]:
+    """The companies whose filings matched a question that names none, best first, so the answer can
+    say which company it is about: those whose filings cover the most of the asked ``periods`` (fiscal
+    year, quarter: a question about Q2 FY2024 is about a company that has reported it), then those of
+    the best-scored passages."""
+    filings = [i for i in items if i.get("ticker") and i.get("kind") != "news"]
+    covered: dict[str, set[tuple[int, int | None]]] = {}
+    for item in filings:
+        covered.setdefault(item["ticker"], set()).update(p for p in periods if _covers(item, p))
     ranked = sorted(
-        (i for i in items if i.get("ticker") and i.get("kind") != "news"),
-        key=lambda i: -float(i.get("fused_score") or 0.0),
+        filings, key=lambda i: (-len(covered.get(i["ticker"], ())), -float(i.get("fused_score") or 0.0))
     )
-    return list(dict.fromkeys(i["ticker"] for i in ranked[:top]))
+    return list(dict.fromkeys(i["ticker"] for i in ranked))[:top]
+
+
+def _covers(item: dict[str, Any], period: tuple[int, int | None]) -> bool:
+    """An item is of the asked period: its fiscal year, and its quarter (an annual report is its
+    year's fourth quarter)."""
+    year, quarter = period
+    return item.get("fiscal_year") == year and (
+        quarter is None
+        or item.get("fiscal_quarter") == quarter
+        or (quarter == 4 and not item.get("fiscal_quarter"))
+    )
 
 
 def subject_note(tickers: Sequence[str]) -> str:

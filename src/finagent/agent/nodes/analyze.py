@@ -246,6 +246,8 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     figure_question = bool(metrics and reading.tickers) and not is_breakdown(reading.question)
     reply, calls = await _model_analysis(reading, figure_question, metrics, context)
     keywords = _keywords(reading, reply, base_phrase, names, context)
+    if not reading.tickers and metrics:  # the statements' own row wording finds the figure's table
+        keywords[""] = sanitize_phrases([*keywords[""][:2], *figure_keywords(metrics)], names)[:3]
     analysis = _analysis(reading, reply, keywords, metrics if figure_question else [], state, context)
     return {"analysis": analysis, **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
 

@@ -59,6 +59,9 @@ _ANNUAL_WORDS = re.compile(
 _YEAR_KINDS = frozenset({"fiscal_year", "year_range", "since_year", "last_years"})
 
 
+_BETWEEN = re.compile(r"\s*between\b", _I)
+
+
 def _range_spec(a: Atom, b: Atom, text: str, position: int) -> TimeSpec | None:
     """A range between two atoms of compatible kinds, or None (then they stay separate)."""
     if a.kind == "year" and b.kind == "year" and a.year and b.year:
@@ -66,7 +69,9 @@ def _range_spec(a: Atom, b: Atom, text: str, position: int) -> TimeSpec | None:
     if a.kind == "month" and b.kind == "month" and a.first_month and b.month:
         return TimeSpec.date_range(a.first_month, b.month, text=text, position=position)
     if a.kind in ("year", "quarter") and b.kind in ("year", "quarter") and a.year and b.year:
-        start = (a.year, a.quarter or 1)
+        # "between FY2023 and Q2 FY2024" compares two points: the year's end, then the quarter
+        point = a.kind == "year" and b.kind == "quarter" and _BETWEEN.match(text) is not None
+        start = (a.year, 4 if point else a.quarter or 1)
         end = (b.year, b.quarter or 4)
         return TimeSpec.quarter_range(start, end, text=text, position=position)
     return None
