@@ -108,6 +108,17 @@ def test_an_accepted_alternative_passes_and_the_reference_gives_the_reason() -> 
     assert leading_yes_no("  Yes, it did.") == "yes" and leading_yes_no("Yesterday") is None
 
 
+def test_the_note_naming_the_company_of_a_question_naming_none_is_not_the_answers_opening() -> None:
+    answer = (
+        "The question names no company; the filings that match it best are BBY's, so this answer is about "
+        "BBY.\n\nYes (computed from the figures: Cash and cash equivalents change Q4 FY2023 -> Q2 FY2024: "
+        "-41.7%)."
+    )
+    assert leading_yes_no(answer) == "yes"
+    assert gate(answer, "Yes, there was a decline of ~42% between FY2023 and Q2 of FY 2024.").passed
+    assert not gate(answer, "No, it rose.").passed
+
+
 def test_a_difference_the_reference_works_out_from_figures_the_answer_states_counts_as_stated() -> None:
     reference = "No, the operating margin declined from 36.8% in FY 2021 to 34.6% in FY2022. A drop by 2.2%."
     answer = (

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from finagent.db.search import SearchHit
+from finagent.finance.figures.reference import SCOPE_NOTE_LEAD
 from finagent.finance.fiscal import quarter_label
 from finagent.finance.untrusted import strip_invisible
 
@@ -128,8 +129,7 @@ def subject_note(tickers: Sequence[str]) -> str:
     """One sentence naming the companies an answer to a company-less question is about."""
     names = " and ".join([", ".join(tickers[:-1]), tickers[-1]] if len(tickers) > 1 else tickers)
     return (
-        f"The question names no company; the filings that match it best are {names}'s, "
-        f"so this answer is about {names}."
+        f"{SCOPE_NOTE_LEAD}; the filings that match it best are {names}'s, so this answer is about {names}."
     )
 
 

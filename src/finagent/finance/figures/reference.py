@@ -145,11 +145,17 @@ def _worked_out(wanted: WrittenFigure, given: Sequence[WrittenFigure]) -> bool:
     )
 
 
+# The opening of the note that says which company an answer to a question naming none is about: it
+# states the answer's scope, and the answer itself follows it.
+SCOPE_NOTE_LEAD = "The question names no company"
+
+
 def first_prose_line(text: str) -> str:
-    """The answer's first line of prose: tables and headings written before it are skipped."""
+    """The answer's first line of prose: tables, headings and the scope note written before it are
+    skipped."""
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped and not stripped.startswith(("|", "#")):
+        if stripped and not stripped.startswith(("|", "#", SCOPE_NOTE_LEAD)):
             return stripped
     return ""
 
