@@ -635,3 +635,42 @@ def test_a_ratio_computed_for_its_year_is_not_taken_for_an_equal_cell_of_another
     line = "Figures:\n- MMM cash-and-receivables quick ratio FY2022: 0.54 (computed: (2605 + 24506) / 50171)"
     validation = verify_answer(line, [sheet], [ratio], scope=period_scope(state, read))
     assert not validation.unverified, validation.unverified
+
+
+RECONCILIATION = (
+    "Twelve Months Ended June 30, 2022\nTwelve Months Ended June 30, 2023\n($ million)\n"
+    "Net income attributable to Amcor | 805 | 1,048\n"
+    "Adjusted EBITDA, EBIT, Net income and EPS | 2,117 | 2,018\n"
+    "Reconciliation of adjusted growth to comparable constant currency growth\n"
+    "% growth - Adjusted EBITDA | (5) | 1\n"
+    "Adjusted EBITDA | 2,117 | 2,018\n"
+    "Adjusted EBIT | 1,701 | 1,608\n"
+)
+
+
+def test_the_line_a_what_was_question_names_is_read_from_a_year_end_release() -> None:
+    """Amcor's fourth-quarter release tables the whole year: "Adjusted non-GAAP EBITDA" is its
+    "Adjusted EBITDA" row, in dollars (its thousands separator says it is no percent under a growth
+    heading), for FY2023; the question's line is read by code, not by the model."""
+    from finagent.finance.figures.text import asked_line_facts, deterministic_facts
+
+    release = {
+        "ticker": "AMCR",
+        "kind": "earnings_release",
+        "fiscal_year": 2023,
+        "fiscal_quarter": 4,
+        "period_label": "Q4 FY2023",
+        "period_end": "2023-06-30",
+        "label": "ER1",
+        "text": RECONCILIATION,
+    }
+    facts = deterministic_facts([release], ["adjusted non gaap ebitda"])
+    assert [(f["period"], f["metric"], f["value"], f["unit"]) for f in facts] == [
+        ("FY2023", "Adjusted EBITDA", 2018.0, "USD millions")
+    ]
+    question = "What Was AMCOR's Adjusted Non GAAP EBITDA for FY 2023"
+    assert asked_line_facts(question, facts, ["FY2023"]) == facts
+    assert asked_line_facts(question, facts, ["FY2022"]) == []  # not the asked period
+    assert asked_line_facts("Why did AMCOR's adjusted EBITDA fall in FY 2023?", facts, ["FY2023"]) == []
+    ebit = {**facts[0], "metric": "Adjusted EBIT", "value": 1608.0}
+    assert asked_line_facts(question, [ebit], ["FY2023"]) == []  # a line the question does not name

@@ -290,7 +290,8 @@ def test_model_exception_still_gives_an_answer(store: Database, settings: Settin
         }
     )
     state = run(settings, models, "What was Apple's total net sales in Q3 FY2023?")
-    assert "evidence" in state["answer"].lower()
+    # the line the question names is read from the statement by code, so the answer still states it
+    assert state["answer"].startswith("Apple's total net sales in Q3 FY2023 was $81,797 million [10Q1].")
     assert any("built from the evidence" in w for w in state["warnings"])
     assert state["confidence"] < 0.8
 

@@ -63,11 +63,13 @@ from finagent.finance.figures.formulas import (
 from finagent.finance.figures.matching import known_changes, known_facts, known_results
 from finagent.finance.figures.text import (
     after_its_report,
+    asked_line_facts,
     compute_changes,
     describe_calculation,
     deterministic_facts,
     figures_by_company,
     format_facts,
+    format_value,
     sort_facts,
     summary_lines,
     verify_facts,
@@ -350,7 +352,7 @@ def _opening(state: State, read: Read) -> str:
         if ranking:
             return ranking
     if ask.kind != "direction":
-        return _ratio_change_opening(state, read)
+        return _ratio_change_opening(state, read) or _asked_line_opening(state, read)
     facts = Facts(
         ask=ask,
         metric=ask.metric or "",
@@ -361,6 +363,28 @@ def _opening(state: State, read: Read) -> str:
     )
     said = opening(facts)
     return said.text if said.text.startswith(("Yes (", "No (")) else ""
+
+
+def _asked_line_opening(state: State, read: Read) -> str:
+    """ "Amcor's Adjusted EBITDA in FY2023 was $2,018 million [ER1]." for a question asking the value
+    of a line a table of the passages prints for the asked period, read by code, not copied by the
+    model (which took the release's "Adjusted EBIT of $1,608 million" for it)."""
+    analysis = state["analysis"]
+    if analysis.get("narrative") or analysis.get("forecast") or analysis.get("drivers"):
+        return ""
+    periods = [str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")]
+    found = asked_line_facts(analysis["question"], read.facts, periods)
+    names = analysis.get("names") or {}
+    return " ".join(
+        f"{name(f['ticker'], names)}'s {_in_a_sentence(f['metric'])} in {f['period']} was "
+        f"{format_value(f['value'], f.get('unit'))} [{f['source']}]."
+        for f in found
+    )
+
+
+def _in_a_sentence(label: str) -> str:
+    """A row's label inside a sentence: "Total net sales" -> "total net sales"; "EBITDA" stays."""
+    return label[:1].lower() + label[1:] if label[1:2].islower() else label
 
 
 def _ratio_change_opening(state: State, read: Read) -> str:
@@ -427,7 +451,9 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
             text = ""
         if first:  # the computed yes/no leads; the model's own yes or no gives way
             text = LEADING_YES_NO.sub("", text, count=1)
-        if not text.strip() and not first and read.facts and analysis.get("quantities", True):
+        if not text.strip() and first:  # code's opening is the answer; the model added nothing
+            notes.append("the model returned no answer; the answer was built from the evidence alone")
+        elif not text.strip() and read.facts and analysis.get("quantities", True):
             text = fallback_answer(read.facts, read.items)
             notes.append("the model returned no answer; the answer was built from the evidence alone")
         elif text.strip() and read.facts and context.use_calculator:

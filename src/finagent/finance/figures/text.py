@@ -203,6 +203,8 @@ def _own_targets(item: dict[str, Any], prior: bool = False) -> list[tuple[Period
     span = {2: "six_months", 3: "nine_months"}.get(int(quarter))
     if span:
         targets.append((PeriodTarget(year, quarter, span), " (year to date)"))  # type: ignore[arg-type]
+    if int(quarter) == 4 and item.get("kind") == "earnings_release":  # a year's last release reports it
+        targets.append((PeriodTarget(year, None, "year"), ""))
     return targets
 
 
@@ -237,7 +239,7 @@ def _table_fact(
 ) -> dict[str, Any]:
     return {
         "ticker": item.get("ticker") or "",
-        "period": f"FY{target.fiscal_year}" if prior else item["period_label"],
+        "period": f"FY{target.fiscal_year}" if prior or target.duration == "year" else item["period_label"],
         "metric": metric[:80],
         "value": float(cell.value),
         "unit": _legacy_unit(cell.unit, cell.scale),
@@ -313,6 +315,35 @@ def deterministic_facts(items: Sequence[dict[str, Any]], phrases: Sequence[str])
             key = (fact["ticker"], fact["period"], _metric_key(fact["metric"]))
             chosen.setdefault(key, fact)
     return list(chosen.values())
+
+
+_ASKS_A_VALUE = re.compile(r"^\s*(?:what\s+(?:was|is|were|are)\b|how\s+much\b)", re.I)
+_LINE_WORD = re.compile(r"[a-z][a-z&\-]+")
+_GENERIC_LINE_WORDS = frozenset({"total", "net", "and", "of", "the"})
+
+
+def asked_line_facts(
+    question: str, facts: Sequence[dict[str, Any]], periods: Sequence[str]
+) -> list[dict[str, Any]]:
+    """The table figures a "what was X for P" question asks for, one per company and period: a row
+    read from a table whose label's words the question all names ("Adjusted EBITDA" of "What was
+    Amcor's adjusted non-GAAP EBITDA for FY2023"), in an asked period. Empty when the question asks
+    no value, or when rows of one company and period tie with different values."""
+    if not _ASKS_A_VALUE.match(question):
+        return []
+    asked = set(_LINE_WORD.findall(question.lower()))
+    best: dict[tuple[str, str], tuple[int, list[dict[str, Any]]]] = {}
+    for fact in facts:
+        words = set(_LINE_WORD.findall(fact["metric"].lower())) - _GENERIC_LINE_WORDS
+        if fact.get("method") != "table" or fact["period"] not in periods or not words or not words <= asked:
+            continue
+        key = (fact["ticker"], fact["period"])
+        score, found = best.get(key, (0, []))
+        if len(words) > score:
+            best[key] = (len(words), [fact])
+        elif len(words) == score:
+            found.append(fact)
+    return [found[0] for _, found in best.values() if len({f["value"] for f in found}) == 1]
 
 
 def sort_facts(facts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -19,6 +19,11 @@ _LABEL_STOP = frozenset({"total", "of", "and", "the", "a", "in", "to"})
 _MAX_EXTRA_WORDS = 3
 
 
+# "Adjusted non-GAAP EBITDA" is tabled as "Adjusted EBITDA": the words say what kind of measure it
+# is, not which line.
+_NON_GAAP = re.compile(r"\bnon[\s-]?gaap\b")
+
+
 # Words that turn a line item into a different one ("Cost of revenue" is not revenue).
 _QUALIFIERS = frozenset(
     {
@@ -60,7 +65,7 @@ def find_row(table: PeriodTable, phrases: str | Sequence[str]) -> TableRow | Non
     (Apple's "Net sales" under each region) are ambiguous: None.
     """
     for phrase in [phrases] if isinstance(phrases, str) else phrases:
-        words = _WORD.findall(phrase.lower())
+        words = _WORD.findall(_NON_GAAP.sub(" ", phrase.lower()))
         terms = [w for w in words if w not in _LABEL_STOP]
         scored: list[tuple[tuple[int, ...], TableRow]] = []
         for row in table.rows:
@@ -93,6 +98,9 @@ _SHARES = re.compile(r"\bshares\b", re.I)
 _STOCK_LINE = re.compile(r"par value|authorized", re.I)
 
 
+_THOUSANDS = re.compile(r"\d,\d{3}\b")
+
+
 _PERCENT_LABEL = re.compile(r"\bpercent|\(%\)|%$|\bmargin %|as a percentage", re.I)
 
 
@@ -109,8 +117,10 @@ def row_unit(table: PeriodTable, row: TableRow) -> tuple[str | None, int | None]
         return "shares", table.share_scale
     if _PER_SHARE.search(section):
         return "USD/share", 0
-    if _PERCENT_SECTION.search(section) or _PERCENT_LABEL.search(label):
-        return "percent", 0
+    if _PERCENT_LABEL.search(label) or (
+        _PERCENT_SECTION.search(section) and not _THOUSANDS.search(" ".join(row.raw))
+    ):
+        return "percent", 0  # a percent is never written with a thousands separator ("2,018")
     if table.scale is None:
         return None, None
     return "USD", table.scale
