@@ -53,10 +53,12 @@ from finagent.settings import Settings
 
 QUESTIONS = REPO / "benchmarks" / "faithfulness" / "questions.jsonl"
 _NOT_PROSE = re.compile(
-    r"^\s*(?:\||Figures:|Reports read|Computed \(calculator\)|The question names no company)"
+    r"^\s*(?:\||Figures:|Reports read|Computed \(calculator\)|Computed from the statements:"
+    r"|The question names no company)"
 )
-_COMPUTED = re.compile(r"^(?:Yes|No) \(computed from the figures:")
-"""Code's own sentence (a yes or no decided by the figures), held to the figures check, not to words."""
+_COMPUTED = re.compile(r"^(?:Yes|No) \(computed from the figures:|\((?:computed\b|= )")
+"""Code's own sentence (a yes or no decided by the figures, a ratio or ranking with its calculation),
+held to the figures check, not to words."""
 _CODE_NOTE = re.compile(
     r"^The language model did not return an answer|is not available: no reported figure"
     r"|^That is the whole company.s: .* is not among the figures read"
@@ -77,7 +79,7 @@ def prose_sentences(answer: str) -> list[str]:
         for s in ([ln] if _QUOTED_LINE.match(ln) else _SENTENCE.split(ln))
         if s.strip()
     ]
-    return [s for s in said if not _COMPUTED.match(s) and not _CODE_NOTE.search(s)]
+    return [s for s in said if not _COMPUTED.search(s) and not _CODE_NOTE.search(s)]
 
 
 def grade(answer: dict[str, Any], texts: dict[int, str], question: str = "") -> dict[str, Any]:

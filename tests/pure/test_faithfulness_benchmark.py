@@ -25,6 +25,16 @@ def test_the_written_sentences_are_read_not_tables_figure_lists_or_computed_open
     ]
 
 
+def test_code_computed_ratios_and_rankings_are_not_read_as_written_sentences() -> None:
+    answer = (
+        "Amcor's quick ratio rose from 0.67 in FY2022 to 0.69 in FY2023, +3.4% (computed: growth(0.67, "
+        "0.69)) [10K1]. MGM China had the largest decline in MGM's revenues in FY2022: $673,593 thousand, "
+        "-44.4% (computed) [10K2].\n\nComputed from the statements:\n- Walmart's EBITDA margin for FY2020: "
+        "6.1% (= 31555 / 519926 * 100) [10K4]\n\nRevenue grew because of higher prices [10K2]."
+    )
+    assert faithfulness().prose_sentences(answer) == ["Revenue grew because of higher prices [10K2]."]
+
+
 def test_a_sentence_is_held_to_the_full_text_of_the_chunk_it_cites() -> None:
     row = {
         "answer": "Operating expenses rose because of higher headcount [10K2]. "

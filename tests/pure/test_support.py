@@ -101,6 +101,21 @@ def test_news_is_reported_as_news(sentence: str, why: str) -> None:
     assert why in (support_problem(sentence, PASSAGES, NAMES) or "")
 
 
+def test_a_month_named_may_is_no_possibility() -> None:
+    statement = Passage(
+        "10K5",
+        "Cost of sales for the fiscal year ended May 31, 2018 was $20,441 million, up from $17,405 million.",
+        ticker="NKE",
+        kind="10-K",
+        period="FY2018",
+    )
+    sentence = "NIKE's cost of sales in fiscal 2018 was $20,441 million, up from $17,405 million [10K5]."
+    assert support_problem(sentence, {"10K5": statement}, {"NKE": ["NIKE"]}) is None
+    hedged = Passage("10K6", "Cost of sales may rise to $20,441 million in 2019.", ticker="NKE", kind="10-K")
+    plain = "NIKE's cost of sales rise to $20,441 million in 2019 [10K6]."
+    assert "possibility" in (support_problem(plain, {"10K6": hedged}, {"NKE": ["NIKE"]}) or "")
+
+
 def test_a_risk_stated_without_its_could_is_refused() -> None:
     plain = "Export controls restrict sales of data center products to China and harm the business [10K1]."
     hedged = "Export controls could restrict sales of data center products to China [10K1]."

@@ -80,15 +80,16 @@ _SYNONYMS = {
     "higher": "increase",
 }
 
+# "may" in lower case only: "May 31, 2018" is a month.
 HEDGE = re.compile(
-    r"\b(?:could|might|may|reportedly|rumou?r\w*|speculat\w*|possibl\w*|potential(?:ly)?|considering"
+    r"\b(?:could|might|(?-i:may)|reportedly|rumou?r\w*|speculat\w*|possibl\w*|potential(?:ly)?|considering"
     r"|consider(?:s|ed)?\s+(?:a|an|the|buying|acquiring)|would)\b|\?",
     re.I,
 )
 """What makes a passage's statement a possibility, not a fact."""
 
 _KEEPS_MODALITY = re.compile(
-    r"\b(?:could|might|may|would|can|reportedly|rumou?r\w*|speculat\w*|possibl\w*|potential\w*|consider\w*"
+    r"\b(?:could|might|(?-i:may)|would|can|reportedly|rumou?r\w*|speculat\w*|possibl\w*|potential\w*|consider\w*"
     r"|expect\w*|plan\w*|intend\w*|likely|unlikely|if|whether|risk\w*|uncertain\w*|question\w*"
     r"|suggest\w*|wonder\w*)\b",
     re.I,
