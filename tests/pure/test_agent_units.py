@@ -191,6 +191,10 @@ def test_compute_changes_uses_the_calculator_in_period_order() -> None:
     assert pairs == [("Q1 FY2023", "Q2 FY2023"), ("Q2 FY2023", "Q3 FY2023"), ("Q1 FY2023", "Q3 FY2023")]
     assert calcs[0]["result"] == pytest.approx((94836 - 117154) / 117154 * 100)
     assert calcs[0]["result_text"] == "-19.1%" and calcs[0]["expression"]
+    # a period read twice (a line and its copy, "Total current liabilities" and "total current
+    # liabilities") is no change "Q1 FY2023 -> Q1 FY2023"
+    twice = [*facts, {**facts[1], "metric": "revenue", "source": "10Q4"}]
+    assert [(c["from_period"], c["to_period"]) for c in compute_changes(twice)] == pairs
 
 
 def test_period_key_and_value_format() -> None:

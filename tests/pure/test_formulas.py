@@ -674,3 +674,26 @@ def test_the_line_a_what_was_question_names_is_read_from_a_year_end_release() ->
     assert asked_line_facts("Why did AMCOR's adjusted EBITDA fall in FY 2023?", facts, ["FY2023"]) == []
     ebit = {**facts[0], "metric": "Adjusted EBIT", "value": 1608.0}
     assert asked_line_facts(question, [ebit], ["FY2023"]) == []  # a line the question does not name
+
+
+def test_a_line_read_for_its_year_and_as_the_next_years_opening_balance_is_listed_once() -> None:
+    from finagent.agent.answer.evidence_answer import _merge_facts
+
+    line = {"ticker": "AMCR", "period": "FY2022", "metric": "Total current liabilities", "value": 5103.0}
+    line |= {"source": "10K1"}
+    opening = {**line, "metric": "total current liabilities"}
+    stated = {**line, "metric": "Inventories, net", "value": 2439.0}
+    assert _merge_facts([stated], [line, opening]) == [stated, line]
+
+
+def test_a_line_the_formula_reads_is_listed_in_the_value_it_reads() -> None:
+    """One figure, one choice: Amcor's FY2023 inventories are the statement's two lines summed
+    ($2,213 million), so a note's "Inventories" row of $60 million is not listed beside them."""
+    from finagent.finance.figures.formulas import without_other_readings
+
+    summed = {"ticker": "AMCR", "period": "FY2023", "metric": "inventories (sum of 2 lines)", "value": 2213.0}
+    inputs = {("AMCR", "FY2023"): {"inventories": summed}}
+    note = {"ticker": "AMCR", "period": "FY2023", "metric": "Inventories", "value": 60.0, "source": "10K4"}
+    other_year = {**note, "period": "FY2022", "value": 2439.0}
+    assets = {**note, "metric": "Total current assets", "value": 5308.0}
+    assert without_other_readings([note, other_year, assets], inputs) == [other_year, assets]

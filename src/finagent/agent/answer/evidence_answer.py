@@ -59,6 +59,7 @@ from finagent.finance.figures.formulas import (
     ratio_changes,
     read_line_items,
     with_prior_years,
+    without_other_readings,
 )
 from finagent.finance.figures.matching import known_changes, known_facts, known_results
 from finagent.finance.figures.text import (
@@ -252,8 +253,12 @@ def _uncomputed_lines(formulas: list[Formula], have: dict[str, Any]) -> list[Lin
 
 
 def _merge_facts(facts: list[dict[str, Any]], more: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    seen = {(f["ticker"], f["period"], f["source"], f["value"]) for f in facts}
-    return facts + [f for f in more if (f["ticker"], f["period"], f["source"], f["value"]) not in seen]
+    """One figure per company, period, source and value: a year's line read for its own formula and
+    again as the next year's opening balance is listed once."""
+    merged: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for fact in [*facts, *more]:
+        merged.setdefault((fact["ticker"], fact["period"], fact["source"], fact["value"]), fact)
+    return list(merged.values())
 
 
 async def read_figures(state: State, context: Context, phrases: list[str]) -> Read:
@@ -274,7 +279,10 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
     rejected = 0
     if formulas:  # a computed metric: its line items are the figures wanted, the calculator does the rest
         inputs, rejected = await _formula_inputs(formulas, filings, read, analysis, context)
-        read.facts = _merge_facts(read.facts, [f for group in inputs.values() for f in group.values()])
+        read.facts = _merge_facts(
+            without_other_readings(read.facts, inputs),
+            [f for group in inputs.values() for f in group.values()],
+        )
         read.calculations = compute_formulas(formulas, inputs)
         if analysis.get("average"):
             read.calculations += mean_over_periods(read.calculations)

@@ -545,6 +545,33 @@ def read_line_items(
     return {key: group for key, group in found.items() if group}
 
 
+def without_other_readings(
+    facts: Sequence[dict[str, Any]], inputs: dict[tuple[str, str], dict[str, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The facts less those that state a formula's line for a company and period in another value than
+    the one the formula reads (one figure, one choice): Amcor's "Inventories" of $60 million in a
+    note beside the statement's $2,213 million (the sum of its two lines)."""
+    kept = []
+    for fact in facts:
+        chosen = inputs.get((fact["ticker"], fact["period"]), {})
+        other = [
+            f
+            for name, f in chosen.items()
+            if not name.endswith(PRIOR)
+            and f["value"] != fact["value"]
+            and any(_names_line(fact["metric"], phrase) for phrase in LINE_ITEMS[name].phrases)
+        ]
+        if not other:
+            kept.append(fact)
+    return kept
+
+
+def _names_line(label: str, phrase: str) -> bool:
+    """The row label is the line's wording, give or take "total", "net" and punctuation."""
+    words = set(re.findall(r"[a-z]+", label.lower())) - {"total", "net"}
+    return bool(words) and words == set(re.findall(r"[a-z]+", phrase.lower())) - {"total", "net"}
+
+
 def _stated(item: dict[str, Any], line: LineItem, previous: bool) -> dict[str, Any] | None:
     """The line's row in the item's table (its best wording first), else its parts summed under its
     heading."""

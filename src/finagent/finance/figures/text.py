@@ -106,6 +106,8 @@ def compute_changes(facts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if len(ordered) >= 3:
             pairs.append((ordered[0], ordered[-1]))
         for old, new in pairs:
+            if old["period"] == new["period"]:
+                continue  # two readings of one period (a line and its copy) are no change
             change = growth_change(
                 ticker, new["metric"], (old["period"], old["value"]), (new["period"], new["value"])
             )
