@@ -25,11 +25,12 @@ routed_raw AS (
 ),
 -- An 8-K's own Items (its account of the event, not the exhibits filed under Item 9.01) are always
 -- candidates of a company's search: a 140-page credit agreement filed with it must not crowd out the
--- page that says what happened (the rule: finagent_event_item, sql/013).
+-- page that says what happened. The rule is finance.filing_sections.event_item's.
 events_raw AS (
     SELECT c.id, 1 - (c.embedding <=> %(query_vector)s::halfvec) AS score
     FROM chunks c
-    WHERE %(event_candidates)s > 0 AND finagent_event_item(c.kind, c.section) AND {filters}
+    WHERE %(event_candidates)s > 0 AND c.kind = '8-K' AND c.section LIKE 'item\_%%'
+      AND c.section <> 'item_9_01' AND {filters}
     ORDER BY c.embedding <=> %(query_vector)s::halfvec, c.id
     LIMIT %(event_candidates)s
 ),
@@ -85,7 +86,9 @@ SELECT f.id AS chunk_id, c.document_id,
        f.fused_score + greatest(
            %(statement_boost)s * (c.statement IS NOT NULL AND c.tsv @@ q.all_terms)::int,
            %(route_boost)s * coalesce(c.statement = ANY(%(statements)s), false)::int
-       ) + %(event_boost)s * finagent_event_item(c.kind, c.section)::int AS fused_score,
+       ) + %(event_boost)s * coalesce(
+           c.kind = '8-K' AND c.section LIKE 'item\_%%' AND c.section <> 'item_9_01', false
+       )::int AS fused_score,
        f.vector_score, f.keyword_score,
        c.ticker, c.kind, c.fiscal_year, c.fiscal_quarter, c.period_end, c.section, c.section_title,
        c.page, c.char_start, c.char_end, c.is_table, c.statement, c.text, c.metadata,

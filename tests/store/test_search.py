@@ -233,25 +233,3 @@ def test_an_8ks_own_item_is_a_candidate_and_lifted_over_the_exhibits_filed_with_
     assert lifted[0].section == "item_1_01" and "$4,200,000,000" in lifted[0].text
     # with no company named, no scan of every 8-K's Items is added to the candidates
     assert "item_1_01" not in sections(event_boost=1.0)
-
-
-@pytest.mark.parametrize(
-    ("kind", "section"),
-    [
-        ("8-K", "item_8_01"),
-        ("8-K", "item_5_02"),
-        ("8-K", "item_9_01"),
-        ("8-K", None),
-        ("8-K", "itemx_1"),
-        ("10-K", "item_7"),
-        ("10-Q", None),
-    ],
-)
-def test_searchs_8k_item_rule_is_the_python_one(db: Database, kind: str, section: str | None) -> None:
-    """Search states which passages are an 8-K's own Items in SQL (finagent_event_item); the answer
-    path's quotes use finance.filing_sections.event_item: the two must agree."""
-    from finagent.finance.filing_sections import event_item
-
-    with db.connection() as conn:
-        row = conn.execute("SELECT finagent_event_item(%s, %s)", (kind, section)).fetchone()
-    assert row is not None and row[0] is event_item(kind, section)
