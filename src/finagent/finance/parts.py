@@ -19,7 +19,14 @@ from typing import Literal
 
 from finagent.finance.calculator import growth_pct, margin_pct
 from finagent.finance.facts import FiscalCalendar
-from finagent.finance.tables import PeriodTable, PeriodTarget, TableRow, columns_for, parse_number
+from finagent.finance.tables import (
+    PeriodTable,
+    PeriodTarget,
+    TableRow,
+    columns_for,
+    decimal_places,
+    parse_number,
+)
 
 RankBy = Literal["level", "change", "share"]
 
@@ -308,18 +315,13 @@ def _sums(rows: Sequence[TableRow], column: int) -> list[tuple[list[TableRow], T
             continue
         for k in range(2, len(stack) + 1):
             tail = stack[-k:]
-            places = max(_places(r.cells[column]) for r, _ in [*tail, (row, value)])
+            places = max(decimal_places(r.cells[column]) for r, _ in [*tail, (row, value)])
             if abs(sum(v for _, v in tail) - value) <= k * Decimal(10) ** -places and value != 0:
                 found.append(([r for r, _ in tail], row))
                 del stack[-k:]
                 break
         stack.append((row, value))
     return found
-
-
-def _places(cell: str | None) -> int:
-    match = re.search(r"\.(\d+)", cell or "")
-    return len(match.group(1)) if match else 0
 
 
 def _parts(rows: list[TableRow], column: int, prior: int | None, total: TableRow | None) -> list[Part]:

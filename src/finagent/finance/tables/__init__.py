@@ -17,7 +17,13 @@ layout of the header, when text stands where a number belongs, when columns of o
 disagree, or when a line-item phrase matches rows with different values. Pure functions, no I/O.
 """
 
-from finagent.finance.tables.parse import parse_number, parse_table, parse_tables, stated_scale
+from finagent.finance.tables.parse import (
+    decimal_places,
+    parse_number,
+    parse_table,
+    parse_tables,
+    stated_scale,
+)
 from finagent.finance.tables.periods import column_target, columns_for
 from finagent.finance.tables.reading import cell_for, find_row, label_match, row_unit, table_cells
 from finagent.finance.tables.records import ColumnPeriod, PeriodTable, PeriodTarget, TableCell, TableRow
@@ -31,6 +37,7 @@ __all__ = [
     "cell_for",
     "column_target",
     "columns_for",
+    "decimal_places",
     "find_row",
     "label_match",
     "parse_number",

@@ -131,6 +131,12 @@ def _with_subtotal(rows: list[TableRow], row: TableRow, header: Header) -> list[
     return []
 
 
+def decimal_places(cell: str | None) -> int:
+    """Digits a printed value shows after its decimal point: the rounding a sum of them may differ by."""
+    match = re.search(r"\.(\d+)", cell or "")
+    return len(match.group(1)) if match else 0
+
+
 def _adds_up(group: list[TableRow], total: tuple[str | None, ...], column: int) -> bool:
     """The column's total is the sum of the group's values (a column blank throughout adds up)."""
     cells = [r.cells[column] if column < len(r.cells) else None for r in group]
@@ -140,9 +146,7 @@ def _adds_up(group: list[TableRow], total: tuple[str | None, ...], column: int) 
     whole = parse_number(total[column] or "")
     if whole is None or any(p is None for p in parsed) or whole[0] == 0:
         return False
-    places = max(
-        len(m.group(1)) if (m := re.search(r"\.(\d+)", c or "")) else 0 for c in [*cells, total[column]]
-    )
+    places = max(decimal_places(c) for c in [*cells, total[column]])
     return abs(sum(p[0] for p in parsed if p is not None) - whole[0]) <= len(group) * Decimal(10) ** -places
 
 
@@ -438,8 +442,9 @@ def _build(
             continue
         heading = section.rstrip(":").strip() if section else None
         assigned, ambiguous = _assign(values, header)
-        split = _with_subtotal(rows, TableRow(label, (), heading, False, tuple(values)), header)
-        if ambiguous and split:
+        row = TableRow(label, (), heading, False, tuple(values))
+        split = _with_subtotal(rows, row, header) if ambiguous else []  # a group's total beside the row
+        if split:
             rows += split
             section = None if split[-1].label == heading else section  # the group ends at its total
             continue
