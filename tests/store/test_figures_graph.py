@@ -237,6 +237,35 @@ def test_a_quarter_that_cannot_be_derived_says_so(store: Database, settings: Set
     assert any("not derivable" in w for w in out["warnings"])
 
 
+def test_a_figure_question_naming_no_company_is_read_for_the_best_match(
+    store: Database, settings: Settings
+) -> None:
+    """ "Last quarter" names no company: the first searches across the store choose the company, and
+    its figure is then read by code for that company's own latest quarter, with no model call."""
+    models = ScriptedModels(
+        {
+            role: [RuntimeError("a figure read for the chosen company needs no model call")]
+            for role in ("generate", "prose", "analyze", "evaluate", "extract")
+        }
+    )
+    out = run(settings, models, "What was the total revenue last quarter?")
+    note, opening = out["answer"].split("\n\n")[:2]
+    subject = out["analysis"]["tickers"]
+    assert subject in (["AAPL"], ["MSFT"]), subject
+    assert note == (
+        f"The question names no company; the filings that match it best are {subject[0]}'s, "
+        f"so this answer is about {subject[0]}."
+    )
+    if subject == ["MSFT"]:
+        assert opening.startswith("Microsoft's revenue in Q3 FY2024 (the quarter ended March 31, 2024) was")
+        assert "$61,858 million" in opening
+    else:
+        assert opening.startswith("Apple's revenue in Q") and "quarter ended" in opening
+    assert not any(m.calls for m in models.models.values())
+    assert out["confidence"] <= 0.5  # about the best match, not a company the question named
+    assert "choose_subject" in UPDATES
+
+
 def test_a_company_not_in_the_store_is_answered_at_once(store: Database, settings: Settings) -> None:
     models = ScriptedModels(
         {

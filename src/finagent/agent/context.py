@@ -84,6 +84,10 @@ class Context:
     periods_without_company: bool = True
     """A question naming periods but no company searches those periods across all companies (off: the
     whole store, any period)."""
+    subject_from_search: bool = True
+    """A figure question naming no company is asked again about the company whose filings matched it
+    best, so code reads its figures for that company's periods (off: the model writes from the
+    cross-company passages)."""
     rank_undated_years: bool = True
     """"this 10-K" with no year searches every stored year of that report, ranked by content (off: the
     newest year)."""

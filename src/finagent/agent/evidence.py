@@ -114,6 +114,18 @@ def subject_companies(
     return list(dict.fromkeys(i["ticker"] for i in ranked))[:top]
 
 
+def best_match(evidence: Sequence[dict[str, Any]], targets: Sequence[dict[str, Any]]) -> str | None:
+    """The company a question naming none is about: the one whose filings cover both ends of the
+    periods it names (a range's two ends, not every quarter between them), then the best passage's."""
+    periods = [
+        (int(t["fiscal_year"]), t.get("fiscal_quarter"))
+        for t in targets
+        if t.get("fiscal_year") and not t.get("companion")
+    ]
+    subjects = subject_companies(evidence, top=1, periods=list(dict.fromkeys(periods[:1] + periods[-1:])))
+    return subjects[0] if subjects else None
+
+
 def _covers(item: dict[str, Any], period: tuple[int, int | None]) -> bool:
     """An item is of the asked period: its fiscal year, and its quarter (an annual report is its
     year's fourth quarter)."""

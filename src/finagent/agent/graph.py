@@ -1,5 +1,7 @@
 """The research graph: analyze → resolve periods → parallel searches and facts lookups → tools →
-generate → evaluate ⟲ → record the run. A question about companies the store lacks ends after analyze."""
+generate → evaluate ⟲ → record the run. A question about companies the store lacks ends after analyze;
+a figure question naming no company is planned again (choose_subject) about the company its first,
+cross-company searches matched best."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from langgraph.types import Checkpointer
 from finagent.agent.audit import timed
 from finagent.agent.context import Context
 from finagent.agent.nodes.analyze import analyze, route_after_analyze
+from finagent.agent.nodes.choose_subject import choose_subject, route_after_choice, route_after_tools
 from finagent.agent.nodes.evaluate import evaluate, route_after_evaluate
 from finagent.agent.nodes.facts import lookup_facts
 from finagent.agent.nodes.finish import finish
@@ -31,6 +34,7 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
     builder.add_node("search", timed("search", search), input_schema=SearchTask)
     builder.add_node("facts", timed("facts", lookup_facts), input_schema=FactsTask)
     builder.add_node("tools", timed("tools", call_tools))
+    builder.add_node("choose_subject", timed("choose_subject", choose_subject))
     builder.add_node("generate", timed("generate", generate))
     builder.add_node("evaluate", timed("evaluate", evaluate))
     builder.add_node(
@@ -46,7 +50,8 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
     builder.add_conditional_edges("resolve_periods", plan_searches, ["search", "facts"])
     builder.add_edge("search", "tools")
     builder.add_edge("facts", "tools")
-    builder.add_edge("tools", "generate")
+    builder.add_conditional_edges("tools", route_after_tools, ["choose_subject", "generate"])
+    builder.add_conditional_edges("choose_subject", route_after_choice, ["resolve_periods", "generate"])
     builder.add_edge("generate", "evaluate")
     builder.add_conditional_edges("evaluate", route_after_evaluate, ["follow_up_search", "finish"])
     builder.add_edge("follow_up_search", "generate")

@@ -106,6 +106,8 @@ class Analysis(TypedDict, total=False):
     terms: list[str]  # the question's content words, for condensing passages
     named: list[str]  # the names the question writes capitalised ("Google Cloud"): quotes naming them first
     lines: list[str]  # the named parts whose revenue it asks about ("Google Cloud revenue"), companies' too
+    subject_needed: bool  # a figure question naming no company: asked again about the best match
+    subject_note: str  # the sentence naming the company a question naming none was answered about
     long_history: dict[str, Any] | None  # finance.history.History.to_dict(): a range, "since", "ever", "all"
 
 

@@ -34,6 +34,7 @@ from finagent.agent.answer.writing import (
 from finagent.agent.context import Context
 from finagent.agent.evidence import (
     assign_labels,
+    best_match,
     describe,
     format_evidence,
     query_terms,
@@ -118,16 +119,10 @@ def about_best_match(state: State) -> State:
     the evidence of the others (searched across the store) is set aside, so the answer does not mix
     one company's cash with another's."""
     evidence = list(state.get("evidence") or [])
-    periods = [
-        (int(t["fiscal_year"]), t.get("fiscal_quarter"))
-        for t in state.get("targets") or []
-        if t.get("fiscal_year") and not t.get("companion")
-    ]
-    # the periods the question names: a range's two ends, not every quarter between them
-    subjects = subject_companies(evidence, top=1, periods=list(dict.fromkeys(periods[:1] + periods[-1:])))
-    if not subjects:
+    subject = best_match(evidence, [dict(t) for t in state.get("targets") or []])
+    if subject is None:
         return state
-    kept = [e for e in evidence if e.get("ticker") in subjects]
+    kept = [e for e in evidence if e.get("ticker") == subject]
     return cast(State, {**state, "evidence": kept})
 
 

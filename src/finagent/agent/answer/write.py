@@ -21,5 +21,10 @@ async def write_answer(state: State, context: Context) -> dict[str, Any]:
     parts = Ask.from_dict(analysis.get("ask")).parts is not None
     forecast = is_forecast(analysis, context)
     if (analysis.get("metrics") or []) and state.get("figures") and not parts and not forecast:
-        return await figures_answer(state, context)
-    return await evidence_answer(state, context)
+        written = await figures_answer(state, context)
+    else:
+        written = await evidence_answer(state, context)
+    note = analysis.get("subject_note")
+    if note and str(written.get("answer") or "").strip():  # the company was chosen, not named
+        written = {**written, "answer": f"{note}\n\n{written['answer']}"}
+    return written

@@ -249,6 +249,11 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if not reading.tickers and metrics:  # the statements' own row wording finds the figure's table
         keywords[""] = sanitize_phrases([*keywords[""][:2], *figure_keywords(metrics)], names)[:3]
     analysis = _analysis(reading, reply, keywords, metrics if figure_question else [], state, context)
+    # a figure naming no company is read by code once its company is chosen; a why or a part is written
+    written = analysis.get("narrative") or is_breakdown(reading.question)
+    analysis["subject_needed"] = (
+        bool(metrics and not reading.tickers and context.subject_from_search) and not written
+    )
     return {"analysis": analysis, **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
 
 

@@ -110,6 +110,15 @@ def computed_grade(state: State) -> dict[str, Any] | None:
 
 
 async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    graded = await _evaluate(state, runtime)
+    if state["analysis"].get("subject_note"):  # about the best match, not a company the question named
+        capped = min(graded["confidence"], NO_COMPANY_CAP)
+        records = [{**r, "confidence": min(r["confidence"], capped)} for r in graded["evaluations"]]
+        graded = {**graded, "confidence": capped, "evaluations": records, "follow_up_queries": []}
+    return graded
+
+
+async def _evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
     analysis = state["analysis"]
     computed = computed_grade(state)
@@ -125,7 +134,7 @@ async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             "graded": "not an answer (empty, only citations or cut off): confidence 0",
         }
         return {"evaluations": [record], "confidence": 0.0, "follow_up_queries": []}
-    if not analysis.get("tickers"):  # no company named: graded by coverage, no second model call
+    if not analysis.get("tickers") or analysis.get("subject_note"):  # no company named: no model grade
         share = coverage(state)
         record = {
             "iteration": state.get("iterations") or 0,
