@@ -61,6 +61,7 @@ _COMPUTED = re.compile(r"^(?:Yes|No) \(computed from the figures:|\((?:computed\
 held to the figures check, not to words."""
 _CODE_NOTE = re.compile(
     r"^The language model did not return an answer|is not available: no reported figure"
+    r"|is not a measure it reports, and none is computed"
     r"|^That is the whole company.s: .* is not among the figures read"
 )
 """Code's own notes of what it could not find: they state nothing about a passage."""
@@ -82,6 +83,14 @@ def prose_sentences(answer: str) -> list[str]:
     return [s for s in said if not _COMPUTED.search(s) and not _CODE_NOTE.search(s)]
 
 
+def model_wrote(answer: dict[str, Any]) -> bool:
+    """Whether a model was called for the answer (``llm_calls``: the calls of ``finagent ask --json``,
+    or their count in a results row); an answer made with none is code's alone, held to the figures
+    check. Unknown counts as written."""
+    calls = answer.get("llm_calls")
+    return calls is None or bool(calls)
+
+
 def grade(answer: dict[str, Any], texts: dict[int, str], question: str = "") -> dict[str, Any]:
     """Supported and unsupported sentences of one answer, with the reason of each unsupported one. An
     opening yes or no that cites nothing is held as the answer path holds it: to the passages its
@@ -99,7 +108,7 @@ def grade(answer: dict[str, Any], texts: dict[int, str], question: str = "") -> 
         )
     names = {t: [t] for t in {p.ticker for p in passages.values() if p.ticker}}
     checked, unsupported, grounds = 0, [], []
-    sentences = prose_sentences(str(answer.get("answer") or ""))
+    sentences = prose_sentences(str(answer.get("answer") or "")) if model_wrote(answer) else []
     opening = sentences[0] if sentences and is_verdict(sentences[0]) else None
     for sentence in sentences:
         if sentence is opening or (

@@ -77,3 +77,23 @@ def test_quoted_lines_are_whole_code_notes_are_skipped_and_a_yes_stands_on_its_g
     assert [u["why"] for u in alone["unsupported"]] == [
         "it gives a yes or no that no cited sentence of the answer supports"
     ]
+
+
+def test_an_answer_made_without_a_model_call_has_no_written_sentence() -> None:
+    """Code's own sentences (a CAGR, a free cash flow "computed as", a margin the statement has no line
+    for) are held to the figures check; only what a model wrote is held to passage words."""
+    row = {
+        "answer": "Lockheed Martin's revenue grew at a compound annual rate of 0.4% from FY2020 to FY2022 "
+        "($65,398 million to $65,984 million) [10K5].",
+        "citations": [{"label": "10K5", "chunk_id": 7, "ticker": "LMT", "kind": "10-K", "period": "FY2022"}],
+    }
+    texts = {7: "Net sales | 65,984 | 67,044 | 65,398"}
+    assert faithfulness().grade({**row, "llm_calls": 0}, texts)["sentences"] == 0
+    assert faithfulness().grade({**row, "llm_calls": []}, texts)["sentences"] == 0
+    written = faithfulness().grade({**row, "llm_calls": [{"role": "generate"}]}, texts)
+    assert written["sentences"] == 1 and len(written["unsupported"]) == 1
+    note = (
+        "American Express' statement for FY2022 prints revenue but no operating income line [10K1]: "
+        "operating margin is not a measure it reports, and none is computed."
+    )
+    assert faithfulness().prose_sentences(note + " Revenue grew [10K1].") == ["Revenue grew [10K1]."]

@@ -291,6 +291,27 @@ def test_a_small_percent_rounded_to_its_decimal_matches_the_calculation() -> Non
     assert verify_answer("XYZ's revenue grew +0.4% [10Q1].", evidence, calculations).status == UNSUPPORTED
 
 
+def test_a_cagr_needs_its_amounts_in_the_evidence_not_its_years(items: list[dict[str, Any]]) -> None:
+    """ "cagr(81797, 94930, 2)": the two amounts are read from the passages; the 2 years are the span
+    between the periods, which no passage prints."""
+    cagr = {
+        "ticker": "AAPL",
+        "metric": "Total net sales",
+        "from_period": "Q2 FY2023",
+        "to_period": "Q3 FY2023",
+        "expression": "cagr(94836, 81797, 2)",
+        "result": ((81797 / 94836) ** 0.5 - 1) * 100,
+        "result_text": "-7.1%",
+        "sources": ["10Q2", "10Q3"],
+    }
+    sentence = "Net sales fell at a compound annual rate of 7.1% [10Q3]."
+    assert verify_answer(sentence, items, [cagr]).status == VERIFIED
+    invented = cagr | {"expression": "cagr(90000, 81797, 2)", "result": ((81797 / 90000) ** 0.5 - 1) * 100}
+    validation = verify_answer("Net sales fell at a compound annual rate of 4.7% [10Q3].", items, [invented])
+    assert validation.status == UNSUPPORTED
+    assert "inputs are not in the evidence (90000)" in validation.unverified[0].how
+
+
 def test_a_calculation_needs_its_inputs_in_the_evidence(items: list[dict[str, Any]]) -> None:
     invented = {
         "ticker": "AAPL",

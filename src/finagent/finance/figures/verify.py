@@ -84,6 +84,9 @@ class Validation:
         }
 
 
+_SPAN_LAST = re.compile(r"\s*cagr\(")
+
+
 def _expression_inputs(calc: dict[str, Any]) -> list[float]:
     """The numbers a calculation was given: its expression's numbers less the formula's constants
     ("* 100", "* 365", "/ 3" of a mean over 3 periods)."""
@@ -96,6 +99,8 @@ def _expression_inputs(calc: dict[str, Any]) -> list[float]:
         match = next((n for n in numbers if n == value), None)
         if match is not None:
             numbers.remove(match)
+    if _SPAN_LAST.match(str(calc.get("expression") or "")) and numbers:
+        numbers.pop()  # the years a CAGR spans are counted from its periods, not read from a passage
     return numbers
 
 
