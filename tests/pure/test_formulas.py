@@ -676,6 +676,28 @@ def test_the_line_a_what_was_question_names_is_read_from_a_year_end_release() ->
     assert asked_line_facts(question, [ebit], ["FY2023"]) == []  # a line the question does not name
 
 
+def test_the_table_printing_the_asked_line_ranks_first_among_the_passages() -> None:
+    """The twelve-month reconciliation holds the asked line in the asked year: it is lifted above the
+    three-month table that scored higher, so the budgeted passages the answer reads include it."""
+    from finagent.agent.answer.evidence_answer import LINE_LIFT, favour_asked_lines
+
+    base = {"ticker": "AMCR", "kind": "earnings_release", "fiscal_year": 2023, "fiscal_quarter": 4}
+    base |= {"period_label": "Q4 FY2023", "period_end": "2023-06-30"}
+    year = base | {"chunk_id": 2, "fused_score": 0.6, "text": RECONCILIATION}
+    quarter = base | {
+        "chunk_id": 1,
+        "fused_score": 0.9,
+        "text": "Three Months Ended June 30, 2023\nSales | 3,000",
+    }
+    question = "What Was AMCOR's Adjusted Non GAAP EBITDA for FY 2023"
+    lifted = favour_asked_lines([quarter, year], question, ["adjusted non gaap ebitda"], ["FY2023"])
+    assert [e["fused_score"] for e in lifted] == [0.9, 0.6 + LINE_LIFT]
+    why = "Why did AMCOR's adjusted EBITDA fall in FY 2023?"
+    assert favour_asked_lines([quarter, year], why, ["adjusted ebitda"], ["FY2023"]) == [quarter, year]
+    other_year = favour_asked_lines([quarter, year], question, ["adjusted non gaap ebitda"], ["FY2022"])
+    assert other_year == [quarter, year]
+
+
 def test_a_line_read_for_its_year_and_as_the_next_years_opening_balance_is_listed_once() -> None:
     from finagent.agent.answer.evidence_answer import _merge_facts
 

@@ -66,6 +66,7 @@ from finagent.finance.figures.matching import known_changes, known_facts, known_
 from finagent.finance.figures.text import (
     after_its_report,
     asked_line_facts,
+    asks_a_value,
     compute_changes,
     describe_calculation,
     deterministic_facts,
@@ -74,6 +75,7 @@ from finagent.finance.figures.text import (
     format_value,
     sort_facts,
     summary_lines,
+    table_facts,
     verify_facts,
 )
 from finagent.finance.figures.verdict import with_stated_yes_no
@@ -235,6 +237,22 @@ def favour_line_items(evidence: list[dict[str, Any]], formulas: list[Formula]) -
     return lifted
 
 
+def favour_asked_lines(
+    evidence: list[dict[str, Any]], question: str, phrases: list[str], periods: list[str]
+) -> list[dict[str, Any]]:
+    """A table printing the line a "what was X for P" question names, in P's column, ranks first: the
+    twelve-month reconciliation of a release that states Amcor's FY2023 adjusted EBITDA must not be
+    left out of the passages read for its three-month twin."""
+    if not asks_a_value(question):
+        return evidence
+    return [
+        {**e, "fused_score": float(e["fused_score"]) + LINE_LIFT}
+        if asked_line_facts(question, table_facts(e | {"label": ""}, phrases), periods)
+        else e
+        for e in evidence
+    ]
+
+
 def _uncomputed_lines(formulas: list[Formula], have: dict[str, Any]) -> list[LineItem]:
     """The line items not read of each metric none of whose formulas can be computed from ``have``
     (a capital-intensity judgement's capex, though the ratios shown beside it could be)."""
@@ -266,6 +284,9 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
     formulas = [FORMULAS[i] for i in analysis.get("formulas") or []] if context.use_calculator else []
     if formulas:
         evidence = favour_line_items(evidence, formulas)
+    elif not (analysis.get("narrative") or analysis.get("forecast") or analysis.get("drivers")):
+        periods = [str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")]
+        evidence = favour_asked_lines(evidence, analysis["question"], phrases, periods)
     needed = list(analysis.get("statements") or []) if formulas else []
     items, item_chars, left_out = budgeted_evidence(evidence, context, needed)
     read = Read(items, item_chars, warnings=list(left_out))

@@ -324,6 +324,11 @@ _LINE_WORD = re.compile(r"[a-z][a-z&\-]+")
 _GENERIC_LINE_WORDS = frozenset({"total", "net", "and", "of", "the"})
 
 
+def asks_a_value(question: str) -> bool:
+    """ "What was …", "How much …": the question asks the value of a line."""
+    return bool(_ASKS_A_VALUE.match(question))
+
+
 def asked_line_facts(
     question: str, facts: Sequence[dict[str, Any]], periods: Sequence[str]
 ) -> list[dict[str, Any]]:
@@ -331,7 +336,7 @@ def asked_line_facts(
     read from a table whose label's words the question all names ("Adjusted EBITDA" of "What was
     Amcor's adjusted non-GAAP EBITDA for FY2023"), in an asked period. Empty when the question asks
     no value, or when rows of one company and period tie with different values."""
-    if not _ASKS_A_VALUE.match(question):
+    if not asks_a_value(question):
         return []
     asked = set(_LINE_WORD.findall(question.lower()))
     best: dict[tuple[str, str], tuple[int, list[dict[str, Any]]]] = {}
