@@ -285,3 +285,36 @@ def test_quoted_answers_need_no_model_and_quote_whose_words_they_are(writer: Any
     assert answer.startswith("In the sources' own words:\n- ")
     assert "- A news article of 2024-02-03: “Could Apple acquire Peloton in 2024?” [N1]" in answer
     assert {c["label"] for c in out["citations"]} == {"N1", "8K1"}
+
+
+AGENDA_8K = {
+    **EIGHT_K,
+    "section": "item_8_01",
+    "title": "Apple Inc. 8-K 2024-12-02",
+    "text": "Item 8.01 Other Events. On December 2, 2024, Apple Inc. entered into a Second Supplemental "
+    "Indenture with the Trustee with respect to its 2016 Indenture, substituting a new issuer of its notes.",
+}
+
+
+def test_what_an_8k_reports_opens_with_its_own_item_and_counts_as_covered(
+    writer: Any, settings: Settings
+) -> None:
+    """ "The key agenda of the 8-K dated December 2, 2024": the filing's own Item opens the answer,
+    quoted, whatever the model writes, and the filing named by its day is the period covered."""
+    vague = "The filing included several indentures related to the company's debt obligations [8K1]."
+    question = "What was the key agenda of Apple's 8-K filing dated 2nd December 2024?"
+    models = ScriptedModels({"generate": [vague, vague], "evaluate": [{"completeness": 80, "accuracy": 80}]})
+    configure_resources(settings, chat_model_factory=models)
+    state = _state(question, [AGENDA_8K])
+    state["analysis"] |= {"named_kinds": ["8-K"], "narrative": False}
+    state["targets"] = [
+        {"ticker": "AAPL", "label": "8-K dated 2024-12-02", "available": True, "document_ids": [2]}
+    ]
+    context = Context(today="2025-01-10", use_tools=False, record_runs=False)
+    out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
+    graded = asyncio.run(evaluate({**state, **out}, _Runtime(context)))  # type: ignore[arg-type, typeddict-item]
+    assert out["answer"].startswith(
+        "In the sources' own words:\n- Apple Inc.'s 8-K for Q1 FY2025, Item 8.01 Other Events: "
+        "“On December 2, 2024, Apple Inc. entered into a Second Supplemental Indenture"
+    ), out["answer"]
+    assert graded["confidence"] > 0.3, graded  # the named filing was read: not an unanswered question

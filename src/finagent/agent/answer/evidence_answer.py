@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from finagent.agent.answer.draft import Composed, Drafted, Writer, draft
 from finagent.agent.answer.parts import parts_opening
-from finagent.agent.answer.quotes import QUOTED_LEAD, quoted_answer
+from finagent.agent.answer.quotes import QUOTED_LEAD, event_report, quoted_answer
 from finagent.agent.answer.statements import Facts, opening
 from finagent.agent.answer.wording import name
 from finagent.agent.answer.writing import (
@@ -526,6 +526,12 @@ def _calculation_line(calc: dict[str, Any]) -> str:
     return f"- {calc['ticker']} {describe_calculation(calc)} (computed: {calc['expression']})"
 
 
+def _about_an_event_filing(analysis: Analysis) -> bool:
+    """A question about what a company's 8-K reports ("the key agenda of Amcor's 8-K dated 1st July
+    2022", "summarize Apple's most recent 8-K"), asking no figure."""
+    return (analysis.get("named_kinds") or []) == ["8-K"] and not analysis.get("quantities", True)
+
+
 def _in_their_words(items: list[dict[str, Any]], analysis: Analysis, why: str) -> tuple[str, str]:
     """The answer when the model's was none: the passages' own sentences that answer, else a plain
     statement of what could not be answered."""
@@ -661,6 +667,8 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
     )
     first = _opening(state, read) if context.use_calculator else ""  # may add computed results
+    if not first and _about_an_event_filing(analysis):  # what the 8-K reports: its own Items first
+        first = event_report(read.items, analysis.get("names") or {})
     verify = _verifier(state, read, tools)
     passages = citable(read.items, tools)
     names = analysis.get("names") or {}

@@ -108,7 +108,7 @@ def quoted_answer(
         item = items[rank]
         body = sentence.rstrip()
         lines.append(f"- {source_phrase(item, names)}: “{body}” [{item['label']}]")
-    lines = lines or _event_openings(items, names, limit)
+    lines = lines or event_openings(items, names, limit)
     return f"{QUOTED_LEAD}\n" + "\n".join(lines) if lines else ""
 
 
@@ -124,7 +124,7 @@ def _shortened(sentence: str) -> str:
     return sentence[: cut if cut > MIN_CHARS else _EVENT_CHARS].rstrip(", ") + " …"
 
 
-def _event_openings(items: Sequence[dict[str, Any]], names: dict[str, list[str]], limit: int) -> list[str]:
+def event_openings(items: Sequence[dict[str, Any]], names: dict[str, list[str]], limit: int = 3) -> list[str]:
     """What an 8-K reports, when no sentence shares the question's words ("the key agenda of its 8-K"):
     each of its own Items' heading and first sentence, in the filing's order."""
     lines: list[str] = []
@@ -138,3 +138,10 @@ def _event_openings(items: Sequence[dict[str, Any]], names: dict[str, list[str]]
             title = heading.group(1).rstrip(".")
             lines.append(f"- {source_phrase(item, names)}, {title}: “{first}” [{item['label']}]")
     return list(dict.fromkeys(lines))[:limit]
+
+
+def event_report(items: Sequence[dict[str, Any]], names: dict[str, list[str]]) -> str:
+    """What the 8-K a question asks about reports, in its own words (its Items' openings, quoted),
+    or empty when no passage is one of its Items."""
+    lines = event_openings(items, names)
+    return f"{QUOTED_LEAD}\n" + "\n".join(lines) if lines else ""

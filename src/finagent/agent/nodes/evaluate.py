@@ -27,12 +27,19 @@ WITHHELD_MARGIN = 0.1  # how far below the mode's threshold an answer with withh
 
 def coverage(state: State) -> float:
     """Share of target (ticker, period) pairs the answer has figures for (or evidence, if no figures)."""
-    targets = [(t.get("ticker"), t["label"]) for t in state.get("targets") or [] if t.get("available")]
+    available = [t for t in state.get("targets") or [] if t.get("available")]
+    targets = [(t.get("ticker"), t["label"]) for t in available]
     facts = state.get("facts") or []
+    evidence = state.get("evidence") or []
     if facts:
         covered = {(f["ticker"], f["period"]) for f in facts}
     else:
-        covered = {(e.get("ticker"), e["period_label"]) for e in state.get("evidence") or []}
+        covered = {(e.get("ticker"), e["period_label"]) for e in evidence}
+    # a document the question names by its day ("the 8-K dated July 1, 2022") is covered by its passages
+    documents = {e.get("document_id") for e in evidence}
+    covered |= {
+        (t.get("ticker"), t["label"]) for t in available if documents & set(t.get("document_ids") or [])
+    }
     if not targets:
         return 1.0 if covered else 0.0
     return sum(1 for t in targets if t in covered) / len(targets)
