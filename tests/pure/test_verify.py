@@ -312,6 +312,15 @@ def test_a_cagr_needs_its_amounts_in_the_evidence_not_its_years(items: list[dict
     assert "inputs are not in the evidence (90000)" in validation.unverified[0].how
 
 
+def test_the_counts_an_expression_passes_are_its_cagr_years_only() -> None:
+    from finagent.finance.calculator import count_arguments
+
+    assert count_arguments("cagr(65398, 65984, 2)") == [2.0]
+    assert count_arguments("cagr(abs(-5), growth(1, 2), 3) * 100") == [3.0]
+    assert count_arguments("growth(1, 2) + (3 / 3)") == []
+    assert count_arguments("cagr(1; 2)") == []  # refused by the calculator: nothing to count
+
+
 def test_a_calculation_needs_its_inputs_in_the_evidence(items: list[dict[str, Any]]) -> None:
     invented = {
         "ticker": "AAPL",

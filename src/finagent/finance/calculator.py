@@ -105,6 +105,36 @@ def _tokens(expression: str) -> list[tuple[str, str]]:
     return tokens
 
 
+_COUNT_ARGUMENTS = {"cagr": 2}
+"""Helper arguments (by position) that count periods rather than state a figure: a CAGR's years."""
+
+
+def count_arguments(expression: str) -> list[float]:
+    """The numbers an expression passes as counts (the 2 of "cagr(65398, 65984, 2)"), which no passage
+    prints; empty for an expression the calculator refuses."""
+    try:
+        tokens = _tokens(expression)
+    except CalculationError:
+        return []
+    found: list[float] = []
+    calls: list[list[Any]] = []  # open parentheses: [helper name or None, argument index]
+    name = None
+    for kind, text in tokens:
+        if kind == "name":
+            name = text.lower()
+            continue
+        if text == "(":
+            calls.append([name, 0])
+        elif text == ")" and calls:
+            calls.pop()
+        elif text == "," and calls:
+            calls[-1][1] += 1
+        elif kind == "num" and calls and _COUNT_ARGUMENTS.get(calls[-1][0]) == calls[-1][1]:
+            found.append(float(text.replace(",", "")))
+        name = None
+    return found
+
+
 def _normalise(tokens: list[tuple[str, str]]) -> str:
     """Rebuild the expression from validated tokens (the only text parse_expr ever sees)."""
     out: list[str] = []

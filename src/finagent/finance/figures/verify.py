@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from finagent.finance.calculator import count_arguments
 from finagent.finance.citations import cited_labels
 from finagent.finance.figures.evidence_items import EvidenceItem, evidence_items
 from finagent.finance.figures.matching import (
@@ -84,9 +85,6 @@ class Validation:
         }
 
 
-_SPAN_LAST = re.compile(r"\s*cagr\(")
-
-
 def _expression_inputs(calc: dict[str, Any]) -> list[float]:
     """The numbers a calculation was given: its expression's numbers less the formula's constants
     ("* 100", "* 365", "/ 3" of a mean over 3 periods)."""
@@ -99,8 +97,9 @@ def _expression_inputs(calc: dict[str, Any]) -> list[float]:
         match = next((n for n in numbers if n == value), None)
         if match is not None:
             numbers.remove(match)
-    if _SPAN_LAST.match(str(calc.get("expression") or "")) and numbers:
-        numbers.pop()  # the years a CAGR spans are counted from its periods, not read from a passage
+    for count in count_arguments(str(calc.get("expression") or "")):
+        if count in numbers:  # the years a CAGR spans are counted from its periods, not read from a passage
+            numbers.remove(count)
     return numbers
 
 
