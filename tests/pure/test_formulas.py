@@ -12,12 +12,14 @@ from finagent.finance.figures.formulas import (
     LINE_ITEMS,
     base_name,
     compute_formulas,
+    formula_changes,
     formulas_for,
     input_items,
     needs_prior,
     read_line_items,
     with_prior_years,
 )
+from finagent.finance.figures.text import describe_calculation
 from finagent.finance.statements import classify_statement
 from tests.helpers import financebench_page_chunks
 
@@ -37,6 +39,15 @@ from tests.helpers import financebench_page_chunks
         # an adjusted (non-GAAP) EBITDA is the company's reported measure: read, never computed
         ("What Was AMCOR's Adjusted Non GAAP EBITDA for FY 2023", []),
         ("What was Adj. EBITDA in FY2022?", []),
+        # debt as a whole is its current and long-term parts; one kind of debt, or a ratio, is not
+        (
+            "Has Microsoft increased its debt on balance sheet between FY2023 and the FY2022 period?",
+            ["total debt"],
+        ),
+        ("What was Apple's total debt at the end of FY2023?", ["total debt"]),
+        ("What was Microsoft's long-term debt in FY2023?", []),
+        ("What changes to its debt structure did Intel disclose?", []),
+        ("What is 3M's total debt-to-equity ratio?", []),
     ],
 )
 def test_formulas_for_question(question: str, metrics: list[str]) -> None:
@@ -118,6 +129,35 @@ def test_free_cash_flow_from_3m_cash_flow_statement() -> None:
     assert inputs[("MMM", "FY2018")]["capex"]["value"] == -1577  # (1,577): an outflow
     (fcf,) = compute_formulas(formulas, inputs)
     assert fcf["result"] == pytest.approx(6439 - 1577) and fcf["result_text"] == "$4,862 million"
+
+
+def test_total_debt_and_its_change_from_microsoft_balance_sheets() -> None:
+    """ "Has Microsoft increased its debt?": its debt is the current portion plus the long-term debt, and
+    an amount's change is stated in dollars too (the long-term part fell 10.7%, the whole 5.1%)."""
+    items = [_page_item("MICROSOFT_2022_10K", 58, "FY2022"), _page_item("MICROSOFT_2023_10K", 59, "FY2023")]
+    items = [i | {"ticker": "MSFT", "label": f"10K{n}"} for n, i in enumerate(items, 1)]
+    formulas = formulas_for("Has Microsoft increased its debt on balance sheet between FY2023 and FY2022?")
+    levels = compute_formulas(formulas, read_line_items(items, input_items(formulas)))
+    assert [(c["period"], c["expression"], c["result_text"]) for c in levels] == [
+        ("FY2022", "2749 + 47032", "$49,781 million"),
+        ("FY2023", "5247 + 41990", "$47,237 million"),
+    ]
+    moved, change = formula_changes(levels)
+    assert describe_calculation(moved) == "total debt change FY2022 -> FY2023: -$2,544 million"
+    assert describe_calculation(change) == "total debt change FY2022 -> FY2023: -5.1% (-$2,544 million)"
+    assert moved["expression"] == "diff(47237.0, 49781.0)" and moved["unit"] == "USD millions"
+    from finagent.agent.answer.evidence_answer import Read, _opening
+    from finagent.finance.asks import read_ask
+
+    question = "Has Microsoft increased its debt on balance sheet between FY2023 and the FY2022 period?"
+    ask = read_ask(question, ["MSFT"], {}, [])
+    analysis = {"question": question, "ask": ask.to_dict(), "names": {"MSFT": ["MSFT", "Microsoft"]}}
+    state: Any = {"analysis": analysis, "targets": []}
+    assert _opening(state, Read(items, 0, calculations=[*levels, moved, change])) == (
+        "No (computed from the figures: Microsoft's total debt declined 5.1% (-$2,544 million) from "
+        "$49,781 million in FY2022 to $47,237 million in FY2023 (computed: growth(49781.0, 47237.0)) "
+        "[10K1, 10K2])."
+    )
 
 
 def test_current_ratio_and_working_capital_from_amcor_balance_sheet() -> None:
@@ -565,7 +605,6 @@ def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_p
     """AMCOR's quick ratio rose from 0.67 to 0.69, "a 3.4% jump": code states it, and when none of the
     model's sentences stands, the computed lines lead the quoted passages instead of vanishing."""
     from finagent.agent.answer.evidence_answer import _computed_lines
-    from finagent.finance.figures.formulas import ratio_changes
 
     def quick(period: str, result: float, text: str) -> dict[str, Any]:
         return {
@@ -583,7 +622,7 @@ def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_p
 
     margin = quick("FY2023", 21.4, "21.4%") | {"metric": "operating margin", "unit": "percent"}
     years = [quick("FY2023", 0.691465, "0.69"), quick("FY2022", 0.669018, "0.67"), margin]
-    (change,) = ratio_changes(years)  # a margin moves in points: no percent change of it
+    (change,) = formula_changes(years)  # a margin moves in points: no percent change of it
     assert (change["from_period"], change["to_period"], change["result_text"]) == (
         "FY2022",
         "FY2023",

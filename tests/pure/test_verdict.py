@@ -64,6 +64,18 @@ def test_an_increase_is_decided_by_the_computed_change() -> None:
     assert with_verdict("Debt fell [10K1].", drop).startswith("Yes (computed from the figures:")
 
 
+def test_a_computed_whole_decides_over_its_parts_changes() -> None:
+    """Microsoft's current debt rose 90.9% while its long-term debt fell: asked about its debt, the
+    computed total debt's change decides, not the disagreeing changes of its lines."""
+    level = {"kind": "formula", "ticker": "MSFT", "metric": "total debt", "result": 47237.0}
+    total = DEBT_CHANGE | {"metric": "total debt", "result": -5.11, "result_text": "-5.1% (-$2,544 million)"}
+    current = DEBT_CHANGE | {"metric": "Current portion of long-term debt", "result": 90.87}
+    question = "Has Microsoft increased its debt on balance sheet between FY2023 and the FY2022 period?"
+    assert sign_verdict(question, [DEBT_CHANGE, current]) is None  # its lines disagree
+    verdict = sign_verdict(question, [level, DEBT_CHANGE, current, total])
+    assert verdict is not None and verdict.yes is False and verdict.grounds == (total,)
+
+
 @pytest.mark.parametrize(
     ("question", "calculations"),
     [

@@ -54,10 +54,10 @@ from finagent.finance.figures.formulas import (
     Formula,
     LineItem,
     compute_formulas,
+    formula_changes,
     input_items,
     mean_over_periods,
     needs_prior,
-    ratio_changes,
     read_line_items,
     with_prior_years,
     without_other_readings,
@@ -302,7 +302,7 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
         read.calculations = compute_formulas(formulas, inputs)
         if analysis.get("average"):
             read.calculations += mean_over_periods(read.calculations)
-        read.calculations += ratio_changes(read.calculations)
+        read.calculations += formula_changes(read.calculations)
     elif analysis.get("quantities", True) and analysis.get("tickers"):
         # The model copies figures only for named companies of a question that asks a quantity.
         found = {(f["ticker"], f["period"]) for f in read.facts}

@@ -242,10 +242,10 @@ def _gap_sentences(facts: Facts) -> list[str]:
 def _formula_opening(facts: Facts) -> Opening:
     """A computed metric (working capital, a quick ratio), led by the yes/no its sign decides when the
     question asks one ("Does Corning have positive working capital?")."""
-    verdict = sign_verdict(facts.ask, facts.formulas)
+    verdict = sign_verdict(facts.ask, [*facts.formulas, *facts.comparisons.calculations])
     if verdict is None:
         return Opening([f"{_formula_sentence(facts, facts.formulas[0])}."])
-    said = "; ".join([*(_formula_sentence(facts, calc) for calc in verdict.grounds), *verdict.rules()])
+    said = "; ".join([*(_formula_ground(facts, calc) for calc in verdict.grounds), *verdict.rules()])
     return Opening([f"{'Yes' if verdict.yes else 'No'} (computed from the figures: {said})."])
 
 
@@ -254,6 +254,27 @@ def _asked_formulas(facts: Facts, limit: int = 3) -> list[str]:
     asks for, its mean over the years when one was taken."""
     averages = [c for c in facts.formulas if str(c.get("metric") or "").startswith("average ")]
     return [f"{_formula_sentence(facts, calc)}." for calc in (averages or facts.formulas)[:limit]]
+
+
+def _formula_ground(facts: Facts, calc: dict[str, Any]) -> str:
+    """A computed level, or a computed metric's change between two of its computed levels ("Microsoft's
+    total debt declined 5.1% (-$2,544 million) from $49,781 million in FY2022 to ...")."""
+    if "from_period" not in calc:
+        return _formula_sentence(facts, calc)
+    levels = {
+        c["period"]: c
+        for c in facts.formulas
+        if (c["ticker"], c["metric"]) == (calc["ticker"], calc["metric"])
+    }
+    old, new = levels.get(calc["from_period"]), levels.get(calc["to_period"])
+    if old is None or new is None:
+        return describe_calculation(calc)
+    by = calc["result_text"].lstrip("+-")
+    return (
+        f"{facts.of(calc['ticker'])} {calc['metric']} {_verb(calc['result'])} {by} "
+        f"from {old['result_text']} in {old['period']} to {new['result_text']} in {new['period']} "
+        f"(computed: {calc['expression']}){cite(calc.get('sources') or [])}"
+    )
 
 
 def _formula_sentence(facts: Facts, calc: dict[str, Any]) -> str:

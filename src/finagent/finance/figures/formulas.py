@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from finagent.finance.calculator import calculate
+from finagent.finance.calculator import calculate, difference
 from finagent.finance.figures.text import growth_change, parts_sum_fact, period_key, table_facts
 from finagent.finance.judgements import BY_NAME as JUDGEMENTS
 from finagent.finance.statements import titled
@@ -152,6 +152,20 @@ LINE_ITEMS: dict[str, LineItem] = {
             "cash_flow",
         ),
         LineItem("dividends", "dividends paid", ("dividends paid", "cash dividends paid"), "cash_flow"),
+        LineItem(
+            "current_debt",
+            "current portion of long-term debt",
+            (
+                "current portion of long-term debt",
+                "current maturities of long-term debt",
+                "short-term debt",
+                "short-term borrowings",
+            ),
+            "balance_sheet",
+        ),
+        LineItem(
+            "long_term_debt", "long-term debt", ("long-term debt", "long-term borrowings"), "balance_sheet"
+        ),
     )
 }
 
@@ -296,6 +310,15 @@ shown beside the quick ratio when liquidity is judged: analysts use both definit
 _LIQUIDITY = JUDGEMENTS["healthy liquidity"].cue.pattern
 _LIQUIDITY_NO_RATIO = rf"(?s)^(?!.*(?:{_QUICK_RATIO})).*?(?:{_LIQUIDITY})"  # a ratio named decides
 _LIQUIDITY_BY_QUICK_RATIO = _cue(_given(f"(?:{_QUICK_RATIO})", f"(?:{_LIQUIDITY})"))
+
+# A company's debt as a whole ("total debt", "has it increased its debt", "debt on its balance sheet"),
+# not one kind of it (long-term, short-term, net) nor a ratio or the notes that describe it.
+_TOTAL_DEBT = (
+    r"\btotal (?:debt|borrowings)\b(?!\s*(?:-\s*)?(?:to|ratio))"
+    r"|\b(?:its|their|the company's) debt\b(?!\s*(?:-\s*)?(?:to|ratio|structure|instruments?|management"
+    r"|strategy|covenants?|securities|maturit|issu))"
+    r"|\bdebt on (?:its |the |their )?balance sheets?\b"
+)
 
 # Several rows of one metric are alternative formulas, best first (the first computable one wins).
 FORMULAS: tuple[Formula, ...] = (
@@ -487,6 +510,12 @@ FORMULAS: tuple[Formula, ...] = (
         "percent",
     ),
     Formula(
+        "total debt",
+        _cue(_TOTAL_DEBT),
+        "{current_debt} + {long_term_debt}",
+        "amount",
+    ),
+    Formula(
         "fixed asset turnover",
         _cue(r"\bfixed asset turnover\b"),
         "{revenue} / {ppe_net}",
@@ -626,14 +655,16 @@ def with_prior_years(
     return out
 
 
-def ratio_changes(calculations: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The change in percent of each computed ratio (a quick ratio, a turnover) of a company between
-    consecutive fiscal years: "quick ratio change FY2022 -> FY2023: +3.4%". Percent metrics (margins)
-    move in points, not in percent of themselves, and are not changed here."""
+def formula_changes(calculations: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The change of each computed ratio or amount of a company between consecutive fiscal years:
+    "quick ratio change FY2022 -> FY2023: +3.4%". An amount's change also states its difference
+    ("total debt change FY2022 -> FY2023: -5.1% (-$2,544 million)"), computed as its own record.
+    Percent metrics (margins) move in points, not in percent of themselves, and are not changed here."""
     series: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for calc in calculations:
         annual = str(calc.get("period") or "").startswith("FY")
-        if calc.get("kind") == "formula" and calc.get("unit") == "ratio" and annual and calc.get("result"):
+        changed = calc.get("unit") == "ratio" or calc.get("unit") in UNIT_SCALES
+        if calc.get("kind") == "formula" and changed and annual and calc.get("result"):
             series[(calc["ticker"], calc["metric"])].append(calc)
     changes = []
     for (ticker, metric), members in series.items():
@@ -644,10 +675,34 @@ def ratio_changes(calculations: Sequence[dict[str, Any]]) -> list[dict[str, Any]
                 (old["period"], round(float(old["result"]), 4)),
                 (new["period"], round(float(new["result"]), 4)),
             )
-            if change is not None:
-                sources = sorted({*old.get("sources", []), *new.get("sources", [])})
-                changes.append(change | {"sources": sources})
+            if change is None:
+                continue
+            sources = sorted({*old.get("sources", []), *new.get("sources", [])})
+            moved = _moved_by(old, new) if new.get("unit") in UNIT_SCALES else None
+            if moved is not None:
+                change["result_text"] += f" ({moved['result_text']})"
+                changes.append(moved | {"sources": sources})
+            changes.append(change | {"sources": sources})
     return changes
+
+
+def _moved_by(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | None:
+    """An amount's difference between two years, as a record the figures check can trace."""
+    moved = difference(round(float(new["result"]), 4), round(float(old["result"]), 4))
+    if not moved.ok or moved.result is None:
+        return None
+    text = _result_text(abs(moved.result), "amount", new["unit"])
+    return {
+        "kind": "difference",
+        "ticker": new["ticker"],
+        "metric": new["metric"],
+        "since": old["period"],
+        "period": new["period"],
+        "expression": moved.expression,
+        "result": moved.result,
+        "result_text": ("-" if moved.result < 0 else "+") + text,
+        "unit": new["unit"],
+    }
 
 
 def compute_formulas(

@@ -380,6 +380,8 @@ def describe_calculation(calculation: dict[str, Any]) -> str:
     c = calculation
     if "from_period" in c:
         return f"{c['metric']} change {c['from_period']} -> {c['to_period']}: {c['result_text']}"
+    if "since" in c:  # an amount's difference between two years
+        return f"{c['metric']} change {c['since']} -> {c['period']}: {c['result_text']}"
     return f"{c['metric']} {c['period']}: {c['result_text']} (= {c.get('formula', c['expression'])})"
 
 

@@ -49,7 +49,9 @@ def sign_verdict(ask: Ask, calculations: Sequence[dict[str, Any]]) -> Verdict | 
     if ask.judgement:
         judged = judge(ask.judgement, calculations, period_key)
         return Verdict(judged.yes, judged.grounds, judged.clause()) if judged else None
-    calculations = [c for c in calculations if _of_the_metric(ask, c) or _about(ask.about, c)]
+    calculations = _computed_first(
+        [c for c in calculations if _of_the_metric(ask, c) or _about(ask.about, c)]
+    )
     if len({c.get("ticker") for c in calculations}) != 1:
         return None
     if ask.sign is not None:
@@ -59,6 +61,16 @@ def sign_verdict(ask: Ask, calculations: Sequence[dict[str, Any]]) -> Verdict | 
         changes = [c for c in calculations if "from_period" in c and c.get("result") is not None]
         return _decide(_asked_span(ask, changes), yes_sign=1 if ask.up else -1)
     return None
+
+
+def _computed_first(calculations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A metric computed from its lines (total debt) decides over those lines' own changes (its
+    long-term part fell, its current part rose): the question named the whole."""
+    computed = {c.get("metric") for c in calculations if c.get("kind") == "formula"}
+    changes = [c for c in calculations if c.get("metric") in computed and "from_period" in c]
+    if not changes:
+        return calculations
+    return [c for c in calculations if c.get("metric") in computed]
 
 
 def _of_the_metric(ask: Ask, calculation: dict[str, Any]) -> bool:
