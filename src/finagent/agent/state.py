@@ -91,6 +91,7 @@ class Analysis(TypedDict, total=False):
     breakdown: bool  # about a part of the company (segment, region, product line)
     forecast: bool  # what is expected (guidance, outlook), which statements never report
     release: bool  # what earnings releases report (adjusted figures, guidance)
+    revision: bool  # asks by how much a report revised a figure ("raised its guidance by how many points")
     event_words: bool  # a corporate event reported on an 8-K (a new CEO, an acquisition)
     event_days: list[str]  # ISO days the question dates a filing or an event by
     dated_documents: list[dict[str, Any]]  # finance.periods.DatedDocument.to_dict(): "the 8-K dated ..."

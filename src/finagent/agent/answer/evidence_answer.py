@@ -91,6 +91,7 @@ from finagent.finance.figures.verify import (
 )
 from finagent.finance.figures.written import numbers_in
 from finagent.finance.parts import PartsAsk
+from finagent.finance.revisions import asked_revision, revisions, size_text
 from finagent.finance.support import (
     support_problem,
     unanswered,
@@ -376,7 +377,11 @@ def _opening(state: State, read: Read) -> str:
         if ranking:
             return ranking
     if ask.kind != "direction":
-        return _ratio_change_opening(state, read) or _asked_line_opening(state, read)
+        return (
+            _revision_opening(state, read)
+            or _ratio_change_opening(state, read)
+            or _asked_line_opening(state, read)
+        )
     facts = Facts(
         ask=ask,
         metric=ask.metric or "",
@@ -387,6 +392,45 @@ def _opening(state: State, read: Read) -> str:
     )
     said = opening(facts)
     return said.text if said.text.startswith(("Yes (", "No (")) else ""
+
+
+def _revision_opening(state: State, read: Read) -> str:
+    """ "PepsiCo raised its core constant currency EPS growth guidance by 1 percentage point, to 9
+    percent from 8 percent [ER2]." for a question asking by how much a report revised a figure, from
+    the passage of the asked period that states both (code subtracts; the model stated both and left
+    the reader to)."""
+    analysis = state["analysis"]
+    if not analysis.get("revision"):
+        return ""
+    periods = {str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")}
+    for item in read.items:
+        if periods and item.get("period_label") not in periods:
+            continue
+        revision = asked_revision(revisions(str(item.get("text") or "")), analysis.get("terms") or [])
+        moved = revision.moved() if revision else None
+        if revision is None or moved is None or moved.result is None or moved.result == 0:
+            continue
+        ticker, label = item.get("ticker") or "", item["label"]
+        read.calculations.append(
+            {
+                "kind": "difference",
+                "ticker": ticker,
+                "metric": f"{revision.what} guidance",
+                "period": item.get("period_label") or "",
+                "expression": moved.expression,
+                "formula": "new - previous",
+                "result": moved.result,
+                "result_text": ("+" if moved.result > 0 else "-") + size_text(revision, moved.result),
+                "unit": "percent" if revision.points else "USD",
+                "sources": [label],
+            }
+        )
+        verb = "raised" if moved.result > 0 else "lowered"
+        return (
+            f"{name(ticker, analysis.get('names') or {})} {verb} its {revision.what} guidance by "
+            f"{size_text(revision, moved.result)}, to {revision.new.text} from {revision.old.text} [{label}]."
+        )
+    return ""
 
 
 def _asked_line_opening(state: State, read: Read) -> str:

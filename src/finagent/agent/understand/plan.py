@@ -27,6 +27,7 @@ from finagent.finance.periods import (
     preferred_granularity,
     undated_document,
 )
+from finagent.finance.revisions import asks_revision_size
 from finagent.finance.words import line_names, names_in
 
 _MARKET_CUES = re.compile(
@@ -225,6 +226,7 @@ def question_traits(
         "drivers": asks_drivers(question),
         "forecast": bool(_FORWARD.search(question)),
         "release": bool(_RELEASE_CUES.search(question)),
+        "revision": asks_revision_size(question),
         "event_words": bool(_EVENT_WORDS.search(question)),
         "event_days": event_days(question, spec_dicts),
         "dated_documents": [d.to_dict() for d in dated_documents(question)],
