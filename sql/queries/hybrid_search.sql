@@ -25,12 +25,12 @@ routed_raw AS (
 ),
 -- An 8-K's own Items (its account of the event, not the exhibits filed under Item 9.01) are always
 -- candidates of a company's search: a 140-page credit agreement filed with it must not crowd out the
--- page that says what happened. The rule is finance.filing_sections.event_item's.
+-- page that says what happened. The rule (event_item, composed in db/search.py) is
+-- finance.filing_sections.event_item's.
 events_raw AS (
     SELECT c.id, 1 - (c.embedding <=> %(query_vector)s::halfvec) AS score
     FROM chunks c
-    WHERE %(event_candidates)s > 0 AND c.kind = '8-K' AND c.section LIKE 'item\_%%'
-      AND c.section <> 'item_9_01' AND {filters}
+    WHERE %(event_candidates)s > 0 AND {event_item} AND {filters}
     ORDER BY c.embedding <=> %(query_vector)s::halfvec, c.id
     LIMIT %(event_candidates)s
 ),
@@ -86,9 +86,7 @@ SELECT f.id AS chunk_id, c.document_id,
        f.fused_score + greatest(
            %(statement_boost)s * (c.statement IS NOT NULL AND c.tsv @@ q.all_terms)::int,
            %(route_boost)s * coalesce(c.statement = ANY(%(statements)s), false)::int
-       ) + %(event_boost)s * coalesce(
-           c.kind = '8-K' AND c.section LIKE 'item\_%%' AND c.section <> 'item_9_01', false
-       )::int AS fused_score,
+       ) + %(event_boost)s * coalesce({event_item}, false)::int AS fused_score,
        f.vector_score, f.keyword_score,
        c.ticker, c.kind, c.fiscal_year, c.fiscal_quarter, c.period_end, c.section, c.section_title,
        c.page, c.char_start, c.char_end, c.is_table, c.statement, c.text, c.metadata,

@@ -14,9 +14,16 @@ from psycopg.rows import dict_row
 
 from finagent.db.filters import SearchFilters, clean_text
 from finagent.errors import SearchInputError
+from finagent.finance.filing_sections import EXHIBITS_ITEM
 from finagent.finance.fiscal import quarter_label
 from finagent.finance.statements import STATEMENTS
 from finagent.resources import read_sql
+
+# An 8-K's own Items, its account of the event (finance.filing_sections.event_item), as SQL over
+# chunks c: the search lifts them and always keeps some of them as candidates.
+_EVENT_ITEM = sql.SQL("(c.kind = '8-K' AND c.section LIKE 'item\\_%%' AND c.section <> {exhibits})").format(
+    exhibits=sql.Literal(EXHIBITS_ITEM)
+)
 
 MAX_QUERY_CHARS = 4000
 Fusion = Literal["weighted", "rrf"]
@@ -116,7 +123,7 @@ def build_search(
     leg_file = "queries/vector_leg_exact.sql" if use_exact else "queries/vector_leg_ann.sql"
     vector_leg = sql.SQL(read_sql(leg_file)).format(filters=predicate)
     statement = sql.SQL(read_sql("queries/hybrid_search.sql")).format(
-        vector_leg=vector_leg, filters=predicate
+        vector_leg=vector_leg, filters=predicate, event_item=_EVENT_ITEM
     )
     flagged_predicate, _ = filters.predicates(flagged=True)
     flagged = sql.SQL(read_sql("queries/flagged_matches.sql")).format(filters=flagged_predicate)
