@@ -108,8 +108,7 @@ def quoted_answer(
         item = items[rank]
         body = sentence.rstrip()
         lines.append(f"- {source_phrase(item, names)}: “{body}” [{item['label']}]")
-    lines = lines or event_openings(items, names, limit)
-    return f"{QUOTED_LEAD}\n" + "\n".join(lines) if lines else ""
+    return _quoted_block(lines or event_openings(items, names, limit))
 
 
 _ITEM_HEADING = re.compile(r"^\s*(Item\s+\d{1,2}\.\d{2}\b[^.]{0,120}\.)\s*", re.I)
@@ -143,5 +142,9 @@ def event_openings(items: Sequence[dict[str, Any]], names: dict[str, list[str]],
 def event_report(items: Sequence[dict[str, Any]], names: dict[str, list[str]]) -> str:
     """What the 8-K a question asks about reports, in its own words (its Items' openings, quoted),
     or empty when no passage is one of its Items."""
-    lines = event_openings(items, names)
+    return _quoted_block(event_openings(items, names))
+
+
+def _quoted_block(lines: Sequence[str]) -> str:
+    """Quoted source lines under the lead that says they are the sources' own words; empty for none."""
     return f"{QUOTED_LEAD}\n" + "\n".join(lines) if lines else ""
