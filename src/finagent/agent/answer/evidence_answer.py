@@ -38,7 +38,6 @@ from finagent.agent.evidence import (
     describe,
     format_evidence,
     query_terms,
-    subject_companies,
     subject_note,
 )
 from finagent.agent.planning import NARRATIVE_WORDS
@@ -117,16 +116,16 @@ class Read:
     givens: list[str] = field(default_factory=list)  # figures the question itself gives (a share asked about)
 
 
-def about_best_match(state: State) -> State:
-    """A question naming no company is answered about the company whose filings matched it best:
-    the evidence of the others (searched across the store) is set aside, so the answer does not mix
-    one company's cash with another's."""
+def about_best_match(state: State) -> tuple[State, str | None]:
+    """A question naming no company is answered about the company whose filings matched it best
+    (returned, for the answer's note): the evidence of the others (searched across the store) is set
+    aside, so the answer does not mix one company's cash with another's."""
     evidence = list(state.get("evidence") or [])
     subject = best_match(evidence, [dict(t) for t in state.get("targets") or []])
     if subject is None:
-        return state
+        return state, None
     kept = [e for e in evidence if e.get("ticker") == subject]
-    return cast(State, {**state, "evidence": kept})
+    return cast(State, {**state, "evidence": kept}), subject
 
 
 NO_ANSWER_LEAD = "The language model did not return an answer"
@@ -675,8 +674,9 @@ def _computed_ranking(state: State, context: Context) -> dict[str, Any] | None:
 
 async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     """The cited answer from the passages (see the module docstring)."""
+    subject = None
     if not state["analysis"].get("tickers"):
-        state = about_best_match(state)
+        state, subject = about_best_match(state)
     computed = _computed_ranking(state, context)
     if computed is not None:
         return computed
@@ -691,10 +691,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         quoted = _quoted(state, read, tools)
         if quoted is not None:
             return quoted
-    filings = [i for i in read.items if i["kind"] != "news"]
-    # A question naming no company is answered about the companies whose filings matched it best.
-    subjects = subject_companies(filings) if not tickers else []
-    notes = [*(state.get("warnings") or []), *([subject_note(subjects)] if subjects else [])]
+    notes = [*(state.get("warnings") or []), *([subject_note([subject])] if subject else [])]
     budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
     writer_chars = min(read.item_chars, max(240, budget // max(1, len(read.items))))
     terms = list(analysis.get("terms") or []) + query_terms(list(state.get("follow_up_queries") or []))
@@ -757,8 +754,8 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
             "figures marked [unverified] are not supported by the cited evidence or a computed result: "
             + ", ".join(c.text for c in validation.unverified[:5])
         )
-    if subjects and answer.strip():
-        answer = f"{subject_note(subjects)}\n\n{answer}"
+    if subject and answer.strip():
+        answer = f"{subject_note([subject])}\n\n{answer}"
     covered = sorted(
         {f"{f['ticker']} {f['period']}" for f in read.facts}
         or {f"{i.get('ticker') or ''} {i['period_label']}".strip() for i in read.items}
