@@ -312,10 +312,26 @@ def test_a_cagr_needs_its_amounts_in_the_evidence_not_its_years(items: list[dict
     assert "inputs are not in the evidence (90000)" in validation.unverified[0].how
 
 
-def test_the_counts_an_expression_passes_are_its_cagr_years_only() -> None:
+def test_a_rounded_calculation_is_checked_on_its_figures_not_its_digits(items: list[dict[str, Any]]) -> None:
+    rounded = {
+        "ticker": "AAPL",
+        "metric": "Total net sales",
+        "from_period": "Q2 FY2023",
+        "to_period": "Q3 FY2023",
+        "expression": "round(growth(94836, 81797), 3)",
+        "result": -13.749,
+        "result_text": "-13.749%",
+        "sources": ["10Q2", "10Q3"],
+    }
+    assert verify_answer("Net sales fell 13.749% [10Q3].", items, [rounded]).status == VERIFIED
+
+
+def test_the_counts_an_expression_passes_are_its_cagr_years_and_rounding_digits() -> None:
     from finagent.finance.calculator import count_arguments
 
     assert count_arguments("cagr(65398, 65984, 2)") == [2.0]
+    assert count_arguments("round(growth(94836, 81797), 1)") == [1.0]
+    assert count_arguments("round(5.5)") == []
     assert count_arguments("cagr(abs(-5), growth(1, 2), 3) * 100") == [3.0]
     assert count_arguments("growth(1, 2) + (3 / 3)") == []
     assert count_arguments("cagr(1; 2)") == []  # refused by the calculator: nothing to count

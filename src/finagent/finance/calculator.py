@@ -105,13 +105,14 @@ def _tokens(expression: str) -> list[tuple[str, str]]:
     return tokens
 
 
-_COUNT_ARGUMENTS = {"cagr": 2}
-"""Helper arguments (by position) that count periods rather than state a figure: a CAGR's years."""
+_COUNT_ARGUMENTS = {"cagr": 2, "round": 1}
+"""Helper arguments (by position) that count rather than state a figure: a CAGR's years, the digits a
+result is rounded to."""
 
 
 def count_arguments(expression: str) -> list[float]:
-    """The numbers an expression passes as counts (the 2 of "cagr(65398, 65984, 2)"), which no passage
-    prints; empty for an expression the calculator refuses."""
+    """The numbers an expression passes as counts (the 2 of "cagr(65398, 65984, 2)", of "round(x, 2)"),
+    which no passage prints; empty for an expression the calculator refuses."""
     try:
         tokens = _tokens(expression)
     except CalculationError:
