@@ -159,6 +159,17 @@ def test_a_figure_read_without_its_unit_takes_the_unit_the_passage_writes_and_wo
     assert [f["value"] for f in rejected] == [15, 2023]
 
 
+def test_a_figure_labelled_as_a_calculation_is_no_figure_of_the_passage() -> None:
+    """PepsiCo's release writes "$1.0 billion" of share repurchases; the model copied it as
+    "diff(9.0, 8.0): $1 billion", its own working for the guidance's move."""
+    evidence = {"ER1": {"text": "share repurchases of $1.0 billion; 9 percent (previously 8 percent)"}}
+    fact = {"ticker": "PEP", "period": "Q1 FY2023", "value": 1, "unit": "USD billions", "source": "ER1"}
+    verified, rejected = verify_facts([fact | {"metric": "diff(9.0, 8.0)"}], evidence)
+    assert verified == [] and len(rejected) == 1
+    verified, _ = verify_facts([fact | {"metric": "share repurchases"}], evidence)
+    assert format_facts(verified) == "- PEP Q1 FY2023 share repurchases: $1 billion [ER1]"
+
+
 def test_compute_changes_uses_the_calculator_in_period_order() -> None:
     facts = [
         {

@@ -303,8 +303,9 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
         if analysis.get("average"):
             read.calculations += mean_over_periods(read.calculations)
         read.calculations += formula_changes(read.calculations)
-    elif analysis.get("quantities", True) and analysis.get("tickers"):
-        # The model copies figures only for named companies of a question that asks a quantity.
+    elif analysis.get("quantities", True) and analysis.get("tickers") and not analysis.get("revision"):
+        # The model copies figures only for named companies of a question that asks a quantity (not
+        # the size of a revision: code computes it from the passage that states both figures).
         found = {(f["ticker"], f["period"]) for f in read.facts}
         uncovered = [i for i in filings if (i.get("ticker") or "", i["period_label"]) not in found]
         if uncovered:

@@ -16,7 +16,7 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
-from finagent.finance.calculator import growth_pct
+from finagent.finance.calculator import HELPERS, growth_pct
 from finagent.finance.facts import FiscalCalendar, report_calendar
 from finagent.finance.figures.written import counts_something, numbers_in, scan_figures
 from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
@@ -44,17 +44,27 @@ def after_its_report(fact: dict[str, Any], item: dict[str, Any] | None) -> bool:
     return bool(own) and period_key(str(fact.get("period") or ""))[0] > own
 
 
+# A label written as a calculation ("diff(9.0, 8.0)") names no line of a passage: a model's working.
+_EXPRESSION = re.compile(rf"\b(?:{'|'.join(HELPERS)})\s*\(", re.I)
+
+
 def verify_facts(
     facts: Sequence[dict[str, Any]], evidence_by_label: dict[str, dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Split facts into (verified, rejected): a verified value is written in the item it cites."""
+    """Split facts into (verified, rejected): a verified value is written in the item it cites, under a
+    label that is no calculation."""
     verified: list[dict[str, Any]] = []
     rejected: list[dict[str, Any]] = []
     seen: set[tuple[str, str, str]] = set()
     for fact in facts:
         item = evidence_by_label.get(fact["source"])
         key = (fact["ticker"], fact["period"], _metric_key(fact["metric"]))
-        if item is None or not value_in_text(fact["value"], item["text"]) or key in seen:
+        if (
+            item is None
+            or not value_in_text(fact["value"], item["text"])
+            or key in seen
+            or _EXPRESSION.search(str(fact["metric"]))
+        ):
             rejected.append(fact)
             continue
         unit = fact.get("unit")
