@@ -146,8 +146,13 @@ def test_total_debt_and_its_change_from_microsoft_balance_sheets() -> None:
     assert describe_calculation(moved) == "total debt change FY2022 -> FY2023: -$2,544 million"
     assert describe_calculation(change) == "total debt change FY2022 -> FY2023: -5.1% (-$2,544 million)"
     assert moved["expression"] == "diff(47237.0, 49781.0)" and moved["unit"] == "USD millions"
-    from finagent.agent.answer.evidence_answer import Read, _opening
+    from finagent.agent.answer.evidence_answer import Read, _computed_lines, _opening
     from finagent.finance.asks import read_ask
+
+    listed = _computed_lines([*levels, moved, change]).splitlines()
+    assert [line.split(" (computed")[0] for line in listed[3:]] == [
+        "- MSFT total debt change FY2022 -> FY2023: -5.1% (-$2,544 million)"  # the difference once
+    ]
 
     question = "Has Microsoft increased its debt on balance sheet between FY2023 and the FY2022 period?"
     ask = read_ask(question, ["MSFT"], {}, [])

@@ -543,7 +543,7 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
             answer += "\n\n" + unavailable
         if read.facts and analysis.get("quantities", True):
             lines = [format_facts(read.facts)]
-            lines += [_calculation_line(c) for c in read.calculations]
+            lines += [_calculation_line(c) for c in _listed(read.calculations)]
             answer += "\n\nFigures:\n" + "\n".join(lines)
         return Composed(answer, text, len(head), notes + dropped)
 
@@ -559,10 +559,25 @@ def _computed_lines(calculations: list[dict[str, Any]]) -> str:
     metrics = {c["metric"] for c in calculations if c.get("kind") == "formula"}
     lines = [
         _calculation_line(c) + (f" [{', '.join(c['sources'])}]" if c.get("sources") else "")
-        for c in calculations
+        for c in _listed(calculations)
         if c["metric"] in metrics
     ]
     return "\n".join([COMPUTED_LEAD, *lines]) if lines else ""
+
+
+def _listed(calculations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The calculations a figure list shows: an amount's difference between two years is left to its
+    change's line, which states it ("-5.1% (-$2,544 million)"); the check still reads both."""
+    changes = {
+        (c["ticker"], c["metric"], c["from_period"], c["to_period"])
+        for c in calculations
+        if "from_period" in c
+    }
+    return [
+        c
+        for c in calculations
+        if not ("since" in c and (c["ticker"], c["metric"], c["since"], c["period"]) in changes)
+    ]
 
 
 def _calculation_line(calc: dict[str, Any]) -> str:
