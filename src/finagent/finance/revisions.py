@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from finagent.finance.calculator import CalcResult, difference
 from finagent.finance.figures.written import WrittenFigure, scan_figures
@@ -22,7 +23,7 @@ _OUTLOOK = re.compile(r"\b(?:guidance|outlook|forecast|targets?|expectations?|es
 # Clause boundaries before a revised figure; a decimal point ("$7.27") or a thousands comma is none.
 _CLAUSE_END = re.compile(r"(?<!\d)[.;:](?!\d)|,\s+|\(")
 _WORD = re.compile(r"[a-z][a-z\-]{2,}")
-_STOP = frozenset({"and", "the", "for", "its", "our", "now", "of", "with", "expects", "deliver", "imply"})
+_STOP = frozenset({"and", "the", "for", "its", "our", "now", "with", "expects", "deliver", "imply"})
 _MAX_WHAT_WORDS = 6
 
 
@@ -85,3 +86,23 @@ def size_text(revision: Revision, result: float) -> str:
     if revision.points:
         return f"{size:g} percentage point{'' if size == 1 else 's'}"
     return f"${size:,.2f}" if revision.new.currency else f"{size:g}"
+
+
+def revision_record(revision: Revision, ticker: str, period: str, source: str) -> dict[str, Any] | None:
+    """The computed move as the answer's calculation record (the figures check traces its inputs to
+    the passage), or None when the figure did not move."""
+    moved = revision.moved()
+    if not moved.ok or not moved.result:
+        return None
+    return {
+        "kind": "difference",
+        "ticker": ticker,
+        "metric": f"{revision.what} guidance",
+        "period": period,
+        "expression": moved.expression,
+        "formula": "new - previous",
+        "result": moved.result,
+        "result_text": ("+" if moved.result > 0 else "-") + size_text(revision, moved.result),
+        "unit": "percent" if revision.points else "USD",
+        "sources": [source],
+    }

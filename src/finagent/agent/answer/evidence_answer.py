@@ -90,7 +90,7 @@ from finagent.finance.figures.verify import (
 )
 from finagent.finance.figures.written import numbers_in
 from finagent.finance.parts import PartsAsk
-from finagent.finance.revisions import asked_revision, revisions, size_text
+from finagent.finance.revisions import asked_revision, revision_record, revisions
 from finagent.finance.support import (
     support_problem,
     unanswered,
@@ -407,28 +407,17 @@ def _revision_opening(state: State, read: Read) -> str:
         if periods and item.get("period_label") not in periods:
             continue
         revision = asked_revision(revisions(str(item.get("text") or "")), analysis.get("terms") or [])
-        moved = revision.moved() if revision else None
-        if revision is None or moved is None or moved.result is None or moved.result == 0:
-            continue
         ticker, label = item.get("ticker") or "", item["label"]
-        read.calculations.append(
-            {
-                "kind": "difference",
-                "ticker": ticker,
-                "metric": f"{revision.what} guidance",
-                "period": item.get("period_label") or "",
-                "expression": moved.expression,
-                "formula": "new - previous",
-                "result": moved.result,
-                "result_text": ("+" if moved.result > 0 else "-") + size_text(revision, moved.result),
-                "unit": "percent" if revision.points else "USD",
-                "sources": [label],
-            }
+        record = (
+            revision_record(revision, ticker, item.get("period_label") or "", label) if revision else None
         )
-        verb = "raised" if moved.result > 0 else "lowered"
+        if revision is None or record is None:
+            continue
+        read.calculations.append(record)
+        verb = "raised" if record["result"] > 0 else "lowered"
         return (
             f"{name(ticker, analysis.get('names') or {})} {verb} its {revision.what} guidance by "
-            f"{size_text(revision, moved.result)}, to {revision.new.text} from {revision.old.text} [{label}]."
+            f"{record['result_text'][1:]}, to {revision.new.text} from {revision.old.text} [{label}]."
         )
     return ""
 
