@@ -412,3 +412,29 @@ def test_a_question_about_the_reports_covers_each_of_them_and_says_which(
     assert labels == ["Q1 FY2023", "Q2 FY2023", "Q3 FY2023"], labels
     reports = next(p for p in state["answer"].split("\n\n") if p.startswith("Reports read: "))
     assert all(f"AAPL 10-Q {label}" in reports for label in labels), reports
+
+
+def test_a_forecast_of_a_year_an_earlier_report_schedules_reads_that_years_row(
+    db: Database, settings: Settings
+) -> None:
+    """ "As of FY2021 ... in 2024": the FY2021 10-K's schedule is read by its 2024 row; no 10-K of
+    FY2024 is looked for (nor its absence warned of)."""
+    from tests.pure.test_schedules import BENEFITS
+
+    leases = "Lease payments are due as follows:\n(dollars in millions) | 2022 | 90 | 2023 | 80 | 2024 | 70"
+    blocks = [
+        Block(text, section="item_8", section_title="Notes", page=page, is_table=True)
+        for text, page in ((BENEFITS, 93), (leases, 94))
+    ]
+    doc = make_doc("VZ", "10-K", 2021, None, blocks, period_end=date(2021, 12, 31))
+    IngestPipeline(db, get_embedder(settings), settings).run([item(doc)])
+    models = script([GOOD], extract=[{"facts": []}])
+    state = run(settings, models, "As of FY 2021, how much did VZ expect to pay for its retirees in 2024?")
+    assert [t["label"] for t in state["targets"]] == ["FY2021"]
+    assert not [w for w in state.get("warnings") or [] if "FY2024" in w], state.get("warnings")
+    assert state["answer"].startswith(
+        "Verizon Communications' 10-K for FY2021 [10K1] gives for 2024, in its table “The benefit "
+        "payments to retirees are expected to be paid as follows”: Pension Benefits $1,097 million; "
+        "Health Care and Life $862"
+    ), state["answer"]
+    close_resources()

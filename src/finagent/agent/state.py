@@ -90,6 +90,7 @@ class Analysis(TypedDict, total=False):
     ask: dict[str, Any]  # finance.asks.Ask.to_dict(): value, ranking, change, overtake, direction, ...
     breakdown: bool  # about a part of the company (segment, region, product line)
     forecast: bool  # what is expected (guidance, outlook), which statements never report
+    ahead_years: list[int]  # years a forecast looks ahead to from an earlier named report (its schedules)
     release: bool  # what earnings releases report (adjusted figures, guidance)
     revision: bool  # asks by how much a report revised a figure ("raised its guidance by how many points")
     event_words: bool  # a corporate event reported on an 8-K (a new CEO, an acquisition)
@@ -206,4 +207,5 @@ class SearchTask(TypedDict):
     document_ids: NotRequired[list[int]]  # these documents only (a document the question named by its day)
     forecast: NotRequired[bool]  # a forecast question: no statement lift (statements report results)
     exact: NotRequired[bool]  # the period's own documents or nothing (no covering annual report)
+    table: NotRequired[bool]  # a table sought by the words its rows print: full text weighs as meaning does
     sections: NotRequired[list[str]]  # report Items only (finance.filing_sections), e.g. item_3

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from finagent.agent.answer.draft import Composed, Drafted, Writer, draft
-from finagent.agent.answer.parts import parts_opening
-from finagent.agent.answer.quotes import QUOTED_LEAD, event_report, quoted_answer
+from finagent.agent.answer.parts import parts_opening, parts_passages
+from finagent.agent.answer.quotes import QUOTED_LEAD, event_report, quoted_answer, source_phrase
 from finagent.agent.answer.statements import Facts, opening
 from finagent.agent.answer.wording import name
 from finagent.agent.answer.writing import (
@@ -97,6 +97,7 @@ from finagent.finance.support import (
     verdict_problem,
     yes_or_no_against_computed,
 )
+from finagent.finance.tables.schedule import asked_schedule, scheduled_rows
 from finagent.llm.structured import structured_call
 
 LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
@@ -287,6 +288,7 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
     elif not (analysis.get("narrative") or analysis.get("forecast") or analysis.get("drivers")):
         periods = [str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")]
         evidence = favour_asked_lines(evidence, analysis["question"], phrases, periods)
+    evidence = favour_parts_tables(state, evidence)
     needed = list(analysis.get("statements") or []) if formulas else []
     items, item_chars, left_out = budgeted_evidence(evidence, context, needed)
     read = Read(items, item_chars, warnings=list(left_out))
@@ -379,6 +381,7 @@ def _opening(state: State, read: Read) -> str:
     if ask.kind != "direction":
         return (
             _revision_opening(state, read)
+            or _schedule_opening(state, read)
             or _ratio_change_opening(state, read)
             or _asked_line_opening(state, read)
         )
@@ -419,6 +422,31 @@ def _revision_opening(state: State, read: Read) -> str:
             f"{name(ticker, analysis.get('names') or {})} {verb} its {revision.what} guidance by "
             f"{record['result_text'][1:]}, to {revision.new.text} from {revision.old.text} [{label}]."
         )
+    return ""
+
+
+def _schedule_opening(state: State, read: Read) -> str:
+    """ "Verizon's 10-K for FY2021 [10K1] gives for 2024, in its table “The benefit payments to retirees
+    are expected to be paid as follows”: Pension Benefits $1,097 million; Health Care and Life $862
+    million." for a forecast of a year the named report schedules, read by that year's row (the model
+    could not tell the row from its neighbours in a flattened table)."""
+    analysis = state["analysis"]
+    years = analysis.get("ahead_years") or []
+    periods = {str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")}
+    names = analysis.get("names") or {}
+    for year in years[:1]:
+        found = [
+            (row, item)
+            for item in read.items
+            if item.get("period_label") in periods and item.get("kind") != "news"
+            for row in scheduled_rows(str(item.get("text") or ""), year)
+        ]
+        row = asked_schedule([r for r, _ in found], analysis.get("terms") or [])
+        if row is None:
+            continue
+        item = next(i for r, i in found if r is row)
+        table = f", in its table “{row.title}”" if row.title else ""
+        return f"{source_phrase(item, names)} [{item['label']}] gives for {year}{table}: {row.reads()}."
     return ""
 
 
@@ -468,17 +496,37 @@ def _ratio_change_opening(state: State, read: Read) -> str:
     return " ".join(sentences)
 
 
-def _parts_opening(state: State, read: Read, ask: PartsAsk) -> str:
-    """The parts ranking's sentences; their computed shares and changes join the calculations."""
+def _parts_wanted(state: State) -> dict[str, list[tuple[int, int | None]]]:
+    """Each company's asked periods, as (fiscal year, quarter), whose parts are ranked."""
     wanted: dict[str, list[tuple[int, int | None]]] = {}
     for target in state.get("targets") or []:
         if target.get("ticker") and target.get("fiscal_year") and not target.get("companion"):
             wanted.setdefault(target["ticker"], []).append(
                 (target["fiscal_year"], target.get("fiscal_quarter"))
             )
+    return wanted
+
+
+def favour_parts_tables(state: State, evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A table whose rows are the asked parts of the whole, adding up to it for the asked period,
+    ranks first: code ranks from it, so Best Buy's segment note (Domestic revenue by product category)
+    must not be left out of the passages read for the MD&A pages around it."""
+    ask = Ask.from_dict(state["analysis"].get("ask")).parts
+    if ask is None:
+        return evidence
+    calendars = state["analysis"].get("calendars") or {}
+    holding = parts_passages(ask, evidence, _parts_wanted(state), calendars)
+    return [
+        {**e, "fused_score": float(e["fused_score"]) + LINE_LIFT} if e["chunk_id"] in holding else e
+        for e in evidence
+    ]
+
+
+def _parts_opening(state: State, read: Read, ask: PartsAsk) -> str:
+    """The parts ranking's sentences; their computed shares and changes join the calculations."""
     analysis = state["analysis"]
     found = parts_opening(
-        ask, read.items, wanted, analysis.get("calendars") or {}, analysis.get("names") or {}
+        ask, read.items, _parts_wanted(state), analysis.get("calendars") or {}, analysis.get("names") or {}
     )
     if found is None:
         return ""

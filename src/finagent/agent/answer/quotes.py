@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence, Set
 from typing import Any
 
-from finagent.agent.answer.wording import name
+from finagent.agent.answer.wording import name, owned
 from finagent.finance.filing_sections import event_item
 from finagent.finance.support import content_words, is_pointer
 from finagent.finance.words import SENTENCE_BREAK
@@ -29,7 +29,7 @@ def source_phrase(item: dict[str, Any], names: dict[str, list[str]]) -> str:
         day = (item.get("published_at") or item.get("period_end") or "")[:10]
         return f"A news article of {day}" if day else "A news article"
     who = name(item["ticker"], names) if item.get("ticker") else "The"
-    owner = f"{who}'s" if item.get("ticker") else who
+    owner = owned(who) if item.get("ticker") else who
     period = item.get("period_label") or ""
     when = f" for {period}" if period and period != "undated" else ""
     return f"{owner} {item.get('kind') or 'document'}{when}"

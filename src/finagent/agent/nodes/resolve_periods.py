@@ -77,6 +77,7 @@ def _company_targets(
     """One company's targets on its calendar and inventory, the nearest earlier report when none of
     the periods asked is stored, its whole history when nothing resolves."""
     kinds = _kinds(analysis, context)
+    specs = _reports_only(specs, held, analysis)
     prefer: Any = "annual" if analysis.get("granularity") == "annual" else "quarter"
     calendar = calendar_for(company)
     history = History.from_dict(analysis.get("long_history"))
@@ -104,6 +105,15 @@ def _company_targets(
         resolution.periods.extend(earlier.periods)
     periods = [p.to_dict() for p in resolution.periods]
     return periods or [_any_period(ticker)], warnings
+
+
+def _reports_only(specs: list[TimeSpec], held: list[Any], analysis: Any) -> list[TimeSpec]:
+    """A year a forecast looks ahead to, of which nothing is stored, is read in the earlier report the
+    question names ("as of FY2021 ... in 2024"), not searched for as a report of its own."""
+    ahead = set(analysis.get("ahead_years") or [])
+    stored = {period.fiscal_year for period in held}
+    kept = [s for s in specs if not (s.kind == "fiscal_year" and s.year in ahead and s.year not in stored)]
+    return kept or specs
 
 
 def _history_specs(history: History, specs: list[TimeSpec], held: list[Any]) -> list[TimeSpec]:

@@ -202,6 +202,13 @@ def formula_keys(question: str) -> list[int]:
     return [FORMULAS.index(f) for f in formulas_for(question)]
 
 
+def ahead_years(specs: list[TimeSpec]) -> list[int]:
+    """The years a forecast question looks ahead to from the report it names: "as of FY2021, how much
+    did Verizon expect to pay in 2024?" reads the FY2021 10-K's row for 2024, not a 10-K of FY2024."""
+    years = sorted({s.year for s in specs if s.kind == "fiscal_year" and s.year})
+    return years[1:]
+
+
 def question_traits(
     question: str,
     specs: list[TimeSpec],
@@ -225,6 +232,7 @@ def question_traits(
         "says": is_what_said(question),
         "drivers": asks_drivers(question),
         "forecast": bool(_FORWARD.search(question)),
+        "ahead_years": ahead_years(specs) if _FORWARD.search(question) else [],
         "release": bool(_RELEASE_CUES.search(question)),
         "revision": asks_revision_size(question),
         "event_words": bool(_EVENT_WORDS.search(question)),
