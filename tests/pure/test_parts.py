@@ -359,3 +359,24 @@ def test_a_ranking_of_regions_also_searches_the_segment_table() -> None:
     assert ask is not None and _parts_queries(ask) == ["revenue by region", "revenue by segment"]
     liability = read_parts_ask("What was the largest liability in American Express's Balance Sheet in 2022?")
     assert liability is not None and _parts_queries(liability) == ["total liabilities balance sheet"]
+
+
+def test_the_table_of_the_asked_parts_is_read_before_the_passages_around_it() -> None:
+    """Code ranks from the parts table, so it must not be left out of the passages read (a segment
+    note printing its table after unrelated prose ranks below the discussion pages); a segment's own
+    breakdown is not lifted while the firm's total is among the passages."""
+    from finagent.agent.answer.evidence_answer import favour_parts_tables
+
+    question = "Which of JPM's business segments had the lowest net revenue in 2021 Q1?"
+    ask = read_ask(question, ["JPM"], {"JPM": [10]}, []).to_dict()
+    target = {"ticker": "JPM", "fiscal_year": 2021, "fiscal_quarter": 1}
+    state: object = {"analysis": {"ask": ask, "calendars": {"JPM": [12, 0]}}, "targets": [target]}
+    discussion = {"ticker": "JPM", "kind": "10-Q", "text": "Net revenue rose on markets.", "fused_score": 0.9}
+    passages = [
+        discussion | {"chunk_id": 1},
+        _item("JPM", "Legal matters.\n" + FIRM_SEGMENTS, "10-Q", "") | {"chunk_id": 2, "fused_score": 0.4},
+        _item("JPM", SEGMENT_PRODUCTS + "segment results", "10-Q", "") | {"chunk_id": 3, "fused_score": 0.5},
+    ]
+    lifted = favour_parts_tables(state, passages)  # type: ignore[arg-type]
+    scores = {p["chunk_id"]: p["fused_score"] for p in lifted}
+    assert scores[2] > scores[1] > scores[3], scores

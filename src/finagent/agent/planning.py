@@ -319,10 +319,13 @@ def _parts_searches(state: State, context: Context) -> list[Send]:
         kinds = search_kinds(target, state["analysis"])
         priors = search_priors(target, state["targets"], state["analysis"], context.narrow_kinds)
         for query in _parts_queries(parts):
-            sends.append(Send("search", make_task(target, query, kinds, TOPIC_HITS, 0, [], priors)))
+            task = make_task(target, query, kinds, PARTS_HITS, 0, [], priors)
+            task["table"] = True
+            sends.append(Send("search", task))
     return sends
 
 
+PARTS_HITS = 10  # passages a parts table search adds: those whose rows add up to the whole rank first
 _UNIT_NOUNS = re.compile(r"^(?:region|segment|geograph|business|division|operat|market)", re.I)
 
 

@@ -74,10 +74,34 @@ def _best_block(
 ) -> tuple[PartsBlock, dict[str, Any]] | None:
     """The block whose whole the question names best, then whose passage names the parts' kind
     ("geographic", "segment"), then the finest breakdown (segments before "products and services"),
-    then the best-ranked passage. A block whose total is below the largest value its whole takes in
-    the passages for that period breaks down a part (one segment's revenue by line of business), not
-    the company's, unless it is the segments' own total ("Reportable segment net revenues", which
-    leaves out corporate items)."""
+    then the best-ranked passage."""
+    found = _qualifying(ask, items, wanted, calendars)
+    if not found:
+        return None
+    _, block, item = max(found, key=lambda f: f[0])
+    return block, item
+
+
+def parts_passages(
+    ask: PartsAsk,
+    items: Sequence[dict[str, Any]],
+    wanted: dict[str, list[tuple[int, int | None]]],
+    calendars: dict[str, Any],
+) -> set[int]:
+    """The chunk ids of the passages holding a block of the asked parts that adds up to the whole."""
+    return {int(item["chunk_id"]) for _, _, item in _qualifying(ask, items, wanted, calendars)}
+
+
+def _qualifying(
+    ask: PartsAsk,
+    items: Sequence[dict[str, Any]],
+    wanted: dict[str, list[tuple[int, int | None]]],
+    calendars: dict[str, Any],
+) -> list[tuple[tuple[int, int, int, int], PartsBlock, dict[str, Any]]]:
+    """Every block of the asked parts, with its rank key. A block whose total is below the largest
+    value its whole takes in the passages for that period breaks down a part (one segment's revenue
+    by line of business), not the company's, unless it is the segments' own total ("Reportable
+    segment net revenues", which leaves out corporate items)."""
     found: list[tuple[int, dict[str, Any], PartsBlock]] = []
     largest: dict[tuple[str, str], Decimal] = {}
     for rank, item in enumerate(items):
@@ -86,7 +110,7 @@ def _best_block(
             found += [(rank, item, block) for block in _blocks(ask, table, calendar, periods)]
             for whole, period, value in totals_for(table, calendar, periods):
                 largest[(whole, period)] = max(largest.get((whole, period), value), value)
-    best: tuple[tuple[int, int, int, int], PartsBlock, dict[str, Any]] | None = None
+    kept = []
     for rank, item, block in found:
         score = block_score(block, ask)
         kind = kind_named(ask.noun, str(item.get("text") or ""), [p.label for p in block.parts])
@@ -95,10 +119,8 @@ def _best_block(
         company_total = largest.get((whole_key(block.whole), block.period.label), abs(block.total))
         if not ask.named and not sums_segments(block) and abs(block.total) < company_total * Decimal("0.99"):
             continue
-        key = (score, kind, len(block.parts), -rank)
-        if best is None or key > best[0]:
-            best = (key, block, item)
-    return (best[1], best[2]) if best else None
+        kept.append(((score, kind, len(block.parts), -rank), block, item))
+    return kept
 
 
 def _tables(item: dict[str, Any], calendars: dict[str, Any]) -> list[tuple[PeriodTable, FiscalCalendar]]:

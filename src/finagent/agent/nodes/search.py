@@ -43,6 +43,12 @@ def _filters(task: SearchTask, context: Context) -> SearchFilters:
     )
 
 
+TABLE_WEIGHTS = (0.5, 0.5)
+"""(vector, keyword) of a search for a table by the words its rows print ("revenue by product
+category"): a passage where a table follows unrelated prose embeds far from them, though it prints
+every one of them."""
+
+
 async def _hits(
     task: SearchTask, context: Context, log: dict[str, Any]
 ) -> tuple[list[Any], list[FlaggedMatch], str]:
@@ -52,7 +58,7 @@ async def _hits(
     settings = resources.settings
     filters = _filters(task, context)
     vector = await asyncio.to_thread(resources.query_vector, task["query"])
-    vector_weight, keyword_weight = context.fusion_weights(settings)
+    vector_weight, keyword_weight = TABLE_WEIGHTS if task.get("table") else context.fusion_weights(settings)
     log |= {"vector_weight": vector_weight, "keyword_weight": keyword_weight}
     lift = 0.0 if task.get("forecast") or not context.lift_statements else settings.statement_boost
     # a question about the 8-K of a date is routed to its own Items, as a figure question to statements
