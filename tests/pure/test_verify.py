@@ -668,3 +668,25 @@ def test_numbers_in_reads_numbers_not_dates_or_labels() -> None:
     text = "Net sales | 81,797 | (1,234) | 44.5% for the quarter ended September 30, 2023 (Q3 FY2023, 10-Q)"
     assert numbers_in(text) == [81797.0, 1234.0, 44.5]
     assert numbers_in("$94.9 billion in 2023") == [94.9, 2023.0]
+
+
+def test_a_threshold_the_question_gives_is_no_companys_figure_for_a_period() -> None:
+    """ "… moved by up to 1.1 percentage points from FY2015 to FY2023, within 2%": the 2% is the
+    question's own limit, not Best Buy's 2% revenue change of FY2016 stated for the wrong years."""
+    from finagent.finance.figures.verify import PeriodScope
+
+    change = {"ticker": "BBY", "period": "FY2016", "value": -2.0, "kind": "percent", "what": "revenue"}
+    known = [change | {"change": True}]
+    sentence = (
+        "Yes (computed from the figures: Best Buy's gross margin moved by up to 1.1 percentage points "
+        "from one period to the next from FY2015 to FY2023, within 2%: the largest move was from FY2022 "
+        "to FY2023)."
+    )
+    calculations = [{"kind": "limit", "ticker": "BBY", "result": 2.0, "expression": "", "sources": []}]
+    names = {"BBY": ["BBY", "Best Buy"]}
+    flagged = verify_answer(sentence, [], calculations, scope=PeriodScope(known=known, names=names))
+    assert any(c.text == "2%" for c in flagged.unverified)
+    scope = PeriodScope(known=known, names=names, givens=frozenset({2.0}))
+    asked = {"chunk_id": None, "label": None, "text": "2 percentage points 2%", "period_label": ""}
+    checks = verify_answer(sentence, [asked], calculations, scope=scope).checks
+    assert not [c for c in checks if c.text == "2%" and not c.verified]

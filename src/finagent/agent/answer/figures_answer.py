@@ -210,6 +210,7 @@ def _scope(state: State, computed: Computed) -> PeriodScope:
             t: [x["label"] for x in targets if x["ticker"] == t] for t in {x["ticker"] for x in targets}
         },
         calendars={t: (int(v[0] or 12), int(v[1] or 0)) for t, v in calendars.items()},
+        givens=frozenset(float(c["result"]) for c in computed.calculations if c.get("kind") == "limit"),
     )
 
 

@@ -40,6 +40,8 @@ class PeriodScope:
     names: dict[str, list[str]] = field(default_factory=dict)
     targets: dict[str, list[str]] = field(default_factory=dict)
     calendars: dict[str, tuple[int, int]] = field(default_factory=dict)  # ticker -> (FYE month, offset)
+    givens: frozenset[float] = frozenset()
+    """Values the question itself states ("within 2%"): no company's figure for any period."""
 
 
 def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> set[str]:
@@ -89,7 +91,7 @@ def period_verdict(
     """(verified, how) when the figure is a known value of a named company: verified for the period
     the sentence states, unsupported when it belongs to another period, when a level is stated as a
     change, or when a change is described in the wrong direction; None when it is no known value."""
-    if figure.kind == "date":
+    if figure.kind == "date" or figure.value in scope.givens:
         return None
     said = companies_in(sentence, scope.names)
     named = said or set(scope.names) or {k["ticker"] for k in scope.known}
