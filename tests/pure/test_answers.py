@@ -632,3 +632,7 @@ def test_a_sentence_the_model_repeats_is_said_once() -> None:
         "/ current liabilities [10K1]. Liquidity is tight."
     )
     assert without_repeats("Yes. Yes. Revenue rose.") == "Yes. Yes. Revenue rose."  # too short to be a loop
+    opening = "PepsiCo raised its guidance by 1 percentage point, to 9 percent from 8 percent [ER2]."
+    assert without_repeats(f"{opening} 2 [ER2]. 3 [ER1].") == opening  # stray numbers, no words
+    listed = "1. Revenue rose [10K1]. 2. Costs fell."
+    assert without_repeats(listed) == listed  # list numbers are kept

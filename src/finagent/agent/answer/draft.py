@@ -43,8 +43,9 @@ def whole_sentences(text: str) -> str:
 
 
 def without_repeats(text: str) -> str:
-    """``text`` with each sentence said once: a small model loops ("The quick ratio was 0.71 [10K3].
-    This ratio is calculated as ... The quick ratio was 0.71 [10K3]. ...")."""
+    """``text`` with each sentence said once, and none that is no words: a small model loops ("The
+    quick ratio was 0.71 [10K3]. This ratio is calculated as ... The quick ratio was 0.71 [10K3].
+    ...") and trails stray numbers after a computed opening ("2 [ER2]. 3 [ER1].")."""
     seen: set[str] = set()
     kept: list[str] = []
     start = 0
@@ -53,8 +54,8 @@ def without_repeats(text: str) -> str:
         start = end
         bare = re.sub(r"\[[^\]]{1,40}\]", " ", span)  # the same sentence citing another passage
         key = " ".join(re.sub(r"[^\w%.$]+", " ", bare).lower().split())
-        if len(key) > 20 and key in seen:
-            continue
+        if (len(key) > 20 and key in seen) or (bare != span and not re.search(r"[^\W\d_]", bare)):
+            continue  # a loop, or numbers and citations with no word ("2 [ER2].")
         seen.add(key)
         kept.append(span)
     return "".join(kept)
