@@ -636,3 +636,4 @@ def test_a_sentence_the_model_repeats_is_said_once() -> None:
     assert without_repeats(f"{opening} 2 [ER2]. 3 [ER1].") == opening  # stray numbers, no words
     listed = "1. Revenue rose [10K1]. 2. Costs fell."
     assert without_repeats(listed) == listed  # list numbers are kept
+    assert without_repeats("Revenue rose [10K1]. 2. [ER2] 3.") == "Revenue rose [10K1]."

@@ -45,20 +45,32 @@ def whole_sentences(text: str) -> str:
 def without_repeats(text: str) -> str:
     """``text`` with each sentence said once, and none that is no words: a small model loops ("The
     quick ratio was 0.71 [10K3]. This ratio is calculated as ... The quick ratio was 0.71 [10K3].
-    ...") and trails stray numbers after a computed opening ("2 [ER2]. 3 [ER1].")."""
+    ...") and leaves list numbers and citations behind the sentences withheld from a list ("2 [ER2].
+    3 [ER1]."); a list number before a sentence that stays is kept."""
     seen: set[str] = set()
-    kept: list[str] = []
+    spans: list[tuple[str, bool]] = []  # (span, has a word)
     start = 0
     for end in [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
         span = text[start:end]
         start = end
         bare = re.sub(r"\[[^\]]{1,40}\]", " ", span)  # the same sentence citing another passage
         key = " ".join(re.sub(r"[^\w%.$]+", " ", bare).lower().split())
-        if (len(key) > 20 and key in seen) or (bare != span and not re.search(r"[^\W\d_]", bare)):
-            continue  # a loop, or numbers and citations with no word ("2 [ER2].")
+        if len(key) > 20 and key in seen:
+            continue
         seen.add(key)
-        kept.append(span)
+        spans.append((span, bool(re.search(r"[^\W\d_]", bare))))
+    kept = [
+        span
+        for index, (span, worded) in enumerate(spans)
+        if worded or not span.strip() or _numbers_an_item(span, spans[index + 1 :])
+    ]
     return "".join(kept)
+
+
+def _numbers_an_item(span: str, after: list[tuple[str, bool]]) -> bool:
+    """ "2." before "Costs fell.": a list number, uncited, whose item follows."""
+    following = next((s for s in after if s[0].strip()), None)
+    return "[" not in span and following is not None and following[1]
 
 
 @dataclass
@@ -190,7 +202,7 @@ async def draft(writer: Writer) -> Drafted:
         if not checked.reasons:
             break
         reasons += checked.reasons
-        kept = checked.kept
+        kept = without_repeats(checked.kept)  # what a withheld sentence of a list leaves behind
         composed = writer.compose(kept)
         warnings += [n for n in composed.notes if n not in warnings]
         checked = writer.check(composed)
