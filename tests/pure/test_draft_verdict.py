@@ -80,4 +80,3 @@ def test_an_answer_whose_every_sentence_was_withheld_is_no_answer() -> None:
     assert why_no_answer(down) is None
     code = Drafted(stand_in, validation, [], [], True, prose=stand_in)  # its JSON reply was set aside
     assert why_no_answer(code) == "it wrote no prose (JSON or code)"
-
