@@ -431,23 +431,23 @@ def _schedule_opening(state: State, read: Read) -> str:
     million." for a forecast of a year the named report schedules, read by that year's row (the model
     could not tell the row from its neighbours in a flattened table)."""
     analysis = state["analysis"]
-    years = analysis.get("ahead_years") or []
+    if not analysis.get("ahead_years"):
+        return ""
+    year = analysis["ahead_years"][0]
     periods = {str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")}
-    names = analysis.get("names") or {}
-    for year in years[:1]:
-        found = [
-            (row, item)
-            for item in read.items
-            if item.get("period_label") in periods and item.get("kind") != "news"
-            for row in scheduled_rows(str(item.get("text") or ""), year)
-        ]
-        row = asked_schedule([r for r, _ in found], analysis.get("terms") or [])
-        if row is None:
-            continue
-        item = next(i for r, i in found if r is row)
-        table = f", in its table “{row.title}”" if row.title else ""
-        return f"{source_phrase(item, names)} [{item['label']}] gives for {year}{table}: {row.reads()}."
-    return ""
+    found = [
+        (row, item)
+        for item in read.items
+        if item.get("period_label") in periods and item.get("kind") != "news"
+        for row in scheduled_rows(str(item.get("text") or ""), year)
+    ]
+    row = asked_schedule([r for r, _ in found], analysis.get("terms") or [])
+    if row is None:
+        return ""
+    item = next(i for r, i in found if r is row)
+    table = f", in its table “{row.title}”" if row.title else ""
+    source = source_phrase(item, analysis.get("names") or {})
+    return f"{source} [{item['label']}] gives for {year}{table}: {row.reads()}."
 
 
 def _asked_line_opening(state: State, read: Read) -> str:

@@ -222,6 +222,7 @@ def question_traits(
     ask_metrics = metrics or [FORMULAS[i].metric for i in formulas]
     spec_dicts = [s.to_dict() for s in specs]
     narrative = is_narrative(question)
+    forecast = bool(_FORWARD.search(question))
     ask = read_ask(question, tickers, mentions, ask_metrics, periods_named=bool(specs), narrative=narrative)
     topics = section_topics(question)
     undated = undated_document(question) if not specs else None
@@ -231,8 +232,8 @@ def question_traits(
         "breakdown": is_breakdown(question),
         "says": is_what_said(question),
         "drivers": asks_drivers(question),
-        "forecast": bool(_FORWARD.search(question)),
-        "ahead_years": ahead_years(specs) if _FORWARD.search(question) else [],
+        "forecast": forecast,
+        "ahead_years": ahead_years(specs) if forecast else [],
         "release": bool(_RELEASE_CUES.search(question)),
         "revision": asks_revision_size(question),
         "event_words": bool(_EVENT_WORDS.search(question)),
