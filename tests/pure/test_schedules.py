@@ -36,6 +36,10 @@ def test_a_years_row_is_read_with_its_columns_and_the_tables_scale() -> None:
     assert row.reads() == "Pension Benefits $1,097 million; Health Care and Life $862 million"
     (lease,) = scheduled_rows(LEASES, 2024)
     assert lease.reads() == "$144 million"  # one value a year: the table's title says what it is
+    spaced = "Payments due by year:\n(Millions) |2023|  $157 |2024| 144 |2025| 121\n"
+    spaced += "Notes are due as follows:\n2030 | 500"
+    (row,) = scheduled_rows(spaced, 2024)  # cells written unevenly: the title is still the one before
+    assert (row.title, row.reads()) == ("Payments due by year", "$144 million")
 
 
 @pytest.mark.parametrize(

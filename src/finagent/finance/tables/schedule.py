@@ -42,7 +42,7 @@ def scheduled_rows(text: str, year: int) -> list[ScheduledRow]:
         row = _row(cells, start, width, year)
         if row is not None:
             before = "\n".join(cells[:start])
-            titles = _TITLE.findall(text[: text.find(" | ".join(cells[start : start + 2]))])
+            titles = _TITLE.findall(before + "\n")  # the last sentence before the table ending ":"
             found.append(
                 ScheduledRow(
                     year=year,
