@@ -300,7 +300,7 @@ def test_one_segments_breakdown_is_not_the_companys() -> None:
     names, calendars = {"JPM": ["JPM", "JPMorgan"]}, {"JPM": [12, 0]}
     inner = [_item("JPM", SEGMENT_PRODUCTS + "segment results", "10-Q", "10Q1")]
     alone = parts_opening(ask, inner, {"JPM": [(2021, 1)]}, calendars, names)
-    assert alone is not None and alone.text.startswith("Global Private Bank was the smallest")
+    assert alone is not None and alone.text.startswith("Global Private Bank had the lowest net revenue")
     firm_total = "Consolidated results (in millions)\nThree months ended March 31, | 2021 | 2020\n"
     firm_total += "Total net revenue | $33,119 | $29,010\nProvision for credit losses | (4,156) | 8,285\n"
     with_firm_total = [*inner, _item("JPM", firm_total, "10-Q", "10Q3")]
@@ -309,8 +309,8 @@ def test_one_segments_breakdown_is_not_the_companys() -> None:
     opening = parts_opening(ask, both, {"JPM": [(2021, 1)]}, calendars, names)
     assert opening is not None
     assert opening.text.startswith(
-        "Corporate segment was the smallest of JPMorgan's net revenue in Q1 FY2021: -$473 million of net "
-        "revenue of $33,119 million [10Q2]."
+        "Corporate segment had the lowest net revenue of JPMorgan's segments in Q1 FY2021: -$473 million, of "
+        "$33,119 million in all [10Q2]."
     ), opening.text
 
 

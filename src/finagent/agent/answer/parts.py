@@ -27,7 +27,7 @@ from finagent.finance.parts import (
     totals_for,
     whole_key,
 )
-from finagent.finance.tables import PeriodTable, parse_tables
+from finagent.finance.tables import PeriodTable, grouped_tables, parse_tables
 
 _SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion"}
 _MAX_LISTED = 6
@@ -124,13 +124,15 @@ def _qualifying(
 
 
 def _tables(item: dict[str, Any], calendars: dict[str, Any]) -> list[tuple[PeriodTable, FiscalCalendar]]:
-    """A filing passage's tables, each with the calendar its columns are read in."""
+    """A filing passage's tables, each with the calendar its columns are read in; a table of column
+    groups (one per segment) also as one table per line item, whose rows are the segments."""
     ticker, text = item.get("ticker"), str(item.get("text") or "")
     calendar = item_calendar(item, calendars) if ticker and "|" in text else None
     if calendar is None or item.get("kind") == "news":
         return []
     form = "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
-    return [(table, calendar) for table in parse_tables(text, form=form)]
+    tables = parse_tables(text, form=form)
+    return [(table, calendar) for table in (*tables, *grouped_tables(tables))]
 
 
 def _blocks(
@@ -207,13 +209,26 @@ def _sentences(ask: PartsAsk, block: PartsBlock, order: list[Part], name: str, l
             f"{top.label} was the {size} of those named for {name} {when}: "
             f"{_amount(top.value, scale)}; {others} [{label}]."
         )
-    size = "largest" if ask.highest else "smallest"
-    first = (
-        f"{top.label} was the {size} of {name}'s {whole} {when}: {_amount(top.value, scale)} of {total} "
-        f"[{label}]."
-    )
+    if _kind_is_whole(ask.noun, whole):  # the largest liability of the liabilities
+        size = "largest" if ask.highest else "smallest"
+        first = (
+            f"{top.label} was the {size} of {name}'s {whole} {when}: {_amount(top.value, scale)} of {total} "
+            f"[{label}]."
+        )
+    else:  # the segment with the lowest net revenue
+        size = "highest" if ask.highest else "lowest"
+        first = (
+            f"{top.label} had the {size} {whole} of {name}'s {ask.noun} {when}: {_amount(top.value, scale)}, "
+            f"of {_amount(block.total, scale)} in all [{label}]."
+        )
     others = ", ".join(f"{p.label} {_amount(p.value, scale)}" for p in rest)
     return first + (f" The others: {others} [{label}]." if others else "")
+
+
+def _kind_is_whole(noun: str, whole: str) -> bool:
+    """The parts are of the whole's own kind (liabilities of total liabilities), not a breakdown of a
+    line by segment or region."""
+    return noun[:5].lower() in whole.lower() or not whole
 
 
 def _calculations(

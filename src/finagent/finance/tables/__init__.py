@@ -17,6 +17,7 @@ layout of the header, when text stands where a number belongs, when columns of o
 disagree, or when a line-item phrase matches rows with different values. Pure functions, no I/O.
 """
 
+from finagent.finance.tables.groups import grouped_tables
 from finagent.finance.tables.parse import (
     decimal_places,
     parse_number,
@@ -39,6 +40,7 @@ __all__ = [
     "columns_for",
     "decimal_places",
     "find_row",
+    "grouped_tables",
     "label_match",
     "parse_number",
     "parse_table",
