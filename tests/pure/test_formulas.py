@@ -640,6 +640,15 @@ def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_p
     assert opening.startswith(
         "Amcor's quick ratio rose from 0.67 in FY2022 to 0.69 in FY2023, +3.4% (computed: "
     )
+    weighed = {"about": ["has", "quick", "ratio", "impro", "decli"]}  # "improved or declined?"
+    state["analysis"]["ask"] = weighed
+    assert _ratio_change_opening(state, Read([], 0, calculations=[*years, change])).startswith(
+        "Amcor's quick ratio improved: it rose from 0.67 in FY2022 to 0.69 in FY2023, +3.4% (computed: "
+    )
+    worse = [dict(c, metric="debt-to-equity ratio") for c in (*years, change)]
+    assert _ratio_change_opening(state, Read([], 0, calculations=worse)).startswith(
+        "Amcor's debt-to-equity ratio worsened: it rose from 0.67"
+    )
     no_change: Any = {"analysis": {}}  # a question asking no change: no change sentence
     assert _ratio_change_opening(no_change, Read([], 0, calculations=[*years, change])) == ""
     lines = _computed_lines([*years[:2], change]).splitlines()

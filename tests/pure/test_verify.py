@@ -690,3 +690,28 @@ def test_a_threshold_the_question_gives_is_no_companys_figure_for_a_period() -> 
     asked = {"chunk_id": None, "label": None, "text": "2 percentage points 2%", "period_label": ""}
     checks = verify_answer(sentence, [asked], calculations, scope=scope).checks
     assert not [c for c in checks if c.text == "2%" and not c.verified]
+
+
+def test_another_lines_value_for_another_period_is_a_coincidence_when_no_period_is_written() -> None:
+    """The cited table prints Consumer & Community Banking's $3,100 million net income; JPMorgan's cash
+    taxes paid over six months were $3,100 million too. A sentence that writes no period and is not
+    about taxes keeps the cited figure; one that writes the wrong period is still caught."""
+    from finagent.finance.figures.verify import PeriodScope
+
+    taxes = {"ticker": "JPM", "period": "6M FY2022", "value": 3.1e9, "kind": "amount"}
+    known = [taxes | {"what": "Cash income taxes paid, net"}]
+    scope = PeriodScope(known=known, names={"JPM": ["JPM", "JPMorgan"]}, targets={"JPM": ["Q2 FY2022"]})
+    passage = {
+        "chunk_id": 1,
+        "label": "10Q1",
+        "text": "Net income (in millions) | 3,100 | 5,645",
+        "period_label": "Q2 FY2022",
+        "ticker": "JPM",
+    }
+    listed = "The others: Consumer & Community Banking $3,100 million [10Q1]."
+    assert not verify_answer(listed, [passage], [], scope=scope).unverified
+    taxes_said = "JPMorgan's cash income taxes paid were $3,100 million [10Q1]."
+    flagged = verify_answer(taxes_said, [passage], [], scope=scope).unverified
+    assert [c.text for c in flagged] == ["$3,100 million"]
+    wrong_year = "JPMorgan's net income was $3,100 million in FY2020 [10Q1]."
+    assert verify_answer(wrong_year, [passage], [], scope=scope).unverified

@@ -98,6 +98,7 @@ from finagent.finance.support import (
     yes_or_no_against_computed,
 )
 from finagent.finance.tables.schedule import asked_schedule, scheduled_rows
+from finagent.finance.words import LOWER_IS_BETTER
 from finagent.llm.structured import structured_call
 
 LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
@@ -487,13 +488,26 @@ def _ratio_change_opening(state: State, read: Read) -> str:
         new = levels.get((change["ticker"], change["metric"], change["to_period"]))
         if old is None or new is None or change["result"] == 0:
             continue
-        verb = "rose" if change["result"] > 0 else "fell"
+        verb = _weighed(change["metric"], change["result"] > 0, Ask.from_dict(analysis.get("ask")))
         sentences.append(
             f"{name(change['ticker'], analysis.get('names') or {})}'s {change['metric']} {verb} from "
             f"{old['result_text']} in {old['period']} to {new['result_text']} in {new['period']}, "
             f"{change['result_text']} (computed: {change['expression']}) [{', '.join(change['sources'])}]."
         )
     return " ".join(sentences)
+
+
+_WEIGHS = frozenset({"impro", "deter", "worse", "weake", "stren"})
+
+
+def _weighed(metric: str, went_up: bool, ask: Ask) -> str:
+    """ "improved: it rose" when the question weighs the change as better or worse ("has the quick
+    ratio improved or declined?"): a rise is better unless the line is a cost, a debt or days."""
+    verb = "rose" if went_up else "fell"
+    if not _WEIGHS & set(ask.about):
+        return verb
+    better = went_up != bool(LOWER_IS_BETTER.search(metric))
+    return f"{'improved' if better else 'worsened'}: it {verb}"
 
 
 def _parts_wanted(state: State) -> dict[str, list[tuple[int, int | None]]]:

@@ -112,7 +112,8 @@ def period_verdict(
         wrong_way = direction_error(figure, sentence, start, matches)
         if wrong_way:
             return False, wrong_way
-    stated = _periods_in(sentence, named, scope) or {p for t in named for p in scope.targets.get(t, [])}
+    written = _periods_in(sentence, named, scope)
+    stated = written or {p for t in named for p in scope.targets.get(t, [])}
     stated |= {k["period"] for k in matches if k["period"] in sentence}  # "successor Jul 22–Sep 30, 2010"
     right = [k for k in matches if _states_period(k["period"], stated)]
     if right:
@@ -120,8 +121,23 @@ def period_verdict(
     if not stated:
         return None
     wrong = matches[0]
+    if not written and not any(_names_line(k["what"], sentence) for k in matches):
+        # a sentence that writes no period and is not about the line: the value's other period is a
+        # coincidence ("The others: Consumer & Community Banking $3,100 million" is no tax paid)
+        return None
     periods = ", ".join(sorted(stated))
     return False, f"{figure.text} is {wrong['ticker']}'s {wrong['what']} for {wrong['period']}, not {periods}"
+
+
+_WORD = re.compile(r"[a-z]{4,}")
+_GENERIC = frozenset({"total", "other", "amount", "value"})
+
+
+def _names_line(what: str, sentence: str) -> bool:
+    """The sentence names most of a line's words ("Cash income taxes paid": at least two of four)."""
+    words = {w[:5] for w in _WORD.findall(what.lower()) if w not in _GENERIC}
+    said = {w[:5] for w in _WORD.findall(sentence.lower())}
+    return bool(words) and 2 * len(words & said) >= len(words)
 
 
 def _states_period(period: str, stated: set[str]) -> bool:
