@@ -141,6 +141,9 @@ def test_another_company_or_year_than_the_passage_is_refused() -> None:
         "The information is incorporated herein by reference to the information set forth in Note 19 "
         "Legal proceedings of the Notes to Consolidated Financial Statements in Item 8 [10K1].",
         "See Note 12 of the Notes to Consolidated Financial Statements [10K1]. Refer to Item 7 [10K1].",
+        "1. **Identify the total equity of JPM:** - From the 10-Q Q1 FY2021, Equity: $24,000 million "
+        "[10Q2] \\[ \\] 4. **Conclusion:**",
+        "The segments with the largest revenue were as follows:",
     ],
 )
 def test_texts_that_are_not_answers(text: str) -> None:

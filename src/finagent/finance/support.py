@@ -318,6 +318,8 @@ def _modality_problem(sentence: str, words: set[str], cited: Sequence[Passage]) 
 
 
 _LETTERS = re.compile(r"[A-Za-z]{2,}")
+# "… as follows:" or a heading "4. **Conclusion:**" at the very end: what it announces never came.
+_PROMISES = re.compile(r":\s*\**\s*$")
 _DANGLING = re.compile(r"(?:\[[^\]]*|\b(?:and|or|the|of|to|a|an|with|by|in|from|for))\s*$", re.I)
 
 
@@ -334,6 +336,8 @@ def unanswered(text: str, drivers: bool = False) -> str | None:
     stripped = text.rstrip()
     if _DANGLING.search(stripped) or not re.search(r"[.!?:)\]\"'*|%\d]\s*$", stripped):
         return "it is cut off mid-sentence"
+    if _PROMISES.search(stripped):
+        return "it stops where it announces what follows"
     if len(words) < 8 and not re.search(r"\b(?:yes|no|not)\b", bare, re.I) and len(content_words(bare)) < 3:
         return "it names its sources without saying anything about them"
     if all(is_pointer(s) for s in SENTENCE_BREAK.split(bare.strip()) if s.strip()):
