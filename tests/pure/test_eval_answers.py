@@ -146,3 +146,20 @@ def test_a_short_name_named_by_the_answers_first_sentence_is_correct_without_the
     assert asyncio.run(grade("Which region?", wrong, ["Developed Rest of the World"], refusing))[
         "verdict"
     ] == ("incorrect")
+
+
+def test_a_name_with_its_figure_is_stated_when_the_answer_opens_with_the_name() -> None:
+    """The small judge refused the right segment, first, with its figure; the rule needs no judge, and
+    an answer opening with another segment, or missing the figure, stays incorrect."""
+    question = "Which of JPM's business segments had the lowest net revenue in 2021 Q1?"
+    reference = "Corporate. Its net revenue was -$473 million."
+    right = (
+        "Corporate had the lowest net revenue of JPMorgan Chase's segments in Q1 FY2021: -$473 million, "
+        "of $33,119 million in all [10Q4]. The others: Commercial Banking $2,393 million [10Q4]."
+    )
+    verdict = asyncio.run(grade(question, right, [reference], None))
+    assert (verdict["verdict"], verdict["method"]) == ("correct", "name and figures")
+    other = "Commercial Banking had the lowest net revenue: $2,393 million; Corporate -$473 million [10Q4]."
+    assert asyncio.run(grade(question, other, [reference], None))["verdict"] == "ungraded"
+    no_figure = "Corporate had the lowest net revenue of JPMorgan Chase's segments [10Q4]."
+    assert asyncio.run(grade(question, no_figure, [reference], None))["verdict"] == "incorrect"

@@ -60,6 +60,22 @@ def names_reference(answer: str, reference: str) -> bool:
     return wanted <= content_words(first)
 
 
+def leads_with_reference_name(answer: str, reference: str) -> bool:
+    """A reference that names its answer and then gives its figure ("Corporate. Its net revenue was
+    -$473 million.") is stated when the answer's first sentence opens with that name (the gate has
+    checked the figures): the small judge refused "Corporate had the lowest net revenue of JPMorgan
+    Chase's segments in Q1 FY2021: -$473 million" while writing that it names no other segment."""
+    name, _, rest = reference.strip().partition(". ")
+    if not rest.strip() or not required_figures(rest) or required_figures(name) or leading_yes_no(name):
+        return False
+    words = name.split()
+    if not words or len(words) > _NAME_WORDS or re.search(r"['’]s\b", name):
+        return False  # "AMCOR's Adj. EBITDA was …" is a sentence, not a name
+    first = SENTENCE_BREAK.split(first_prose_line(answer), maxsplit=1)[0]
+    opening = re.sub(r"^(?:the)\s+", "", first.strip(), flags=re.I).lower()
+    return opening.startswith(re.sub(r"^(?:the)\s+", "", name.strip(), flags=re.I).lower())
+
+
 def failed_to_answer(answer: str) -> bool:
     return not answer.strip() or bool(_NO_ANSWER.search(answer[:400]))
 
@@ -89,6 +105,9 @@ async def grade(
             "method": "name",
             "reason": "the answer's first sentence names the reference",
         }
+    if any(leads_with_reference_name(answer, r) for r in passed):
+        reason = "the answer's first sentence opens with the reference's name, and states its figures"
+        return {"verdict": "correct", "method": "name and figures", "reason": reason}
     if any(leading_yes_no(r) and required_figures(r, question) for r in passed):
         # the reference's yes or no and every figure it gives it for: the small judge, asked anyway,
         # refused "No: the margin fell from 36.8% to 34.6%" as "no conclusion"
