@@ -380,3 +380,16 @@ def test_the_table_of_the_asked_parts_is_read_before_the_passages_around_it() ->
     lifted = favour_parts_tables(state, passages)  # type: ignore[arg-type]
     scores = {p["chunk_id"]: p["fused_score"] for p in lifted}
     assert scores[2] > scores[1] > scores[3], scores
+
+
+def test_a_level_ranking_names_the_parts_kind_in_the_plural() -> None:
+    ask = read_parts_ask("For Pfizer, which geographic region had the highest revenues in Q2 2023?")
+    assert ask is not None and ask.noun == "region"
+    opening = parts_opening(
+        ask, [_item("PFE", GEOGRAPHY, "10-Q", "10Q1")], {"PFE": [(2023, 2)]}, CALENDARS, NAMES
+    )
+    assert opening is not None
+    assert opening.text.startswith(
+        "United States had the highest revenues of Pfizer's regions in Q2 FY2023: $6,185 million, of "
+        "$12,734 million in all [10Q1]."
+    ), opening.text

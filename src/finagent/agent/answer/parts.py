@@ -218,11 +218,19 @@ def _sentences(ask: PartsAsk, block: PartsBlock, order: list[Part], name: str, l
     else:  # the segment with the lowest net revenue
         size = "highest" if ask.highest else "lowest"
         first = (
-            f"{top.label} had the {size} {whole} of {name}'s {ask.noun} {when}: {_amount(top.value, scale)}, "
+            f"{top.label} had the {size} {whole} of {name}'s {_plural(ask.noun)} {when}: "
+            f"{_amount(top.value, scale)}, "
             f"of {_amount(block.total, scale)} in all [{label}]."
         )
     others = ", ".join(f"{p.label} {_amount(p.value, scale)}" for p in rest)
     return first + (f" The others: {others} [{label}]." if others else "")
+
+
+def _plural(noun: str) -> str:
+    """ "region" -> "regions", "category" -> "categories"; a plural stays."""
+    if noun.endswith("s"):
+        return noun
+    return f"{noun[:-1]}ies" if noun.endswith("y") else f"{noun}s"
 
 
 def _kind_is_whole(noun: str, whole: str) -> bool:
