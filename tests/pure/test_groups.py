@@ -100,3 +100,18 @@ def test_no_ranking_when_the_second_half_of_the_groups_is_missing() -> None:
     whole = parts_opening(ask, [_item(SEGMENT_RESULTS)], {"JPM": [(2022, 2)]}, CALENDARS, NAMES)
     assert whole is not None
     assert whole.text.startswith("Corporate had the lowest net revenue"), whole.text
+
+
+def test_groups_of_one_column_each_are_as_many_groups_as_columns() -> None:
+    text = (
+        "As of December 31, 2022 Americas Europe Asia Total\n"
+        "(in millions) | 2022 | 2022 | 2022 | 2022\n"
+        "Net revenue | $10 | $20 | $5 | $35\n"
+    )
+    tables = grouped_tables(parse_tables(text, form="10-K"))
+    assert [(r.label, r.cells) for t in tables for r in t.rows] == [
+        ("Americas", ("$10",)),
+        ("Europe", ("$20",)),
+        ("Asia", ("$5",)),
+        ("Total net revenue", ("$35",)),
+    ]

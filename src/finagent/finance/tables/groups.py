@@ -58,7 +58,7 @@ def _groups(table: PeriodTable) -> _Groups | None:
     line = _names_line(table.header)
     if line is None:
         return None
-    for count in range(2, len(table.columns) + 1):
+    for count in range(len(table.columns), 1, -1):  # the most groups: one period each before two
         width, extra = divmod(len(table.columns), count)
         if extra or not width:
             continue
