@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from finagent.finance.judgements import judgement_in
 from finagent.finance.parts import PartsAsk, read_parts_ask
-from finagent.finance.words import LOWER_IS_BETTER
+from finagent.finance.words import rise_is_better
 
 AskKind = Literal[
     "value",
@@ -329,7 +329,7 @@ def _direction(
             # an improvement is a rise of what is better higher (a margin), a fall of a cost or a debt
             if not metric:
                 return None
-            return not LOWER_IS_BETTER.search(f"{metric} {about}"), None
+            return rise_is_better(f"{metric} {about}"), None
         up = bool(_UP.match(word))
         return (not up if _LOSS.search(about) else up), None
     if len(signs) == 1:

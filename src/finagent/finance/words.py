@@ -42,6 +42,11 @@ LOWER_IS_BETTER = re.compile(
 or in words ("operating expenses", "days sales outstanding")."""
 
 
+def rise_is_better(line: str) -> bool:
+    """A rise of the line (a metric's key or words) is an improvement: not a cost, a debt or days."""
+    return not LOWER_IS_BETTER.search(line)
+
+
 def table_unit(text: str) -> str:
     """ "USD millions" for a table captioned "(in millions)"; "other" when no caption names a scale."""
     match = UNIT_CAPTION.search(text)

@@ -98,7 +98,7 @@ from finagent.finance.support import (
     yes_or_no_against_computed,
 )
 from finagent.finance.tables.schedule import asked_schedule, scheduled_rows
-from finagent.finance.words import LOWER_IS_BETTER
+from finagent.finance.words import rise_is_better
 from finagent.llm.structured import structured_call
 
 LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
@@ -506,7 +506,7 @@ def _weighed(metric: str, went_up: bool, ask: Ask) -> str:
     verb = "rose" if went_up else "fell"
     if not _WEIGHS & set(ask.about):
         return verb
-    better = went_up != bool(LOWER_IS_BETTER.search(metric))
+    better = went_up == rise_is_better(metric)
     return f"{'improved' if better else 'worsened'}: it {verb}"
 
 

@@ -86,14 +86,11 @@ def split_names(line: str, count: int) -> tuple[str, ...]:
     units = _units(line)
     if not units or len(units) < count or len(units) > _MAX_UNITS:
         return ()
-    best: tuple[int, ...] | None = None
-    for cuts in itertools.combinations(range(1, len(units)), count - 1):
-        bounds = (0, *cuts, len(units))
-        sizes = tuple(b - a for a, b in itertools.pairwise(bounds))
-        key = (max(sizes) - min(sizes), tuple(-s for s in sizes))
-        if best is None or key < (max(best) - min(best), tuple(-s for s in best)):
-            best = sizes
-    assert best is not None
+    splits = (
+        tuple(b - a for a, b in itertools.pairwise((0, *cuts, len(units))))
+        for cuts in itertools.combinations(range(1, len(units)), count - 1)
+    )
+    best = min(splits, key=lambda sizes: (max(sizes) - min(sizes), tuple(-s for s in sizes)))
     names, start = [], 0
     for size in best:
         names.append(" ".join(units[start : start + size]))
