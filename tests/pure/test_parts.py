@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from finagent.agent.answer.parts import parts_opening
+from finagent.agent.answer.parts import PartsOpening, parts_opening
 from finagent.finance.asks import Ask, read_ask
 from finagent.finance.facts import FiscalCalendar
 from finagent.finance.parts import blocks_for, read_parts_ask
@@ -211,13 +211,19 @@ def test_the_largest_liability_is_named_with_its_figure() -> None:
     assert "Long-term debt $42,573 million" in opening.text
 
 
-def test_the_biggest_drop_is_computed_against_the_same_quarter_a_year_earlier() -> None:
-    ask = read_parts_ask("For Pfizer, which geographic region had the biggest drop in Q2 2023 revenues?")
-    assert ask is not None
+def _pfizer_regions(question: str) -> PartsOpening:
+    """The opening ranking Pfizer's regions of the Q2 2023 10-Q's geographic table."""
+    ask = read_parts_ask(question)
+    assert ask is not None and ask.noun == "region"
     opening = parts_opening(
         ask, [_item("PFE", GEOGRAPHY, "10-Q", "10Q1")], {"PFE": [(2023, 2)]}, CALENDARS, NAMES
     )
     assert opening is not None
+    return opening
+
+
+def test_the_biggest_drop_is_computed_against_the_same_quarter_a_year_earlier() -> None:
+    opening = _pfizer_regions("For Pfizer, which geographic region had the biggest drop in Q2 2023 revenues?")
     assert opening.text.startswith(
         "Developed Rest of World had the largest decline in Pfizer's revenues in Q2 FY2023: $1,305 million, "
         "against $5,034 million in Q2 FY2022, -74.1% (computed) [10Q1]."
@@ -383,12 +389,7 @@ def test_the_table_of_the_asked_parts_is_read_before_the_passages_around_it() ->
 
 
 def test_a_level_ranking_names_the_parts_kind_in_the_plural() -> None:
-    ask = read_parts_ask("For Pfizer, which geographic region had the highest revenues in Q2 2023?")
-    assert ask is not None and ask.noun == "region"
-    opening = parts_opening(
-        ask, [_item("PFE", GEOGRAPHY, "10-Q", "10Q1")], {"PFE": [(2023, 2)]}, CALENDARS, NAMES
-    )
-    assert opening is not None
+    opening = _pfizer_regions("For Pfizer, which geographic region had the highest revenues in Q2 2023?")
     assert opening.text.startswith(
         "United States had the highest revenues of Pfizer's regions in Q2 FY2023: $6,185 million, of "
         "$12,734 million in all [10Q1]."
