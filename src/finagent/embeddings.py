@@ -53,6 +53,17 @@ def _quantization_target() -> str:
     return "avx2"
 
 
+def _quantization_config(target: str) -> Any:
+    """Signed int8 weights per channel; 7-bit on x86 without VNNI, whose int8 kernels can saturate."""
+    from optimum.onnxruntime.configuration import AutoQuantizationConfig
+
+    if target == "arm64":
+        return AutoQuantizationConfig.arm64(is_static=False, per_channel=True)
+    if target == "avx512_vnni":
+        return AutoQuantizationConfig.avx512_vnni(is_static=False, per_channel=True)
+    return AutoQuantizationConfig.avx512(is_static=False, per_channel=True, reduce_range=True)
+
+
 def onnx_available() -> bool:
     """ONNX export needs optimum + onnxruntime; checked without importing them (slow imports)."""
     return all(importlib.util.find_spec(name) is not None for name in ("onnxruntime", "optimum"))
@@ -152,7 +163,9 @@ class Embedder:
         staging.parent.mkdir(parents=True, exist_ok=True)
         model = SentenceTransformer(str(model_source_path()), backend="onnx", device="cpu")
         model.save_pretrained(str(staging))
-        export_dynamic_quantized_onnx_model(model, target, str(staging))
+        # Config and file name are ours: the library's defaults for them changed between releases.
+        config = _quantization_config(target)
+        export_dynamic_quantized_onnx_model(model, config, str(staging), file_suffix=f"qint8_{target}")
         shutil.rmtree(self.onnx_dir, ignore_errors=True)
         staging.rename(self.onnx_dir)
 
