@@ -76,6 +76,64 @@ def leads_with_reference_name(answer: str, reference: str) -> bool:
     return opening.startswith(re.sub(r"^(?:the)\s+", "", name.strip(), flags=re.I).lower())
 
 
+_DIRECTIONS = {
+    "up": re.compile(r"\b(improv\w*|increas\w*|rose|rise[sn]?|grew|higher|strengthen\w*)\b", re.I),
+    "down": re.compile(
+        r"\b(declin\w*|decreas\w*|fell|falls?|drop\w*|lower|worsen\w*|deteriorat\w*|weaken\w*)\b", re.I
+    ),
+}
+
+
+def _directions(sentence: str) -> set[str]:
+    return {name for name, words in _DIRECTIONS.items() if words.search(sentence)}
+
+
+def _first_sentence(text: str) -> str:
+    return SENTENCE_BREAK.split(first_prose_line(text), maxsplit=1)[0]
+
+
+_WH_QUESTION = re.compile(r"\b(which|what|who|whom|where|when|how)\b", re.I)
+
+
+def asks_direction(question: str) -> bool:
+    """The question asks which way a line moved ("Has AMCOR's quick ratio improved or declined …?"), not
+    which part moved most ("Which region had the biggest drop …?")."""
+    return bool(_directions(question)) and not _WH_QUESTION.search(question)
+
+
+def states_reference_direction(answer: str, reference: str) -> bool:
+    """A reference that answers which way a line moved, with figures ("The quick ratio has slightly
+    improved from 0.67 times to 0.69 times"), is stated when the answer's first sentence says the same
+    way and never the other (the gate has checked the figures): it is the yes or no of a question that
+    asks "improved or declined". The small judge refused "Amcor's quick ratio improved: it rose from
+    0.67 in FY2022 to 0.69 in FY2023" as giving no information about the quick ratio."""
+    wanted = _directions(_first_sentence(reference))
+    if len(wanted) != 1 or not required_figures(reference) or leading_yes_no(reference):
+        return False
+    return _directions(_first_sentence(answer)) == wanted
+
+
+_NOT_USEFUL = re.compile(
+    r"\bnot\b(?:\s+\w+){0,3}?\s+"
+    r"(?:useful|meaningful|relevant|applicable|measured|a measure|reported|report)\b"
+    r"|\bdoes not (?:report|measure|use|disclose)\b",
+    re.I,
+)
+
+
+def says_metric_not_useful(answer: str, reference: str) -> bool:
+    """A reference that only says the metric asked about does not apply ("Performance is not measured
+    through operating margin") is stated when the answer's first sentence says so of the same metric:
+    the small judge refused "operating margin is not a measure it reports, and none is computed"."""
+    wanted = _first_sentence(reference)
+    if not _NOT_USEFUL.search(wanted) or required_figures(reference) or leading_yes_no(reference):
+        return False
+    rest = re.sub(r"^\W*(?:through|by|using|via|with|on|in)\b", "", _NOT_USEFUL.split(wanted)[-1], flags=re.I)
+    metric = content_words(rest) or content_words(wanted)
+    first = _first_sentence(answer)
+    return bool(_NOT_USEFUL.search(first)) and metric <= content_words(first)
+
+
 def failed_to_answer(answer: str) -> bool:
     return not answer.strip() or bool(_NO_ANSWER.search(answer[:400]))
 
@@ -88,8 +146,8 @@ async def grade(
 ) -> dict[str, Any]:
     """Verdict for one answer. No judge may call an answer correct unless it passes the gate
     (``finance.figures.reference``): the reference's leading yes/no and every figure it states. A
-    reference that is only a figure, a short name named by the answer's first sentence, or a yes or no
-    with figures, is then decided; any other goes to the judge."""
+    reference that is only a figure, a short name named by the answer's first sentence, a metric said
+    not to apply, a direction or a yes or no with figures, is then decided; any other goes to the judge."""
     if failed_to_answer(answer):
         return {"verdict": "failed", "method": "rule", "reason": "the answer says it could not answer"}
     gates = [(reference, gate(answer, reference, question)) for reference in references]
@@ -108,6 +166,14 @@ async def grade(
     if any(leads_with_reference_name(answer, r) for r in passed):
         reason = "the answer's first sentence opens with the reference's name, and states its figures"
         return {"verdict": "correct", "method": "name and figures", "reason": reason}
+    if any(says_metric_not_useful(answer, r) for r in passed):
+        reason = (
+            "the answer's first sentence says the metric asked about does not apply, as the reference does"
+        )
+        return {"verdict": "correct", "method": "metric not used", "reason": reason}
+    if asks_direction(question) and any(states_reference_direction(answer, r) for r in passed):
+        reason = "the answer's first sentence says which way, as the reference does, and states its figures"
+        return {"verdict": "correct", "method": "direction and figures", "reason": reason}
     if any(leading_yes_no(r) and required_figures(r, question) for r in passed):
         # the reference's yes or no and every figure it gives it for: the small judge, asked anyway,
         # refused "No: the margin fell from 36.8% to 34.6%" as "no conclusion"
