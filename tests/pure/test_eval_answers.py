@@ -173,7 +173,7 @@ def test_a_direction_with_its_figures_is_stated_when_the_answer_opens_with_that_
     refusing = ScriptedChatModel(replies=[{"verdict": "incorrect", "reason": "no"}] * 4, calls=[])
     question = "Has AMCOR's quick ratio improved or declined between FY2023 and FY2022?"
     reference = "The quick ratio has slightly improved from 0.67 times to 0.69 times (3.4% jump)"
-    right = "Amcor's quick ratio improved: it rose from 0.67 in FY2022 to 0.69 in FY2023, +3.4% [10K1]."
+    right = "Amcor's quick ratio improved in FY2023 [10K1]. It rose from 0.67 to 0.69, +3.4% [10K1]."
     verdict = asyncio.run(grade(question, right, [reference], refusing))
     assert (verdict["verdict"], verdict["method"]) == ("correct", "direction and figures")
     assert not refusing.calls
@@ -211,3 +211,18 @@ def test_a_metric_that_does_not_apply_is_stated_when_the_answer_says_so_of_that_
     other = "Gross margin is not a measure American Express reports [10K1]."
     for answer in (margin, other):
         assert asyncio.run(grade(question, answer, [reference], refusing))["method"] == "judge"
+
+
+def test_the_references_figures_in_the_answers_first_sentence_need_no_judge() -> None:
+    """The small judge refused "inventory turnover for FY2022 was 2.72" against "JnJ sold its inventory
+    2.7 times in FY2022." as giving no turnover. Every reference figure in the first sentence decides
+    it; the figure only further down, or another figure first, goes to the judge."""
+    refusing = ScriptedChatModel(replies=[{"verdict": "incorrect", "reason": "no"}] * 3, calls=[])
+    question = "Roughly how many times has JnJ sold its inventory in FY2022? Calculate inventory turnover."
+    reference = "JnJ sold its inventory 2.7 times in FY2022."
+    right = "Johnson & Johnson's inventory turnover for FY2022 was 2.72 (computed: 31089 / 11435) [10K1]."
+    verdict = asyncio.run(grade(question, right, [reference], refusing))
+    assert (verdict["verdict"], verdict["method"]) == ("correct", "first-sentence figures")
+    assert not refusing.calls
+    later = "Johnson & Johnson's inventories were $12,483 million [10K1]. Its turnover was 2.72 [10K1]."
+    assert asyncio.run(grade(question, later, [reference], refusing))["method"] == "judge"

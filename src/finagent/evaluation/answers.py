@@ -15,7 +15,13 @@ from pydantic import BaseModel, Field
 
 from finagent.agent.prompts import render
 from finagent.errors import FinagentError
-from finagent.finance.figures.reference import first_prose_line, gate, leading_yes_no, required_figures
+from finagent.finance.figures.reference import (
+    first_prose_line,
+    gate,
+    leading_yes_no,
+    missing_figures,
+    required_figures,
+)
 from finagent.finance.support import content_words
 from finagent.finance.words import SENTENCE_BREAK
 from finagent.llm.structured import structured_call
@@ -113,6 +119,30 @@ def states_reference_direction(answer: str, reference: str) -> bool:
     return _directions(_first_sentence(answer)) == wanted
 
 
+_NAME_QUESTION = re.compile(r"\b(which|who|whom|where)\b", re.I)
+"""A question answered by a name: a figure in the first sentence may be another part's."""
+
+
+def leads_with_reference_figures(answer: str, reference: str, question: str) -> bool:
+    """A reference that states figures without a yes or no ("JnJ sold its inventory 2.7 times in
+    FY2022.") is stated when the answer's first sentence states every one of them, within 1%, and,
+    for a question asking which way, says the reference's way too. Not for a question answered by a
+    name ("Which segment …?"), whose first sentence may give the figure of another. Over the 211
+    distinct stored answers this fires on 24, all right by hand; the small judge had refused 5 of
+    them ("inventory turnover for FY2022 was 2.72" as giving no turnover)."""
+    if (
+        leading_yes_no(reference)
+        or not required_figures(reference, question)
+        or _NAME_QUESTION.search(question)
+    ):
+        return False
+    first = _first_sentence(answer)
+    if missing_figures(first, reference, question):
+        return False
+    wanted = _directions(_first_sentence(reference))
+    return not (asks_direction(question) and len(wanted) == 1) or _directions(first) == wanted
+
+
 _NOT_USEFUL = re.compile(
     r"\bnot\b(?:\s+\w+){0,3}?\s+"
     r"(?:useful|meaningful|relevant|applicable|measured|a measure|reported|report)\b"
@@ -166,6 +196,9 @@ async def grade(
     if any(leads_with_reference_name(answer, r) for r in passed):
         reason = "the answer's first sentence opens with the reference's name, and states its figures"
         return {"verdict": "correct", "method": "name and figures", "reason": reason}
+    if any(leads_with_reference_figures(answer, r, question) for r in passed):
+        reason = "the answer's first sentence states every figure of the reference"
+        return {"verdict": "correct", "method": "first-sentence figures", "reason": reason}
     if any(says_metric_not_useful(answer, r) for r in passed):
         reason = (
             "the answer's first sentence says the metric asked about does not apply, as the reference does"
