@@ -129,7 +129,6 @@ def test_a_question_ranking_parts_is_read(question: str, noun: str, by: str, hig
 @pytest.mark.parametrize(
     "question",
     [
-        "What are the geographies that American Express primarily operates in as of 2022?",
         "What was Apple's total revenue in fiscal 2023?",
         "Which company had the highest revenue in 2023, Apple or Microsoft?",
         "Is Boeing's business subject to cyclicality?",
@@ -137,7 +136,7 @@ def test_a_question_ranking_parts_is_read(question: str, noun: str, by: str, hig
     ],
 )
 def test_other_questions_rank_no_parts(question: str) -> None:
-    assert read_parts_ask(question) is None
+    assert read_parts_ask(question) is None  # a list of regions is asked by another shape (below)
 
 
 @pytest.mark.parametrize(
@@ -394,3 +393,54 @@ def test_a_level_ranking_names_the_parts_kind_in_the_plural() -> None:
         "United States had the highest revenues of Pfizer's regions in Q2 FY2023: $6,185 million, of "
         "$12,734 million in all [10Q1]."
     ), opening.text
+
+
+# A geographic note printed on its side: a column per region, a group of rows per year (AmEx's 10-K).
+REGIONS_ON_SIDE = """GEOGRAPHIC OPERATIONS
+The following table presents our total revenues net of interest expense and pretax income (loss) from \
+continuing operations in different geographic regions.
+
+(Millions) United States EMEA APAC LACC Other Unallocated Consolidated 2022
+Total revenues net of interest expense | $41,396 | $4,871 | $3,835 | $2,917 | $(157) | $52,862
+Pretax income (loss) from continuing operations | 10,383 | 550 | 376 | 500 | (2,224) | 9,585 | 2021
+Total revenues net of interest expense | $33,103 | $3,643 | $3,418 | $2,238 | $(22) | $42,380
+Pretax income (loss) from continuing operations | 10,325 | 460 | 420 | 494 | (1,010) | 10,689
+"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What are the geographies that American Express primarily operates in as of 2022?",
+        "Which regions does American Express report for 2022?",
+    ],
+)
+def test_a_question_asking_for_the_regions_lists_them_by_their_share_of_revenue(question: str) -> None:
+    """The regions of a table printed on its side are read by the year in their group's header and
+    listed, largest first, with their computed shares; the unallocated column is not a region."""
+    ask = read_parts_ask(question)
+    assert ask is not None and ask.by == "list"
+    opening = parts_opening(
+        ask, [_item("AXP", REGIONS_ON_SIDE, "10-K", "10K5")], {"AXP": [(2022, None)]}, CALENDARS, NAMES
+    )
+    assert opening is not None
+    assert opening.text.startswith("American Express reports its revenues net of interest expense in these ")
+    assert opening.text.endswith(
+        "in FY2022: United States $41,396 million (78.3%), EMEA $4,871 million (9.2%), APAC $3,835 million "
+        "(7.3%) and LACC $2,917 million (5.5%), of $52,862 million in all (shares computed) [10K5]."
+    )
+    shares = {c["metric"]: c["result_text"] for c in opening.calculations}
+    assert shares["EMEA share of revenues net of interest expense"] == "9.2%"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much did NVIDIA allocate to research and development, and what were the key areas of focus?",
+        "What are the main risks for Apple's business?",
+        "Which regions had the largest revenue decline?",
+    ],
+)
+def test_other_questions_list_no_parts(question: str) -> None:
+    ask = read_parts_ask(question)
+    assert ask is None or ask.by != "list"

@@ -28,7 +28,7 @@ from finagent.finance.tables import (
     parse_number,
 )
 
-RankBy = Literal["level", "change", "share"]
+RankBy = Literal["level", "change", "share", "list"]
 
 _I = re.IGNORECASE
 
@@ -43,6 +43,16 @@ _SHARE = re.compile(
     r"\s+(?:more|greater|over|above)\s+(?:than\s+)?(?P<pct>\d+(?:\.\d+)?)\s*(?:%|percent)",
     _I,
 )
+# "What are the geographies that American Express operates in?": the parts listed, not ranked
+_LIST = re.compile(
+    rf"\b(?:what|which)\s+(?:are|were)\s+(?:the\s+)?(?:(?:main|key|principal|primary|major)\s+)?"
+    rf"(?P<noun>{_NOUN})\b"
+    rf"|\b(?:what|which)\s+(?P<noun2>{_NOUN})\s+(?:does|do|did)\b",
+    _I,
+)
+_LISTED_NOUNS = ("segment", "region", "geograph", "market", "division", "business", "categor")
+_HOW_MUCH = re.compile(r"\bhow\s+(?:much|many)\b", _I)  # a figure is asked; the parts are not its answer
+_LISTED_WHOLE = ("reven",)  # a list of regions or segments shows each one's revenue
 # "Among operations, investing, and financing activities, which brought in the most cash?"
 _AMONG = re.compile(r"\bamong\s+(?:the\s+)?(?P<list>[^?]+?)\s*,?\s*\b(?:which|what)\b", _I)
 _SHARE_NOUN = re.compile(rf"\b(?P<noun>{_NOUN})\b", _I)
@@ -71,8 +81,8 @@ _SYNONYMS = {"sales": "reven", "topli": "reven", "turno": "reven", "earni": "inc
 class PartsAsk:
     """A ranking of the parts of one company's whole: ``noun`` names the parts ("region"), ``by``
     what ranks them (the level, the change on a year earlier, or the share of the total, above
-    ``share_over`` percent), ``highest`` which end is asked, ``measure`` the question's word stems
-    that name the whole ("reven", "liabi")."""
+    ``share_over`` percent; a list is every part by its share of revenue), ``highest`` which end is
+    asked, ``measure`` the question's word stems that name the whole ("reven", "liabi")."""
 
     noun: str
     by: RankBy
@@ -94,6 +104,11 @@ def read_parts_ask(question: str) -> PartsAsk | None:
         query = f"{_query(text, 'x', measure).removesuffix(' by x')} {among.group('list')}"
         return PartsAsk("item", "level", not low, measure, query=query, named=named)
     share = _SHARE.search(text)
+    listing = _LIST.search(text)
+    if listing and not share and not (_HIGH.search(text) or _LOW.search(text) or _DOWN.search(text)):
+        noun = (listing.group("noun") or listing.group("noun2")).lower().split()[-1]
+        if noun.startswith(_LISTED_NOUNS) and noun.endswith("s") and not _HOW_MUCH.search(text):
+            return PartsAsk(noun, "list", True, _LISTED_WHOLE, query=f"revenue by {noun}")
     noun_match = _SHARE_NOUN.search(text) if share else _WHICH.search(text)
     if noun_match is None or (share is None and not (_HIGH.search(text) or _LOW.search(text))):
         return None
@@ -435,6 +450,8 @@ def block_score(block: PartsBlock, ask: PartsAsk) -> int:
     if ask.named:
         return 1  # the question names the parts; each row was found by its name
     whole = _stems(block.whole) - _WHOLE_GENERIC or _stems(block.section or "") - _WHOLE_GENERIC
+    if ask.by == "list":  # the revenue the parts are listed by, in whatever words the table prints it
+        return len(whole & set(ask.measure))
     if not whole or not whole <= set(ask.measure):
         return 0
     return len(whole)
@@ -445,6 +462,6 @@ def ranked(block: PartsBlock, ask: PartsAsk) -> list[Part]:
     if ask.by == "change":
         with_change = [p for p in block.parts if p.change is not None]
         return sorted(with_change, key=lambda p: p.change or 0.0, reverse=ask.highest)
-    if ask.by == "share":
+    if ask.by in ("share", "list"):
         return sorted(block.parts, key=lambda p: p.share or 0.0, reverse=True)
     return sorted(block.parts, key=lambda p: p.value, reverse=ask.highest)

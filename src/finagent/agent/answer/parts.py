@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from finagent.agent.answer.wording import joined
 from finagent.agent.answer.wording import name as display_name
 from finagent.finance.facts import FiscalCalendar
 from finagent.finance.figures.scope import item_calendar
@@ -27,7 +28,7 @@ from finagent.finance.parts import (
     totals_for,
     whole_key,
 )
-from finagent.finance.tables import PeriodTable, grouped_tables, parse_tables
+from finagent.finance.tables import PeriodTable, grouped_tables, parse_tables, transposed_tables
 
 _SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion"}
 _MAX_LISTED = 6
@@ -125,14 +126,16 @@ def _qualifying(
 
 def _tables(item: dict[str, Any], calendars: dict[str, Any]) -> list[tuple[PeriodTable, FiscalCalendar]]:
     """A filing passage's tables, each with the calendar its columns are read in; a table of column
-    groups (one per segment) also as one table per line item, whose rows are the segments."""
+    groups (one per segment), or printed on its side (a column per region, a group of rows per year),
+    also as one table per line item, whose rows are the segments or regions."""
     ticker, text = item.get("ticker"), str(item.get("text") or "")
     calendar = item_calendar(item, calendars) if ticker and "|" in text else None
     if calendar is None or item.get("kind") == "news":
         return []
     form = "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
     tables = parse_tables(text, form=form)
-    return [(table, calendar) for table in (*tables, *grouped_tables(tables))]
+    turned = (*grouped_tables(tables), *transposed_tables(tables))
+    return [(table, calendar) for table in (*tables, *turned)]
 
 
 def _blocks(
@@ -190,6 +193,12 @@ def _sentences(ask: PartsAsk, block: PartsBlock, order: list[Part], name: str, l
         return (
             f"Yes (computed from the table): {listed} {each} up more than {limit} of {name}'s {total} "
             f"{when} [{label}]."
+        )
+    if ask.by == "list":
+        shown = [f"{p.label} {_amount(p.value, scale)} ({_percent(p.share)})" for p in order[:_MAX_LISTED]]
+        return (
+            f"{name} reports its {whole} in these {_plural(ask.noun)} {when}: {joined(shown)}, "
+            f"of {_amount(block.total, scale)} in all (shares computed) [{label}]."
         )
     if ask.by == "change":
         change = top.change or 0.0
@@ -259,7 +268,7 @@ def _calculations(
                     "sources": [label],
                 }
             )
-        if ask.by == "share" and part.share is not None:
+        if ask.by in ("share", "list") and part.share is not None:
             found.append(
                 {
                     "ticker": ticker,

@@ -28,6 +28,7 @@ from finagent.finance.tables.parse import (
 from finagent.finance.tables.periods import column_target, columns_for
 from finagent.finance.tables.reading import cell_for, find_row, label_match, row_unit, table_cells
 from finagent.finance.tables.records import ColumnPeriod, PeriodTable, PeriodTarget, TableCell, TableRow
+from finagent.finance.tables.transposed import transposed_tables
 
 __all__ = [
     "ColumnPeriod",
@@ -48,4 +49,5 @@ __all__ = [
     "row_unit",
     "stated_scale",
     "table_cells",
+    "transposed_tables",
 ]

@@ -8,8 +8,8 @@ line item its own table, a segment's value is read from the column whose header 
 and the segments of a line can be ranked like the rows of any table. Pure functions, no I/O.
 
 The group names stand on one header line, run together as the text layer prints them. They are
-split at words only: "&", "and" or "of" join the words around them, and the names take as even a
-share of the words as they can, a longer one first.
+split at words only: "&", "and" or "of" join the words around them, an acronym ("EMEA") is a name
+of its own, and the names take as even a share of the words as they can, a longer one first.
 """
 
 from __future__ import annotations
@@ -86,16 +86,30 @@ def split_names(line: str, count: int) -> tuple[str, ...]:
     units = _units(line)
     if not units or len(units) < count or len(units) > _MAX_UNITS:
         return ()
-    splits = (
+    splits = [
         tuple(b - a for a, b in itertools.pairwise((0, *cuts, len(units))))
         for cuts in itertools.combinations(range(1, len(units)), count - 1)
-    )
+    ]
+    alone = [_ACRONYM.match(unit) is not None for unit in units]
+    splits = [sizes for sizes in splits if _acronyms_alone(sizes, alone)] or splits
     best = min(splits, key=lambda sizes: (max(sizes) - min(sizes), tuple(-s for s in sizes)))
     names, start = [], 0
     for size in best:
         names.append(" ".join(units[start : start + size]))
         start += size
     return tuple(names)
+
+
+_ACRONYM = re.compile(r"^[A-Z]{3,}$")  # "EMEA", "APAC": a name of its own, never part of a longer one
+
+
+def _acronyms_alone(sizes: Sequence[int], alone: Sequence[bool]) -> bool:
+    start = 0
+    for size in sizes:
+        if size > 1 and any(alone[start : start + size]):
+            return False
+        start += size
+    return True
 
 
 def _units(line: str) -> list[str]:
