@@ -165,37 +165,35 @@ def test_a_name_with_its_figure_is_stated_when_the_answer_opens_with_the_name() 
     assert asyncio.run(grade(question, no_figure, [reference], None))["verdict"] == "incorrect"
 
 
+def _graded(question: str, answer: str, reference: str) -> tuple[str, str]:
+    """(verdict, method) with a judge that refuses everything: a rule decided it unless "judge"."""
+    refusing = ScriptedChatModel(replies=[{"verdict": "incorrect", "reason": "no"}], calls=[])
+    verdict = asyncio.run(grade(question, answer, [reference], refusing))
+    return verdict["verdict"], verdict["method"]
+
+
 def test_a_direction_with_its_figures_is_stated_when_the_answer_opens_with_that_direction() -> None:
     """The small judge refused "Amcor's quick ratio improved: it rose from 0.67 … to 0.69" as giving
     nothing on the quick ratio. A question asking which way a line moved is decided by the way the
     answer's first sentence says, with the reference's figures; the other way, both ways, or a
     "which region" question still go to the judge."""
-    refusing = ScriptedChatModel(replies=[{"verdict": "incorrect", "reason": "no"}] * 4, calls=[])
     question = "Has AMCOR's quick ratio improved or declined between FY2023 and FY2022?"
     reference = "The quick ratio has slightly improved from 0.67 times to 0.69 times (3.4% jump)"
     right = "Amcor's quick ratio improved in FY2023 [10K1]. It rose from 0.67 to 0.69, +3.4% [10K1]."
-    verdict = asyncio.run(grade(question, right, [reference], refusing))
-    assert (verdict["verdict"], verdict["method"]) == ("correct", "direction and figures")
-    assert not refusing.calls
+    assert _graded(question, right, reference) == ("correct", "direction and figures")
     other_way = "Amcor's quick ratio declined from 0.69 to 0.67, a 3.4% fall [10K1]."
-    assert asyncio.run(grade(question, other_way, [reference], refusing))["verdict"] == "incorrect"
+    assert _graded(question, other_way, reference) == ("incorrect", "judge")
     both = "Amcor's quick ratio improved, though liquidity fell: 0.67 to 0.69, 3.4% [10K1]."
-    assert asyncio.run(grade(question, both, [reference], refusing))["method"] == "judge"
+    assert _graded(question, both, reference)[1] == "judge"
     which = "Which region had the biggest drop in revenues?"
     drop = "The U.S. had the biggest drop in revenue: 54% [10Q1]."
-    assert (
-        asyncio.run(grade(which, drop, ["Revenues had the biggest drop in the U.S.: 54%"], refusing))[
-            "method"
-        ]
-        == "judge"
-    )
+    assert _graded(which, drop, "Revenues had the biggest drop in the U.S.: 54%")[1] == "judge"
 
 
 def test_a_metric_that_does_not_apply_is_stated_when_the_answer_says_so_of_that_metric() -> None:
     """ "Performance is not measured through operating margin": an answer whose first sentence says
     operating margin is not a measure the company reports is correct without the judge; one that
     gives a margin, or says so of another metric, goes to the judge."""
-    refusing = ScriptedChatModel(replies=[{"verdict": "incorrect", "reason": "no"}] * 2, calls=[])
     question = (
         "Does AMEX have an improving operating margin profile as of 2022? "
         "If operating margin is not a useful metric for a company like this, then state that."
@@ -205,24 +203,20 @@ def test_a_metric_that_does_not_apply_is_stated_when_the_answer_says_so_of_that_
         "American Express' statement for FY2022 prints revenue but no operating income line [10K1]: "
         "operating margin is not a measure it reports, and none is computed."
     )
-    verdict = asyncio.run(grade(question, right, [reference], refusing))
-    assert (verdict["verdict"], verdict["method"]) == ("correct", "metric not used")
+    assert _graded(question, right, reference) == ("correct", "metric not used")
     margin = "American Express' operating margin in FY2022 was 22.3% [10K1]."
     other = "Gross margin is not a measure American Express reports [10K1]."
     for answer in (margin, other):
-        assert asyncio.run(grade(question, answer, [reference], refusing))["method"] == "judge"
+        assert _graded(question, answer, reference)[1] == "judge"
 
 
 def test_the_references_figures_in_the_answers_first_sentence_need_no_judge() -> None:
     """The small judge refused "inventory turnover for FY2022 was 2.72" against "JnJ sold its inventory
     2.7 times in FY2022." as giving no turnover. Every reference figure in the first sentence decides
     it; the figure only further down, or another figure first, goes to the judge."""
-    refusing = ScriptedChatModel(replies=[{"verdict": "incorrect", "reason": "no"}] * 3, calls=[])
     question = "Roughly how many times has JnJ sold its inventory in FY2022? Calculate inventory turnover."
     reference = "JnJ sold its inventory 2.7 times in FY2022."
     right = "Johnson & Johnson's inventory turnover for FY2022 was 2.72 (computed: 31089 / 11435) [10K1]."
-    verdict = asyncio.run(grade(question, right, [reference], refusing))
-    assert (verdict["verdict"], verdict["method"]) == ("correct", "first-sentence figures")
-    assert not refusing.calls
+    assert _graded(question, right, reference) == ("correct", "first-sentence figures")
     later = "Johnson & Johnson's inventories were $12,483 million [10K1]. Its turnover was 2.72 [10K1]."
-    assert asyncio.run(grade(question, later, [reference], refusing))["method"] == "judge"
+    assert _graded(question, later, reference)[1] == "judge"
