@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from finagent.finance.tables import parse_tables, transposed_tables
 from finagent.finance.tables.groups import split_names
 
@@ -23,9 +25,39 @@ def test_each_line_item_becomes_a_table_of_the_columns_by_year() -> None:
     assert {r.label: r.cells for r in pretax.rows}["LACC"] == ("500", "494")
 
 
-def test_an_acronym_is_a_name_of_its_own() -> None:
-    names = split_names("United States EMEA APAC LACC Other Unallocated Consolidated", 6)
-    assert names == ("United States", "EMEA", "APAC", "LACC", "Other Unallocated", "Consolidated")
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        (  # an acronym is a name of its own
+            "United States EMEA APAC LACC Other Unallocated Consolidated",
+            ("United States", "EMEA", "APAC", "LACC", "Other Unallocated", "Consolidated"),
+        ),
+        (  # a last "Total" is its own name; the word ending the line ends each of the others
+            "United States Operations Canadian Operations Other International Operations Total",
+            ("United States Operations", "Canadian Operations", "Other International Operations", "Total"),
+        ),
+    ],
+)
+def test_run_together_names_are_split_at_their_own_cues(line: str, names: tuple[str, ...]) -> None:
+    assert split_names(line, len(names)) == names
+
+
+def test_a_segment_note_on_its_side_is_read_by_year() -> None:
+    """Costco's segment note: three operations and their total, a group of rows per fiscal year."""
+    text = """United States Operations Canadian Operations Other International Operations Total 2019
+Total revenue | $111,751 | $21,366 | $19,586 | $152,703
+Operating income | 3,063 | 924 | 750 | 4,737 | 2018
+Total revenue | $102,286 | $20,689 | $18,601 | $141,576
+Operating income | 2,787 | 939 | 754 | 4,480
+"""
+    revenue, income = transposed_tables(parse_tables(text, form="10-K"))
+    assert [(r.label, r.cells) for r in income.rows] == [
+        ("United States Operations", ("3,063", "2,787")),
+        ("Canadian Operations", ("924", "939")),
+        ("Other International Operations", ("750", "754")),
+        ("Total operating income", ("4,737", "4,480")),
+    ]
+    assert revenue.rows[-1].label == "Total revenue"
 
 
 def test_a_table_of_period_columns_is_not_on_its_side() -> None:

@@ -8,8 +8,10 @@ line item its own table, a segment's value is read from the column whose header 
 and the segments of a line can be ranked like the rows of any table. Pure functions, no I/O.
 
 The group names stand on one header line, run together as the text layer prints them. They are
-split at words only: "&", "and" or "of" join the words around them, an acronym ("EMEA") is a name
-of its own, and the names take as even a share of the words as they can, a longer one first.
+split at words only: "&", "and" or "of" join the words around them; a last "Total" and an acronym
+("EMEA") are names of their own; a word that ends the line and occurs once per name ends each name
+("United States Operations Canadian Operations …"); otherwise the names take as even a share of the
+words as they can, a longer one first.
 """
 
 from __future__ import annotations
@@ -86,6 +88,12 @@ def split_names(line: str, count: int) -> tuple[str, ...]:
     units = _units(line)
     if not units or len(units) < count or len(units) > _MAX_UNITS:
         return ()
+    if count > 1 and units[-1].lower() in _TOTAL_WORDS:  # "… Total": a name of its own
+        rest = split_names(" ".join(units[:-1]), count - 1)
+        return (*rest, units[-1]) if rest else ()
+    ends = [i + 1 for i, unit in enumerate(units) if unit == units[-1]]
+    if count > 1 and len(ends) == count and ends[0] > 1:  # "United States Operations Canadian Operations …"
+        return tuple(" ".join(units[a:b]) for a, b in itertools.pairwise((0, *ends)))
     splits = [
         tuple(b - a for a, b in itertools.pairwise((0, *cuts, len(units))))
         for cuts in itertools.combinations(range(1, len(units)), count - 1)
@@ -100,6 +108,7 @@ def split_names(line: str, count: int) -> tuple[str, ...]:
     return tuple(names)
 
 
+_TOTAL_WORDS = frozenset({"total", "consolidated"})
 _ACRONYM = re.compile(r"^[A-Z]{3,}$")  # "EMEA", "APAC": a name of its own, never part of a longer one
 
 
