@@ -88,7 +88,7 @@ def split_names(line: str, count: int) -> tuple[str, ...]:
     units = _units(line)
     if not units or len(units) < count or len(units) > _MAX_UNITS:
         return ()
-    if count > 1 and units[-1].lower() in _TOTAL_WORDS:  # "… Total": a name of its own
+    if count > 1 and units[-1].lower() in TOTAL_WORDS:  # "… Total": a name of its own
         rest = split_names(" ".join(units[:-1]), count - 1)
         return (*rest, units[-1]) if rest else ()
     ends = [i + 1 for i, unit in enumerate(units) if unit == units[-1]]
@@ -108,7 +108,8 @@ def split_names(line: str, count: int) -> tuple[str, ...]:
     return tuple(names)
 
 
-_TOTAL_WORDS = frozenset({"total", "consolidated"})
+TOTAL_WORDS = frozenset({"total", "consolidated"})
+"""Names of the column that holds the whole: its own name when a header runs names together."""
 _ACRONYM = re.compile(r"^[A-Z]{3,}$")  # "EMEA", "APAC": a name of its own, never part of a longer one
 
 
@@ -242,7 +243,10 @@ def _raw_width(groups: _Groups) -> int | None:
 
 def _group_label(name: str, line: str) -> str:
     """A group's row label; the "Total" group is the line's total ("Total net revenue")."""
-    if name.lower() != "total":
-        return name
+    return total_label(line) if name.lower() == "total" else name
+
+
+def total_label(line: str) -> str:
+    """The label of a line's total row: "Total net revenue" for "Net revenue" or "Total net revenue"."""
     rest = re.sub(r"^\s*total\s+", "", line, flags=re.IGNORECASE)
     return f"Total {rest[:1].lower() + rest[1:] if rest[1:2].islower() else rest}"

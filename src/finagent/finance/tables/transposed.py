@@ -21,12 +21,11 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from finagent.finance.tables.groups import split_names
+from finagent.finance.tables.groups import TOTAL_WORDS, split_names, total_label
 from finagent.finance.tables.records import ColumnPeriod, PeriodTable, TableRow
 
 _YEAR = re.compile(r"^(?:19|20)\d{2}$")
 _LEADING_UNIT = re.compile(r"^\s*\((?:in\s+)?(?:thousands|millions|billions)[^)]*\)\s*", re.IGNORECASE)
-_TOTAL_NAMES = frozenset({"total", "consolidated"})
 
 
 def transposed_tables(tables: Sequence[PeriodTable]) -> list[PeriodTable]:
@@ -100,7 +99,4 @@ def _width(rows: Sequence[TableRow]) -> int | None:
 
 def _label(name: str, line: str) -> str:
     """A column's row label; the "Consolidated" or "Total" column is the line's total."""
-    if name.lower() not in _TOTAL_NAMES:
-        return name
-    rest = re.sub(r"^\s*total\s+", "", line, flags=re.IGNORECASE)
-    return f"Total {rest[:1].lower() + rest[1:] if rest[1:2].islower() else rest}"
+    return total_label(line) if name.lower() in TOTAL_WORDS else name
