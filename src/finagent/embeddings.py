@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from filelock import FileLock
 
 from finagent.settings import Settings, get_settings
+from finagent.vector_cache import VectorCache, model_digest
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +125,7 @@ class Embedder:
             requested = "onnx" if onnx_available() else "torch"
         self.backend: Backend = "onnx" if requested == "onnx" else "torch"
         self._model: Any = None
+        self._vectors: VectorCache | None = None  # the ONNX model's vectors on disk, once it is loaded
         self._lock = threading.Lock()
 
     @property
@@ -150,7 +153,15 @@ class Embedder:
         target = _quantization_target()
         model_file = self.onnx_dir / "onnx" / f"model_qint8_{target}.onnx"
         if not model_file.exists():
-            self._export_onnx(target)
+            # Processes starting together on a new machine (parallel ingests, test workers) export once:
+            # the export replaces the whole folder, which another process may be reading.
+            self.onnx_dir.parent.mkdir(parents=True, exist_ok=True)
+            with FileLock(self.onnx_dir.with_name(self.onnx_dir.name + ".lock")):
+                if not model_file.exists():
+                    self._export_onnx(target)
+        if self.settings.embedding_cache:
+            name = f"{model_file.stem}-{model_digest(model_file)}"
+            self._vectors = VectorCache(self.settings.cache_dir / "vectors" / name, EMBEDDING_DIM)
         return OnnxSentenceEncoder(self.onnx_dir, model_file, threads=self.settings.embedding_threads)
 
     def _export_onnx(self, target: str) -> None:
@@ -174,6 +185,18 @@ class Embedder:
         if not texts:
             return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
         model = self._load()
+        if self._vectors is None or len(texts) == 1:  # a query: the agent keeps its own cache
+            return self._compute(model, texts, batch_size)
+        found = self._vectors.get(texts)
+        missing = [i for i, vector in enumerate(found) if vector is None]
+        if missing:
+            computed = self._compute(model, [texts[i] for i in missing], batch_size)
+            self._vectors.put([texts[i] for i in missing], computed)
+            for i, vector in zip(missing, computed, strict=True):
+                found[i] = vector
+        return np.stack([v for v in found if v is not None]).astype(np.float32, copy=False)
+
+    def _compute(self, model: Any, texts: list[str], batch_size: int | None) -> np.ndarray:
         vectors = model.encode(
             texts,
             batch_size=batch_size or self.settings.embedding_batch_size,

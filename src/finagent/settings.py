@@ -45,6 +45,10 @@ class Settings(BaseSettings):
     # 56 chunks/s at 8 vs 31 chunks/s at 64 on real filing chunks, 2-core machine.
     embedding_batch_size: int = Field(default=8, ge=1)
     embedding_threads: int | None = Field(default=None, description="CPU threads for embeddings.")
+    embedding_cache: bool = Field(
+        default=True,
+        description="Keep chunk vectors in the cache dir: a filing ingested again is not embedded again.",
+    )
 
     ray_address: str | None = Field(
         default=None,

@@ -45,6 +45,9 @@ def test_sigkill_mid_ingest_then_rerun(db: Database, db_url: str, tmp_path: Path
     env = {k: v for k, v in os.environ.items() if not k.startswith("FINAGENT_")}
     env |= {"FINAGENT_DATABASE_URL": db_url, "FINAGENT_HOME": str(tmp_path)}
     env["FINAGENT_CACHE_DIR"] = str(MODEL_CACHE)
+    # Vectors of these PDFs may be cached by an earlier test: computing them keeps the run long
+    # enough for the kill to land mid-run.
+    env["FINAGENT_EMBEDDING_CACHE"] = "false"
     command = [sys.executable, "-m", "finagent.cli.main", "ingest", "path", str(folder)]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 600

@@ -8,8 +8,6 @@ OpenAI HTTP API on 127.0.0.1, so the same client code (ChatOpenAI) serves local 
 from __future__ import annotations
 
 import atexit
-import contextlib
-import fcntl
 import hashlib
 import importlib
 import importlib.util
@@ -22,9 +20,10 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from filelock import FileLock
 
 from finagent.errors import ConfigError, FinagentError
 from finagent.settings import Settings
@@ -84,18 +83,6 @@ def _marker_path(target: Path) -> Path:
     return target.with_name(target.name + ".verified.json")
 
 
-@contextlib.contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    """Exclusive advisory lock so concurrent processes assemble the model once, not into each other."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a+") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
 def _marker_ok(target: Path) -> bool:
     """The file was verified before and has not changed since (same size and mtime)."""
     try:
@@ -137,7 +124,9 @@ def assemble_gguf(cache_dir: Path) -> Path:
     target = cache_dir / "models" / MODEL_FILENAME
     if _marker_ok(target):
         return target
-    with _file_lock(target.with_name(target.name + ".lock")):
+    # concurrent processes assemble the model once, not into each other
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(target.with_name(target.name + ".lock")):
         if _marker_ok(target):  # another process finished while we waited
             return target
         if target.exists():
