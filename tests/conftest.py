@@ -18,6 +18,13 @@ from finagent.db import Database
 from finagent.db.embedded import EmbeddedPostgres
 from finagent.settings import Settings
 
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # A test worker starts with the controller's terminal size in COLUMNS and LINES (80 x 24 without a
+    # terminal). Rich fixes a console's width from COLUMNS when it is created, at import: the width a
+    # test sets for the CLI's tables would never apply.
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 SHARED_DATA = SHARED / "data"

@@ -215,7 +215,8 @@ def ask_command(
     if output_path is not None:  # after the answer is shown, so a failed write cannot lose it
         write_answer_markdown(answer, output_path)
         if not quiet:
-            err_console.print(f"wrote {escape(str(output_path))}", highlight=False)
+            # soft_wrap: the path is never broken by a newline, so it can be copied whole
+            err_console.print(f"wrote {escape(str(output_path))}", highlight=False, soft_wrap=True)
 
 
 def print_answer(answer: Answer) -> None:

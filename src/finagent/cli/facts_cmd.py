@@ -8,7 +8,7 @@ import json
 import re
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -21,7 +21,9 @@ from finagent.errors import FinagentError
 from finagent.finance.metrics import BY_NAME
 from finagent.finance.periods import parse_time_phrases
 from finagent.finance.periods.ranges import is_range
-from finagent.reports.facts import FactRow, FactsResult, facts_table, is_part_row
+
+if TYPE_CHECKING:  # the report pulls in the figure writer and its model client: seconds of imports
+    from finagent.reports.facts import FactRow, FactsResult
 
 TERMINAL = "-"
 """``--plot`` with no image path: the chart is drawn in the terminal."""
@@ -155,6 +157,8 @@ def print_table(result: FactsResult) -> None:
 
 def to_csv(result: FactsResult) -> str:
     buffer = io.StringIO()
+    from finagent.reports.facts import FactRow
+
     fields = list(FactRow.__dataclass_fields__)
     writer = csv.DictWriter(buffer, fieldnames=fields, extrasaction="ignore")
     writer.writeheader()
@@ -174,6 +178,8 @@ def plot(result: FactsResult, path: Path) -> None:
     """A line per company and metric over the periods asked (values in millions), saved as PNG; a period
     with no figure breaks the line: a gap is drawn as a gap, never bridged."""
     import matplotlib
+
+    from finagent.reports.facts import is_part_row
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -233,6 +239,8 @@ def chart(result: FactsResult) -> None:
 
 def _series(result: FactsResult) -> dict[tuple[str, str], list[FactRow]]:
     """Each company's metric down its periods; a split period's parts are left out of every chart."""
+    from finagent.reports.facts import is_part_row
+
     out: dict[tuple[str, str], list[FactRow]] = {}
     for row in result.rows:
         if not is_part_row(row):
@@ -291,6 +299,8 @@ def facts_command(
 
     finagent facts AAPL --metric revenue net_income --periods FY2009..FY2024 --plot
     """
+    from finagent.reports.facts import facts_table
+
     companies, wanted, named = split_items(items, list(periods or []))
     image = _plot_target(plot_path)
     with store() as db, db.connection() as conn:
