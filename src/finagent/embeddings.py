@@ -185,16 +185,20 @@ class Embedder:
         if not texts:
             return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
         model = self._load()
-        if self._vectors is None or len(texts) == 1:  # a query: the agent keeps its own cache
+        if self._vectors is None:
             return self._compute(model, texts, batch_size)
-        found = self._vectors.get(texts)
-        missing = [i for i, vector in enumerate(found) if vector is None]
+        vectors = np.empty((len(texts), EMBEDDING_DIM), dtype=np.float32)
+        missing = []
+        for i, vector in enumerate(self._vectors.get(texts)):
+            if vector is None:
+                missing.append(i)
+            else:
+                vectors[i] = vector
         if missing:
             computed = self._compute(model, [texts[i] for i in missing], batch_size)
             self._vectors.put([texts[i] for i in missing], computed)
-            for i, vector in zip(missing, computed, strict=True):
-                found[i] = vector
-        return np.stack([v for v in found if v is not None]).astype(np.float32, copy=False)
+            vectors[missing] = computed
+        return vectors
 
     def _compute(self, model: Any, texts: list[str], batch_size: int | None) -> np.ndarray:
         vectors = model.encode(
@@ -206,7 +210,8 @@ class Embedder:
         return np.asarray(vectors, dtype=np.float32)
 
     def encode_query(self, text: str) -> np.ndarray:
-        return self.encode([text])[0]
+        """A question's vector: never kept on disk (the agent keeps its recent ones in memory)."""
+        return self._compute(self._load(), [text], None)[0]
 
 
 _shared: dict[tuple[str, str], Embedder] = {}

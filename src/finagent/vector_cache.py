@@ -31,11 +31,8 @@ def text_key(text: str) -> bytes:
 
 def model_digest(model_file: Path) -> str:
     """Short content digest of a model file: names its cache."""
-    digest = hashlib.sha256()
     with model_file.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()[:16]
+        return hashlib.file_digest(handle, "sha256").hexdigest()[:16]
 
 
 class VectorCache:

@@ -156,9 +156,9 @@ def print_table(result: FactsResult) -> None:
 
 
 def to_csv(result: FactsResult) -> str:
-    buffer = io.StringIO()
     from finagent.reports.facts import FactRow
 
+    buffer = io.StringIO()
     fields = list(FactRow.__dataclass_fields__)
     writer = csv.DictWriter(buffer, fieldnames=fields, extrasaction="ignore")
     writer.writeheader()
