@@ -24,10 +24,6 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     # test sets for the CLI's tables would never apply.
     os.environ.pop("COLUMNS", None)
     os.environ.pop("LINES", None)
-    # Each worker gets one core: two workers whose model servers or ONNX sessions each ran a thread per core
-    # would put four busy threads on two cores, and llama.cpp's threads spin at their barriers.
-    os.environ.setdefault("FINAGENT_LOCAL_THREADS", "1")
-    os.environ.setdefault("FINAGENT_EMBEDDING_THREADS", "1")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

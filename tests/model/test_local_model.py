@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 import threading
 import time
 import urllib.error
@@ -35,6 +36,7 @@ from finagent.llm.local_model import (
     get_local_server,
     local_model_installed,
     resolve_model_path,
+    wait_passively,
 )
 from finagent.llm.providers import make_chat_model
 from finagent.llm.structured import structured_call
@@ -227,6 +229,18 @@ def test_server_http(server: LocalModelServer) -> None:
     with pytest.raises(urllib.error.HTTPError) as info:
         urllib.request.urlopen(bad, timeout=10)
     assert info.value.code == 401  # other local users need the key
+
+
+@pytest.mark.slow
+def test_the_model_threads_wait_passively(server: LocalModelServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """libgomp read the policy when the server loaded it: idle model threads sleep instead of spinning
+    (two spinning model processes on two cores ran four times slower); a user's own policy is kept."""
+    assert server.running and os.environ["OMP_WAIT_POLICY"] == "PASSIVE"
+    maps = Path("/proc/self/maps")
+    assert not maps.exists() or "libgomp" in maps.read_text()  # the OpenMP build, on Linux
+    monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")
+    wait_passively()
+    assert os.environ["OMP_WAIT_POLICY"] == "ACTIVE"
 
 
 @pytest.mark.slow

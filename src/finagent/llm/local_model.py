@@ -182,6 +182,17 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def wait_passively() -> None:
+    """Make llama.cpp's idle CPU threads sleep, not spin (unless the user set OMP_WAIT_POLICY).
+
+    Its threads meet at OpenMP barriers, where libgomp spins by default. Beside another busy process (a
+    second ask, an ingest, a test worker) a spinning thread holds the core the thread it waits for
+    needs: two model processes at once ran four times slower than one after the other. libgomp reads
+    the policy once, when xllamacpp loads it, so this runs before that import.
+    """
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 class LocalModelServer:
     """llama.cpp's OpenAI-compatible server, in-process on 127.0.0.1, started on first use.
 
@@ -236,6 +247,7 @@ class LocalModelServer:
         return self
 
     def _start(self, timeout: float) -> None:
+        wait_passively()
         try:
             import xllamacpp
         except ImportError as exc:
