@@ -123,6 +123,32 @@ def test_a_risk_stated_without_its_could_is_refused() -> None:
     assert support_problem(hedged, PASSAGES, NAMES) is None
 
 
+def test_an_expectation_stated_as_what_happened_is_refused() -> None:
+    """A forward-looking statement ("expects a gain") is not an outcome ("resulting in a gain")."""
+    outlook = Passage(
+        "10K2",
+        "In 2016 the Company sold the assets of its safety prescription eyewear business. The Company "
+        "expects a pre-tax gain of approximately $500 million in 2017 as a result of these divestitures. "
+        "Sales came in lower than expected in Electronics and Energy. Health Care sales grew 2%, "
+        "which the Company expects to continue.",
+        ticker="MMM",
+        kind="10-K",
+        period="FY2016",
+    )
+    names = {"MMM": ["3M"]}
+    stated = (
+        "3M sold its safety prescription eyewear business, resulting in a pre-tax gain of approximately "
+        "$500 million in 2017 [10K2]."
+    )
+    kept = "3M expects a pre-tax gain of approximately $500 million in 2017 from these divestitures [10K2]."
+    missed = "3M's sales in Electronics and Energy came in lower [10K2]."
+    grew = "3M's Health Care sales grew 2% [10K2]."  # the outlook is only the clause that looks ahead
+    assert "possibility ('expects')" in (support_problem(stated, {"10K2": outlook}, names) or "")
+    assert support_problem(kept, {"10K2": outlook}, names) is None
+    assert support_problem(missed, {"10K2": outlook}, names) is None  # "than expected" is no outlook
+    assert support_problem(grew, {"10K2": outlook}, names) is None
+
+
 def test_another_company_or_year_than_the_passage_is_refused() -> None:
     other = "Microsoft's net sales decreased due to lower net sales of iPhone and Mac [10Q1]."
     assert "MSFT" in (support_problem(other, PASSAGES, NAMES) or "")

@@ -8,7 +8,7 @@ Pure rules over text: a sentence is held to its cited passages, never to what a 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,14 +83,16 @@ _SYNONYMS = {
 # "may" in lower case only: "May 31, 2018" is a month.
 HEDGE = re.compile(
     r"\b(?:could|might|(?-i:may)|reportedly|rumou?r\w*|speculat\w*|possibl\w*|potential(?:ly)?|considering"
-    r"|consider(?:s|ed)?\s+(?:a|an|the|buying|acquiring)|would)\b|\?",
+    r"|consider(?:s|ed)?\s+(?:a|an|the|buying|acquiring)|would"
+    r"|expects?|expecting|(?:anticipat|expect)ed\s+to|anticipates?|anticipating|(?:intend|plan)s?\s+to)\b|\?",
     re.I,
 )
-"""What makes a passage's statement a possibility, not a fact."""
+"""What makes a passage's statement a possibility or an outlook, not a fact ("lower than expected" is
+a fact: only "expects", "expected to" and their kin look ahead)."""
 
 _KEEPS_MODALITY = re.compile(
     r"\b(?:could|might|(?-i:may)|would|can|reportedly|rumou?r\w*|speculat\w*|possibl\w*|potential\w*|consider\w*"
-    r"|expect\w*|plan\w*|intend\w*|likely|unlikely|if|whether|risk\w*|uncertain\w*|question\w*"
+    r"|expect\w*|anticipat\w*|plan\w*|intend\w*|likely|unlikely|if|whether|risk\w*|uncertain\w*|question\w*"
     r"|suggest\w*|wonder\w*)\b",
     re.I,
 )
@@ -305,14 +307,36 @@ def _news_problem(sentence: str, cited: Sequence[Passage]) -> str | None:
     return None
 
 
+_CLAUSE_BREAK = re.compile(r"[,;:]\s+|\s+(?:but|while|whereas)\s+")
+
+
+def _clauses(passages: Sequence[Passage]) -> Iterator[str]:
+    """The passages' clauses: a hedge reaches to the end of its clause ("Sales rose 8%, which we expect
+    to continue" says the rise as fact), a question through its whole sentence."""
+    for passage in passages:
+        for part in SENTENCE_BREAK.split(passage.text):
+            yield from [part] if part.rstrip().endswith("?") else _CLAUSE_BREAK.split(part)
+
+
 def _modality_problem(sentence: str, words: set[str], cited: Sequence[Passage]) -> str | None:
-    """A passage that speculates ("could", "rumored", a question) supports no plain assertion."""
-    best, shared = _best_sentence(words, cited)
-    if shared < max(2, len(words) / 2):
-        return None  # no passage sentence says this claim: the words check speaks for it
-    marker = HEDGE.search(best)
-    if marker and not _KEEPS_MODALITY.search(sentence):
-        said = marker.group(0)
+    """A passage that speculates or looks ahead ("could", "rumored", "expects", a question) supports no
+    plain assertion: a sentence that does not hedge may not take two words or more from a hedged clause
+    that no plain clause of its passages gives ("sold the business, resulting in a gain" from "sold the
+    business. The Company expects a gain")."""
+    _, shared = _best_sentence(words, cited)
+    if shared < max(2, len(words) / 2) or _KEEPS_MODALITY.search(sentence):
+        return None  # no passage sentence says this claim (the words check speaks for it), or it hedges
+    plain: set[str] = set()
+    hedged: list[tuple[set[str], str]] = []
+    for clause in _clauses(cited):
+        drawn = words & content_words(clause)
+        marker = HEDGE.search(clause)
+        if marker and drawn:
+            hedged.append((drawn, marker.group(0)))
+        else:
+            plain |= drawn
+    said = next((marker for drawn, marker in hedged if len(drawn - plain) >= 2), None)
+    if said:
         return f"the passage only says it as a possibility ('{said}'); the sentence states it as fact"
     return None
 
