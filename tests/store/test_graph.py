@@ -46,8 +46,9 @@ def statement_of_operations(label: str, value: str, period_end: date) -> str:
     )
 
 
-def quarter_documents(*, mdna: bool = True, file_names: bool = False) -> list[ParsedDocument]:
-    """The synthetic 10-Qs of QUARTERS: a statement of operations (+ an MD&A paragraph).
+def quarter_documents(*, mdna: bool = True, file_names: bool = False, notes: int = 0) -> list[ParsedDocument]:
+    """The synthetic 10-Qs of QUARTERS: a statement of operations (+ an MD&A paragraph, + ``notes``
+    further paragraphs that only searches for their own words find).
 
     ``file_names`` gives them file-like sources ("/filings/aapl-2023-q3.htm") instead of test:// URIs.
     """
@@ -72,14 +73,41 @@ def quarter_documents(*, mdna: bool = True, file_names: bool = False) -> list[Pa
                     page=20,
                 )
             )
+        blocks += [
+            Block(
+                f"Segment detail {n}: {NOTE_TOPICS[n % len(NOTE_TOPICS)]} of {ticker} in the quarter "
+                f"ended {end:%B %d, %Y}.",
+                section="part1_item1",
+                section_title="Notes to Financial Statements",
+                page=10 + n,
+            )
+            for n in range(notes)
+        ]
         source = f"/filings/{ticker.lower()}-{year}-q{quarter}.htm" if file_names else None
         docs.append(make_doc(ticker, "10-Q", year, quarter, blocks, source_uri=source, period_end=end))
     return docs
 
 
+NOTE_TOPICS = [
+    "operating income rose as the cost of warehouse leases fell",
+    "goodwill impairment testing found no impairment in the reporting units",
+    "deferred revenue from extended warranties and support contracts",
+    "inventory reserves for obsolete components were released",
+]
+
+
 @pytest.fixture()
 def store(db: Database, settings: Settings) -> Iterator[Database]:
     IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in quarter_documents()])
+    yield db
+    close_resources()
+
+
+@pytest.fixture()
+def noted_store(db: Database, settings: Settings) -> Iterator[Database]:
+    """The 10-Qs with notes beyond what the first round's searches (one hit each) find."""
+    documents = quarter_documents(notes=len(NOTE_TOPICS))
+    IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in documents])
     yield db
     close_resources()
 
@@ -227,30 +255,45 @@ def test_answer_cites_right_ticker_and_period_and_stops_at_threshold(
     assert {c["ticker"] for c in state["citations"]} == {"AAPL", "MSFT"}
 
 
-def test_low_confidence_searches_follow_ups_for_all_periods(store: Database, settings: Settings) -> None:
-    models = script([LOW, GOOD])
-    state = run(settings, models, QUESTION)
-    assert state["iterations"] == 2
-    follow = [s for s in state["searches"] if s["query"] == "operating income"]
+def test_low_confidence_searches_follow_ups_for_all_periods(
+    noted_store: Database, settings: Settings
+) -> None:
+    models = script([LOW | {"follow_up_keywords": ["goodwill impairment"]}, GOOD])
+    state = run(settings, models, QUESTION, hits_per_search=1)
+    assert state["iterations"] == 2 and state["new_passages"] == len(state["targets"])
+    follow = [s for s in state["searches"] if s["query"] == "goodwill impairment"]
     assert {(s["ticker"], s["period_label"]) for s in follow} == {
         (t["ticker"], t["label"]) for t in state["targets"]
     }
 
 
-def test_never_exceeds_the_mode_iteration_limit(store: Database, settings: Settings) -> None:
-    counter = iter(range(100))
-
-    def always_low(_: list[BaseMessage]) -> str:
+def _always_low(topics: Iterator[str]) -> Any:
+    def grade(_: list[BaseMessage]) -> str:
         import json
 
-        return json.dumps(LOW | {"follow_up_keywords": [f"segment detail {next(counter)}"]})
+        return json.dumps(LOW | {"follow_up_keywords": [next(topics)]})
 
-    models = script([always_low])
-    state = run(settings, models, QUESTION, answer_mode="direct")
+    return grade
+
+
+def test_never_exceeds_the_mode_iteration_limit(noted_store: Database, settings: Settings) -> None:
+    models = script([_always_low(iter(NOTE_TOPICS))])
+    state = run(settings, models, QUESTION, answer_mode="direct", hits_per_search=1)
     assert state["iterations"] == 2  # direct: at most 2
-    models = script([always_low])
-    state = run(settings, models, QUESTION, answer_mode="deep", max_iterations={"deep": 3})
+    models = script([_always_low(iter(NOTE_TOPICS))])
+    state = run(settings, models, QUESTION, answer_mode="deep", max_iterations={"deep": 3}, hits_per_search=1)
     assert state["iterations"] == 3
+
+
+def test_follow_ups_that_find_nothing_new_end_the_loop(store: Database, settings: Settings) -> None:
+    """Every passage of the asked periods is already in the answer's evidence: writing again from the
+    same passages would be a re-roll of the model, so the first answer stands after one grading."""
+    models = script([LOW])
+    state = run(settings, models, QUESTION)
+    assert state["iterations"] == 1 and state["new_passages"] == 0
+    assert len(models.models["generate"].calls) == 1 and len(models.models["evaluate"].calls) == 1
+    assert any(s["query"] == "operating income" for s in state["searches"])  # the follow-ups did run
+    assert "Revenue by quarter" in state["answer"]
 
 
 def test_stops_without_follow_up_keywords(store: Database, settings: Settings) -> None:

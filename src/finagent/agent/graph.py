@@ -1,7 +1,7 @@
 """The research graph: analyze → resolve periods → parallel searches and facts lookups → tools →
-generate → evaluate ⟲ → record the run. A question about companies the store lacks ends after analyze;
-a figure question naming no company is planned again (choose_subject) about the company its first,
-cross-company searches matched best."""
+generate → evaluate ⟲ (while follow-up searches find new passages) → record the run. A question about
+companies the store lacks ends after analyze; a figure question naming no company is planned again
+(choose_subject) about the company its first, cross-company searches matched best."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from finagent.agent.nodes.choose_subject import choose_subject, route_after_choi
 from finagent.agent.nodes.evaluate import evaluate, route_after_evaluate
 from finagent.agent.nodes.facts import lookup_facts
 from finagent.agent.nodes.finish import finish
+from finagent.agent.nodes.follow_ups import route_after_follow_ups, weigh_follow_ups
 from finagent.agent.nodes.generate import generate
 from finagent.agent.nodes.record_run import record_run
 from finagent.agent.nodes.resolve_periods import resolve_periods_node
@@ -42,6 +43,7 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
         timed("follow_up_search", search),
         input_schema=SearchTask,
     )
+    builder.add_node("weigh_follow_ups", timed("weigh_follow_ups", weigh_follow_ups))
     builder.add_node("finish", timed("finish", finish))
     builder.add_node("record_run", record_run)
 
@@ -54,7 +56,8 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
     builder.add_conditional_edges("choose_subject", route_after_choice, ["resolve_periods", "generate"])
     builder.add_edge("generate", "evaluate")
     builder.add_conditional_edges("evaluate", route_after_evaluate, ["follow_up_search", "finish"])
-    builder.add_edge("follow_up_search", "generate")
+    builder.add_edge("follow_up_search", "weigh_follow_ups")  # a join: every search of the round merged
+    builder.add_conditional_edges("weigh_follow_ups", route_after_follow_ups, ["generate", "finish"])
     builder.add_edge("finish", "record_run")
     builder.add_edge("record_run", END)
     return builder.compile(checkpointer=checkpointer, name="finagent-research")

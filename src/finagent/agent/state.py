@@ -169,6 +169,8 @@ class State(InputState, OutputState, total=False):
     calculations: list[dict[str, Any]]
     evaluations: Annotated[list[dict[str, Any]], append]
     follow_up_queries: list[str]
+    drafted_from: list[int]  # chunk ids of the evidence the last answer was written from
+    new_passages: int  # passages the last follow-up round found that the answer was not written from
     llm_calls: Annotated[list[dict[str, Any]], append]
     history: Annotated[list[dict[str, Any]], append]
     started_at: str
