@@ -47,6 +47,21 @@ def test_a_cause_the_passage_does_not_give_for_that_line_is_refused() -> None:
     assert "cause" in (support_problem(sentence, PASSAGES, NAMES) or "")
 
 
+def test_a_short_cited_sentence_is_held_to_its_passage() -> None:
+    cover = Passage(
+        "8K1",
+        "FORM 8-K CURRENT REPORT Date of Report (Date of earliest event reported): December 2, 2024 "
+        "Apple Inc. (Exact name of Registrant as specified in its charter) Commission File Number",
+        ticker="AAPL",
+        kind="8-K",
+        period="Q1 FY2025",
+    )
+    invented = "Apple Inc. reported its Q1 financial results on December 2, 2024 [8K1]."
+    said = "Apple Inc. filed a current report dated December 2, 2024 [8K1]."
+    assert "not in the passage" in (support_problem(invented, {"8K1": cover}, NAMES) or "")
+    assert support_problem(said, {"8K1": cover}, NAMES) is None
+
+
 def test_a_sentence_with_no_citation_is_unsupported() -> None:
     assert support_problem("Apple reported record services revenue and margins.", PASSAGES, NAMES) == (
         "it cites no passage"

@@ -38,6 +38,11 @@ class Passage:
 MIN_WORDS = 4
 """A sentence with fewer content words is connective ("In summary:"), not a claim to check."""
 
+CITED_MIN_WORDS = 2
+"""A short cited sentence that names a year or someone is a claim: two content words are held to its
+passage ("Apple reported its Q1 results on December 2, 2024 [8K1]" against a cover page); one that
+names neither ("The figures are listed below [10Q1]") is a connective."""
+
 SUPPORT = 0.5
 """Share of a sentence's content words its cited passages must carry."""
 
@@ -132,7 +137,7 @@ def stem(word: str) -> str:
 def content_words(text: str, names: Sequence[str] = ()) -> set[str]:
     """The stems of a text's words that carry meaning (no stopwords, no company names)."""
     low = CITATION.sub(" ", text.lower())
-    for name in names:
+    for name in sorted(names, key=len, reverse=True):  # "Apple Inc." before "Apple": no stray "inc"
         low = re.sub(rf"(?<!\w){re.escape(name.lower())}(?!\w)", " ", low)
     return {stem(w.strip("-&")) for w in _WORD.findall(low) if w not in _STOP and len(w.strip("-&")) > 2}
 
@@ -193,7 +198,7 @@ def support_problem(
         if computed and not _CAUSE.search(sentence) and any(f.kind != "date" for f in scan_figures(sentence)):
             return None  # it restates a computed figure, which the figures check holds
         return "it cites no passage" if _is_claim(sentence, words, aliases) else None
-    if len(words) >= MIN_WORDS:
+    if len(words) >= CITED_MIN_WORDS and _is_claim(sentence, words, aliases):
         carried = set().union(*(content_words(p.text) | content_words(p.title) for p in cited))
         if len(words & carried) / len(words) < SUPPORT:
             missing = sorted(words - carried)[:4]
