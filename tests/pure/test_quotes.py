@@ -161,6 +161,23 @@ def test_pieces_of_sentences_are_never_quoted() -> None:
     ]
 
 
+def test_a_passage_starting_mid_sentence_and_a_sentence_quoted_twice_are_quoted_once_whole() -> None:
+    """Passages overlap: the next one may open inside a sentence the last one holds whole."""
+    whole = (
+        "Cloud revenues increased in 2024, except in Japan, where Cloud revenues decreased due to lower "
+        "infrastructure demand."
+    )
+    items = [
+        _item("10K1", f"Segment results. {whole}"),
+        _item("10K2", "except in Japan, where Cloud revenues decreased due to lower infrastructure demand."),
+        _item("10K3", "and Cloud revenue growth was driven by enterprise customers."),
+        _item("10K4", "iPhone-style Cloud devices were not sold; Cloud revenue growth came from AI demand."),
+    ]
+    terms = query_terms([QUESTION])
+    lines = quoted_answer(items, terms, NAMES, why=True, named=names_in(QUESTION)).splitlines()[1:]
+    assert sorted(line[-6:] for line in lines) == ["[10K1]", "[10K4]"]  # a brand ("iPhone") opens a sentence
+
+
 def test_an_8k_items_long_legal_sentence_is_quoted_to_a_clause_break_and_marked_shortened() -> None:
     clause = "the guarantors party thereto and Deutsche Bank Trust Company Americas, as trustee, "
     event = _amcor_8k(

@@ -59,10 +59,15 @@ def _candidates(
     return found
 
 
+_OPENS_MID_SENTENCE = re.compile(r"[a-z]+\b(?![’'-]?[A-Z])")
+"""A first word in lower case ("and Geographic Data …", "except in Japan"), not a brand ("iPhone")."""
+
+
 def _fragment(sentence: str) -> bool:
-    """A piece of a sentence, not one: cut off where the passage ends ("... Cost of Products S") or
-    torn from a table header ("Consumer Health) July 2023 (incl.")."""
-    if not re.search(r"[.!?:;\"”’)]$", sentence):
+    """A piece of a sentence, not one: cut off where the passage ends ("... Cost of Products S"), begun
+    where the passage begins inside a sentence ("and Geographic Data” for …") or torn from a table
+    header ("Consumer Health) July 2023 (incl.")."""
+    if not re.search(r"[.!?:;\"”’)]$", sentence) or _OPENS_MID_SENTENCE.match(sentence):
         return True
     depth = 0
     for char in sentence:
@@ -101,7 +106,9 @@ def quoted_answer(
         picked += [(score - news + own, rank, position, sentence) for score, position, sentence in best]
     unique: dict[str, tuple[float, int, int, str]] = {}
     for entry in sorted(picked, key=lambda p: (-p[0], p[1], p[2])):
-        unique.setdefault(" ".join(entry[3].split()).lower(), entry)  # one copy of a repeated sentence
+        key = " ".join(entry[3].split()).lower()
+        if not any(key in kept or kept in key for kept in unique):  # one copy of a repeated sentence
+            unique[key] = entry
     chosen = list(unique.values())[:limit]
     lines = []
     for _, rank, _, sentence in chosen:  # the sentence that answers best first
