@@ -162,7 +162,8 @@ def test_pieces_of_sentences_are_never_quoted() -> None:
 
 
 def test_a_passage_starting_mid_sentence_and_a_sentence_quoted_twice_are_quoted_once_whole() -> None:
-    """Passages overlap: the next one may open inside a sentence the last one holds whole."""
+    """Passages overlap: the next one may open inside a sentence the last one holds whole; a table's
+    lead-in ("… as follows:") says nothing itself."""
     whole = (
         "Cloud revenues increased in 2024, except in Japan, where Cloud revenues decreased due to lower "
         "infrastructure demand."
@@ -171,6 +172,7 @@ def test_a_passage_starting_mid_sentence_and_a_sentence_quoted_twice_are_quoted_
         _item("10K1", f"Segment results. {whole}"),
         _item("10K2", "except in Japan, where Cloud revenues decreased due to lower infrastructure demand."),
         _item("10K3", "and Cloud revenue growth was driven by enterprise customers."),
+        _item("10K5", "Cloud revenue growth information is as follows (in millions): Three Months Ended:"),
         _item("10K4", "iPhone-style Cloud devices were not sold; Cloud revenue growth came from AI demand."),
     ]
     terms = query_terms([QUESTION])

@@ -67,8 +67,8 @@ def _fragment(sentence: str) -> bool:
     """A piece of a sentence, not one: cut off where the passage ends ("... Cost of Products S"), begun
     where the passage begins inside a sentence ("and Geographic Data” for …") or torn from a table
     header ("Consumer Health) July 2023 (incl.")."""
-    if not re.search(r"[.!?:;\"”’)]$", sentence) or _OPENS_MID_SENTENCE.match(sentence):
-        return True
+    if not re.search(r"[.!?;\"”’)]$", sentence) or _OPENS_MID_SENTENCE.match(sentence):
+        return True  # a sentence ending in ":" announces what follows (a table's lead-in), which it is not
     depth = 0
     for char in sentence:
         depth += {"(": 1, ")": -1}.get(char, 0)
