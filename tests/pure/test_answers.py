@@ -102,6 +102,21 @@ def test_a_ranking_gives_the_order_with_values_and_each_differing_fiscal_year() 
     assert lowest.startswith("Ranked by revenue, lowest first: Alphabet $350,018 million")
 
 
+def test_a_ranking_names_the_company_it_could_not_rank() -> None:
+    text = said(
+        "Rank Walmart, Amazon, Apple and Microsoft by revenue in their most recent fiscal year",
+        LATEST_YEARS[:2] + LATEST_YEARS[3:],
+        ["WMT", "AMZN", "AAPL", "MSFT"],
+    )
+    assert text.startswith("Ranked by revenue, highest first: Walmart $680,985 million"), text
+    assert "Not ranked, with no revenue for the period asked: Microsoft." in text, text
+    assert "Not ranked" not in said(
+        "Rank Walmart, Amazon, Apple and Alphabet by revenue in their most recent fiscal year",
+        LATEST_YEARS,
+        ["WMT", "AMZN", "AAPL", "GOOGL"],
+    )
+
+
 def test_a_ranking_table_is_in_rank_order() -> None:
     ask = read_ask(
         "Rank Walmart, Amazon, Apple and Alphabet by revenue",

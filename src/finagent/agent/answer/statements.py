@@ -317,7 +317,16 @@ def _ranked(facts: Facts, rank: Ranking, listing: bool) -> str:
         )
     order = "highest first" if rank.highest_first else "lowest first"
     lead = f"In {period_phrase(first)}, ranked" if rank.same_period else "Ranked"
-    return f"{lead} by {facts.words()}, {order}: " + "; ".join(entries) + "."
+    return f"{lead} by {facts.words()}, {order}: " + "; ".join(entries) + "." + _unranked(facts, rank)
+
+
+def _unranked(facts: Facts, rank: Ranking) -> str:
+    """The companies asked about that a ranking leaves out, said in it: no figure for the period asked."""
+    ranked = {c.ticker for c in rank.cells}
+    missing = [name(t, facts.names) for t in facts.ask.subjects if t not in ranked]
+    if not missing:
+        return ""
+    return f" Not ranked, with no {facts.words()} for the period asked: {joined(missing)}."
 
 
 def _who(facts: Facts, cell: Cell) -> str:
