@@ -142,15 +142,10 @@ def content_words(text: str, names: Sequence[str] = ()) -> set[str]:
     return {stem(w.strip("-&")) for w in _WORD.findall(low) if w not in _STOP and len(w.strip("-&")) > 2}
 
 
-def _best_sentence(words: set[str], passages: Sequence[Passage]) -> tuple[str, int]:
-    """The passage sentence that shares most of the claim's words, and how many it shares."""
-    best, score = "", 0
-    for passage in passages:
-        for part in SENTENCE_BREAK.split(passage.text):
-            shared = len(words & content_words(part))
-            if shared > score:
-                best, score = part, shared
-    return best, score
+def _most_shared(words: set[str], passages: Sequence[Passage]) -> int:
+    """How many of the claim's words the passage sentence sharing most of them carries."""
+    parts = (part for passage in passages for part in SENTENCE_BREAK.split(passage.text))
+    return max((len(words & content_words(part)) for part in parts), default=0)
 
 
 def _cause_problem(sentence: str, passages: Sequence[Passage], names: Sequence[str]) -> str | None:
@@ -328,7 +323,7 @@ def _modality_problem(sentence: str, words: set[str], cited: Sequence[Passage]) 
     plain assertion: a sentence that does not hedge may not take two words or more from a hedged clause
     that no plain clause of its passages gives ("sold the business, resulting in a gain" from "sold the
     business. The Company expects a gain")."""
-    _, shared = _best_sentence(words, cited)
+    shared = _most_shared(words, cited)
     if shared < max(2, len(words) / 2) or _KEEPS_MODALITY.search(sentence):
         return None  # no passage sentence says this claim (the words check speaks for it), or it hedges
     plain: set[str] = set()

@@ -9,15 +9,15 @@ from typing import Any, Literal
 from finagent.agent.state import State
 
 
-def drafted_from(state: State) -> list[int]:
-    """The chunk ids of the evidence an answer is written from (recorded by generate)."""
+def evidence_ids(state: State) -> list[int]:
+    """The chunk ids of the evidence in the state (generate records those it wrote from)."""
     return sorted({int(e["chunk_id"]) for e in state.get("evidence") or []})
 
 
 async def weigh_follow_ups(state: State) -> dict[str, Any]:
     """After every follow-up search of the round has merged: how many passages are new."""
     seen = set(state.get("drafted_from") or [])
-    return {"new_passages": sum(1 for chunk in drafted_from(state) if chunk not in seen)}
+    return {"new_passages": sum(1 for chunk in evidence_ids(state) if chunk not in seen)}
 
 
 def route_after_follow_ups(state: State) -> Literal["generate", "finish"]:
