@@ -15,6 +15,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from finagent.agent.context import Context
 from finagent.agent.graph import build_graph
+from finagent.agent.progress import describe_update
 from finagent.agent.resources import close_resources, configure_resources
 from finagent.db import Database
 from finagent.embeddings import get_embedder
@@ -191,6 +192,25 @@ def run(settings: Settings, models: ScriptedModels, question: str, **context: An
     return dict(graph.get_state(config).values)
 
 
+def run_with_progress(
+    settings: Settings, models: ScriptedModels, question: str, **context: Any
+) -> tuple[dict[str, Any], str]:
+    """``run``, with the progress lines a CLI user reads."""
+    configure_resources(settings, chat_model_factory=models)
+    graph = build_graph(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    ctx = Context(today="2023-11-21", use_tools=False, **{"use_facts": False, **context})
+    lines: list[str] = []
+
+    async def stream() -> None:
+        async for chunk in graph.astream({"question": question}, config, context=ctx, stream_mode="updates"):
+            for node, update in chunk.items():
+                lines.extend(describe_update(node, update or {}))
+
+    asyncio.run(stream())
+    return dict(graph.get_state(config).values), "\n".join(lines)
+
+
 QUESTION = "Compare Apple and Microsoft revenue over the last 3 quarters"
 
 
@@ -259,8 +279,8 @@ def test_low_confidence_searches_follow_ups_for_all_periods(
     noted_store: Database, settings: Settings
 ) -> None:
     models = script([LOW | {"follow_up_keywords": ["goodwill impairment"]}, GOOD])
-    state = run(settings, models, QUESTION, hits_per_search=1)
-    assert state["iterations"] == 2 and state["new_passages"] == len(state["targets"])
+    state = run(settings, models, QUESTION, hits_per_search=1, evidence_chars=300)
+    assert state["iterations"] == 2 and len(models.models["generate"].calls) == 2
     follow = [s for s in state["searches"] if s["query"] == "goodwill impairment"]
     assert {(s["ticker"], s["period_label"]) for s in follow} == {
         (t["ticker"], t["label"]) for t in state["targets"]
@@ -278,10 +298,18 @@ def _always_low(topics: Iterator[str]) -> Any:
 
 def test_never_exceeds_the_mode_iteration_limit(noted_store: Database, settings: Settings) -> None:
     models = script([_always_low(iter(NOTE_TOPICS))])
-    state = run(settings, models, QUESTION, answer_mode="direct", hits_per_search=1)
+    state = run(settings, models, QUESTION, answer_mode="direct", hits_per_search=1, evidence_chars=300)
     assert state["iterations"] == 2  # direct: at most 2
     models = script([_always_low(iter(NOTE_TOPICS))])
-    state = run(settings, models, QUESTION, answer_mode="deep", max_iterations={"deep": 3}, hits_per_search=1)
+    state = run(
+        settings,
+        models,
+        QUESTION,
+        answer_mode="deep",
+        max_iterations={"deep": 3},
+        hits_per_search=1,
+        evidence_chars=300,
+    )
     assert state["iterations"] == 3
 
 
@@ -289,8 +317,9 @@ def test_follow_ups_that_find_nothing_new_end_the_loop(store: Database, settings
     """Every passage of the asked periods is already in the answer's evidence: writing again from the
     same passages would be a re-roll of the model, so the first answer stands after one grading."""
     models = script([LOW])
-    state = run(settings, models, QUESTION)
-    assert state["iterations"] == 1 and state["new_passages"] == 0
+    state, progress = run_with_progress(settings, models, QUESTION)
+    assert state["iterations"] == 1 and state["stood"]
+    assert "found nothing the answer was not written from: it stands" in progress
     assert len(models.models["generate"].calls) == 1 and len(models.models["evaluate"].calls) == 1
     assert any(s["query"] == "operating income" for s in state["searches"])  # the follow-ups did run
     assert "Revenue by quarter" in state["answer"]

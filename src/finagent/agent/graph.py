@@ -1,7 +1,8 @@
 """The research graph: analyze → resolve periods → parallel searches and facts lookups → tools →
-generate → evaluate ⟲ (while follow-up searches find new passages) → record the run. A question about
-companies the store lacks ends after analyze; a figure question naming no company is planned again
-(choose_subject) about the company its first, cross-company searches matched best."""
+generate → evaluate ⟲ (while follow-up searches give the writer passages it has not read) → record
+the run. A question about companies the store lacks ends after analyze; a figure question naming no
+company is planned again (choose_subject) about the company its first, cross-company searches matched
+best."""
 
 from __future__ import annotations
 
@@ -17,8 +18,7 @@ from finagent.agent.nodes.choose_subject import choose_subject, route_after_choi
 from finagent.agent.nodes.evaluate import evaluate, route_after_evaluate
 from finagent.agent.nodes.facts import lookup_facts
 from finagent.agent.nodes.finish import finish
-from finagent.agent.nodes.follow_ups import route_after_follow_ups, weigh_follow_ups
-from finagent.agent.nodes.generate import generate
+from finagent.agent.nodes.generate import generate, route_after_generate
 from finagent.agent.nodes.record_run import record_run
 from finagent.agent.nodes.resolve_periods import resolve_periods_node
 from finagent.agent.nodes.search import search
@@ -43,7 +43,6 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
         timed("follow_up_search", search),
         input_schema=SearchTask,
     )
-    builder.add_node("weigh_follow_ups", timed("weigh_follow_ups", weigh_follow_ups))
     builder.add_node("finish", timed("finish", finish))
     builder.add_node("record_run", record_run)
 
@@ -54,10 +53,9 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
     builder.add_edge("facts", "tools")
     builder.add_conditional_edges("tools", route_after_tools, ["choose_subject", "generate"])
     builder.add_conditional_edges("choose_subject", route_after_choice, ["resolve_periods", "generate"])
-    builder.add_edge("generate", "evaluate")
+    builder.add_conditional_edges("generate", route_after_generate, ["evaluate", "finish"])
     builder.add_conditional_edges("evaluate", route_after_evaluate, ["follow_up_search", "finish"])
-    builder.add_edge("follow_up_search", "weigh_follow_ups")  # a join: every search of the round merged
-    builder.add_conditional_edges("weigh_follow_ups", route_after_follow_ups, ["generate", "finish"])
+    builder.add_edge("follow_up_search", "generate")  # a join: every search of the round merged
     builder.add_edge("finish", "record_run")
     builder.add_edge("record_run", END)
     return builder.compile(checkpointer=checkpointer, name="finagent-research")

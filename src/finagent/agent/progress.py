@@ -31,8 +31,8 @@ def describe_update(node: str, update: dict[str, Any]) -> list[str]:
                 f"  search '{escape(s['query'])}' {s.get('ticker') or 'all'} {s['period_label']}: "
                 f"{status} ({s.get('ms', 0):.0f} ms)"
             )
-    elif node == "weigh_follow_ups" and not update.get("new_passages"):
-        lines.append("[bold]follow-ups[/] found no passage the answer was not written from: it stands")
+    elif node == "generate" and update.get("stood"):
+        lines.append("[bold]follow-ups[/] found nothing the answer was not written from: it stands")
     elif node == "tools":
         for r in update.get("tool_results") or []:
             state = "ok" if r.get("ok") else "[yellow]no data[/]"

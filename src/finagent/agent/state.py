@@ -169,8 +169,8 @@ class State(InputState, OutputState, total=False):
     calculations: list[dict[str, Any]]
     evaluations: Annotated[list[dict[str, Any]], append]
     follow_up_queries: list[str]
-    drafted_from: list[int]  # chunk ids of the evidence the last answer was written from
-    new_passages: int  # passages the last follow-up round found that the answer was not written from
+    drafted_from: str  # what the model read for the last draft (``answer.draft.basis``)
+    stood: bool  # a follow-up round gave the writer nothing new: the last answer stands
     llm_calls: Annotated[list[dict[str, Any]], append]
     history: Annotated[list[dict[str, Any]], append]
     started_at: str

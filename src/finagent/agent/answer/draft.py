@@ -10,8 +10,10 @@ in the warnings, and the rest of the answer (computed sentences, table, citation
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +75,15 @@ def _numbers_an_item(span: str, after: list[tuple[str, bool]]) -> bool:
     return "[" not in span and following is not None and following[1]
 
 
+def basis(passages: Sequence[Mapping[str, Any]], *texts: str) -> str:
+    """What a draft is written from, whatever order and labels its passages get in this round: their
+    chunk ids (or text, for a passage that is no chunk) and ``texts`` (market data, news). Figures read
+    again from the same passages are nothing new. A follow-up round that leaves it as it was would
+    only re-roll the model."""
+    shown = sorted(str(p.get("chunk_id") or p.get("text") or "") for p in passages)
+    return hashlib.sha256(json.dumps([shown, list(texts)]).encode()).hexdigest()
+
+
 @dataclass
 class Composed:
     """An answer built around the model's prose: the whole text, where the prose sits in it, notes."""
@@ -115,6 +126,12 @@ class Writer:
     supported sentences cite (None: it does); unset, it is held to ``support`` like any sentence."""
     rewrites: int = 1
     """Model calls allowed after the first (0: what cannot stand is withheld at once, one call in all)."""
+    basis: str = ""
+    """What the model reads (``basis``): the same as the last draft's, and drafting again is a re-roll."""
+
+    def stands(self, state: Mapping[str, Any]) -> bool:
+        """The last draft was written from just what this one would be: it stands."""
+        return bool(self.basis) and self.basis == state.get("drafted_from")
 
     def check(self, composed: Composed) -> Checked:
         validation = self.verify(composed.answer)

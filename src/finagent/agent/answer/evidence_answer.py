@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from finagent.agent.answer.draft import Composed, Drafted, Writer, draft
+from finagent.agent.answer.draft import Composed, Drafted, Writer, basis, draft
 from finagent.agent.answer.parts import parts_opening, parts_passages
 from finagent.agent.answer.quotes import QUOTED_LEAD, event_report, quoted_answer, source_phrase
 from finagent.agent.answer.statements import Facts, opening
@@ -762,13 +762,14 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
     writer_chars = min(read.item_chars, max(240, budget // max(1, len(read.items))))
     terms = list(analysis.get("terms") or []) + query_terms(list(state.get("follow_up_queries") or []))
+    figures_shown = (
+        figures_by_company(read.facts, read.calculations) if read.facts else "(none read; use the passages)"
+    )
     messages = render(
         "synthesis" if len(tickers) > 1 else "generate",
         question=analysis["question"],
         companies=", ".join(tickers),
-        facts=figures_by_company(read.facts, read.calculations)
-        if read.facts
-        else "(none read; use the passages)",
+        facts=figures_shown,
         evidence=format_evidence(read.items, terms, writer_chars)
         + ("\n" + format_tool_items(tools) if tools else ""),
         warnings="; ".join(notes) or "none",
@@ -799,7 +800,10 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
             or yes_or_no_against_computed(sentence, read.calculations)
         ),
         rewrites=1 if tickers else 0,  # a question naming no company gets one model call
+        basis=basis(read.items, format_tool_items(tools) if tools else ""),
     )
+    if writer.stands(state):  # a follow-up round added nothing the model would read
+        return {"stood": True, "llm_calls": read.calls}
     drafted = await draft(writer)
     answer, validation = drafted.answer, drafted.validation
     warnings = read.warnings + drafted.warnings
@@ -842,4 +846,5 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         "llm_calls": read.calls + drafted.calls,
         "warnings": warnings,
         "validation": validation.to_dict(),
+        "drafted_from": writer.basis,
     }

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from finagent.agent.answer.draft import Composed, Writer, draft
+from finagent.agent.answer.draft import Composed, Writer, basis, draft
 from finagent.agent.answer.figures import Chosen, asked_targets, choose_cells
 from finagent.agent.answer.prose import fact_records, formula_lines
 from finagent.agent.answer.quotes import quoted_answer
@@ -231,9 +231,13 @@ async def figures_answer(state: State, context: Context) -> dict[str, Any]:
     known_labels = {i["label"] for i in items} | {t["label"] for t in tools}
     warnings = list(computed.chosen.warnings)
     calls = list(computed.chosen.calls)
+    drafted_from = ""
     # Words are the model's when the question asks why or what, or asks for news or market data.
     if analysis.get("narrative") or tools:
         writer = _writer(state, computed, context, known_labels, tail, verify, tools)
+        if writer.stands(state):  # a follow-up round added nothing the model would read
+            return {"stood": True, "llm_calls": calls}
+        drafted_from = writer.basis
         drafted = await draft(writer)
         answer, validation, wrote = drafted.answer, drafted.validation, drafted.wrote
         warnings += drafted.warnings
@@ -278,6 +282,7 @@ async def figures_answer(state: State, context: Context) -> dict[str, Any]:
         "llm_calls": calls,
         "warnings": warnings,
         "validation": validation.to_dict(),
+        "drafted_from": drafted_from,
     }
 
 
@@ -294,12 +299,14 @@ def _writer(
     analysis = state["analysis"]
     items = computed.chosen.items
     mode = analysis["answer_mode"]
+    shown = _shown(items)
+    market = format_tool_items(tools) if tools else "(not asked)"  # delimited: their text is data
     messages = render(
         "figures_why",
         question=analysis["question"],
         computed=computed.head,
-        passages=_passages(items, analysis, computed.chosen.item_chars),
-        market=format_tool_items(tools) if tools else "(not asked)",  # delimited: their text is data
+        passages=_passages(shown, analysis, computed.chosen.item_chars),
+        market=market,
         max_sentences=MAX_SENTENCES.get(mode, 8),
     )
 
@@ -336,6 +343,7 @@ def _writer(
             support_problem(sentence, passages, names, computed=True)
             or yes_or_no_against_computed(sentence, computed.calculations)
         ),
+        basis=basis(shown, market),
     )
 
 
@@ -362,12 +370,16 @@ def _in_the_filings_words(
     return "\n\n".join(p for p in (answer, quoted) if p), note
 
 
-def _passages(items: list[dict[str, Any]], analysis: Analysis, item_chars: int) -> str:
-    """The labelled passages a why/what answer explains the figures with: prose before tables (the
-    figures are in the table already), condensed to the sentences carrying the question's terms."""
+def _shown(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The passages a why/what answer explains the figures with: prose before tables (the figures are
+    in the table already)."""
     discussion = [i for i in items if any(NARRATIVE_WORDS in q for q in i.get("queries") or [])]
     discussion.sort(key=lambda i: (bool(i.get("is_table") or i.get("statement")), -float(i["fused_score"])))
-    chosen = _per_group(discussion, 4)[:8] or [i for i in items if i.get("label")][:6]
+    return _per_group(discussion, 4)[:8] or [i for i in items if i.get("label")][:6]
+
+
+def _passages(chosen: list[dict[str, Any]], analysis: Analysis, item_chars: int) -> str:
+    """The shown passages, labelled, condensed to the sentences carrying the question's terms."""
     budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
     terms = list(analysis.get("terms") or [])
     return format_evidence(chosen, terms, min(item_chars, max(240, budget // max(1, len(chosen)))))
