@@ -557,6 +557,36 @@ def test_the_right_number_for_the_wrong_period_is_unsupported_naming_its_period(
     )
 
 
+def test_a_figure_in_a_verbatim_quote_is_the_sources_own_words() -> None:
+    """A quote “…” [label] whose words are the cited passage's own reports what the source wrote: its
+    figures are read as written, not held to the question's period. A quote that is not the passage's
+    own words is checked like any sentence."""
+    from finagent.finance.figures.verify import PeriodScope, table_known
+
+    text = (
+        "CONSOLIDATED STATEMENTS OF OPERATIONS (in millions)\nYear Ended December 31,\n2022 | 2023 | 2024\n"
+        "Total net sales | 513,983 | 574,785 | 637,959\n"
+        "Net sales were $574,785   million, driven by growth in North America."
+    )
+    item = {"label": "10K1", "ticker": "AMZN", "kind": "10-K", "text": text, "period_label": "FY2024"}
+    item["fiscal_year"], item["period_end"] = 2024, "2024-12-31"
+    scope = PeriodScope(
+        known=table_known([item], {"AMZN": [12, 0]}),
+        names={"AMZN": ["AMZN", "Amazon"]},
+        targets={"AMZN": ["FY2024"]},
+        calendars={"AMZN": (12, 0)},
+    )
+    sentence = "Net sales were $574,785 million, driven by growth in North America."
+    quoted = f"In the sources' own words:\n- Amazon.com's 10-K for FY2024: “{sentence}” [10K1]"
+    validation = verify_answer(quoted, [item], [], scope=scope)
+    assert validation.status == VERIFIED, validation.unverified
+    assert any(c.how == "quoted verbatim from [10K1]" and "574,785" in c.text for c in validation.checks)
+    # the same words as the answer's own sentence speak of the question's year, FY2024: wrong period
+    assert verify_answer(f"{sentence} [10K1]", [item], [], scope=scope).status == UNSUPPORTED
+    altered = quoted.replace("$574,785 million", "$600,100 million")
+    assert verify_answer(altered, [item], [], scope=scope).status == UNSUPPORTED
+
+
 def test_a_balance_at_a_years_end_is_stated_for_that_year() -> None:
     """Working capital is a balance ("FY2022 end"): a sentence about FY2022, the year ended on that day
     or the balance as of it states its period; a sentence about another year does not."""

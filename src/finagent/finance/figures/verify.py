@@ -224,6 +224,29 @@ def _sentence_labels(answer: str) -> list[tuple[int, int, list[str]]]:
     return spans
 
 
+_QUOTE = re.compile(r"“([^”]{12,})”\s*\[([A-Za-z0-9]{1,12})\]")
+
+
+def _verbatim_quotes(
+    answer: str, evidence: Sequence[dict[str, Any]], citations: Sequence[dict[str, Any]]
+) -> list[tuple[int, int, str]]:
+    """(start, end, label) of each quote “…” [label] whose words are the cited passage's own (spacing
+    and a closing "…" aside): its figures are the source's, read as written, not the answer's claims."""
+    labels = {c["chunk_id"]: c.get("label") for c in citations if c.get("chunk_id") is not None}
+    texts: dict[str, str] = {}
+    for record in [*evidence, *citations]:
+        label = record.get("label") or labels.get(record.get("chunk_id"))
+        text = record.get("text") or record.get("excerpt") or ""
+        if label and text and label not in texts:
+            texts[label] = " ".join(str(text).split())
+    found = []
+    for match in _QUOTE.finditer(answer):
+        body = " ".join(match.group(1).split()).removesuffix("…").rstrip()
+        if body in texts.get(match.group(2), ""):
+            found.append((match.start(1), match.end(1), match.group(2)))
+    return found
+
+
 def verify_answer(
     answer: str,
     evidence: list[dict[str, Any]],
@@ -244,7 +267,14 @@ def verify_answer(
     spans = _sentence_labels(answer)
     checks: list[FigureCheck] = []
     minor: dict[int, bool] = {}
+    quotes = _verbatim_quotes(answer, evidence, citations or [])
     for figure in scan_figures(answer):
+        quote = next((q for q in quotes if q[0] <= figure.start < q[1]), None)
+        if quote is not None:
+            how = f"quoted verbatim from [{quote[2]}]"
+            checks.append(FigureCheck(figure.text, figure.value, figure.kind, True, how, figure.start))
+            minor[len(checks) - 1] = False
+            continue
         span = next((s for s in spans if s[0] <= figure.start < s[1] or figure.start < s[0]), None)
         labels = span[2] if span else []
         ok, how, is_minor = checker.check(figure, labels)
