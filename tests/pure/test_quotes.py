@@ -53,6 +53,13 @@ def test_the_part_a_question_asks_the_revenue_of_is_read_but_not_a_company() -> 
     # a period is no part: "defined as: FY2020 revenue / (average total assets ...)"
     assert line_names("Asset turnover is defined as: FY2020 revenue / average total assets.") == []
     assert line_names("What was Q1 FY2024 net sales of its Services?") == []
+    # a part in lower case, after its owner; words that only qualify the whole name no part
+    assert line_names("Did NVIDIA's data center revenue more than double?") == ["data center"]
+    assert line_names("What were Tesla's automotive sales in 2023?") == ["automotive"]
+    assert line_names("How did Apple's iPhone revenue change?") == ["iPhone"]
+    for whole in ("Apple's quarterly revenue", "its total net sales", "Walmart's comparable sales"):
+        assert line_names(f"What was {whole} in 2023?") == [], whole
+    assert line_names("What is Microsoft's deferred revenue?") == []
     names = {"WMT": ["Walmart", "Walmart Inc."], "AMZN": ["Amazon", "Amazon.com"]}
     assert parts_named(line_names("Did Walmart sales grow in 2024?"), names) == []
     assert parts_named(["Amazon Web Services", "AMZN"], names) == ["Amazon Web Services"]

@@ -4,6 +4,7 @@ computed, the model only writes prose and its figures are checked for value *and
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Iterator
 from datetime import date
 from typing import Any
@@ -506,6 +507,22 @@ def test_a_figure_of_the_whole_company_says_so_when_a_part_is_asked_about(
         question.replace("its Microsoft Cloud revenue", "its revenue"),
     )["answer"]
     assert "$61,858 million" in plain and "whole company" not in plain
+
+
+def test_a_yes_or_no_on_a_part_is_not_given_from_the_whole_companys_figure(
+    discussed: Database, settings: Settings
+) -> None:
+    """ "Did Microsoft's cloud revenue increase?": the revenue read is the whole company's, so its rise
+    answers nothing about the cloud: no yes or no, and the answer says why."""
+    grade = {"completeness": 90, "accuracy": 90}
+    question = "Did Microsoft's cloud revenue increase in the quarter ended March 31, 2024?"
+    answer = run(settings, ScriptedModels({"analyze": [{}], "evaluate": [grade]}), question)["answer"]
+    assert "$61,858 million" in answer
+    assert not re.match(r"(Yes|No)\b", answer), answer
+    assert (
+        "That is the whole company's: cloud's own revenue is not among the figures read, so the "
+        "question's yes or no is not given for it." in answer
+    ), answer
 
 
 def test_a_judgement_is_answered_by_its_ratio_and_the_rule_it_is_held_to(

@@ -84,14 +84,36 @@ _LINE_NAME = re.compile(
 )
 
 
+# A part written in lower case is read after an owner ("NVIDIA's data center revenue", "its cloud
+# sales"); these words only qualify the whole company's figure, or name another metric.
+_OWNED_LINE = re.compile(
+    r"(?:'s|\bits|\btheir)\s+((?:[a-z][A-Za-z&\-]*\s+){1,3}?)(?:(?:segment|business|division)\s+)?"
+    r"(?:net\s+)?(?:revenues?|sales)\b"
+)
+_NOT_A_PART = frozenset(
+    """
+    total net gross overall consolidated reported quarterly annual yearly fiscal full-year full year
+    quarter half-year comparable same-store organic adjusted gaap non-gaap operating combined company
+    group first second third fourth latest recent most last next prior previous current new record
+    deferred unearned interest noninterest non-interest recognized own reported entire whole top-line
+    """.split()
+)
+
+
 def line_names(text: str) -> list[str]:
     """The named parts of a company whose revenue a text asks about: the capitalised words right before
     "revenue" or "sales" ("Google Cloud revenue", "its Services net sales", "Amazon Web Services
-    segment sales"); not the text's first word ("Did"), and a company's own name among them is told
-    apart later, by whoever knows it."""
-    body = text.strip()
+    segment sales"), or lower-case ones after an owner ("NVIDIA's data center revenue"); not the text's
+    first word ("Did"), nor words that only qualify the whole ("its total net sales", "Apple's
+    quarterly revenue"). A company's own name among them is told apart later, by whoever knows it."""
+    body = text.strip().replace("’", "'")
     body = body[:1].lower() + body[1:]
-    return [" ".join(match.group(1).split()) for match in _LINE_NAME.finditer(body)]
+    named = [" ".join(match.group(1).split()) for match in _LINE_NAME.finditer(body)]
+    for match in _OWNED_LINE.finditer(body):
+        words = match.group(1).split()
+        if not any(word in _NOT_A_PART for word in words):
+            named.append(" ".join(words))
+    return list(dict.fromkeys(named))
 
 
 def parts_named(lines: Sequence[str], names: Mapping[str, Sequence[str]]) -> list[str]:

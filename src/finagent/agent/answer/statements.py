@@ -157,6 +157,8 @@ def opening(facts: Facts) -> Opening:
         if sentences:
             return Opening(sentences, known_text=counts)
     handler = handlers.get(ask.kind, _values)
+    if ask.yes_no and _whole_company(facts):  # a verdict on the whole would pass for one on the part
+        handler = _change if ask.change and ask.change != "change" else _values
     result = handler(facts)
     if not result.sentences:
         result = _values(facts)
@@ -176,7 +178,8 @@ def _whole_company(facts: Facts) -> list[str]:
     if not facts.parts or len(tickers) != 1:
         return []
     part = joined([owned(p) for p in facts.parts])
-    return [f"That is the whole company's: {part} own {facts.words()} is not among the figures read."]
+    said = f"That is the whole company's: {part} own {facts.words()} is not among the figures read"
+    return [f"{said}, so the question's yes or no is not given for it." if facts.ask.yes_no else f"{said}."]
 
 
 def _unreported(facts: Facts) -> list[str]:
