@@ -96,6 +96,7 @@ _NOT_A_PART = frozenset(
     quarter half-year comparable same-store organic adjusted gaap non-gaap operating combined company
     group first second third fourth latest recent most last next prior previous current new record
     deferred unearned interest noninterest non-interest recognized own reported entire whole top-line
+    revenue revenues sales from of in for by on and or to the a an with was were is are did does has
     """.split()
 )
 
