@@ -288,6 +288,25 @@ def test_a_direction_question_is_answered_yes_or_no_by_the_computed_change() -> 
     ), text
 
 
+def test_a_multiple_asked_is_decided_by_the_computed_change_and_the_rule_is_stated() -> None:
+    """ "Did it more than double?" is a rise of 100% or more: +101.5% is yes, +20.9% is no; a rise is
+    not a doubling, and a question about "nearly" doubling gets no yes or no."""
+    year_apart = [
+        cell("NVDA", "Q2 FY2024", date(2023, 7, 30), "13507", label="10Q3"),
+        cell("NVDA", "Q2 FY2023", date(2022, 7, 31), "6704", role="comparative", label="10Q3"),
+    ]
+    question = "Did NVIDIA's revenue more than double in the quarter ended July 30, 2023 from a year earlier?"
+    text = said(question, year_apart, ["NVDA"])
+    assert text.startswith("Yes (computed from the figures: NVIDIA's revenue grew 101.5%"), text
+    assert "a rise of 100% or more is a doubling)" in text, text
+    smaller = [year_apart[0], cell("NVDA", "Q2 FY2023", date(2022, 7, 31), "11172", role="comparative")]
+    assert said(question, smaller, ["NVDA"]).startswith(
+        "No (computed from the figures: NVIDIA's revenue grew 20.9%"
+    )
+    nearly = said(question.replace("more than double", "nearly double"), year_apart, ["NVDA"])
+    assert not nearly.startswith(("Yes", "No")), nearly
+
+
 def test_a_restatement_gives_both_values_their_filings_and_the_difference() -> None:
     latest = cell("AAPL", "Q3 FY2023", date(2023, 7, 1), "19910", metric="revenue", label="10Q2")
     figures = [

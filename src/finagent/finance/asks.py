@@ -219,6 +219,8 @@ class Ask:
     """Which part of one company's whole ranks first (a segment, a region, a liability)."""
     judgement: str | None = None
     """Direction: a judgement read off a ratio by a rule of thumb ("capital-intensive")."""
+    factor: float | None = None
+    """Direction: the multiple the change must reach ("more than double": 2.0, "halve": 0.5)."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -284,6 +286,18 @@ def _highest_first(text: str) -> bool:
     if low is None or high is None:
         return low is None
     return high.start() < low.start()
+
+
+# "did its revenue more than double", "has it tripled": a multiple; "nearly doubled" asks no yes or no
+_MULTIPLE = re.compile(
+    r"(?<!nearly )(?<!almost )(?<!about )(?<!roughly )\b(doubl|tripl|quadrupl|halv)(?:e|ed|es|ing)\b", _I
+)
+_FACTORS = {"doubl": 2.0, "tripl": 3.0, "quadrupl": 4.0, "halv": 0.5}
+
+
+def _factor(text: str) -> float | None:
+    match = _MULTIPLE.search(text)
+    return _FACTORS[match.group(1).lower()] if match else None
 
 
 def _threshold(text: str) -> str | None:
@@ -417,6 +431,9 @@ def _figure_ask(
     if len(subjects) <= 1 and _YES_NO.search(text) and _STEADY.search(text):
         limit = _PERCENT_LIMIT.search(text)
         return Ask(kind="stability", threshold=limit.group("num") if limit else None, **base)
+    factor = _factor(text)
+    if factor is not None and len(subjects) <= 1 and _YES_NO.search(text):
+        return Ask(kind="direction", up=factor > 1, factor=factor, change=change or "change", **base)
     compared = _COMPARED.search(text)
     if compared and len(subjects) <= 1 and _YES_NO.search(text) and _JUDGEMENT.search(text) is None:
         # "was IBM's revenue in Q2 2025 higher than in the same period of 2024?": a direction

@@ -35,7 +35,7 @@ from finagent.finance.asks import Ask
 from finagent.finance.calculator import difference, growth_pct
 from finagent.finance.compare import Cell, Comparisons, scale_unit, unreported_margins
 from finagent.finance.figures.text import describe_calculation
-from finagent.finance.figures.verdict import sign_verdict
+from finagent.finance.figures.verdict import factor_limit, sign_verdict
 from finagent.finance.history import History
 from finagent.finance.metrics import COMPUTED
 from finagent.finance.outcomes import (
@@ -594,8 +594,9 @@ def _direction(facts: Facts) -> Opening:
         return _level_direction(facts)  # a margin asked is decided by the margin, not by its inputs
     verdict = sign_verdict(facts.ask, [*facts.comparisons.calculations, *facts.formulas])
     if verdict is None:
-        return _level_direction(facts)
-    return Opening([verdict.sentence([_ground(facts, c) for c in verdict.grounds])])
+        return Opening() if facts.ask.factor else _level_direction(facts)
+    limit = f"{abs(factor_limit(facts.ask.factor)):g}%" if facts.ask.factor else ""
+    return Opening([verdict.sentence([_ground(facts, c) for c in verdict.grounds])], known_text=limit)
 
 
 def _stability(facts: Facts) -> Opening:

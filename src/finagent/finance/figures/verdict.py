@@ -59,8 +59,33 @@ def sign_verdict(ask: Ask, calculations: Sequence[dict[str, Any]]) -> Verdict | 
         return _decide(levels, yes_sign=1 if ask.sign == "positive" else -1)
     if ask.up is not None:
         changes = [c for c in calculations if "from_period" in c and c.get("result") is not None]
+        if ask.factor is not None:
+            return _by_factor(_asked_span(ask, changes), ask.factor)
         return _decide(_asked_span(ask, changes), yes_sign=1 if ask.up else -1)
     return None
+
+
+_MULTIPLES = {2.0: "doubling", 3.0: "tripling", 4.0: "quadrupling", 0.5: "halving"}
+
+
+def factor_limit(factor: float) -> float:
+    """The change in percent that reaches a multiple: 100 for a doubling, -50 for a halving."""
+    return round((factor - 1) * 100, 6)
+
+
+def _by_factor(grounds: list[dict[str, Any]], factor: float) -> Verdict | None:
+    """ "Did it more than double?": yes when every asked change in percent reaches the multiple (a rise
+    of 100% doubles, a fall of 50% halves); None when they disagree."""
+    changes = [c for c in grounds if c.get("kind") in ("change", "yoy", "qoq")]
+    if not changes:
+        return None
+    limit = factor_limit(factor)
+    answers = {(c["result"] >= limit) if factor > 1 else (c["result"] <= limit) for c in changes}
+    if len(answers) != 1:
+        return None
+    way = "rise" if factor > 1 else "fall"
+    rule = f"a {way} of {abs(limit):g}% or more is a {_MULTIPLES.get(factor, f'{factor:g}-fold change')}"
+    return Verdict(answers.pop(), tuple(changes), rule)
 
 
 def _computed_first(calculations: list[dict[str, Any]]) -> list[dict[str, Any]]:
