@@ -568,8 +568,8 @@ def test_a_figure_in_a_verbatim_quote_is_the_sources_own_words() -> None:
         "Total net sales | 513,983 | 574,785 | 637,959\n"
         "Net sales were $574,785   million, driven by growth in North America."
     )
-    item = {"label": "10K1", "ticker": "AMZN", "kind": "10-K", "text": text, "period_label": "FY2024"}
-    item["fiscal_year"], item["period_end"] = 2024, "2024-12-31"
+    item: dict[str, Any] = {"label": "10K1", "ticker": "AMZN", "kind": "10-K", "text": text}
+    item |= {"period_label": "FY2024", "fiscal_year": 2024, "period_end": "2024-12-31"}
     scope = PeriodScope(
         known=table_known([item], {"AMZN": [12, 0]}),
         names={"AMZN": ["AMZN", "Amazon"]},

@@ -154,7 +154,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _parts_searches(state, context)
         + _nine_month_searches(state, context)
     )
-    return _marked_forecast(searches, analysis, context) + facts
+    return _marked_own_items(_marked_forecast(searches, analysis, context), analysis) + facts
 
 
 HISTORY_SEARCHED = 1
@@ -178,6 +178,22 @@ def _marked_forecast(sends: list[Send], analysis: Analysis, context: Context) ->
     if is_forecast(analysis, context):
         for send in sends:
             send.arg["forecast"] = True
+    return sends
+
+
+def about_an_event_filing(analysis: Analysis) -> bool:
+    """A question about what a company's 8-K reports ("the key agenda of Amcor's 8-K dated 1st July
+    2022", "summarize Apple's most recent 8-K"), asking no figure."""
+    return (analysis.get("named_kinds") or []) == ["8-K"] and not analysis.get("quantities", True)
+
+
+def _marked_own_items(sends: list[Send], analysis: Analysis) -> list[Send]:
+    """A question about what an 8-K reports is routed to its own Items (``search`` reads the mark), as
+    one dated by its day is: its cover page and signatures share the question's words ("summarize",
+    "report") more than its account of the event does."""
+    if about_an_event_filing(analysis):
+        for send in sends:
+            send.arg["own_items"] = True
     return sends
 
 

@@ -43,7 +43,7 @@ class AgentResources:
         self._db: Database | None = None
         self._lock = threading.Lock()
         self._query_vectors: dict[str, np.ndarray] = {}
-        self._models: dict[tuple[str, str, str | None], Runnable] = {}
+        self._models: dict[tuple[str, str, str | None, int], Runnable] = {}
 
     # -- store -----------------------------------------------------------------------------
     def database(self) -> Database:
@@ -87,22 +87,24 @@ class AgentResources:
         return cross_encoder(str(path)) if path else None
 
     # -- language models -------------------------------------------------------------------
-    def chat_model(self, role: str, context: Any) -> Runnable:
-        """The model for a role (analyze / extract / generate / evaluate) with provider fallbacks."""
+    def chat_model(self, role: str, context: Any, max_tokens: int | None = None) -> Runnable:
+        """The model for a role (analyze / extract / generate / evaluate) with provider fallbacks;
+        ``max_tokens`` below the role's cap for a shorter answer (direct mode's few sentences)."""
         if self._chat_model_factory is not None:  # the prose is the writer's call, scripted as "generate"
             return self._chat_model_factory("generate" if role == "prose" else role, context)
         from finagent.llm.providers import chat_model_for_role
 
         llm_role = "generate" if role in ("extract", "prose") else role  # the writer's model, shorter caps
         override = getattr(context, f"{llm_role}_model", None)
-        key = (role, context.provider, override)
+        cap = min(MAX_TOKENS[role], max_tokens or MAX_TOKENS[role])
+        key = (role, context.provider, override, cap)
         with self._lock:
             if key not in self._models:
                 settings = self.settings
                 if override:
                     settings = settings.model_copy(update={f"{llm_role}_model": override})
                 self._models[key] = chat_model_for_role(
-                    llm_role, settings, provider=context.provider, max_tokens=MAX_TOKENS[role]
+                    llm_role, settings, provider=context.provider, max_tokens=cap
                 )
             return self._models[key]
 

@@ -208,6 +208,7 @@ class SearchTask(TypedDict):
     dated: NotRequired[list[str]]  # [from, to] ISO dates: documents of those dates only (an 8-K's day)
     document_ids: NotRequired[list[int]]  # these documents only (a document the question named by its day)
     forecast: NotRequired[bool]  # a forecast question: no statement lift (statements report results)
+    own_items: NotRequired[bool]  # what an 8-K reports: its own Items lifted as a dated 8-K's are
     exact: NotRequired[bool]  # the period's own documents or nothing (no covering annual report)
     table: NotRequired[bool]  # a table sought by the words its rows print: full text weighs as meaning does
     sections: NotRequired[list[str]]  # report Items only (finance.filing_sections), e.g. item_3

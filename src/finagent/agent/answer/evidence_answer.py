@@ -21,6 +21,7 @@ from finagent.agent.answer.wording import name
 from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
+    WRITER_TOKENS,
     budgeted_evidence,
     citable,
     cite_passages,
@@ -40,7 +41,7 @@ from finagent.agent.evidence import (
     query_terms,
     subject_note,
 )
-from finagent.agent.planning import NARRATIVE_WORDS
+from finagent.agent.planning import NARRATIVE_WORDS, about_an_event_filing
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts as ExtractedFacts
@@ -636,12 +637,6 @@ def _calculation_line(calc: dict[str, Any]) -> str:
     return f"- {calc['ticker']} {describe_calculation(calc)} (computed: {calc['expression']})"
 
 
-def _about_an_event_filing(analysis: Analysis) -> bool:
-    """A question about what a company's 8-K reports ("the key agenda of Amcor's 8-K dated 1st July
-    2022", "summarize Apple's most recent 8-K"), asking no figure."""
-    return (analysis.get("named_kinds") or []) == ["8-K"] and not analysis.get("quantities", True)
-
-
 def _in_their_words(items: list[dict[str, Any]], analysis: Analysis, why: str) -> tuple[str, str]:
     """The answer when the model's was none: the passages' own sentences that answer, else a plain
     statement of what could not be answered."""
@@ -776,14 +771,16 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
     )
     first = _opening(state, read) if context.use_calculator else ""  # may add computed results
-    if not first and _about_an_event_filing(analysis):  # what the 8-K reports: its own Items first
+    if not first and about_an_event_filing(analysis):  # what the 8-K reports: its own Items first
         first = event_report(read.items, analysis.get("names") or {})
     verify = _verifier(state, read, tools)
     passages = citable(read.items, tools)
     names = analysis.get("names") or {}
     asked = frozenset(Ask.from_dict(analysis.get("ask")).about) | years_asked(state)
     writer = Writer(
-        model=get_resources().chat_model("generate", context),
+        model=get_resources().chat_model(
+            "generate", context, max_tokens=WRITER_TOKENS.get(analysis["answer_mode"])
+        ),
         messages=messages,
         compose=_compose_for(state, read, tools, context, first),
         verify=verify,

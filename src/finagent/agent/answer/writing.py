@@ -18,6 +18,9 @@ from finagent.finance.support import Passage
 from finagent.finance.words import SENTENCE_BREAK
 
 MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}
+WRITER_TOKENS = {"direct": 250}
+"""Output cap of a mode's written answer, when below the writer's own (4 sentences, with citations, fit
+in 250 tokens; a small model that writes on past them spends a minute on sentences it was not asked)."""
 WRITER_CHARS = {"direct": 2400, "standard": 3600, "detailed": 5200, "deep": 7000}
 """Passage characters the writer reads per answer mode (~4 characters a token, ~100 tokens/s locally)."""
 

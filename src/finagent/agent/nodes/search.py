@@ -61,8 +61,10 @@ async def _hits(
     vector_weight, keyword_weight = TABLE_WEIGHTS if task.get("table") else context.fusion_weights(settings)
     log |= {"vector_weight": vector_weight, "keyword_weight": keyword_weight}
     lift = 0.0 if task.get("forecast") or not context.lift_statements else settings.statement_boost
-    # a question about the 8-K of a date is routed to its own Items, as a figure question to statements
-    event_lift = settings.route_boost if task.get("dated") else settings.event_item_boost
+    # a question about what an 8-K (of a date) reports is routed to its own Items, as a figure
+    # question to statements
+    routed = task.get("dated") or task.get("own_items")
+    event_lift = settings.route_boost if routed else settings.event_item_boost
 
     def compose(within: SearchFilters) -> Any:
         return build_search(
