@@ -18,6 +18,11 @@ from finagent.db import Database
 from finagent.db.embedded import EmbeddedPostgres
 from finagent.settings import Settings
 
+# The processes tests start (CLI runs, notebook kernels) write the bytecode of what they import, as
+# Python does by default: with PYTHONDONTWRITEBYTECODE set, each one compiled every module it imports
+# from source again (~9 s for the graph's), minutes over the suite.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 if os.environ.get("PYTEST_XDIST_WORKER"):
     # A test worker starts with the controller's terminal size in COLUMNS and LINES (80 x 24 without a
     # terminal). Rich fixes a console's width from COLUMNS when it is created, at import: the width a
