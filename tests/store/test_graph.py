@@ -386,6 +386,23 @@ def test_new_question_in_a_thread_starts_fresh(store: Database, settings: Settin
     assert len(second["history"]) == 2 and len(first["history"]) == 1
 
 
+def test_the_same_question_asked_again_in_a_thread_is_answered_again(
+    store: Database, settings: Settings
+) -> None:
+    """The last turn's answer stands only within its own turn: asked again, the question is written
+    and graded again (the passages read are the same ones)."""
+    models = script([GOOD])
+    configure_resources(settings, chat_model_factory=models)
+    graph = build_graph(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "again"}}
+    ctx = Context(today="2023-11-21", use_tools=False, use_facts=False)
+    for _ in range(2):
+        asyncio.run(graph.ainvoke({"question": QUESTION}, config, context=ctx))
+    state = graph.get_state(config).values
+    assert not state["stood"] and state["iterations"] == 1 and "Revenue by quarter" in state["answer"]
+    assert len(models.models["generate"].calls) == 2 and len(models.models["evaluate"].calls) == 2
+
+
 def test_computed_metric_comes_from_the_calculator(store: Database, settings: Settings) -> None:
     question = "What was Apple's operating margin in Q3 FY2023?"
     analysis = ANALYSIS | {"keywords": [{"ticker": "AAPL", "phrases": ["operating income"]}]}

@@ -130,8 +130,8 @@ class Writer:
     """What the model reads (``basis``): the same as the last draft's, and drafting again is a re-roll."""
 
     def stands(self, state: Mapping[str, Any]) -> bool:
-        """The last draft was written from just what this one would be: it stands."""
-        return bool(self.basis) and self.basis == state.get("drafted_from")
+        """A later round's draft would be written from just what the last one was: that one stands."""
+        return bool(state.get("iterations")) and bool(self.basis) and self.basis == state.get("drafted_from")
 
     def check(self, composed: Composed) -> Checked:
         validation = self.verify(composed.answer)

@@ -329,6 +329,8 @@ def _fresh_run(warnings: list[str], llm_calls: list[dict[str, Any]]) -> dict[str
         "facts": [],
         "calculations": [],
         "follow_up_queries": [],
+        "drafted_from": "",
+        "stood": False,
     }
 
 
