@@ -757,16 +757,15 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
     writer_chars = min(read.item_chars, max(240, budget // max(1, len(read.items))))
     terms = list(analysis.get("terms") or []) + query_terms(list(state.get("follow_up_queries") or []))
-    figures_shown = (
-        figures_by_company(read.facts, read.calculations) if read.facts else "(none read; use the passages)"
-    )
+    market = format_tool_items(tools) if tools else ""  # delimited: their text is data
     messages = render(
         "synthesis" if len(tickers) > 1 else "generate",
         question=analysis["question"],
         companies=", ".join(tickers),
-        facts=figures_shown,
-        evidence=format_evidence(read.items, terms, writer_chars)
-        + ("\n" + format_tool_items(tools) if tools else ""),
+        facts=figures_by_company(read.facts, read.calculations)
+        if read.facts
+        else "(none read; use the passages)",
+        evidence=format_evidence(read.items, terms, writer_chars) + ("\n" + market if market else ""),
         warnings="; ".join(notes) or "none",
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
     )
@@ -797,7 +796,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
             or yes_or_no_against_computed(sentence, read.calculations)
         ),
         rewrites=1 if tickers else 0,  # a question naming no company gets one model call
-        basis=basis(read.items, format_tool_items(tools) if tools else ""),
+        basis=basis(read.items, market),
     )
     if writer.stands(state):  # a follow-up round added nothing the model would read
         return {"stood": True, "llm_calls": read.calls}
