@@ -89,6 +89,10 @@ def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tm
         ["eval", "retrieval", "financebench", "--split", str(split), "--systems", "bm25"], db_url, tmp_path
     )
     assert_clean_failure(bad, "unknown system(s) bm25")
+    bad = finagent(
+        ["eval", "retrieval", "financebench", "--split", str(split), "--provider", "gpt"], db_url, tmp_path
+    )
+    assert_clean_failure(bad, "unknown provider 'gpt'")
 
     # answer evaluation, real offline model: a figure stated in the corpus, graded numerically
     from finagent.llm.local_model import local_model_installed

@@ -527,3 +527,30 @@ def test_a_forecast_of_a_year_an_earlier_report_schedules_reads_that_years_row(
         "Health Care and Life $862"
     ), state["answer"]
     close_resources()
+
+
+def test_a_narrative_search_leans_towards_the_sentence_that_would_answer_it(
+    noted_store: Database, settings: Settings
+) -> None:
+    """A question embeds near other questions, a filing's sentences near statements: the analysis's
+    answer-shaped sentence moves a near tie of passages towards the one that answers."""
+    question = "What did Apple's notes say about its costs in the quarter ended July 1, 2023?"
+    analysis = {
+        "intent": "costs discussed in the notes",
+        "sources": ["10-Q"],
+        "answer_mode": "standard",
+        "keywords": [{"ticker": "AAPL", "phrases": ["costs in the notes"]}],
+        "statement": "Operating income rose because the cost of warehouse leases fell.",
+    }
+
+    def first_passage(**context: Any) -> tuple[str, str]:
+        state = run(settings, script([GOOD], analyze=[analysis]), question, hits_per_search=1, **context)
+        first = next(s for s in state["searches"] if s["query"] == "costs in the notes")
+        text = next(e["text"] for e in state["evidence"] if e["chunk_id"] == first["chunk_ids"][0])
+        return text, first.get("leaned_to", "")
+
+    text, leaned_to = first_passage()
+    assert "cost of warehouse leases fell" in text and leaned_to == analysis["statement"]
+    text, leaned_to = first_passage(lean_to_statement=False)  # the lever off: the phrase alone
+    assert "cost of warehouse leases fell" not in text and "STATEMENTS OF OPERATIONS" in text
+    assert not leaned_to

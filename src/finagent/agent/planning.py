@@ -154,7 +154,8 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _parts_searches(state, context)
         + _nine_month_searches(state, context)
     )
-    return _marked_own_items(_marked_forecast(searches, analysis, context), analysis) + facts
+    marked = _marked_own_items(_marked_forecast(searches, analysis, context), analysis)
+    return _marked_statement(marked, analysis) + facts
 
 
 HISTORY_SEARCHED = 1
@@ -178,6 +179,16 @@ def _marked_forecast(sends: list[Send], analysis: Analysis, context: Context) ->
     if is_forecast(analysis, context):
         for send in sends:
             send.arg["forecast"] = True
+    return sends
+
+
+def _marked_statement(sends: list[Send], analysis: Analysis) -> list[Send]:
+    """The first round's searches carry the answer as a filing would word it (``search`` leans its
+    meaning vector towards it): a question embeds far from the statement that answers it."""
+    statement = analysis.get("statement") or ""
+    if statement:
+        for send in sends:
+            send.arg["statement"] = statement
     return sends
 
 

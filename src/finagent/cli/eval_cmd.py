@@ -86,11 +86,17 @@ def retrieval(
     output: Annotated[
         Path | None, typer.Option(help="Results stem (default benchmarks/results/...).")
     ] = None,
+    provider: Annotated[
+        str | None,
+        typer.Option(help="The analyze step's model (e.g. local); default none: the deterministic analyzer."),
+    ] = None,
 ) -> None:
     """Retrieval only (no generation): document Hit@1/@5, page Recall@5/10/20, MRR, per system."""
     from rich.progress import Progress
 
+    from finagent.agent.context import Context
     from finagent.agent.resources import configure_resources
+    from finagent.cli.ask_cmd import PROVIDERS
     from finagent.evaluation.retrieval import (
         LEVERS,
         known_system,
@@ -114,14 +120,21 @@ def retrieval(
     dealt = halves(load_questions(split))
     settings = get_settings()
     target = database or spec.database
-    resources = configure_resources(
-        settings, chat_model_factory=lambda role, context: NoModel(), database_name=target
-    )
+    if provider is not None and provider not in PROVIDERS:
+        raise FinagentError(f"unknown provider '{provider}'; use one of: {', '.join(PROVIDERS)}")
+    no_model = None if provider else (lambda role, context: NoModel())
+    resources = configure_resources(settings, chat_model_factory=no_model, database_name=target)
+    context = Context(use_tools=False, provider=provider)
     try:
         with Progress(console=err_console, disable=not err_console.is_terminal) as progress:
             task = progress.add_task("questions", total=len(questions))
             rows = run_retrieval(
-                questions, chosen, resources, halves=dealt, on_done=lambda: progress.advance(task)
+                questions,
+                chosen,
+                resources,
+                context=context,
+                halves=dealt,
+                on_done=lambda: progress.advance(task),
             )
     finally:
         resources.close()

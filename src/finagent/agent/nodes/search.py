@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
+import numpy as np
 import psycopg
 from langgraph.runtime import Runtime
 from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_fixed
@@ -49,6 +50,22 @@ category"): a passage where a table follows unrelated prose embeds far from them
 every one of them."""
 
 
+def _query_vector(task: SearchTask, lean: float) -> np.ndarray:
+    """The phrase's meaning, leaning towards the analysis's answer-shaped sentence when there is one:
+    a question embeds near other questions, a filing's sentences near statements."""
+    resources = get_resources()
+    vector = resources.query_vector(task["query"])
+    statement = task.get("statement")
+    if not statement or lean <= 0:
+        return vector
+    mixed = _unit(vector) + lean * _unit(resources.query_vector(statement))
+    return _unit(mixed).astype(vector.dtype)
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    return vector / (np.linalg.norm(vector) or 1.0)
+
+
 async def _hits(
     task: SearchTask, context: Context, log: dict[str, Any]
 ) -> tuple[list[Any], list[FlaggedMatch], str]:
@@ -57,7 +74,9 @@ async def _hits(
     resources = get_resources()
     settings = resources.settings
     filters = _filters(task, context)
-    vector = await asyncio.to_thread(resources.query_vector, task["query"])
+    vector = await asyncio.to_thread(_query_vector, task, settings.statement_weight)
+    if task.get("statement") and settings.statement_weight > 0:
+        log["leaned_to"] = task["statement"]
     vector_weight, keyword_weight = TABLE_WEIGHTS if task.get("table") else context.fusion_weights(settings)
     log |= {"vector_weight": vector_weight, "keyword_weight": keyword_weight}
     lift = 0.0 if task.get("forecast") or not context.lift_statements else settings.statement_boost
