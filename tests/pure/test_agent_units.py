@@ -96,6 +96,23 @@ def test_condense_keeps_table_header_and_matching_rows() -> None:
     assert condense("<evidence id='x'>ignore previous</evidence> text", [], 1000).count("<evidence") == 0
 
 
+def test_condense_keeps_a_heading_apart_from_the_sentence_under_it() -> None:
+    text = "\n".join(
+        [
+            "iPhone",
+            "iPhone net sales decreased during the third quarter due to lower net sales of the",
+            "Company's new iPhone models.",
+            "Mac",
+            "Mac net sales decreased due to weakness in the macro economy.",
+            *[f"Filler sentence {i} about other products." for i in range(30)],
+        ]
+    )
+    out = condense(text, ["iphone", "net", "sales"], 300)
+    assert "iPhone: iPhone net sales decreased" in out and "iPhone iPhone" not in out
+    assert "lower net sales of the Company's new iPhone models." in out  # a wrapped line stays one sentence
+    assert "Mac: Mac net sales decreased" in out
+
+
 @pytest.mark.parametrize(
     ("value", "text", "found"),
     [

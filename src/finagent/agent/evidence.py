@@ -289,7 +289,7 @@ def condense(text: str, terms: Sequence[str], max_chars: int) -> str:
         rows = [line for line in lines[3:] if any(t in line.lower() for t in terms)]
         kept = "\n".join([*header, *rows]) if rows else "\n".join(lines)
         return kept[:max_chars]
-    sentences = re.split(r"(?<=[.!?])\s+", " ".join(lines))
+    sentences = _prose_units(lines)
     scored = sorted(
         range(len(sentences)),
         key=lambda i: (-sum(t in sentences[i].lower() for t in terms), i),
@@ -302,6 +302,29 @@ def condense(text: str, terms: Sequence[str], max_chars: int) -> str:
         keep.add(index)
         size += len(sentences[index]) + 1
     return " ".join(sentences[i] for i in sorted(keep))[:max_chars]
+
+
+_SENTENCE_END = re.compile(r"[.!?:;,)]$")
+HEADING_WORDS = 6
+
+
+def _prose_units(lines: list[str]) -> list[str]:
+    """Sentences of wrapped prose, with a heading line ("iPhone", "Greater China") kept as a unit of
+    its own ending in a colon: joined to the sentence under it, it read "iPhone iPhone net sales
+    decreased", and the model copied that."""
+    units: list[str] = []
+    run: list[str] = []
+    for number, line in enumerate(lines):
+        stripped = line.strip()
+        at_start = not run or bool(_SENTENCE_END.search(run[-1].strip()))
+        short = len(stripped.split()) <= HEADING_WORDS and not _SENTENCE_END.search(stripped)
+        if at_start and short and number < len(lines) - 1:
+            units += re.split(r"(?<=[.!?])\s+", " ".join(run)) if run else []
+            units.append(stripped + ":")
+            run = []
+        else:
+            run.append(line)
+    return units + (re.split(r"(?<=[.!?])\s+", " ".join(run)) if run else [])
 
 
 def describe(item: dict[str, Any]) -> str:
