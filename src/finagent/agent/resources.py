@@ -25,7 +25,7 @@ ChatModelFactory = Callable[[str, Any], Runnable]  # (role, Context) -> chat mod
 
 # Output caps per role: the local model writes ~30 tokens/s, so every token is time.
 QUERY_VECTOR_CACHE = 4096  # phrases kept embedded in a long-running server (oldest dropped first)
-MAX_TOKENS = {"analyze": 256, "extract": 700, "generate": 450, "prose": 250, "evaluate": 160}
+MAX_TOKENS = {"analyze": 320, "extract": 700, "generate": 450, "prose": 250, "evaluate": 160}
 
 
 class AgentResources:
