@@ -671,3 +671,17 @@ def test_a_sentence_the_model_repeats_is_said_once() -> None:
     listed = "1. Revenue rose [10K1]. 2. Costs fell."
     assert without_repeats(listed) == listed  # list numbers are kept
     assert without_repeats("Revenue rose [10K1]. 2. [ER2] 3.") == "Revenue rose [10K1]."
+    restated = (
+        "The press release mentions that the company issued the attached press release providing updated "
+        "financials [8K1]. The press release states that the company issued the attached press release "
+        "providing updated financials [8K1]. Its gain was about $20 billion [8K1]."
+    )
+    assert without_repeats(restated) == (  # the same sentence with another verb is a loop too
+        "The press release mentions that the company issued the attached press release providing updated "
+        "financials [8K1]. Its gain was about $20 billion [8K1]."
+    )
+    regions = (
+        "Americas net sales decreased due to lower iPhone sales [10Q1]. Europe net sales decreased due "
+        "to lower Mac sales [10Q1]. Greater China net sales increased [10Q1]."
+    )
+    assert without_repeats(regions) == regions  # alike, but each says something of its own

@@ -49,17 +49,17 @@ def without_repeats(text: str) -> str:
     quick ratio was 0.71 [10K3]. This ratio is calculated as ... The quick ratio was 0.71 [10K3].
     ...") and leaves list numbers and citations behind the sentences withheld from a list ("2 [ER2].
     3 [ER1]."); a list number before a sentence that stays is kept."""
-    seen: set[str] = set()
+    seen: list[set[str]] = []
     spans: list[tuple[str, bool]] = []  # (span, has a word)
     start = 0
     for end in [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
         span = text[start:end]
         start = end
         bare = re.sub(r"\[[^\]]{1,40}\]", " ", span)  # the same sentence citing another passage
-        key = " ".join(re.sub(r"[^\w%.$]+", " ", bare).lower().split())
-        if len(key) > 20 and key in seen:
+        words = {w for w in re.sub(r"[^\w%.$]+", " ", bare).lower().split() if len(w) > 2}
+        if any(_restates(words, earlier) for earlier in seen):
             continue
-        seen.add(key)
+        seen.append(words)
         spans.append((span, bool(re.search(r"[^\W\d_]", bare))))
     kept = [
         span
@@ -67,6 +67,15 @@ def without_repeats(text: str) -> str:
         if worded or not span.strip() or _numbers_an_item(span, spans[index + 1 :])
     ]
     return "".join(kept)
+
+
+REPEAT_SHARE = 0.9
+
+
+def _restates(words: set[str], earlier: set[str]) -> bool:
+    """A sentence of four or more words whose words are (nine in ten of them) an earlier sentence's:
+    the loop says the same with another verb ("The press release mentions …", "… states …")."""
+    return len(words) >= 4 and len(words & earlier) >= REPEAT_SHARE * len(words)
 
 
 def _numbers_an_item(span: str, after: list[tuple[str, bool]]) -> bool:
