@@ -89,7 +89,7 @@ class Settings(BaseSettings):
         default=0.3,
         description="Lift for an 8-K's own account of its event (its Items) over the exhibits it files.",
     )
-    statement_weight: float = Field(
+    answer_sentence_weight: float = Field(
         default=0.3,
         ge=0,
         description="Weight of the answer-shaped sentence in a narrative search's vector (0 = off).",

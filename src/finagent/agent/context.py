@@ -58,7 +58,7 @@ class Context:
     # Retrieval levers, on by default; the evaluation harness turns each off for its ablation table.
     use_vocabulary: bool = True
     """Statement wording for metrics ("capex" -> "purchases of property and equipment")."""
-    lean_to_statement: bool = True
+    lean_to_answer: bool = True
     """Lean a narrative search's meaning vector towards the analysis's answer-shaped sentence."""
     route_statements: bool = True
     """Search the statements a metric lives in (always candidates, lifted)."""

@@ -155,7 +155,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _nine_month_searches(state, context)
     )
     marked = _marked_own_items(_marked_forecast(searches, analysis, context), analysis)
-    return _marked_statement(marked, analysis) + facts
+    return _marked_answer_sentence(marked, analysis) + facts
 
 
 HISTORY_SEARCHED = 1
@@ -182,13 +182,13 @@ def _marked_forecast(sends: list[Send], analysis: Analysis, context: Context) ->
     return sends
 
 
-def _marked_statement(sends: list[Send], analysis: Analysis) -> list[Send]:
+def _marked_answer_sentence(sends: list[Send], analysis: Analysis) -> list[Send]:
     """The first round's searches carry the answer as a filing would word it (``search`` leans its
     meaning vector towards it): a question embeds far from the statement that answers it."""
-    statement = analysis.get("statement") or ""
-    if statement:
+    sentence = analysis.get("answer_sentence") or ""
+    if sentence:
         for send in sends:
-            send.arg["statement"] = statement
+            send.arg["answer_sentence"] = sentence
     return sends
 
 

@@ -76,7 +76,7 @@ class Analysis(TypedDict, total=False):
     sources: list[str]  # filings, transcripts, news, market
     answer_mode: str
     keywords: dict[str, list[str]]  # ticker -> search phrases
-    statement: str  # the model's answer-shaped sentence (no numbers): narrative searches lean to it
+    answer_sentence: str  # the model's answer-shaped sentence (no numbers): narrative searches lean to it
     statements: list[str]  # primary statements the sub-searches are routed to
     metrics: list[str]
     computed: list[str]
@@ -212,5 +212,5 @@ class SearchTask(TypedDict):
     own_items: NotRequired[bool]  # what an 8-K reports: its own Items lifted as a dated 8-K's are
     exact: NotRequired[bool]  # the period's own documents or nothing (no covering annual report)
     table: NotRequired[bool]  # a table sought by the words its rows print: full text weighs as meaning does
-    statement: NotRequired[str]  # the answer as a filing would word it: the meaning vector leans to it
+    answer_sentence: NotRequired[str]  # the answer as a filing would word it: the meaning vector leans to it
     sections: NotRequired[list[str]]  # report Items only (finance.filing_sections), e.g. item_3

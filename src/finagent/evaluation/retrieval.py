@@ -22,7 +22,7 @@ K = 20
 # "finagent/no-routing" is finagent with one retrieval lever off (the ablation table).
 LEVERS = {
     "no-vocabulary": "use_vocabulary",
-    "no-statement-lean": "lean_to_statement",
+    "no-answer-lean": "lean_to_answer",
     "no-routing": "route_statements",
     "no-statement-lift": "lift_statements",
     "no-kind-priors": "narrow_kinds",

@@ -55,10 +55,10 @@ def _query_vector(task: SearchTask, lean: float) -> np.ndarray:
     a question embeds near other questions, a filing's sentences near statements."""
     resources = get_resources()
     vector = resources.query_vector(task["query"])
-    statement = task.get("statement")
-    if not statement or lean <= 0:
+    sentence = task.get("answer_sentence")
+    if not sentence or lean <= 0:
         return vector
-    mixed = _unit(vector) + lean * _unit(resources.query_vector(statement))
+    mixed = _unit(vector) + lean * _unit(resources.query_vector(sentence))
     return _unit(mixed).astype(vector.dtype)
 
 
@@ -74,9 +74,9 @@ async def _hits(
     resources = get_resources()
     settings = resources.settings
     filters = _filters(task, context)
-    vector = await asyncio.to_thread(_query_vector, task, settings.statement_weight)
-    if task.get("statement") and settings.statement_weight > 0:
-        log["leaned_to"] = task["statement"]
+    vector = await asyncio.to_thread(_query_vector, task, settings.answer_sentence_weight)
+    if task.get("answer_sentence") and settings.answer_sentence_weight > 0:
+        log["leaned_to"] = task["answer_sentence"]
     vector_weight, keyword_weight = TABLE_WEIGHTS if task.get("table") else context.fusion_weights(settings)
     log |= {"vector_weight": vector_weight, "keyword_weight": keyword_weight}
     lift = 0.0 if task.get("forecast") or not context.lift_statements else settings.statement_boost
