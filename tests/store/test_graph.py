@@ -540,7 +540,7 @@ def test_a_narrative_search_leans_towards_the_sentence_that_would_answer_it(
         "sources": ["10-Q"],
         "answer_mode": "standard",
         "keywords": [{"ticker": "AAPL", "phrases": ["costs in the notes"]}],
-        "answer_sentence": "Operating income rose because the cost of warehouse leases fell.",
+        "statement": "Operating income rose because the cost of warehouse leases fell.",
     }
 
     def first_passage(**context: Any) -> tuple[str, str]:
@@ -550,7 +550,7 @@ def test_a_narrative_search_leans_towards_the_sentence_that_would_answer_it(
         return text, first.get("leaned_to", "")
 
     text, leaned_to = first_passage()
-    assert "cost of warehouse leases fell" in text and leaned_to == analysis["answer_sentence"]
+    assert "cost of warehouse leases fell" in text and leaned_to == analysis["statement"]
     text, leaned_to = first_passage(lean_to_answer=False)  # the lever off: the phrase alone
     assert "cost of warehouse leases fell" not in text and "STATEMENTS OF OPERATIONS" in text
     assert not leaned_to

@@ -22,7 +22,7 @@ class QuestionAnalysis(BaseModel):
     sources: list[Source] = Field(default_factory=list, max_length=5)
     answer_mode: Mode = "standard"
     keywords: list[TickerPhrases] = Field(default_factory=list, max_length=8)
-    answer_sentence: str = Field(default="", max_length=300)
+    statement: str = Field(default="", max_length=300)  # the answer as a filing would word it
 
 
 def analysis_schema(tickers: list[str]) -> type[QuestionAnalysis]:

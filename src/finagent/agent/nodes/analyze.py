@@ -292,7 +292,7 @@ def _analysis(
         "sources": required_sources(question, list(reply.sources)),
         "answer_mode": mode,
         "keywords": keywords,
-        "answer_sentence": reply.answer_sentence.strip() if context.lean_to_answer else "",
+        "answer_sentence": reply.statement.strip() if context.lean_to_answer else "",
         "statements": list(dict.fromkeys(statements)),
         "names": {t: [t, *_names(by_ticker.get(t)), *_short_names(by_ticker.get(t))] for t in tickers},
         "metrics": metrics,
