@@ -319,12 +319,16 @@ def _prose_units(lines: list[str]) -> list[str]:
         at_start = not run or bool(_SENTENCE_END.search(run[-1].strip()))
         short = len(stripped.split()) <= HEADING_WORDS and not _SENTENCE_END.search(stripped)
         if at_start and short and number < len(lines) - 1:
-            units += re.split(r"(?<=[.!?])\s+", " ".join(run)) if run else []
-            units.append(stripped + ":")
+            units += [*_sentences(run), stripped + ":"]
             run = []
         else:
             run.append(line)
-    return units + (re.split(r"(?<=[.!?])\s+", " ".join(run)) if run else [])
+    return units + _sentences(run)
+
+
+def _sentences(lines: list[str]) -> list[str]:
+    """The sentences of wrapped lines of prose."""
+    return re.split(r"(?<=[.!?])\s+", " ".join(lines)) if lines else []
 
 
 def describe(item: dict[str, Any]) -> str:

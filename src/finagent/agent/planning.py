@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
+from typing import Any
 
 from langgraph.runtime import Runtime
 from langgraph.types import Send
@@ -154,8 +155,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _parts_searches(state, context)
         + _nine_month_searches(state, context)
     )
-    marked = _marked_own_items(_marked_forecast(searches, analysis, context), analysis)
-    return _marked_answer_sentence(marked, analysis) + facts
+    return _marked(searches, _forecast_mark(analysis, context) | _first_round_marks(analysis)) + facts
 
 
 HISTORY_SEARCHED = 1
@@ -174,38 +174,33 @@ def _searched(state: State) -> State:
     return {**state, "targets": kept}
 
 
-def _marked_forecast(sends: list[Send], analysis: Analysis, context: Context) -> list[Send]:
-    """A forecast's searches lift no statement table above the guidance (``search`` reads the mark)."""
-    if is_forecast(analysis, context):
-        for send in sends:
-            send.arg["forecast"] = True
+def _marked(sends: list[Send], marks: dict[str, Any]) -> list[Send]:
+    """Every sub-search carries the marks (``search`` reads them)."""
+    for send in sends:
+        send.arg.update(marks)
     return sends
 
 
-def _marked_answer_sentence(sends: list[Send], analysis: Analysis) -> list[Send]:
-    """The first round's searches carry the answer as a filing would word it (``search`` leans its
-    meaning vector towards it): a question embeds far from the statement that answers it."""
-    sentence = analysis.get("answer_sentence") or ""
-    if sentence:
-        for send in sends:
-            send.arg["answer_sentence"] = sentence
-    return sends
+def _forecast_mark(analysis: Analysis, context: Context) -> dict[str, Any]:
+    """A forecast's searches lift no statement table above the guidance."""
+    return {"forecast": True} if is_forecast(analysis, context) else {}
+
+
+def _first_round_marks(analysis: Analysis) -> dict[str, Any]:
+    """A question about what an 8-K reports is routed to its own Items, as one dated by its day is:
+    its cover page and signatures share the question's words ("summarize", "report") more than its
+    account of the event does. The first round's searches carry the answer as a filing would word it
+    (their meaning vector leans towards it): a question embeds far from the statement that answers it."""
+    marks: dict[str, Any] = {"own_items": True} if about_an_event_filing(analysis) else {}
+    if analysis.get("answer_sentence"):
+        marks["answer_sentence"] = analysis["answer_sentence"]
+    return marks
 
 
 def about_an_event_filing(analysis: Analysis) -> bool:
     """A question about what a company's 8-K reports ("the key agenda of Amcor's 8-K dated 1st July
     2022", "summarize Apple's most recent 8-K"), asking no figure."""
     return (analysis.get("named_kinds") or []) == ["8-K"] and not analysis.get("quantities", True)
-
-
-def _marked_own_items(sends: list[Send], analysis: Analysis) -> list[Send]:
-    """A question about what an 8-K reports is routed to its own Items (``search`` reads the mark), as
-    one dated by its day is: its cover page and signatures share the question's words ("summarize",
-    "report") more than its account of the event does."""
-    if about_an_event_filing(analysis):
-        for send in sends:
-            send.arg["own_items"] = True
-    return sends
 
 
 EVENT_KINDS = ["8-K", "earnings_release"]
@@ -443,7 +438,7 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
                 target, query, kinds, context.hits_per_search, round_, _routed(analysis, context), priors
             )
             sends.append(Send("follow_up_search", task))
-    return _marked_forecast(sends[: context.max_follow_up_searches], analysis, context)
+    return _marked(sends[: context.max_follow_up_searches], _forecast_mark(analysis, context))
 
 
 def plan_fact_lookups(state: State, context: Context) -> list[Send]:

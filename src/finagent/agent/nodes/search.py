@@ -50,16 +50,17 @@ category"): a passage where a table follows unrelated prose embeds far from them
 every one of them."""
 
 
-def _query_vector(task: SearchTask, lean: float) -> np.ndarray:
-    """The phrase's meaning, leaning towards the analysis's answer-shaped sentence when there is one:
-    a question embeds near other questions, a filing's sentences near statements."""
+def _query_vector(task: SearchTask, lean: float) -> tuple[np.ndarray, str]:
+    """The phrase's meaning, leaning towards the analysis's answer-shaped sentence when there is one
+    (a question embeds near other questions, a filing's sentences near statements); and the sentence
+    it leaned to, or ""."""
     resources = get_resources()
     vector = resources.query_vector(task["query"])
-    sentence = task.get("answer_sentence")
+    sentence = task.get("answer_sentence") or ""
     if not sentence or lean <= 0:
-        return vector
+        return vector, ""
     mixed = _unit(vector) + lean * _unit(resources.query_vector(sentence))
-    return _unit(mixed).astype(vector.dtype)
+    return _unit(mixed).astype(vector.dtype), sentence
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
@@ -74,9 +75,9 @@ async def _hits(
     resources = get_resources()
     settings = resources.settings
     filters = _filters(task, context)
-    vector = await asyncio.to_thread(_query_vector, task, settings.answer_sentence_weight)
-    if task.get("answer_sentence") and settings.answer_sentence_weight > 0:
-        log["leaned_to"] = task["answer_sentence"]
+    vector, leaned_to = await asyncio.to_thread(_query_vector, task, settings.answer_sentence_weight)
+    if leaned_to:
+        log["leaned_to"] = leaned_to
     vector_weight, keyword_weight = TABLE_WEIGHTS if task.get("table") else context.fusion_weights(settings)
     log |= {"vector_weight": vector_weight, "keyword_weight": keyword_weight}
     lift = 0.0 if task.get("forecast") or not context.lift_statements else settings.statement_boost
