@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import psycopg
 
 from finagent.db import Database
@@ -30,7 +29,7 @@ from finagent.db.documents import (
 )
 from finagent.embeddings import Embedder
 from finagent.errors import FinagentError, ParseError, SkipDocument
-from finagent.finance.documents import ChunkDraft, ParsedDocument, SourceItem
+from finagent.finance.documents import ChunkDraft, ChunkVectors, ParsedDocument, SourceItem
 from finagent.finance.statements import classify_statement
 from finagent.finance.untrusted import Classifier
 from finagent.ingest.chunking import chunk_blocks, chunk_pages
@@ -155,10 +154,10 @@ def chunk_loaded(loaded: Loaded, settings: Settings, classifier: Classifier | No
     return Loaded(loaded.uri, doc=doc, chunks=chunks, fact_chunks=fact_chunks)
 
 
-def embed_chunks(embedder: Embedder, chunks: list[ChunkDraft]) -> np.ndarray:
+def embed_chunks(embedder: Embedder, chunks: list[ChunkDraft]) -> ChunkVectors:
     """One document's chunk vectors, embedded on their own: the int8 model quantises each batch as a
     whole, so a chunk's vector depends only on its document, whichever engine or run embeds it."""
-    return embedder.encode([chunk.text for chunk in chunks])
+    return embedder.encode_chunks([chunk.text for chunk in chunks])
 
 
 @dataclass(slots=True)
@@ -354,7 +353,7 @@ class IngestPipeline:
             self.store(conn, p, own, report)
 
     def store(
-        self, conn: psycopg.Connection[Any], p: Admitted, vectors: np.ndarray, report: IngestReport
+        self, conn: psycopg.Connection[Any], p: Admitted, vectors: ChunkVectors, report: IngestReport
     ) -> None:
         """Write one admitted document with its chunk vectors in one transaction and count it; the
         same content stored meanwhile by another ingest is unchanged, a value the database rejects
