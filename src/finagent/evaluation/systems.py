@@ -8,10 +8,8 @@ benchmark names. ``finagent`` runs the graph's own analyze → resolve → searc
 from __future__ import annotations
 
 import asyncio
-import copy
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -78,24 +76,10 @@ class _Runtime:
         self.context = context
 
 
-# Levers of the search stage alone: systems that differ only in them share one analysis of a question,
-# so a comparison run with the model analyzing is not blurred by two readings of the same question.
-SEARCH_STAGE_LEVERS = ("search_windows",)
-_analyses: dict[tuple[str, str], dict[str, Any]] = {}
-
-
-async def _analysis(question: str, context: Context, runtime: Any) -> dict[str, Any]:
-    shared: dict[str, Any] = dict.fromkeys(SEARCH_STAGE_LEVERS, True)
-    key = (question, repr(replace(context, **shared)))
-    if key not in _analyses:
-        _analyses[key] = await analyze({"question": question}, runtime)
-    return copy.deepcopy(_analyses[key])
-
-
 async def _finagent(question: str, k: int, context: Context) -> Ranked:
     runtime: Any = _Runtime(context)
     state: dict[str, Any] = {"question": question}
-    state |= await _analysis(question, context, runtime)
+    state |= await analyze(state, runtime)  # type: ignore[arg-type]
     state |= await resolve_periods_node(state, runtime)  # type: ignore[arg-type]
     sends = [s for s in plan_searches(state, runtime) if s.node == "search"]  # type: ignore[arg-type]
     results = await asyncio.gather(*(search(send.arg, runtime) for send in sends))
