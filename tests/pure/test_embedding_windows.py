@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 from finagent.embeddings import WINDOW_STRIDE, WINDOW_TOKENS, model_source_path, tail_windows
 
 
@@ -24,5 +22,5 @@ def test_the_windows_cover_the_rest_of_a_long_text_and_overlap() -> None:
     assert windows[0].split()[0] == words[WINDOW_STRIDE]
     assert [len(w.split()) for w in windows] == [WINDOW_TOKENS, 700 - 2 * WINDOW_STRIDE]
     assert windows[-1].split()[-1] == words[-1]  # the text's end is read
-    for earlier, later in itertools.pairwise(windows):
+    for earlier, later in zip(windows, windows[1:], strict=False):
         assert earlier.split()[-30:] == later.split()[:30]  # 30 tokens shared: a cut sentence is whole in one

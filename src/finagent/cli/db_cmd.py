@@ -21,11 +21,8 @@ db_app = typer.Typer(help="Inspect the document store.", no_args_is_help=True)
 @db_app.command("status")
 def status() -> None:
     """Documents, chunks and facts by ticker, kind and fiscal period, with the document ids."""
-    from finagent.db.chunks import count_without_windows
-
     with store() as db, db.connection() as conn:
         rows = store_status(conn)
-        unwindowed = count_without_windows(conn)
         url = db.url if db.embedded is None else f"embedded ({db.embedded.data_dir})"
     table = Table(title=f"finagent store — {url}")
     counts = ("documents", "chunks", "facts", "flagged")
@@ -63,11 +60,6 @@ def status() -> None:
         console.print(
             f"[yellow]{total_flagged:,} flagged passage(s)[/] address AI systems or hide text: stored, never "
             "used as evidence (list them: [bold]finagent db flagged[/])"
-        )
-    if unwindowed:
-        console.print(
-            f"[yellow]{unwindowed:,} chunk(s)[/] were stored by an earlier finagent and are searched by "
-            "their first 256 tokens only: [bold]finagent db windows[/] embeds the rest (no re-ingest)"
         )
 
 

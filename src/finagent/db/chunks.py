@@ -49,12 +49,6 @@ def documents_without_windows(conn: psycopg.Connection[Any]) -> list[int]:
     return [int(row[0]) for row in conn.execute(read_sql("queries/documents_without_windows.sql"))]
 
 
-def count_without_windows(conn: psycopg.Connection[Any]) -> int:
-    """Current chunks whose later windows have no vectors (searched by their first window only)."""
-    row = conn.execute(read_sql("queries/count_without_windows.sql")).fetchone()
-    return int(row[0]) if row else 0
-
-
 def chunks_without_windows(conn: psycopg.Connection[Any], document_id: int) -> list[tuple[int, str]]:
     """(chunk id, text) of a document's chunks with no later-window vectors, in reading order."""
     rows = conn.execute(read_sql("queries/chunks_without_windows.sql"), {"document_id": document_id})
