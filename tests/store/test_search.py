@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,7 +16,6 @@ from finagent.ingest.pipeline import IngestPipeline
 from finagent.retrieval import SearchFilters, hybrid_search
 from finagent.settings import Settings
 from tests.helpers import item, make_doc
-from tests.store.test_cli import finagent
 
 
 @pytest.fixture()
@@ -235,59 +233,3 @@ def test_an_8ks_own_item_is_a_candidate_and_lifted_over_the_exhibits_filed_with_
     assert lifted[0].section == "item_1_01" and "$4,200,000,000" in lifted[0].text
     # with no company named, no scan of every 8-K's Items is added to the candidates
     assert "item_1_01" not in sections(event_boost=1.0)
-
-
-def _page_document(ticker: str, quarter: int, page: str) -> Any:
-    doc = make_doc(ticker, "10-Q", 2023, quarter, [Block(page, section="part1_item_2", page=1)])
-    doc.chunking = "pages"  # a PDF's page is one chunk of up to 3,000 characters
-    return doc
-
-
-def test_a_company_search_finds_a_passage_in_the_second_half_of_a_long_page(
-    db: Database, settings: Settings
-) -> None:
-    filler = " ".join(
-        f"Note {n}. The Company's accounting policies for leases, inventories and receivables are "
-        "unchanged from the annual report."
-        for n in range(14)
-    )
-    answer = "We expect to incur costs of approximately $700 million in connection with separating Upjohn."
-    long_page = f"{filler} {answer}"
-    decoy = " ".join(
-        f"Item {n}. Separation of the business and related costs are discussed in the notes."
-        for n in range(3)
-    )
-    docs = [_page_document("PFE", 2, long_page), _page_document("PFE", 3, decoy)]
-    report = IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in docs])
-    assert report.documents == 2
-    question = "How much does Pfizer expect to pay to separate Upjohn?"
-    vector = get_embedder(settings).encode_query(question)
-    with db.connection() as conn:
-        stored = conn.execute("SELECT cardinality(windows) FROM chunks ORDER BY id").fetchall()
-        assert [n for (n,) in stored] == [1, 0]  # the long page has a second window; the decoy fits in one
-        found = hybrid_search(conn, question, vector, SearchFilters(tickers=["PFE"]), k=2, keyword_weight=0.0)
-        first_only = hybrid_search(
-            conn, question, vector, SearchFilters(tickers=["PFE"]), k=2, keyword_weight=0.0, windows=False
-        )
-    assert answer in found[0].text
-    assert answer not in first_only[0].text  # read by its first 256 tokens, the page is about leases
-
-
-def test_db_windows_embeds_the_windows_of_a_store_written_before_them(
-    db: Database, settings: Settings, db_url: str, tmp_path: Path
-) -> None:
-    filler = " ".join(f"Paragraph {n} of the discussion of results by segment and region." for n in range(60))
-    docs = [_page_document("PFE", 2, filler), _page_document("PFE", 3, "A short page.")]
-    IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in docs])
-    query = "SELECT id, windows::text FROM chunks ORDER BY id"
-    with db.connection() as conn:
-        ingested = conn.execute(query).fetchall()
-        (windows,) = conn.execute("SELECT sum(cardinality(windows)) FROM chunks").fetchone() or (0,)
-        conn.execute("UPDATE chunks SET windows = NULL")  # as an earlier finagent left the store
-    first = finagent(["db", "windows"], db_url, tmp_path)
-    again = finagent(["db", "windows"], db_url, tmp_path)
-    assert "Traceback" not in first.stdout + first.stderr
-    assert windows >= 2 and f"embedded {windows} window(s) of 2 document(s)" in first.stdout, first.stdout
-    assert "every chunk's windows have vectors" in again.stdout
-    with db.connection() as conn:
-        assert conn.execute(query).fetchall() == ingested  # the vectors a fresh ingest stores

@@ -60,8 +60,6 @@ class Context:
     """Statement wording for metrics ("capex" -> "purchases of property and equipment")."""
     lean_to_answer: bool = True
     """Lean a narrative search's meaning vector towards the analysis's answer-shaped sentence."""
-    search_windows: bool = True
-    """A company's search by meaning reads every window of a chunk, not only its first 256 tokens."""
     route_statements: bool = True
     """Search the statements a metric lives in (always candidates, lifted)."""
     lift_statements: bool = True

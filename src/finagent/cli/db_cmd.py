@@ -175,28 +175,6 @@ def rescan(
     console.print(f"{changed:,} flag(s) changed; {total:,} passage(s) flagged (`finagent db flagged`)")
 
 
-@db_app.command("windows")
-def windows(
-    database: Annotated[
-        str | None, typer.Option(help="Another database on the store's server (e.g. a benchmark corpus).")
-    ] = None,
-) -> None:
-    """Embed the later windows of chunks stored by an earlier finagent (resumable; no re-ingest)."""
-    from finagent.embeddings import get_embedder
-    from finagent.ingest.windows import embed_missing_windows
-
-    with store(database) as db, db.connection() as conn, console.status("embedding windows") as shown:
-
-        def progress(done: int, total: int) -> None:
-            shown.update(f"embedding windows: document {done:,} of {total:,}")
-
-        documents, count = embed_missing_windows(conn, get_embedder(db.settings), progress)
-    if not documents:
-        console.print("every chunk's windows have vectors")
-        return
-    console.print(f"embedded {count:,} window(s) of {documents:,} document(s)")
-
-
 @db_app.command("reclassify")
 def reclassify(
     database: Annotated[

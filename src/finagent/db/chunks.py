@@ -6,9 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import psycopg
-from pgvector import HalfVector
 from psycopg.rows import dict_row
 
 from finagent.finance.untrusted import Classifier, assess_passage
@@ -42,24 +40,6 @@ def update_statements(conn: psycopg.Connection[Any], updates: Sequence[dict[str,
     """Set chunks' statement labels ({"id", "statement"} each) in one transaction."""
     with conn.transaction(), conn.cursor() as cur:
         cur.executemany(read_sql("queries/update_statement.sql"), updates)
-
-
-def documents_without_windows(conn: psycopg.Connection[Any]) -> list[int]:
-    """Ids of documents stored before chunks had vectors for their later windows (sql/013)."""
-    return [int(row[0]) for row in conn.execute(read_sql("queries/documents_without_windows.sql"))]
-
-
-def chunks_without_windows(conn: psycopg.Connection[Any], document_id: int) -> list[tuple[int, str]]:
-    """(chunk id, text) of a document's chunks with no later-window vectors, in reading order."""
-    rows = conn.execute(read_sql("queries/chunks_without_windows.sql"), {"document_id": document_id})
-    return [(int(row[0]), str(row[1])) for row in rows.fetchall()]
-
-
-def store_windows(conn: psycopg.Connection[Any], windows: dict[int, np.ndarray]) -> None:
-    """Set chunks' later-window vectors (a (k, 384) array per chunk id) in one transaction."""
-    updates = [{"id": cid, "windows": [HalfVector(w) for w in own]} for cid, own in windows.items()]
-    with conn.transaction(), conn.cursor() as cur:
-        cur.executemany(read_sql("queries/update_windows.sql"), updates)
 
 
 def vacuum_chunks(conn: psycopg.Connection[Any]) -> None:

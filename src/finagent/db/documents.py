@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+import numpy as np
 import psycopg
 from pgvector import HalfVector
 from psycopg.types.json import Jsonb
 
 from finagent.db.facts import restore_document_facts, supersede_document_facts, write_facts
-from finagent.finance.documents import ChunkDraft, ChunkVectors, ParsedDocument
+from finagent.finance.documents import ChunkDraft, ParsedDocument
 from finagent.finance.facts import Filing
 from finagent.resources import read_sql
 
@@ -33,7 +34,6 @@ _COPY_TYPES = [
     "text",
     "jsonb",
     "halfvec",
-    "halfvec[]",
     "text",
 ]
 
@@ -304,7 +304,7 @@ def write_document(
     conn: psycopg.Connection[Any],
     doc: ParsedDocument,
     chunks: list[ChunkDraft],
-    embeddings: ChunkVectors,
+    embeddings: np.ndarray,
     *,
     uri: str,
     fact_chunks: list[int | None] | None = None,
@@ -335,7 +335,7 @@ def write_document(
         document_id = int(row[0])
         with conn.cursor() as cur, cur.copy(read_sql("queries/copy_chunks.sql")) as copy:
             copy.set_types(_COPY_TYPES)
-            for chunk, vector, later in zip(chunks, embeddings.first, embeddings.later, strict=True):
+            for chunk, vector in zip(chunks, embeddings, strict=True):
                 copy.write_row(
                     (
                         document_id,
@@ -355,7 +355,6 @@ def write_document(
                         clean_text(chunk.text),
                         Jsonb(clean_json(chunk.metadata)),
                         HalfVector(vector),  # the column is halfvec(384) (sql/011)
-                        [HalfVector(window) for window in later],  # sql/013
                         clean_text(chunk.flagged_reason),
                     )
                 )

@@ -93,14 +93,6 @@ ROUTED_CANDIDATES = 24  # statement chunks always considered per sub-search when
 EVENT_CANDIDATES = 6  # an 8-K's own Items always considered per sub-search of a company's filings
 
 
-_FIRST_WINDOW = sql.SQL("c.embedding <=> %(query_vector)s::halfvec")
-# least() skips the NULL of a chunk stored before windows had vectors (and of one with no later window).
-_NEAREST_WINDOW = sql.SQL(
-    "least(c.embedding <=> %(query_vector)s::halfvec, "
-    "(SELECT min(w <=> %(query_vector)s::halfvec) FROM unnest(c.windows) w))"
-)
-
-
 def build_search(
     query: str,
     query_vector: np.ndarray,
@@ -116,7 +108,6 @@ def build_search(
     route_boost: float = 1.0,
     event_boost: float = 0.0,
     exact: bool | None = None,
-    windows: bool = True,
 ) -> SearchRequest:
     """Validate the request and compose its single SQL statement."""
     text = validate_query(query)
@@ -130,8 +121,7 @@ def build_search(
     predicate, params = filters.predicates()
     use_exact = filters.narrows if exact is None else exact
     leg_file = "queries/vector_leg_exact.sql" if use_exact else "queries/vector_leg_ann.sql"
-    distance = _NEAREST_WINDOW if windows else _FIRST_WINDOW
-    vector_leg = sql.SQL(read_sql(leg_file)).format(filters=predicate, distance=distance)
+    vector_leg = sql.SQL(read_sql(leg_file)).format(filters=predicate)
     statement = sql.SQL(read_sql("queries/hybrid_search.sql")).format(
         vector_leg=vector_leg, filters=predicate, event_item=_EVENT_ITEM
     )

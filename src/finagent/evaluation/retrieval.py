@@ -23,7 +23,6 @@ K = 20
 LEVERS = {
     "no-vocabulary": "use_vocabulary",
     "no-answer-lean": "lean_to_answer",
-    "no-windows": "search_windows",
     "no-routing": "route_statements",
     "no-statement-lift": "lift_statements",
     "no-kind-priors": "narrow_kinds",

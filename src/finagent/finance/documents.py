@@ -9,8 +9,6 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from finagent.finance.facts import Fact
 
 # Document kinds known to the store (documents.kind).
@@ -76,18 +74,6 @@ class ChunkDraft:
 def sha256_bytes(data: bytes) -> str:
     """Content hash used for idempotent ingestion (documents.content_sha256)."""
     return hashlib.sha256(data).hexdigest()
-
-
-@dataclass(frozen=True)
-class ChunkVectors:
-    """A document's chunk vectors: each chunk's first window (``first``, one row per chunk: the
-    vector the HNSW index walks) and its later windows (``later``, one (k, 384) array per chunk)."""
-
-    first: np.ndarray
-    later: list[np.ndarray]
-
-    def __len__(self) -> int:
-        return len(self.first)
 
 
 @dataclass(slots=True)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import psycopg
 
 from finagent.db import Database
@@ -29,7 +30,7 @@ from finagent.db.documents import (
 )
 from finagent.embeddings import Embedder
 from finagent.errors import FinagentError, ParseError, SkipDocument
-from finagent.finance.documents import ChunkDraft, ChunkVectors, ParsedDocument, SourceItem
+from finagent.finance.documents import ChunkDraft, ParsedDocument, SourceItem
 from finagent.finance.statements import classify_statement
 from finagent.finance.untrusted import Classifier
 from finagent.ingest.chunking import chunk_blocks, chunk_pages
@@ -154,10 +155,10 @@ def chunk_loaded(loaded: Loaded, settings: Settings, classifier: Classifier | No
     return Loaded(loaded.uri, doc=doc, chunks=chunks, fact_chunks=fact_chunks)
 
 
-def embed_chunks(embedder: Embedder, chunks: list[ChunkDraft]) -> ChunkVectors:
+def embed_chunks(embedder: Embedder, chunks: list[ChunkDraft]) -> np.ndarray:
     """One document's chunk vectors, embedded on their own: the int8 model quantises each batch as a
     whole, so a chunk's vector depends only on its document, whichever engine or run embeds it."""
-    return embedder.encode_chunks([chunk.text for chunk in chunks])
+    return embedder.encode([chunk.text for chunk in chunks])
 
 
 @dataclass(slots=True)
@@ -353,7 +354,7 @@ class IngestPipeline:
             self.store(conn, p, own, report)
 
     def store(
-        self, conn: psycopg.Connection[Any], p: Admitted, vectors: ChunkVectors, report: IngestReport
+        self, conn: psycopg.Connection[Any], p: Admitted, vectors: np.ndarray, report: IngestReport
     ) -> None:
         """Write one admitted document with its chunk vectors in one transaction and count it; the
         same content stored meanwhile by another ingest is unchanged, a value the database rejects

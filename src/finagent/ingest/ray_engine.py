@@ -28,7 +28,7 @@ from finagent.db import Database
 from finagent.db.documents import record_event, stored_contents
 from finagent.embeddings import EMBEDDING_DIM, Embedder, get_embedder
 from finagent.errors import ConfigError, FinagentError
-from finagent.finance.documents import ChunkVectors, SourceItem
+from finagent.finance.documents import SourceItem
 from finagent.ingest.companyfacts import FactsFile, FileOutcome, Found, failure_reason, start_run
 from finagent.ingest.pipeline import (
     IngestPipeline,
@@ -36,7 +36,6 @@ from finagent.ingest.pipeline import (
     Loaded,
     ProgressCallback,
     chunk_loaded,
-    embed_chunks,
     load_item,
 )
 from finagent.ingest.screening import load_classifier
@@ -141,7 +140,7 @@ class EmbedActor:
         vectors = np.empty(len(batch["texts"]), dtype=object)
         for position, blob in enumerate(batch["texts"]):
             texts = pickle.loads(blob)
-            vectors[position] = pickle.dumps(self.embedder.encode_chunks(texts)) if texts else b""
+            vectors[position] = self.embedder.encode(texts).astype(np.float32).tobytes() if texts else b""
         return {"index": batch["index"], "loaded": batch["loaded"], "vectors": vectors}
 
 
@@ -213,7 +212,7 @@ def run_ray_ingest(
                     continue
                 vectors = _vectors(row["vectors"], len(admitted.chunks))
                 if vectors is None:  # chunked here (stored content removed meanwhile): embedded here
-                    vectors = embed_chunks(pipeline.embedder, admitted.chunks)
+                    vectors = pipeline.embedder.encode([chunk.text for chunk in admitted.chunks])
                 pipeline.progress("embed", len(admitted.chunks), None)
                 pipeline.store(conn, admitted, vectors, report)
         except Exception as exc:
@@ -233,10 +232,10 @@ def run_ray_ingest(
     return report
 
 
-def _vectors(blob: bytes | None, chunks: int) -> ChunkVectors | None:
+def _vectors(blob: bytes | None, chunks: int) -> np.ndarray | None:
     if not blob:
-        return None if chunks else ChunkVectors(np.zeros((0, EMBEDDING_DIM), dtype=np.float32), [])
-    vectors: ChunkVectors = pickle.loads(blob)
+        return None if chunks else np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+    vectors = np.frombuffer(blob, dtype=np.float32).reshape(-1, EMBEDDING_DIM)
     return vectors if len(vectors) == chunks else None
 
 

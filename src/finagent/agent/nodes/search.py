@@ -100,7 +100,6 @@ async def _hits(
             statements=task.get("statements") or [],
             route_boost=settings.route_boost,
             event_boost=event_lift,
-            windows=context.search_windows,
         )
 
     hits, flagged = await asyncio.to_thread(_search_with_retry, compose(filters))
