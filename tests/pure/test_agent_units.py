@@ -13,6 +13,7 @@ from finagent.finance.figures.text import (
     compute_changes,
     format_facts,
     format_value,
+    labelled_by_passage,
     period_key,
     value_in_text,
     verify_facts,
@@ -174,6 +175,18 @@ def test_a_figure_read_without_its_unit_takes_the_unit_the_passage_writes_and_wo
     assert [(f["metric"], f["unit"]) for f in verified] == [("cash proceeds", "USD billions")]
     assert format_facts(verified) == "- JNJ Q2 FY2023 cash proceeds: $13.2 billion [8K1]"
     assert [f["value"] for f in rejected] == [15, 2023]
+
+
+def test_a_copied_figure_is_labelled_by_the_words_beside_its_value() -> None:
+    """A table row or a sentence that writes the value must carry most of the label's words."""
+    row = "Consumer Health separation costs | - | 582 | 370\nOther | - | (7)"
+    assert labelled_by_passage("Consumer Health separation costs", 582, row)
+    assert not labelled_by_passage("amount gain accruing result separation consumer", 582, row)
+    sentence = "PepsiCo may borrow up to $4.2 billion under its unsecured revolving credit agreement."
+    assert labelled_by_passage("total amount borrow under unsecured revolving", 4.2, sentence)
+    royalty = "Costs of separating Upjohn were incurred. The profit share becomes a 15% royalty."
+    assert not labelled_by_passage("much expect pay spin off upjohn", 15, royalty)  # not the 15%'s sentence
+    assert labelled_by_passage("total", 15, royalty)  # generic words alone name nothing to check
 
 
 def test_a_figure_labelled_as_a_calculation_is_no_figure_of_the_passage() -> None:

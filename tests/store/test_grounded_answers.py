@@ -318,3 +318,32 @@ def test_what_an_8k_reports_opens_with_its_own_item_and_counts_as_covered(
         "“On December 2, 2024, Apple Inc. entered into a Second Supplemental Indenture"
     ), out["answer"]
     assert graded["confidence"] > 0.3, graded  # the named filing was read: not an unanswered question
+
+
+def test_a_figure_list_names_only_figures_its_passage_labels(settings: Settings) -> None:
+    """The model copies a figure under the question's own words ("much apple pay royalty" for a
+    percentage the 8-K writes about something else): verified, but no figure of the passage, so it
+    is not listed; the dividend, labelled as the 8-K labels it, is."""
+    question = "How much will Apple pay in royalties?"
+    eight_k = {**EIGHT_K, "text": f"{EIGHT_K['text']} The dividend is 4% higher than a year ago."}
+    facts = [
+        {"ticker": "AAPL", "period": "Q1 FY2025", "metric": m, "value": v, "unit": u, "source": "8K1"}
+        for m, v, u in (("cash dividend", 0.25, "per share"), ("much apple pay royalty", 4, "percent"))
+    ]
+    models = ScriptedModels(
+        {
+            "generate": ["Apple declared a cash dividend of $0.25 per share [8K1]."],
+            "extract": [{"facts": facts}],
+            "evaluate": [{"completeness": 95, "accuracy": 95}],
+        }
+    )
+    configure_resources(settings, chat_model_factory=models)
+    try:
+        state = _state(question, [eight_k])
+        state["analysis"] |= {"quantities": True, "terms": ["royalty", "pay"]}
+        out = asyncio.run(evidence_answer(state, Context(use_tools=False, record_runs=False)))  # type: ignore[arg-type]
+    finally:
+        close_resources()
+    figures = out["answer"].split("Figures:")[-1]
+    assert "AAPL Q1 FY2025 cash dividend: $0.25 per share [8K1]" in figures, out["answer"]
+    assert "royalty" not in figures, out["answer"]

@@ -10,6 +10,7 @@ the calculator's, and a figure the evidence does not contain is dropped before a
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -73,6 +74,7 @@ from finagent.finance.figures.text import (
     figures_by_company,
     format_facts,
     format_value,
+    labelled_by_passage,
     sort_facts,
     summary_lines,
     table_facts,
@@ -593,9 +595,11 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
             answer += "\n\n" + covered
         if unavailable:
             answer += "\n\n" + unavailable
-        if read.facts and analysis.get("quantities", True):
-            lines = [format_facts(read.facts)]
-            lines += [_calculation_line(c) for c in _listed(read.calculations)]
+        listed = _named_by_their_passage(read.facts, read.items)
+        if listed and analysis.get("quantities", True):
+            lines = [format_facts(listed)]
+            unlisted = {f["metric"] for f in read.facts} - {f["metric"] for f in listed}
+            lines += [_calculation_line(c) for c in _listed(read.calculations, unlisted)]
             answer += "\n\nFigures:\n" + "\n".join(lines)
         return Composed(answer, text, len(head), notes + dropped)
 
@@ -617,9 +621,22 @@ def _computed_lines(calculations: list[dict[str, Any]]) -> str:
     return "\n".join([COMPUTED_LEAD, *lines]) if lines else ""
 
 
-def _listed(calculations: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The calculations a figure list shows: an amount's difference between two years is left to its
-    change's line, which states it ("-5.1% (-$2,544 million)"); the check still reads both."""
+def _named_by_their_passage(facts: list[dict[str, Any]], items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The figures a figure list shows: a figure the model copied is listed only under a label its
+    passage writes beside the value (the check of the prose still reads every verified figure)."""
+    texts = {i["label"]: i.get("text") or "" for i in items}
+    return [
+        f
+        for f in facts
+        if f.get("method") != "model"
+        or labelled_by_passage(f["metric"], f["value"], texts.get(f["source"], ""))
+    ]
+
+
+def _listed(calculations: list[dict[str, Any]], unlisted: Collection[str] = ()) -> list[dict[str, Any]]:
+    """The calculations a figure list shows: none of an unlisted figure's; an amount's difference
+    between two years is left to its change's line, which states it ("-5.1% (-$2,544 million)");
+    the check still reads both."""
     changes = {
         (c["ticker"], c["metric"], c["from_period"], c["to_period"])
         for c in calculations
@@ -629,6 +646,7 @@ def _listed(calculations: list[dict[str, Any]]) -> list[dict[str, Any]]:
         c
         for c in calculations
         if not ("since" in c and (c["ticker"], c["metric"], c["since"], c["period"]) in changes)
+        and c.get("metric") not in unlisted
     ]
 
 

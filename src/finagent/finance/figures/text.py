@@ -29,6 +29,27 @@ def value_in_text(value: float, text: str) -> bool:
     return any(math.isclose(target, n, rel_tol=1e-9, abs_tol=1e-9) for n in numbers_in(text))
 
 
+_GENERIC_LABEL_WORDS = frozenset(
+    {"the", "and", "for", "from", "total", "amount", "net", "per", "what", "how"}
+)
+_LINE_OR_SENTENCE = re.compile(r"\n|(?<=[.;])\s+")
+
+
+def labelled_by_passage(metric: str, value: float, text: str) -> bool:
+    """A copied figure's label is the passage's own: at least half of its words stand on a line (a
+    table row) or in a sentence that writes its value. A label made of the question's words ("much
+    expect pay spin off upjohn" for a 15% royalty) names no figure of the passage."""
+    words = [w[:5] for w in re.findall(r"[a-z]{3,}", metric.lower()) if w not in _GENERIC_LABEL_WORDS]
+    if not words:
+        return True
+    for piece in _LINE_OR_SENTENCE.split(text):
+        if value_in_text(value, piece):
+            present = {w[:5] for w in re.findall(r"[a-z]{3,}", piece.lower())}
+            if 2 * sum(w in present for w in words) >= len(words):
+                return True
+    return False
+
+
 def period_key(label: str) -> tuple[int, int]:
     """Chronological order of "Q3 FY2023" / "FY2023" labels (a year sorts after its quarters)."""
     match = re.match(r"(?:Q(\d) )?FY(\d{4})", label or "")
