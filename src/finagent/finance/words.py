@@ -53,6 +53,23 @@ def table_unit(text: str) -> str:
     return f"USD {(match.group(1) or match.group(2)).lower()}" if match else "other"
 
 
+_LINE_WORD = re.compile(r"[a-z]{4,}")
+_GENERIC_LINE_WORDS = frozenset({"total", "other", "amount", "value"})
+
+
+def line_words(label: str) -> set[str]:
+    """A line's telling words, stemmed to five letters ("Cash income taxes paid": cash, incom, taxes,
+    paid); "total", "other", "amount", "value" and short words tell nothing."""
+    return {w[:5] for w in _LINE_WORD.findall(label.lower()) if w not in _GENERIC_LINE_WORDS}
+
+
+def names_line(label: str, text: str) -> bool:
+    """``text`` names most of a line's words ("Cash income taxes paid": at least two of four)."""
+    words = line_words(label)
+    said = {w[:5] for w in _LINE_WORD.findall(text.lower())}
+    return bool(words) and 2 * len(words & said) >= len(words)
+
+
 NAME_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "vs")
 """Abbreviations whose period ends no sentence ("Apple Inc. (“Apple”) issued"), in filings and answers."""
 

@@ -565,6 +565,7 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
         spec.get("kind") == "held" for spec in analysis.get("time_specs") or []
     )
     covered = reports_read(read.items) if every_report else ""
+    figures = _figure_list(read) if analysis.get("quantities", True) else ""
 
     def compose(text: str) -> Composed:
         notes: list[str] = []
@@ -595,12 +596,8 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
             answer += "\n\n" + covered
         if unavailable:
             answer += "\n\n" + unavailable
-        listed = _named_by_their_passage(read.facts, read.items)
-        if listed and analysis.get("quantities", True):
-            lines = [format_facts(listed)]
-            unlisted = {f["metric"] for f in read.facts} - {f["metric"] for f in listed}
-            lines += [_calculation_line(c) for c in _listed(read.calculations, unlisted)]
-            answer += "\n\nFigures:\n" + "\n".join(lines)
+        if figures:
+            answer += "\n\nFigures:\n" + figures
         return Composed(answer, text, len(head), notes + dropped)
 
     return compose
@@ -619,6 +616,16 @@ def _computed_lines(calculations: list[dict[str, Any]]) -> str:
         if c["metric"] in metrics
     ]
     return "\n".join([COMPUTED_LEAD, *lines]) if lines else ""
+
+
+def _figure_list(read: Read) -> str:
+    """The figures read, each under its passage's own label, and what was computed from them."""
+    listed = _named_by_their_passage(read.facts, read.items)
+    if not listed:
+        return ""
+    unlisted = {f["metric"] for f in read.facts} - {f["metric"] for f in listed}
+    lines = [format_facts(listed)] + [_calculation_line(c) for c in _listed(read.calculations, unlisted)]
+    return "\n".join(lines)
 
 
 def _named_by_their_passage(facts: list[dict[str, Any]], items: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from finagent.finance.figures.matching import companies_in, direction_error, matches_known
 from finagent.finance.figures.written import WrittenFigure, scan_figures
+from finagent.finance.words import names_line
 
 if TYPE_CHECKING:
     from finagent.finance.facts import FiscalCalendar
@@ -121,23 +122,12 @@ def period_verdict(
     if not stated:
         return None
     wrong = matches[0]
-    if not written and not any(_names_line(k["what"], sentence) for k in matches):
+    if not written and not any(names_line(k["what"], sentence) for k in matches):
         # a sentence that writes no period and is not about the line: the value's other period is a
         # coincidence ("The others: Consumer & Community Banking $3,100 million" is no tax paid)
         return None
     periods = ", ".join(sorted(stated))
     return False, f"{figure.text} is {wrong['ticker']}'s {wrong['what']} for {wrong['period']}, not {periods}"
-
-
-_WORD = re.compile(r"[a-z]{4,}")
-_GENERIC = frozenset({"total", "other", "amount", "value"})
-
-
-def _names_line(what: str, sentence: str) -> bool:
-    """The sentence names most of a line's words ("Cash income taxes paid": at least two of four)."""
-    words = {w[:5] for w in _WORD.findall(what.lower()) if w not in _GENERIC}
-    said = {w[:5] for w in _WORD.findall(sentence.lower())}
-    return bool(words) and 2 * len(words & said) >= len(words)
 
 
 def _states_period(period: str, stated: set[str]) -> bool:

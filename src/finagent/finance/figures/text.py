@@ -20,7 +20,7 @@ from finagent.finance.calculator import HELPERS, growth_pct
 from finagent.finance.facts import FiscalCalendar, report_calendar
 from finagent.finance.figures.written import counts_something, numbers_in, scan_figures
 from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
-from finagent.finance.words import UNIT_SCALES
+from finagent.finance.words import SENTENCE_BREAK, UNIT_SCALES, line_words, names_line
 
 
 def value_in_text(value: float, text: str) -> bool:
@@ -29,25 +29,14 @@ def value_in_text(value: float, text: str) -> bool:
     return any(math.isclose(target, n, rel_tol=1e-9, abs_tol=1e-9) for n in numbers_in(text))
 
 
-_GENERIC_LABEL_WORDS = frozenset(
-    {"the", "and", "for", "from", "total", "amount", "net", "per", "what", "how"}
-)
-_LINE_OR_SENTENCE = re.compile(r"\n|(?<=[.;])\s+")
-
-
 def labelled_by_passage(metric: str, value: float, text: str) -> bool:
-    """A copied figure's label is the passage's own: at least half of its words stand on a line (a
-    table row) or in a sentence that writes its value. A label made of the question's words ("much
-    expect pay spin off upjohn" for a 15% royalty) names no figure of the passage."""
-    words = [w[:5] for w in re.findall(r"[a-z]{3,}", metric.lower()) if w not in _GENERIC_LABEL_WORDS]
-    if not words:
+    """A copied figure's label is the passage's own: a line (a table row) or a sentence that writes
+    its value names most of the label's words. A label made of the question's words ("much expect
+    pay spin off upjohn" for a 15% royalty) names no figure of the passage."""
+    if not line_words(metric):
         return True
-    for piece in _LINE_OR_SENTENCE.split(text):
-        if value_in_text(value, piece):
-            present = {w[:5] for w in re.findall(r"[a-z]{3,}", piece.lower())}
-            if 2 * sum(w in present for w in words) >= len(words):
-                return True
-    return False
+    pieces = (s for line in text.splitlines() for s in SENTENCE_BREAK.split(line))
+    return any(value_in_text(value, piece) and names_line(metric, piece) for piece in pieces)
 
 
 def period_key(label: str) -> tuple[int, int]:
