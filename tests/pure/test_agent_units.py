@@ -308,3 +308,22 @@ def test_search_kinds_and_priors_pick_the_periods_report() -> None:
     assert search_priors(quarter, [quarter], plain) == {"10-Q": 0.1}
     # A question naming no period says nothing of the report kind: the latest report is not lifted.
     assert search_priors(year, [year], analysed("What was the capex?")) == {}
+
+
+def test_a_sentence_referring_back_to_a_withheld_one_goes_with_it() -> None:
+    from finagent.agent.answer.prose import withhold
+
+    prose = (
+        "The agreement allowed PepsiCo to borrow up to $3,800,000,000 [8K1]. "
+        "This figure is derived from the 2023 364 Day Credit Agreement [8K1]. "
+        "PepsiCo entered into a five-year credit agreement on May 26, 2023 [8K1]."
+    )
+    bad = {prose.index("$3,800"): "$3,800,000,000 is not in the passage"}
+    kept, reasons = withhold(prose, 0, bad, [], {})
+    assert kept == "PepsiCo entered into a five-year credit agreement on May 26, 2023 [8K1]."
+    assert len(reasons) == 2 and "refers back" in reasons[1]
+    alone = "This amount is described in the 8-K [8K1]. PepsiCo has two credit agreements [8K1]."
+    assert withhold(alone, 0, {}, [], {})[0] == "PepsiCo has two credit agreements [8K1]."
+    after_code = "This increase was driven by higher iPhone sales [10Q1]."
+    assert withhold(after_code, 40, {}, [], {})[0] == after_code  # code's opening stands before it
+    assert withhold(after_code, 0, {}, [], {})[0] == after_code  # the question's increase

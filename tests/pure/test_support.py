@@ -185,6 +185,8 @@ def test_another_company_or_year_than_the_passage_is_refused() -> None:
         "1. **Identify the total equity of JPM:** - From the 10-Q Q1 FY2021, Equity: $24,000 million "
         "[10Q2] \\[ \\] 4. **Conclusion:**",
         "The segments with the largest revenue were as follows:",
+        "This figure is derived from the information provided in the 2023 364 Day Credit Agreement, "
+        "which was terminated on May 27, 2022 [8K1].",
     ],
 )
 def test_texts_that_are_not_answers(text: str) -> None:
@@ -198,6 +200,7 @@ def test_texts_that_are_not_answers(text: str) -> None:
         "Yes (revenue rose 5%).",
         "Apple's net sales decreased 5% on lower iPhone sales [10Q1].",
         "Talc claims are pending in New Jersey [10K1]. See Note 19 for the proceedings [10K1].",
+        "This increase was driven by higher iPhone sales [10Q1].",
     ],
 )
 def test_short_real_answers_are_answers(text: str) -> None:

@@ -366,6 +366,8 @@ def unanswered(text: str, drivers: bool = False) -> str | None:
         return "it names its sources without saying anything about them"
     if all(is_pointer(s) for s in SENTENCE_BREAK.split(bare.strip()) if s.strip()):
         return "it only points to another part of the filing"
+    if refers_back(bare, figure_only=True):
+        return "it opens on a figure or statement it never gives"
     if drivers and not (_CAUSE.search(bare) or _DRIVEN.search(bare)):
         return "it names no cause, and the question asks what drove it"
     return None
@@ -384,6 +386,27 @@ higher iPhone sales", "Services contributed most")."""
 _POINTER = re.compile(
     r"\bincorporated (?:herein )?by reference\b|^\W*(?:see|refer to|for (?:a|further|more) \w+ see)\b", re.I
 )
+
+
+_FIGURE_NOUN = (
+    r"(?:figures?|amounts?|numbers?|values?|totals?|sums?|estimates?|calculations?|information|data)"
+)
+_BACK = r"^\W*(?:this|these|that|those|such)\s+(?:\w+\s+)?"
+_REFERS_TO_FIGURE = re.compile(_BACK + _FIGURE_NOUN + r"\b", re.I)
+_REFERS_BACK = re.compile(
+    _BACK + r"(?:" + _FIGURE_NOUN + r"|results?|increases?|decreases?|declines?|changes?|growth|gains?|"
+    r"losses?|differences?|ratios?|margins?|percentages?)\b|^\W*(?:this|that|it)\s+(?:is|was|represents|"
+    r"reflects|includes|indicates|means|suggests|shows)\b",
+    re.I,
+)
+
+
+def refers_back(sentence: str, figure_only: bool = False) -> bool:
+    """A sentence that opens on something said before it ("This figure is derived from …", "That
+    increase reflects …"): after a sentence withheld, it says nothing. With ``figure_only``, only one
+    opening on a figure ("This amount …"), which even as an answer's first sentence names nothing (an
+    opening "This increase was driven by …" can mean the question's increase)."""
+    return bool((_REFERS_TO_FIGURE if figure_only else _REFERS_BACK).search(sentence))
 
 
 def is_pointer(sentence: str) -> bool:

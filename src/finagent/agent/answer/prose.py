@@ -19,6 +19,7 @@ from finagent.agent.answer.wording import (
 )
 from finagent.finance.compare import Cell
 from finagent.finance.figures.matching import companies_in
+from finagent.finance.support import refers_back
 from finagent.finance.words import NAME_ABBREVIATIONS
 
 
@@ -106,9 +107,12 @@ def withhold(
     prose: str, offset: int, bad: dict[int, str], ranks: Sequence[dict[str, Any]], names: dict[str, list[str]]
 ) -> tuple[str, list[str]]:
     """The prose without its sentences that state unsupported figures (``bad``: answer offset → why) or
-    wrong rankings; one reason per withheld sentence."""
+    wrong rankings, nor those that only refer back to one withheld ("This figure is derived from …"
+    after the figure's sentence, or opening an answer with nothing before it); one reason per withheld
+    sentence."""
     kept: list[str] = []
     reasons: list[str] = []
+    before_withheld = offset == 0  # the prose opens the answer: nothing stands before its first sentence
     for match in _SENTENCE.finditer(prose):
         sentence = match.group(0)
         if not sentence.strip():
@@ -116,7 +120,11 @@ def withhold(
         start, end = offset + match.start(), offset + match.end()
         why = [how for at, how in bad.items() if start <= at < end]
         claim = rank_claim_error(sentence, ranks, names)
-        if claim or why:
+        opening = not kept and not reasons
+        if not (why or claim) and before_withheld and refers_back(sentence, figure_only=opening):
+            why = ["it refers back to a statement that is not given"]
+        before_withheld = bool(claim or why)
+        if before_withheld:
             reasons.append(f"'{sentence.strip()[:90]}' ({'; '.join([*why, *([claim] if claim else [])])})")
             continue
         kept.append(sentence.strip())
