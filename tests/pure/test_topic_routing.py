@@ -155,3 +155,12 @@ def test_an_8k_s_own_items_are_its_account_of_the_event_not_its_exhibits(
     kind: str, section: str | None, lifted: bool
 ) -> None:
     assert event_item(kind, section) is lifted
+
+
+def test_the_press_release_an_8k_s_item_points_to_opens_its_account_of_the_event() -> None:
+    release = "Exhibit 99.1\nJohnson & Johnson Announces Updated Financials and 2023 Guidance"
+    assert event_item("8-K", "item_9_01", release)
+    assert not event_item("8-K", "item_9_01", "Exhibit 99.2\nSupplementary Sales Data (Unaudited)")
+    assert not event_item("8-K", "item_9_01", "Exhibit 99.10 Form of award agreement")
+    assert not event_item("8-K", "item_9_01", "The release continues: see Exhibit 99.1 for the tables.")
+    assert not event_item("10-K", "item_9_01", release)

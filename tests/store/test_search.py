@@ -233,3 +233,42 @@ def test_an_8ks_own_item_is_a_candidate_and_lifted_over_the_exhibits_filed_with_
     assert lifted[0].section == "item_1_01" and "$4,200,000,000" in lifted[0].text
     # with no company named, no scan of every 8-K's Items is added to the candidates
     assert "item_1_01" not in sections(event_boost=1.0)
+
+
+def test_the_press_release_an_8k_item_points_to_is_lifted_with_the_item(
+    db: Database, settings: Settings
+) -> None:
+    """J&J's 8-K of August 30, 2023 says in Item 2.02 only that it "issued the attached press release
+    (Exhibit 99.1)"; the release's first page (the ~$20 billion gain) is the filing's account of the
+    event, and must outrank the reconciliation tables of Exhibit 99.2 filed under the same Item 9.01."""
+    tables = [
+        Block(
+            f"Reconciliation of Non-GAAP Financial Measures, table {i}: the gain on the separation of the "
+            "Consumer Health business, separation costs and the amount of other gains by segment.",
+            section="item_9_01",
+        )
+        for i in range(30)
+    ]
+    event = Block(
+        "Item 2.02 Results of Operations and Financial Condition. On August 30, 2023, the company issued "
+        "the attached press release (Exhibit 99.1) providing updated financials.",
+        section="item_2_02",
+    )
+    release = Block(
+        "Exhibit 99.1\nCompany Announces Updated Financials Following Completion of the Separation\n"
+        "The company will present its Consumer Health business as discontinued operations, including a "
+        "gain of approximately $20 billion in the third quarter of 2023.",
+        section="item_9_01",
+    )
+    IngestPipeline(db, get_embedder(settings), settings).run(
+        [item(make_doc("JNJ", "8-K", 2023, None, [event, release, *tables]))]
+    )
+    query = "amount of the gain accruing from the separation of the Consumer Health business"
+    every = {"k": 40, "candidates": 40, "filters": SearchFilters(tickers=["JNJ"])}
+    plain = {h.chunk_id: h for h in _search(db, settings, query, **every)}
+    ranked = _search(db, settings, query, event_boost=1.0, **every)
+    lifted = {h.chunk_id: h for h in ranked}
+    lift = {plain[i].text.split()[0]: lifted[i].fused_score - plain[i].fused_score for i in plain}
+    assert lift["Exhibit"] == pytest.approx(1.0) and lift["Item"] == pytest.approx(1.0)
+    assert lift["Reconciliation"] == pytest.approx(0.0)
+    assert any("$20 billion" in h.text for h in ranked[:2])  # beside the Item, above every table

@@ -14,16 +14,16 @@ from psycopg.rows import dict_row
 
 from finagent.db.filters import SearchFilters, clean_text
 from finagent.errors import SearchInputError
-from finagent.finance.filing_sections import EXHIBITS_ITEM
+from finagent.finance.filing_sections import EXHIBITS_ITEM, RELEASE_OPENING
 from finagent.finance.fiscal import quarter_label
 from finagent.finance.statements import STATEMENTS
 from finagent.resources import read_sql
 
 # An 8-K's own Items, its account of the event (finance.filing_sections.event_item), as SQL over
 # chunks c: the search lifts them and always keeps some of them as candidates.
-_EVENT_ITEM = sql.SQL("(c.kind = '8-K' AND c.section LIKE 'item\\_%%' AND c.section <> {exhibits})").format(
-    exhibits=sql.Literal(EXHIBITS_ITEM)
-)
+_EVENT_ITEM = sql.SQL(
+    "(c.kind = '8-K' AND c.section LIKE 'item\\_%%' AND (c.section <> {exhibits} OR c.text ~* {release}))"
+).format(exhibits=sql.Literal(EXHIBITS_ITEM), release=sql.Literal(RELEASE_OPENING))
 
 MAX_QUERY_CHARS = 4000
 Fusion = Literal["weighted", "rrf"]

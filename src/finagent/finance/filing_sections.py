@@ -23,9 +23,18 @@ SECTIONED_KINDS = frozenset({"10-K", "10-Q", "annual_report"})
 EXHIBITS_ITEM = "item_9_01"
 
 
-def event_item(kind: str | None, section: str | None) -> bool:
-    """A passage of an 8-K's own report of its event (Item 1.01 to 8.01), not of its exhibits."""
-    return kind == "8-K" and bool(section) and str(section).startswith("item_") and section != EXHIBITS_ITEM
+RELEASE_OPENING = r"^\s*exhibit\s+99\.1([^0-9]|$)"
+"""The first page of Exhibit 99.1 (case-insensitive): where an Item says the company "issued the
+attached press release (Exhibit 99.1)", the release's opening is its account of the event ("…
+including a gain of approximately $20 billion"). The same pattern serves Python and PostgreSQL."""
+
+
+def event_item(kind: str | None, section: str | None, text: str = "") -> bool:
+    """A passage of an 8-K's own report of its event (Item 1.01 to 8.01, and the opening of the press
+    release its Items point to), not of its other exhibits."""
+    if kind != "8-K" or not section or not str(section).startswith("item_"):
+        return False
+    return section != EXHIBITS_ITEM or bool(re.match(RELEASE_OPENING, text or "", re.I))
 
 
 @dataclass(frozen=True, slots=True)

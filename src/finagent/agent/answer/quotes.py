@@ -102,7 +102,8 @@ def quoted_answer(
     for rank, item in enumerate(items):
         best = sorted(_candidates(item, wanted, why, own_names), reverse=True)[:2]
         news = 1 if item.get("kind") == "news" else 0
-        own = 1 if event_item(item.get("kind"), item.get("section")) else 0  # an 8-K's account of its event
+        # an 8-K's account of its event
+        own = 1 if event_item(item.get("kind"), item.get("section"), item.get("text") or "") else 0
         picked += [(score - news + own, rank, position, sentence) for score, position, sentence in best]
     unique: dict[str, tuple[float, int, int, str]] = {}
     for entry in sorted(picked, key=lambda p: (-p[0], p[1], p[2])):
