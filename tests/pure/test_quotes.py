@@ -200,3 +200,43 @@ def test_an_8k_items_long_legal_sentence_is_quoted_to_a_clause_break_and_marked_
     quoted = line.split("“", 1)[1].removesuffix(" …” [8K1]")
     assert event["text"].startswith(f"Item 8.01 Other Events. {quoted}")  # word for word, cut at a comma
     assert event["text"][len("Item 8.01 Other Events. ") + len(quoted)] == ","
+
+
+def test_a_sentence_sharing_half_the_best_ones_words_or_fewer_is_not_quoted() -> None:
+    """J&J's 8-K of August 30, 2023: the release's opening gives the gain; the Item that points to the
+    release shares fewer of the question's words but is the filing's own account; a release's closing
+    line ("www.jnj.com") shares one and answers nothing."""
+    question = (
+        "What is the amount of the gain accruing to JnJ as a result of the separation of its Consumer "
+        "Health business segment, as of August 30, 2023?"
+    )
+    item = {
+        "label": "8K1",
+        "kind": "8-K",
+        "ticker": "JNJ",
+        "period_label": "FY2023",
+        "section": "item_2_02",
+        "text": "On August 30, 2023, Johnson & Johnson issued the attached press release (Exhibit 99.1) "
+        "providing updated financials and 2023 guidance following completion of the Kenvue Separation.",
+    }
+    release = item | {
+        "label": "8K2",
+        "section": "item_9_01",
+        "text": "Exhibit 99.1\nJohnson & Johnson Announces Updated Financials\nAs a result of the completion "
+        "of the exchange offer, Johnson & Johnson will now present its Consumer Health business financial "
+        "results as discontinued operations, including a gain of approximately $20 billion in the third "
+        "quarter of 2023.",
+    }
+    closing = item | {
+        "label": "ER1",
+        "kind": "earnings_release",
+        "section": None,
+        "text": "Copies of these filings are available online at www.sec.gov, www.jnj.com or on request "
+        "from Johnson & Johnson.",
+    }
+    names = {"JNJ": ["Johnson & Johnson", "JnJ"]}
+    lines = quoted_answer([closing, item, release], query_terms([question]), names).splitlines()[1:]
+    assert [line[-5:] for line in lines] == ["[8K2]", "[8K1]"]
+    assert "a gain of approximately $20 billion" in lines[0]
+    alone = quoted_answer([closing], query_terms([question]), names)
+    assert "www.jnj.com" in alone  # the best there is, when nothing answers better

@@ -94,7 +94,7 @@ def quoted_answer(
 ) -> str:
     """The ``limit`` passage sentences sharing most of the question's terms (its names, other than the
     companies', counting twice), filings before news and an 8-K's own Items before its exhibits, the
-    best first; empty when no sentence shares a term."""
+    best first, none sharing half the best one's score or less; empty when no sentence shares a term."""
     wanted = content_words(" ".join(terms))
     companies = content_words(" ".join([*names, *(alias for aliases in names.values() for alias in aliases)]))
     own_names = content_words(" ".join(named)) - companies
@@ -110,7 +110,11 @@ def quoted_answer(
         key = " ".join(entry[3].split()).lower()
         if not any(key in kept or kept in key for kept in unique):  # one copy of a repeated sentence
             unique[key] = entry
-    chosen = list(unique.values())[:limit]
+    ranked = list(unique.values())
+    top = ranked[0][0] if ranked else 0.0
+    # a sentence scoring half the best one's or less answers something else (a release's closing
+    # "available online at www.jnj.com" beside its opening that gives the gain asked)
+    chosen = [entry for entry in ranked if entry[0] == top or entry[0] * 2 > top][:limit]
     lines = []
     for _, rank, _, sentence in chosen:  # the sentence that answers best first
         item = items[rank]
