@@ -163,3 +163,14 @@ def test_formula_questions_name_their_line_items() -> None:
         "Define unadjusted EBITDA as unadjusted operating income + depreciation and amortization"
     )
     assert "receivables" in metrics_in("average accounts receivable between FY2018 and FY2019")
+
+
+@pytest.mark.shared
+def test_the_reports_own_balance_sheet_is_read_before_an_investees_filed_after_its_signatures() -> None:
+    """MGM's 10-K for 2018 files CityCenter Holdings' balance sheet as Exhibit 99.3: its accounts
+    payable ($25,758 thousand) are CityCenter's, MGM's are $302,578 thousand in Item 8."""
+    items = _items("MGM", ("MGMRESORTS_2018_10K", 173), ("MGMRESORTS_2018_10K", 56))
+    assert "CITYCENTER" in items[0]["text"] and items[0]["statement"] == items[1]["statement"]
+    items[0]["section"], items[1]["section"] = "exhibits", "item_8"  # as the corpus build files them
+    cells, missing = _read("MGM", DECEMBER, items, 2018, "accounts_payable")
+    assert not missing and cells[("accounts_payable", "FY2018")].value == Decimal("302578000")

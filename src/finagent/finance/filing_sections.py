@@ -23,6 +23,11 @@ SECTIONED_KINDS = frozenset({"10-K", "10-Q", "annual_report"})
 EXHIBITS_ITEM = "item_9_01"
 
 
+AFTER_SIGNATURES = "exhibits"
+"""The pages after a report's signatures: the exhibits filed with it, among them another entity's
+statements (an equity investee's, as CityCenter's in MGM's 10-K) and parent-only schedules."""
+
+
 RELEASE_OPENING = r"^\s*exhibit\s+99\.1([^0-9]|$)"
 """The first page of Exhibit 99.1 (case-insensitive): where an Item says the company "issued the
 attached press release (Exhibit 99.1)", the release's opening is its account of the event ("…

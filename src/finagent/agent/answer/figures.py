@@ -34,6 +34,7 @@ from finagent.finance.facts import DurationClass, FiscalCalendar, StoredFact
 from finagent.finance.figures.text import value_in_text
 from finagent.finance.figures.verify import table_known
 from finagent.finance.figures.written import scan_figures
+from finagent.finance.filing_sections import AFTER_SIGNATURES
 from finagent.finance.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
 from finagent.finance.metrics import BY_NAME, Metric
 from finagent.finance.split_periods import split_reason
@@ -468,8 +469,13 @@ def table_figures(
             and "|" in (i.get("text") or "")
             and i.get("statement") not in _OTHER_KIND[metric.kind]
         ]
+        # the report's own statements before those filed after its signatures (an investee's)
         candidates.sort(
-            key=lambda i: (i.get("statement") != metric.statement, -float(i.get("fused_score") or 0))
+            key=lambda i: (
+                i.get("statement") != metric.statement,
+                i.get("section") == AFTER_SIGNATURES,
+                -float(i.get("fused_score") or 0),
+            )
         )
         found = None
         for item in candidates:
