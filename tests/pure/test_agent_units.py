@@ -86,6 +86,18 @@ def test_cited_labels_reads_lists_and_ignores_other_brackets() -> None:
     assert cited_labels(text) == ["10Q1", "10Q2", "10K1", "N1", "M2", "3"]
 
 
+def test_every_label_an_evidence_item_is_given_is_read_as_a_citation() -> None:
+    """An annual report's pages (a kind with no prefix of its own) are labelled D1, D2 …: an answer
+    quoting one cites it, and the citation must resolve like a 10-K's."""
+    kinds = ["10-K", "10-Q", "8-K", "earnings_release", "transcript", "news", "annual_report"]
+    items = assign_labels(
+        [{"kind": kind, "period_label": "FY2023", "chunk_id": i} for i, kind in enumerate(kinds)]
+    )
+    text = " ".join(f"Claim [{item['label']}]." for item in items)
+    assert cited_labels(text) == [item["label"] for item in items]
+    assert items[-1]["label"] == "D1"
+
+
 def test_condense_keeps_table_header_and_matching_rows() -> None:
     table = "\n".join(
         ["Statement (in millions)", "| | 2023 | 2022 |", "| --- | --- | --- |"]

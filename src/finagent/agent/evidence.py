@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from finagent.db.search import SearchHit
+from finagent.finance.citations import OTHER_PREFIX
 from finagent.finance.figures.reference import SCOPE_NOTE_LEAD
 from finagent.finance.fiscal import quarter_label
 from finagent.finance.untrusted import strip_invisible
@@ -268,7 +269,7 @@ def assign_labels(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     counters: dict[str, int] = defaultdict(int)
     labelled = []
     for item in items:
-        prefix = LABEL_PREFIX.get(item["kind"], "D")
+        prefix = LABEL_PREFIX.get(item["kind"], OTHER_PREFIX)
         counters[prefix] += 1
         labelled.append({**item, "label": f"{prefix}{counters[prefix]}"})
     return labelled

@@ -13,7 +13,7 @@ from langgraph.types import Send
 from finagent.agent.context import Context
 from finagent.agent.state import Analysis, FactsTask, SearchTask, State, Target
 from finagent.finance.asks import Ask
-from finagent.finance.citations import CITATION
+from finagent.finance.citations import CITATION, LABEL
 from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
 from finagent.finance.parts import PartsAsk
 from finagent.finance.periods import (
@@ -501,8 +501,6 @@ def _history_lookups(state: State, metrics: list[str]) -> list[Send]:
     return sends
 
 
-LABEL = re.compile(r"(?:10K|10Q|8K|ER|N|M)\d+", re.I)
-"""A citation label the grader may suggest as a search phrase ("10Q1"): never a search."""
 _NOT_PHRASES = frozenset({"yoy", "qoq", "ttm", "n/a", "none"})
 
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import re
 
-CITATION = re.compile(r"\[((?:10K|10Q|8K|ER|N|M)?\d+(?:\s*[,;]\s*(?:10K|10Q|8K|ER|N|M)?\d+)*)\]")
+OTHER_PREFIX = "D"
+"""The label prefix of an evidence item of a kind with none of its own (an annual report's pages)."""
+LABEL_PREFIXES = ("10K", "10Q", "8K", "ER", "N", "M", OTHER_PREFIX)
+"""Every label prefix an answer may cite: filings, releases, news, market data and other documents."""
+_PREFIX = "(?:" + "|".join(LABEL_PREFIXES) + ")"
+LABEL = re.compile(rf"{_PREFIX}\d+", re.I)
+CITATION = re.compile(rf"\[({_PREFIX}?\d+(?:\s*[,;]\s*{_PREFIX}?\d+)*)\]")
 
 
 def cited_labels(answer: str) -> list[str]:
