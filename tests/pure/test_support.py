@@ -465,3 +465,28 @@ def test_a_question_asks_what_drove_something_only_in_so_many_words(question: st
     from finagent.agent.understand.vocabulary import asks_drivers
 
     assert asks_drivers(question) is drivers
+
+
+def test_a_quote_of_its_passages_own_words_is_supported_whatever_it_explains() -> None:
+    """A quoted answer's line is the passage's sentence: "As a result of the completion …" is the
+    8-K's own words, not the answer's claim of a cause; a changed word is no quote."""
+    release = Passage(
+        "8K2",
+        "As previously announced, the Company recently completed an exchange offer.\nAs a result of the "
+        "completion of the exchange offer, Johnson & Johnson will now present its Consumer Health\nbusiness "
+        "financial results as discontinued operations, including a gain of approximately $20 billion in "
+        "the third quarter of 2023.",
+        ticker="JNJ",
+        kind="8-K",
+        period="FY2023",
+    )
+    passages = {"8K2": release}
+    names = {"JNJ": ["JNJ"]}  # the ticker alone, as a stored answer's citations give it
+    quote = (
+        "- Johnson & Johnson's 8-K for FY2023: “As a result of the completion of the exchange offer, Johnson "
+        "& Johnson will now present its Consumer Health business financial results as discontinued "
+        "operations, including a gain of approximately $20 billion in the third quarter of 2023.” [8K2]"
+    )
+    assert support_problem(quote, passages, names) is None
+    changed = quote.replace("quarter of 2023", "quarter of 2021")  # no longer the passage's words
+    assert "2021" in (support_problem(changed, passages, names) or "")

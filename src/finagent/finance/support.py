@@ -189,6 +189,8 @@ def support_problem(
     aliases = [a for group in names.values() for a in group if a]
     words = content_words(sentence, aliases)
     cited = [passages[label] for label in cited_labels(sentence) if label in passages]
+    if quoted_verbatim(sentence, passages):
+        return None  # the source's own words, introduced by whose they are
     if not cited:
         if computed and not _CAUSE.search(sentence) and any(f.kind != "date" for f in scan_figures(sentence)):
             return None  # it restates a computed figure, which the figures check holds
@@ -205,6 +207,21 @@ def support_problem(
         or _modality_problem(sentence, words, cited)
         or _cause_problem(sentence, cited, aliases)
     )
+
+
+_QUOTED_LINE = re.compile(r"^\W*[^“”:]{0,160}:\s*“(?P<body>[^“”]{12,})”\s*\[(?P<label>[^\]]+)\]\W*$")
+"""A quoted answer's line: whose words they are, the words in quotes, the passage they come from."""
+
+
+def quoted_verbatim(sentence: str, passages: dict[str, Passage]) -> bool:
+    """The sentence is a source phrase and a quote of its cited passage's own words (spacing and a
+    closing "…" aside): what the passage says is supported by it, whatever it explains."""
+    match = _QUOTED_LINE.match(sentence.strip())
+    passage = passages.get(match.group("label")) if match else None
+    if match is None or passage is None:
+        return False
+    body = " ".join(match.group("body").split()).removesuffix("…").rstrip()
+    return body in " ".join(passage.text.split())
 
 
 def _is_claim(sentence: str, words: set[str], aliases: Sequence[str]) -> bool:
