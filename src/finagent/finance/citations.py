@@ -21,3 +21,10 @@ def cited_labels(answer: str) -> list[str]:
             if label not in labels:
                 labels.append(label)
     return labels
+
+
+def quotes_verbatim(quoted: str, text: str) -> bool:
+    """``quoted`` (the words inside “…”) is ``text``'s own words, spacing and a closing "…" aside: a
+    quote that is the source's, not the answer's claim."""
+    body = " ".join(quoted.split()).removesuffix("…").rstrip()
+    return body in " ".join(text.split())

@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from finagent.finance.citations import CITATION, cited_labels
+from finagent.finance.citations import CITATION, cited_labels, quotes_verbatim
 from finagent.finance.figures.matching import companies_in
 from finagent.finance.figures.written import scan_figures
 from finagent.finance.stated_change import against_computed, contradicted_change
@@ -220,8 +220,7 @@ def quoted_verbatim(sentence: str, passages: dict[str, Passage]) -> bool:
     passage = passages.get(match.group("label")) if match else None
     if match is None or passage is None:
         return False
-    body = " ".join(match.group("body").split()).removesuffix("…").rstrip()
-    return body in " ".join(passage.text.split())
+    return quotes_verbatim(match.group("body"), passage.text)
 
 
 def _is_claim(sentence: str, words: set[str], aliases: Sequence[str]) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from finagent.finance.calculator import count_arguments
-from finagent.finance.citations import cited_labels
+from finagent.finance.citations import cited_labels, quotes_verbatim
 from finagent.finance.figures.evidence_items import EvidenceItem, evidence_items
 from finagent.finance.figures.matching import (
     calc_candidates,
@@ -238,11 +238,10 @@ def _verbatim_quotes(
         label = record.get("label") or labels.get(record.get("chunk_id"))
         text = record.get("text") or record.get("excerpt") or ""
         if label and text and label not in texts:
-            texts[label] = " ".join(str(text).split())
+            texts[label] = str(text)
     found = []
     for match in _QUOTE.finditer(answer):
-        body = " ".join(match.group(1).split()).removesuffix("…").rstrip()
-        if body in texts.get(match.group(2), ""):
+        if quotes_verbatim(match.group(1), texts.get(match.group(2), "")):
             found.append((match.start(1), match.end(1), match.group(2)))
     return found
 
