@@ -23,6 +23,7 @@ from finagent.finance.periods import (
     preferred_granularity,
     resolve_periods,
 )
+from finagent.finance.periods.grammar import invalid_quarters
 from finagent.settings import Settings
 
 TODAY = date(2024, 6, 15)
@@ -119,6 +120,21 @@ TODAY = date(2024, 6, 15)
 )
 def test_parse_time_phrases(question: str, expected: list[str]) -> None:
     assert [s.describe() for s in parse_time_phrases(question)] == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "read", "warned"),
+    [
+        ("biggest drop in Q22023 year over year revenues", ["fiscal_quarter(2023, 2)"], []),
+        ("revenue in Q52023", [], ["Q52023"]),
+        ("revenue in Q2023", [], ["Q2023"]),
+    ],
+)
+def test_a_quarter_flush_against_its_year_is_read_and_never_called_invalid(
+    question: str, read: list[str], warned: list[str]
+) -> None:
+    assert [s.describe() for s in parse_time_phrases(question)] == read
+    assert invalid_quarters(question) == warned
 
 
 def test_specs_keep_phrase_text_and_order() -> None:

@@ -450,7 +450,8 @@ def preferred_granularity(question: str) -> Prefer:
 
 
 PERIOD_EXAMPLES = "write e.g. FY2023, Q2 2024, Q2 FY2024, H1 2024, March 2023 or 'last 3 quarters'"
-_NOT_A_QUARTER = re.compile(r"\b[QH](?:0|[5-9]|\d{2,})\b", _I)
+# "Q22023" is Q2 2023 written flush against its year, which the grammar reads: no warning.
+_NOT_A_QUARTER = re.compile(r"\b(?!Q[1-4](?:19[5-9]\d|20\d\d)\b)[QH](?:0|[5-9]|\d{2,})\b", _I)
 _FILLER = re.compile(
     r"(?i)\b(?:and|or|to|through|vs\.?|versus|the|of|in|fiscal|calendar|year|quarter)\b|[\s,;/&+\-]"
 )
