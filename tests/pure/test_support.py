@@ -187,6 +187,9 @@ def test_another_company_or_year_than_the_passage_is_refused() -> None:
         "The segments with the largest revenue were as follows:",
         "This figure is derived from the information provided in the 2023 364 Day Credit Agreement, "
         "which was terminated on May 27, 2022 [8K1].",
+        "The amount of the cash proceeds from the separation of Kenvue is not provided in the given "
+        "figures [8K2]. The information is missing from the evidence items provided [ER1].",
+        "The provided passages do not mention a share buyback [10K1].",
     ],
 )
 def test_texts_that_are_not_answers(text: str) -> None:
@@ -201,6 +204,8 @@ def test_texts_that_are_not_answers(text: str) -> None:
         "Apple's net sales decreased 5% on lower iPhone sales [10Q1].",
         "Talc claims are pending in New Jersey [10K1]. See Note 19 for the proceedings [10K1].",
         "This increase was driven by higher iPhone sales [10Q1].",
+        "The 10-K does not disclose the amount [10K1].",
+        "Net sales rose 5% [10Q1]. Gross margin is not provided in the evidence.",
     ],
 )
 def test_short_real_answers_are_answers(text: str) -> None:

@@ -361,6 +361,17 @@ _LETTERS = re.compile(r"[A-Za-z]{2,}")
 # "… as follows:" or a heading "4. **Conclusion:**" at the very end: what it announces never came.
 _PROMISES = re.compile(r":\s*\**\s*$")
 _DANGLING = re.compile(r"(?:\[[^\]]*|\b(?:and|or|the|of|to|a|an|with|by|in|from|for))\s*$", re.I)
+_MATERIAL = r"(?:evidence|figures|passages|sources|data|information|context|excerpts|items|documents)"
+_ABSENT = re.compile(
+    r"\b(?:(?:is|are|was|were)\s+(?:not|never)\s+(?:provided|given|mentioned|available|stated|specified|"
+    r"included|found|disclosed)|(?:is|are)\s+missing|(?:does|do)\s+not\s+(?:provide|give|mention|contain|"
+    r"include|specify|state)|no\s+(?:information|data|mention|figure))\b"
+    rf"[^.!?]*\b{_MATERIAL}\b"
+    rf"|\b(?:the\s+)?(?:given|provided|available)\s+{_MATERIAL}\s+(?:does|do)\s+not\b",
+    re.I,
+)
+"""A sentence about the material the model was given rather than the question: "the amount is not
+provided in the given figures", "the information is missing from the evidence items provided"."""
 
 
 def unanswered(text: str, drivers: bool = False) -> str | None:
@@ -384,6 +395,9 @@ def unanswered(text: str, drivers: bool = False) -> str | None:
         return "it only points to another part of the filing"
     if refers_back(bare, figure_only=True):
         return "it opens on a figure or statement it never gives"
+    said = [s for s in SENTENCE_BREAK.split(bare.strip()) if len(_LETTERS.findall(s)) > 2]
+    if said and all(_ABSENT.search(s) for s in said):
+        return "it says only that the evidence it was given does not hold the answer"
     if drivers and not (_CAUSE.search(bare) or _DRIVEN.search(bare)):
         return "it names no cause, and the question asks what drove it"
     return None
