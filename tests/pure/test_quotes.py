@@ -240,3 +240,20 @@ def test_a_sentence_sharing_half_the_best_ones_words_or_fewer_is_not_quoted() ->
     assert "a gain of approximately $20 billion" in lines[0]
     alone = quoted_answer([closing], query_terms([question]), names)
     assert "www.jnj.com" in alone  # the best there is, when nothing answers better
+
+
+def test_a_sentence_after_a_closing_quotation_mark_is_quoted_on_its_own() -> None:
+    """A release's CEO quotation ends with the period inside the quotation mark; the sentence giving the
+    proceeds after it is its own sentence, not the quotation's tail."""
+    release = _item(
+        "8K2",
+        "“We are incredibly proud of the focus and dedication of our employees worldwide to achieve this "
+        "milestone.” Johnson & Johnson realized cash proceeds of $13.2 billion from the Kenvue separation.",
+    ) | {"ticker": "JNJ", "kind": "8-K", "period_label": "FY2023"}
+    question = "What is the amount of the cash proceeds that JnJ realised from the separation of Kenvue?"
+    names = {"JNJ": ["Johnson & Johnson", "JnJ"]}
+    lines = quoted_answer([release], query_terms([question]), names, limit=1).splitlines()[1:]
+    assert lines == [
+        "- JnJ's 8-K for FY2023: “Johnson & Johnson realized cash proceeds of $13.2 billion from the "
+        "Kenvue separation.” [8K2]"
+    ]
