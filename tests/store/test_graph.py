@@ -461,7 +461,7 @@ def test_a_question_of_one_word_said_many_times_is_read_once(store: Database, se
 
 
 def test_subject_companies_rank_by_the_best_passage_and_skip_news() -> None:
-    from finagent.agent.evidence import subject_companies, subject_note
+    from finagent.agent.evidence import best_match, subject_companies, subject_note
 
     items = [
         {"ticker": "MSFT", "kind": "10-Q", "fused_score": 0.4},
@@ -486,6 +486,16 @@ def test_subject_companies_rank_by_the_best_passage_and_skip_news() -> None:
     ]
     assert subject_companies(dated, top=1) == ["ULTA"]
     assert subject_companies(dated, top=1, periods=[(2023, 4), (2024, 2)]) == ["BBY"]
+    # the passages found first may be of its other reports: the periods the store holds for each
+    # company decide then
+    found_first = [
+        {"ticker": "ULTA", "kind": "earnings_release", "fused_score": 1.2, "fiscal_year": 2023},
+        {"ticker": "BBY", "kind": "earnings_release", "fused_score": 0.7, "fiscal_year": 2023},
+    ]
+    asked = [{"fiscal_year": 2023, "fiscal_quarter": 4}, {"fiscal_year": 2024, "fiscal_quarter": 2}]
+    assert best_match(found_first, asked) == "ULTA"
+    held = {"ULTA": {(2023, None)}, "BBY": {(2023, None), (2024, 1), (2024, 2)}}
+    assert best_match(found_first, asked, held) == "BBY"
     assert "about AAPL and MSFT" in subject_note(["AAPL", "MSFT"])
     assert "about AAPL, MSFT and NVDA" in subject_note(["AAPL", "MSFT", "NVDA"])
 

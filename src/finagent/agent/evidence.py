@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from finagent.db.search import SearchHit
@@ -99,23 +99,33 @@ def chunk_to_evidence(row: dict[str, Any], query: str, round_: int, score: float
 
 
 def subject_companies(
-    items: Sequence[dict[str, Any]], top: int = 3, periods: Sequence[tuple[int, int | None]] = ()
+    items: Sequence[dict[str, Any]],
+    top: int = 3,
+    periods: Sequence[tuple[int, int | None]] = (),
+    held: Mapping[str, Collection[tuple[int, int | None]]] | None = None,
 ) -> list[str]:
     """The companies whose filings matched a question that names none, best first, so the answer can
     say which company it is about: those whose filings cover the most of the asked ``periods`` (fiscal
-    year, quarter: a question about Q2 FY2024 is about a company that has reported it), then those of
-    the best-scored passages."""
+    year, quarter: a question about Q2 FY2024 is about a company that has reported it), in the passages
+    found or among the periods the store ``held`` for them, then those of the best-scored passages."""
     filings = [i for i in items if i.get("ticker") and i.get("kind") != "news"]
     covered: dict[str, set[tuple[int, int | None]]] = {}
     for item in filings:
-        covered.setdefault(item["ticker"], set()).update(p for p in periods if _covers(item, p))
+        found = [(item.get("fiscal_year"), item.get("fiscal_quarter")), *(held or {}).get(item["ticker"], ())]
+        covered.setdefault(item["ticker"], set()).update(
+            p for p in periods if any(_covers(f, p) for f in found)
+        )
     ranked = sorted(
         filings, key=lambda i: (-len(covered.get(i["ticker"], ())), -float(i.get("fused_score") or 0.0))
     )
     return list(dict.fromkeys(i["ticker"] for i in ranked))[:top]
 
 
-def best_match(evidence: Sequence[dict[str, Any]], targets: Sequence[dict[str, Any]]) -> str | None:
+def best_match(
+    evidence: Sequence[dict[str, Any]],
+    targets: Sequence[dict[str, Any]],
+    held: Mapping[str, Collection[tuple[int, int | None]]] | None = None,
+) -> str | None:
     """The company a question naming none is about: the one whose filings cover both ends of the
     periods it names (a range's two ends, not every quarter between them), then the best passage's."""
     periods = [
@@ -123,18 +133,17 @@ def best_match(evidence: Sequence[dict[str, Any]], targets: Sequence[dict[str, A
         for t in targets
         if t.get("fiscal_year") and not t.get("companion")
     ]
-    subjects = subject_companies(evidence, top=1, periods=list(dict.fromkeys(periods[:1] + periods[-1:])))
+    ends = list(dict.fromkeys(periods[:1] + periods[-1:]))
+    subjects = subject_companies(evidence, top=1, periods=ends, held=held)
     return subjects[0] if subjects else None
 
 
-def _covers(item: dict[str, Any], period: tuple[int, int | None]) -> bool:
-    """An item is of the asked period: its fiscal year, and its quarter (an annual report is its
-    year's fourth quarter)."""
-    year, quarter = period
-    return item.get("fiscal_year") == year and (
-        quarter is None
-        or item.get("fiscal_quarter") == quarter
-        or (quarter == 4 and not item.get("fiscal_quarter"))
+def _covers(found: tuple[Any, Any], period: tuple[int, int | None]) -> bool:
+    """A report's (fiscal year, quarter) is of the asked period: its year, and its quarter (an annual
+    report is its year's fourth quarter)."""
+    (year, quarter), (asked_year, asked_quarter) = found, period
+    return year == asked_year and (
+        asked_quarter is None or quarter == asked_quarter or (asked_quarter == 4 and not quarter)
     )
 
 

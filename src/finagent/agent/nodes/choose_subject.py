@@ -4,14 +4,20 @@ quarter" on its calendar) instead of written by the model from other companies' 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
-from finagent.agent.evidence import best_match, subject_note
+from finagent.agent.evidence import best_match, subject_companies, subject_note
 from finagent.agent.nodes.analyze import analyze
+from finagent.agent.resources import get_resources
 from finagent.agent.state import State
+from finagent.db.periods import load_inventory
+
+CANDIDATES = 5
+"""How many of the best-matching companies are weighed by the periods the store holds for them."""
 
 
 def route_after_tools(state: State) -> Literal["choose_subject", "generate"]:
@@ -22,7 +28,9 @@ def route_after_tools(state: State) -> Literal["choose_subject", "generate"]:
 async def choose_subject(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """The plan of the question as if it named the best-matching company, with a note saying so; no
     update when no filing matched (the answer then says what was found)."""
-    subject = best_match(list(state.get("evidence") or []), [dict(t) for t in state.get("targets") or []])
+    evidence = list(state.get("evidence") or [])
+    held = await asyncio.to_thread(_held, subject_companies(evidence, top=CANDIDATES))
+    subject = best_match(evidence, [dict(t) for t in state.get("targets") or []], held)
     if subject is None:
         return {}
     update = await analyze({**state, "tickers": [subject]}, runtime)
@@ -33,3 +41,13 @@ async def choose_subject(state: State, runtime: Runtime[Context]) -> dict[str, A
 
 def route_after_choice(state: State) -> Literal["resolve_periods", "generate"]:
     return "resolve_periods" if state["analysis"].get("tickers") else "generate"
+
+
+def _held(tickers: list[str]) -> dict[str, set[tuple[int, int | None]]]:
+    """The fiscal periods the store holds reports of for each company: a question about Q2 FY2024 is
+    about a company that reported it, though the passages found first are of its other reports."""
+    if not tickers:
+        return {}
+    with get_resources().database().connection() as conn:
+        inventory = load_inventory(conn, tickers)
+    return {t: {(p.fiscal_year, p.fiscal_quarter) for p in periods} for t, periods in inventory.items()}
