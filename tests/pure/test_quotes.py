@@ -257,3 +257,23 @@ def test_a_sentence_after_a_closing_quotation_mark_is_quoted_on_its_own() -> Non
         "- JnJ's 8-K for FY2023: “Johnson & Johnson realized cash proceeds of $13.2 billion from the "
         "Kenvue separation.” [8K2]"
     ]
+
+
+def test_a_question_asking_what_a_company_forecasts_is_answered_by_what_it_expects() -> None:
+    """Filings say what a company expects or plans; a question asks what it forecasts. The industry
+    body's own "forecasts" sentence shares one word and answers nothing about the company's plans."""
+    items = [
+        _item(
+            "10K1",
+            "For 2023, IATA is forecasting $4.6 billion in profits for the industry globally.",
+        ),
+        _item(
+            "10K2",
+            "The 787 program is currently producing at low rates and we expect to gradually increase to 5 "
+            "per month in 2023. We plan to gradually increase 737 production rates based on market demand.",
+        ),
+    ]
+    question = "What production rate changes is Boeing forecasting for FY2023?"
+    lines = quoted_answer(items, query_terms([question]), {"BA": ["Boeing"]}).splitlines()[1:]
+    assert [line[-6:] for line in lines] == ["[10K2]", "[10K2]"]
+    assert "we expect to gradually increase to 5 per month in 2023" in lines[0]

@@ -494,7 +494,7 @@ def test_subject_companies_rank_by_the_best_passage_and_skip_news() -> None:
     ]
     asked = [{"fiscal_year": 2023, "fiscal_quarter": 4}, {"fiscal_year": 2024, "fiscal_quarter": 2}]
     assert best_match(found_first, asked) == "ULTA"
-    held = {"ULTA": {(2023, None)}, "BBY": {(2023, None), (2024, 1), (2024, 2)}}
+    held: dict[str, set[tuple[int, int | None]]] = {"ULTA": {(2023, None)}, "BBY": {(2023, None), (2024, 2)}}
     assert best_match(found_first, asked, held) == "BBY"
     assert "about AAPL and MSFT" in subject_note(["AAPL", "MSFT"])
     assert "about AAPL, MSFT and NVDA" in subject_note(["AAPL", "MSFT", "NVDA"])

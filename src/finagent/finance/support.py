@@ -83,6 +83,10 @@ _SYNONYMS = {
     "grew": "increase",
     "growth": "increase",
     "higher": "increase",
+    # an outlook: a question asks what a company "forecasts", its filing says what it "expects"
+    "forecast": "expect",
+    "anticipate": "expect",
+    "anticipat": "expect",
 }
 
 # "may" in lower case only: "May 31, 2018" is a month.
