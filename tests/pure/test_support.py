@@ -495,3 +495,29 @@ def test_a_quote_of_its_passages_own_words_is_supported_whatever_it_explains() -
     assert support_problem(quote, passages, names) is None
     changed = quote.replace("quarter of 2023", "quarter of 2021")  # no longer the passage's words
     assert "2021" in (support_problem(changed, passages, names) or "")
+
+
+def test_a_figure_that_is_another_lines_in_its_passage_is_not_supported() -> None:
+    """J&J's release gives $4,885 million as net earnings from continuing operations; a sentence giving
+    it as the Kenvue cash proceeds names the right company, period and passage, and the wrong line."""
+    statement = (
+        "(Dollars in Millions)\nThe separation of Kenvue and the cash it brought are discussed below.\n"
+        + "Cost of products sold\n6,530\n" * 12
+        + "Net earnings/(loss) from Continuing Operations\n$\n(491)\n$\n5,376\n$\n4,885\n11.5 %\n"
+    )
+    release = "The Company generated $13.2 billion in cash proceeds from the Kenvue debt offering."
+    passages = {
+        "8K2": Passage("8K2", statement, "JNJ", "8-K", "FY2023"),
+        "8K3": Passage("8K3", release, "JNJ", "8-K", "FY2023"),
+    }
+    names = {"JNJ": ["Johnson & Johnson", "JnJ"]}
+    wrong = "The cash JnJ realised from the separation of Kenvue was $4,885 million [8K2]."
+    assert (
+        support_problem(wrong, passages, names)
+        == "its figure $4,885 million is another line's in the passage it cites"
+    )
+    for right in (
+        "JnJ's net earnings from continuing operations were $4,885 million [8K2].",
+        "JnJ generated $13.2 billion in cash proceeds from the Kenvue debt offering [8K3].",
+    ):
+        assert support_problem(right, passages, names) is None, right

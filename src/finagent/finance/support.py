@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from finagent.finance.citations import CITATION, cited_labels, quotes_verbatim
-from finagent.finance.figures.matching import companies_in
-from finagent.finance.figures.written import scan_figures
+from finagent.finance.figures.evidence_items import evidence_items
+from finagent.finance.figures.matching import companies_in, stating_tokens
+from finagent.finance.figures.written import SMALL_COUNT, scan_figures
 from finagent.finance.stated_change import against_computed, contradicted_change
 from finagent.finance.words import SENTENCE_BREAK, names_in
 
@@ -210,7 +211,45 @@ def support_problem(
         or _news_problem(sentence, cited)
         or _modality_problem(sentence, words, cited)
         or _cause_problem(sentence, cited, aliases)
+        or _line_problem(sentence, cited, words, aliases)
     )
+
+
+_LABEL_BEFORE, _LABEL_AFTER = 200, 80
+"""How far before a number the words naming it may stand (a table row's label, then the columns
+before it) and how far after ("$13.2 billion in cash proceeds")."""
+_MONTHS = frozenset(
+    stem(m)
+    for m in "january february march april june july august september october november december".split()
+)
+
+
+def _line_problem(
+    sentence: str, cited: Sequence[Passage], words: set[str], aliases: Sequence[str]
+) -> str | None:
+    """A figure the sentence gives must stand in a cited passage beside one of the sentence's words:
+    the right number for another line ("cash proceeds ... $4,885 million", where $4,885 million is net
+    earnings from continuing operations) is not supported. A figure the passages do not hold is the
+    figures check's to judge."""
+    said = words - _MONTHS
+    if not said:
+        return None
+    items = evidence_items([{"label": p.label, "text": p.text} for p in cited], [])
+    for figure in scan_figures(CITATION.sub(" ", sentence)):
+        if figure.kind == "date" or (figure.kind == "count" and figure.magnitude <= SMALL_COUNT):
+            continue
+        places = [
+            (p.text, t) for p, item in zip(cited, items, strict=True) for t in stating_tokens(figure, item)
+        ]
+        if places and not any(
+            said
+            & content_words(
+                text[max(0, t.start - _LABEL_BEFORE) : t.start + len(t.text) + _LABEL_AFTER], aliases
+            )
+            for text, t in places
+        ):
+            return f"its figure {figure.text} is another line's in the passage it cites"
+    return None
 
 
 _QUOTED_LINE = re.compile(r"^\W*[^“”:]{0,160}:\s*“(?P<body>[^“”]{12,})”\s*\[(?P<label>[^\]]+)\]\W*$")

@@ -63,11 +63,19 @@ def in_item(
     figure: WrittenFigure, item: EvidenceItem, tolerance: float | None = None
 ) -> WrittenFigure | None:
     """The number of ``item`` that ``figure`` states, if any."""
+    return next(iter(stating_tokens(figure, item, tolerance)), None)
+
+
+def stating_tokens(
+    figure: WrittenFigure, item: EvidenceItem, tolerance: float | None = None
+) -> list[WrittenFigure]:
+    """Every number of ``item`` that ``figure`` states (a figure may stand in several places)."""
+    found = []
     for token in item.numbers:
         sign = -1 if token.sign < 0 else 0  # an unsigned evidence number may sit in a "decrease" row
         if any(close_to(figure, v, sign, tolerance) for v in _readings(figure, token, item)):
-            return token
-    return None
+            found.append(token)
+    return found
 
 
 def calc_candidates(figure: WrittenFigure, calc: dict[str, Any]) -> list[float]:
