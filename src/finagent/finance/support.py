@@ -15,7 +15,7 @@ from typing import Any
 from finagent.finance.citations import CITATION, cited_labels, quotes_verbatim
 from finagent.finance.figures.evidence_items import evidence_items
 from finagent.finance.figures.matching import companies_in, stating_tokens
-from finagent.finance.figures.written import SMALL_COUNT, scan_figures
+from finagent.finance.figures.written import SMALL_COUNT, WrittenFigure, scan_figures
 from finagent.finance.stated_change import against_computed, contradicted_change
 from finagent.finance.words import SENTENCE_BREAK, names_in
 
@@ -211,7 +211,7 @@ def support_problem(
         or _news_problem(sentence, cited)
         or _modality_problem(sentence, words, cited)
         or _cause_problem(sentence, cited, aliases)
-        or _line_problem(sentence, cited, words, aliases)
+        or _line_problem(sentence, cited, words, aliases, [p for p in passages.values() if p not in cited])
     )
 
 
@@ -225,22 +225,24 @@ _MONTHS = frozenset(
 
 
 def _line_problem(
-    sentence: str, cited: Sequence[Passage], words: set[str], aliases: Sequence[str]
+    sentence: str,
+    cited: Sequence[Passage],
+    words: set[str],
+    aliases: Sequence[str],
+    others: Sequence[Passage],
 ) -> str | None:
     """A figure the sentence gives must stand in a cited passage beside one of the sentence's words:
     the right number for another line ("cash proceeds ... $4,885 million", where $4,885 million is net
-    earnings from continuing operations) is not supported. A figure the passages do not hold is the
-    figures check's to judge."""
+    earnings from continuing operations) is not supported. A figure its cited passages do not hold is
+    read where the other passages hold it (the figures check takes that for a citation slip); one no
+    passage holds is the figures check's to judge."""
     said = words - _MONTHS
     if not said:
         return None
-    items = evidence_items([{"label": p.label, "text": p.text} for p in cited], [])
     for figure in scan_figures(CITATION.sub(" ", sentence)):
         if figure.kind == "date" or (figure.kind == "count" and figure.magnitude <= SMALL_COUNT):
             continue
-        places = [
-            (p.text, t) for p, item in zip(cited, items, strict=True) for t in stating_tokens(figure, item)
-        ]
+        places = _places(figure, cited) or _places(figure, others)
         if places and not any(
             said
             & content_words(
@@ -248,8 +250,16 @@ def _line_problem(
             )
             for text, t in places
         ):
-            return f"its figure {figure.text} is another line's in the passage it cites"
+            return f"its figure {figure.text} is another line's in the passages"
     return None
+
+
+def _places(figure: WrittenFigure, passages: Sequence[Passage]) -> list[tuple[str, WrittenFigure]]:
+    """(passage text, number) of every place the passages state the figure."""
+    items = evidence_items([{"label": p.label, "text": p.text} for p in passages], [])
+    return [
+        (p.text, t) for p, item in zip(passages, items, strict=True) for t in stating_tokens(figure, item)
+    ]
 
 
 _QUOTED_LINE = re.compile(r"^\W*[^“”:]{0,160}:\s*“(?P<body>[^“”]{12,})”\s*\[(?P<label>[^\]]+)\]\W*$")
