@@ -527,3 +527,23 @@ def test_a_figure_that_is_another_lines_in_its_passage_is_not_supported() -> Non
         "JnJ generated $13.2 billion in cash proceeds from the Kenvue debt offering [8K3].",
     ):
         assert support_problem(right, passages, names) is None, right
+
+
+def test_a_table_cells_figure_is_named_by_its_row_and_its_tables_column_headings() -> None:
+    """JPMorgan's segment table names its segments in the heading above its columns: the row's label
+    ("Net income") is beside the cell, the segment's name is the table's heading."""
+    table = (
+        "Segment results\nThree months ended June 30, Consumer & Community Banking Corporate & Investment Bank\n"
+        "(in millions) | 2022 | 2021 | 2022 | 2021\n"
+        + "| Total noninterest expense | 7,723 | 7,062 | 6,745 | 6,523 |\n" * 6
+        + "Net income/(loss) | 3,100 | 5,645 | 3,725 | 5,020\n"
+    )
+    passages = {"10Q5": Passage("10Q5", table, "JPM", "10-Q", "Q2 FY2022")}
+    names = {"JPM": ["JPMorgan Chase", "JPM"]}
+    segment = "Consumer & Community Banking earned $3,100 million in Q2 FY2022 [10Q5]."
+    assert support_problem(segment, passages, names) is None
+    other = "JPMorgan Chase's litigation reserve was $3,100 million in Q2 FY2022 [10Q5]."
+    assert (
+        support_problem(other, passages, names)
+        == "its figure $3,100 million is another line's in the passages"
+    )

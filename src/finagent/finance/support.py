@@ -243,15 +243,26 @@ def _line_problem(
         if figure.kind == "date" or (figure.kind == "count" and figure.magnitude <= SMALL_COUNT):
             continue
         places = _places(figure, cited) or _places(figure, others)
-        if places and not any(
-            said
-            & content_words(
-                text[max(0, t.start - _LABEL_BEFORE) : t.start + len(t.text) + _LABEL_AFTER], aliases
-            )
-            for text, t in places
-        ):
+        if places and not any(said & content_words(_beside(text, t), aliases) for text, t in places):
             return f"its figure {figure.text} is another line's in the passages"
     return None
+
+
+def _beside(text: str, token: WrittenFigure) -> str:
+    """The words that may name a number: those just before and after it and, for a cell of a table
+    ("| Net income | 3,100 |"), its table's heading, where the columns are named ("Consumer & Community
+    Banking ... Corporate & Investment Bank")."""
+    near = text[max(0, token.start - _LABEL_BEFORE) : token.start + len(token.text) + _LABEL_AFTER]
+    line_start = text.rfind("\n", 0, token.start) + 1
+    if "|" not in text[line_start : token.start]:
+        return near
+    start = line_start
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if "|" not in text[previous:start]:
+            break
+        start = previous
+    return text[max(0, start - _LABEL_BEFORE) : start] + " " + near
 
 
 def _places(figure: WrittenFigure, passages: Sequence[Passage]) -> list[tuple[str, WrittenFigure]]:
