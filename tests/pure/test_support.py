@@ -533,7 +533,8 @@ def test_a_table_cells_figure_is_named_by_its_row_and_its_tables_column_headings
     """JPMorgan's segment table names its segments in the heading above its columns: the row's label
     ("Net income") is beside the cell, the segment's name is the table's heading."""
     table = (
-        "Segment results\nThree months ended June 30, Consumer & Community Banking Corporate & Investment Bank\n"
+        "Segment results\n"
+        "Three months ended June 30, Consumer & Community Banking Corporate & Investment Bank\n"
         "(in millions) | 2022 | 2021 | 2022 | 2021\n"
         + "| Total noninterest expense | 7,723 | 7,062 | 6,745 | 6,523 |\n" * 6
         + "Net income/(loss) | 3,100 | 5,645 | 3,725 | 5,020\n"
@@ -547,3 +548,22 @@ def test_a_table_cells_figure_is_named_by_its_row_and_its_tables_column_headings
         support_problem(other, passages, names)
         == "its figure $3,100 million is another line's in the passages"
     )
+
+
+def test_a_computed_figure_stands_on_its_computation_whatever_line_the_passage_gives_it() -> None:
+    """Best Buy's gross margin of 22.5% is code's result; the 10-K it cites holds 22.5% only as its tax
+    rate. The sentence is true: the computation, not the passage's line, carries it."""
+    passages = {"10K1": Passage("10K1", "Effective income tax rate\n22.5%\n24.1%\n", "BBY", "10-K", "FY2023")}
+    names = {"BBY": ["Best Buy"]}
+    sentence = "The largest move was from FY2022 (22.5%) to FY2023 (21.4%) [10K1]."
+    margin = {
+        "ticker": "BBY",
+        "metric": "gross_margin",
+        "period": "FY2022",
+        "result": 22.5,
+        "unit": "percent",
+    }
+    assert (
+        support_problem(sentence, passages, names) == "its figure (22.5%) is another line's in the passages"
+    )
+    assert support_problem(sentence, passages, names, calculations=[margin]) is None

@@ -14,7 +14,7 @@ from typing import Any
 
 from finagent.finance.citations import CITATION, cited_labels, quotes_verbatim
 from finagent.finance.figures.evidence_items import evidence_items
-from finagent.finance.figures.matching import companies_in, stating_tokens
+from finagent.finance.figures.matching import calc_candidates, close_to, companies_in, stating_tokens
 from finagent.finance.figures.written import SMALL_COUNT, WrittenFigure, scan_figures
 from finagent.finance.stated_change import against_computed, contradicted_change
 from finagent.finance.words import SENTENCE_BREAK, names_in
@@ -181,12 +181,14 @@ def support_problem(
     passages: dict[str, Passage],
     names: dict[str, list[str]] | None = None,
     computed: bool = False,
+    calculations: Sequence[dict[str, Any]] = (),
 ) -> str | None:
     """Why ``sentence`` is not supported by the passages it cites (None when it is, or says nothing
     to check). ``passages`` are every citable passage by label; ``names`` the companies' aliases;
     ``computed``: the answer's figures are computed and checked apart, so an uncited sentence stating
     a figure stands unless it gives a cause, which only a passage can; one stating no figure is a
-    claim about the passages like any other ("Europe and Asia had slightly lower revenues.")."""
+    claim about the passages like any other ("Europe and Asia had slightly lower revenues.").
+    ``calculations``: code's results, whose figures stand on the computation, not a passage's line."""
     contradicted = contradicted_change(sentence)
     if contradicted:
         return contradicted
@@ -211,7 +213,9 @@ def support_problem(
         or _news_problem(sentence, cited)
         or _modality_problem(sentence, words, cited)
         or _cause_problem(sentence, cited, aliases)
-        or _line_problem(sentence, cited, words, aliases, [p for p in passages.values() if p not in cited])
+        or _line_problem(
+            sentence, cited, words, aliases, [p for p in passages.values() if p not in cited], calculations
+        )
     )
 
 
@@ -230,6 +234,7 @@ def _line_problem(
     words: set[str],
     aliases: Sequence[str],
     others: Sequence[Passage],
+    calculations: Sequence[dict[str, Any]] = (),
 ) -> str | None:
     """A figure the sentence gives must stand in a cited passage beside one of the sentence's words:
     the right number for another line ("cash proceeds ... $4,885 million", where $4,885 million is net
@@ -242,6 +247,8 @@ def _line_problem(
     for figure in scan_figures(CITATION.sub(" ", sentence)):
         if figure.kind == "date" or (figure.kind == "count" and figure.magnitude <= SMALL_COUNT):
             continue
+        if any(close_to(figure, v, 0) for calc in calculations for v in calc_candidates(figure, calc)):
+            continue  # code's result (a margin it computed), whatever else the passage holds
         places = _places(figure, cited) or _places(figure, others)
         if places and not any(said & content_words(_beside(text, t), aliases) for text, t in places):
             return f"its figure {figure.text} is another line's in the passages"

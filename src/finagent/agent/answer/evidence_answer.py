@@ -811,7 +811,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         names=names,
         withhold_unfound=False,  # a figure found nowhere stays, marked [unverified]
         support=lambda sentence: (
-            support_problem(sentence, passages, names)
+            support_problem(sentence, passages, names, calculations=read.calculations)
             or yes_or_no_against_computed(sentence, read.calculations)
         ),
         # a yes or no stands on the answer's supported sentences, never against a computed change ("Yes,

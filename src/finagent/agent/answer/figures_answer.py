@@ -340,7 +340,7 @@ def _writer(
         ranks=computed.comparisons.ranks,
         names=names,
         support=lambda sentence: (
-            support_problem(sentence, passages, names, computed=True)
+            support_problem(sentence, passages, names, computed=True, calculations=computed.calculations)
             or yes_or_no_against_computed(sentence, computed.calculations)
         ),
         basis=basis(shown, market),
