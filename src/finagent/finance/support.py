@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from finagent.finance.citations import CITATION, cited_labels, quotes_verbatim
-from finagent.finance.figures.evidence_items import evidence_items
+from finagent.finance.figures.evidence_items import EvidenceItem, evidence_items
 from finagent.finance.figures.matching import calc_candidates, close_to, companies_in, stating_tokens
 from finagent.finance.figures.written import SMALL_COUNT, WrittenFigure, scan_figures
 from finagent.finance.stated_change import against_computed, contradicted_change
-from finagent.finance.words import SENTENCE_BREAK, names_in
+from finagent.finance.words import MONTH_NAMES, SENTENCE_BREAK, names_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,10 +222,7 @@ def support_problem(
 _LABEL_BEFORE, _LABEL_AFTER = 200, 80
 """How far before a number the words naming it may stand (a table row's label, then the columns
 before it) and how far after ("$13.2 billion in cash proceeds")."""
-_MONTHS = frozenset(
-    stem(m)
-    for m in "january february march april june july august september october november december".split()
-)
+_MONTHS = frozenset(stem(m) for m in MONTH_NAMES)
 
 
 def _line_problem(
@@ -242,14 +239,22 @@ def _line_problem(
     read where the other passages hold it (the figures check takes that for a citation slip); one no
     passage holds is the figures check's to judge."""
     said = words - _MONTHS
-    if not said:
+    figures = [
+        f
+        for f in scan_figures(CITATION.sub(" ", sentence))
+        if f.kind != "date"
+        and not (f.kind == "count" and f.magnitude <= SMALL_COUNT)
+        # code's result (a margin it computed) stands on the computation, whatever else a passage holds
+        and not any(close_to(f, v, 0) for calc in calculations for v in calc_candidates(f, calc))
+    ]
+    if not said or not figures:
         return None
-    for figure in scan_figures(CITATION.sub(" ", sentence)):
-        if figure.kind == "date" or (figure.kind == "count" and figure.magnitude <= SMALL_COUNT):
-            continue
-        if any(close_to(figure, v, 0) for calc in calculations for v in calc_candidates(figure, calc)):
-            continue  # code's result (a margin it computed), whatever else the passage holds
-        places = _places(figure, cited) or _places(figure, others)
+    in_cited, in_others = _numbers(cited), None
+    for figure in figures:
+        places = _places(figure, in_cited)
+        if not places:
+            in_others = _numbers(others) if in_others is None else in_others
+            places = _places(figure, in_others)
         if places and not any(said & content_words(_beside(text, t), aliases) for text, t in places):
             return f"its figure {figure.text} is another line's in the passages"
     return None
@@ -272,12 +277,17 @@ def _beside(text: str, token: WrittenFigure) -> str:
     return text[max(0, start - _LABEL_BEFORE) : start] + " " + near
 
 
-def _places(figure: WrittenFigure, passages: Sequence[Passage]) -> list[tuple[str, WrittenFigure]]:
-    """(passage text, number) of every place the passages state the figure."""
+def _numbers(passages: Sequence[Passage]) -> list[tuple[Passage, EvidenceItem]]:
+    """The passages with their numbers read (once for all of a sentence's figures)."""
     items = evidence_items([{"label": p.label, "text": p.text} for p in passages], [])
-    return [
-        (p.text, t) for p, item in zip(passages, items, strict=True) for t in stating_tokens(figure, item)
-    ]
+    return list(zip(passages, items, strict=True))
+
+
+def _places(
+    figure: WrittenFigure, read: Sequence[tuple[Passage, EvidenceItem]]
+) -> list[tuple[str, WrittenFigure]]:
+    """(passage text, number) of every place the passages state the figure."""
+    return [(p.text, t) for p, item in read for t in stating_tokens(figure, item)]
 
 
 _QUOTED_LINE = re.compile(r"^\W*[^“”:]{0,160}:\s*“(?P<body>[^“”]{12,})”\s*\[(?P<label>[^\]]+)\]\W*$")

@@ -83,7 +83,7 @@ right after one: “… this milestone.” Kenvue …), but not after an abbrevi
 ("Apple Inc. (“Apple”) issued", "U.S. Bancorp")."""
 
 
-_MONTHS = frozenset(
+MONTH_NAMES = frozenset(
     "january february march april may june july august september october november december".split()
 )
 _NAME = re.compile(r"(?<=\s)[A-Z][A-Za-z]{2,}\b")
@@ -92,7 +92,7 @@ _NAME = re.compile(r"(?<=\s)[A-Z][A-Za-z]{2,}\b")
 def names_in(text: str) -> list[str]:
     """The names a text gives: capitalised words inside it, not its first word, not a month ("Google
     Cloud", "Services", "EBITDA" in "What drove Google Cloud revenue growth in Alphabet's 10-K?")."""
-    return [name for name in _NAME.findall(text.strip(" -*\n\t")) if name.lower() not in _MONTHS]
+    return [name for name in _NAME.findall(text.strip(" -*\n\t")) if name.lower() not in MONTH_NAMES]
 
 
 _PERIOD_WORD = r"(?!(?:FY|CY|Q[1-4]|H[12])\s?(?:\d{2}|\d{4})?\b)"  # "FY2020 revenue" names a period
