@@ -128,14 +128,18 @@ def best_match(
 ) -> str | None:
     """The company a question naming none is about: the one whose filings cover both ends of the
     periods it names (a range's two ends, not every quarter between them), then the best passage's."""
+    subjects = subject_companies(evidence, top=1, periods=asked_ends(targets), held=held)
+    return subjects[0] if subjects else None
+
+
+def asked_ends(targets: Sequence[dict[str, Any]]) -> list[tuple[int, int | None]]:
+    """The (fiscal year, quarter) of the first and last period asked (companions aside)."""
     periods = [
         (int(t["fiscal_year"]), t.get("fiscal_quarter"))
         for t in targets
         if t.get("fiscal_year") and not t.get("companion")
     ]
-    ends = list(dict.fromkeys(periods[:1] + periods[-1:]))
-    subjects = subject_companies(evidence, top=1, periods=ends, held=held)
-    return subjects[0] if subjects else None
+    return list(dict.fromkeys(periods[:1] + periods[-1:]))
 
 
 def _covers(found: tuple[Any, Any], period: tuple[int, int | None]) -> bool:

@@ -213,9 +213,7 @@ def support_problem(
         or _news_problem(sentence, cited)
         or _modality_problem(sentence, words, cited)
         or _cause_problem(sentence, cited, aliases)
-        or _line_problem(
-            sentence, cited, words, aliases, [p for p in passages.values() if p not in cited], calculations
-        )
+        or _line_problem(sentence, cited, words, aliases, passages, calculations)
     )
 
 
@@ -230,7 +228,7 @@ def _line_problem(
     cited: Sequence[Passage],
     words: set[str],
     aliases: Sequence[str],
-    others: Sequence[Passage],
+    passages: dict[str, Passage],
     calculations: Sequence[dict[str, Any]] = (),
 ) -> str | None:
     """A figure the sentence gives must stand in a cited passage beside one of the sentence's words:
@@ -253,7 +251,8 @@ def _line_problem(
     for figure in figures:
         places = _places(figure, in_cited)
         if not places:
-            in_others = _numbers(others) if in_others is None else in_others
+            if in_others is None:  # read only when a figure is missing from its cited passages
+                in_others = _numbers([p for p in passages.values() if p not in cited])
             places = _places(figure, in_others)
         if places and not any(said & content_words(_beside(text, t), aliases) for text, t in places):
             return f"its figure {figure.text} is another line's in the passages"

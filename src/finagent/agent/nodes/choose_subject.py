@@ -10,7 +10,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
-from finagent.agent.evidence import best_match, subject_companies, subject_note
+from finagent.agent.evidence import asked_ends, best_match, subject_companies, subject_note
 from finagent.agent.nodes.analyze import analyze
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
@@ -29,8 +29,11 @@ async def choose_subject(state: State, runtime: Runtime[Context]) -> dict[str, A
     """The plan of the question as if it named the best-matching company, with a note saying so; no
     update when no filing matched (the answer then says what was found)."""
     evidence = list(state.get("evidence") or [])
-    held = await asyncio.to_thread(_held, subject_companies(evidence, top=CANDIDATES))
-    subject = best_match(evidence, [dict(t) for t in state.get("targets") or []], held)
+    targets = [dict(t) for t in state.get("targets") or []]
+    # with no period asked, the store's inventory decides nothing: no query
+    candidates = subject_companies(evidence, top=CANDIDATES) if asked_ends(targets) else []
+    held = await asyncio.to_thread(_held, candidates)
+    subject = best_match(evidence, targets, held)
     if subject is None:
         return {}
     update = await analyze({**state, "tickers": [subject]}, runtime)
