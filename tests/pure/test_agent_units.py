@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from finagent.agent.evidence import assign_labels, condense, select_evidence
+from finagent.agent.evidence import assign_labels, condense, select_evidence, share_evidence
 from finagent.agent.state import append, append_unique, merge_evidence, reset
 from finagent.finance.citations import cited_labels
 from finagent.finance.figures.text import (
@@ -79,6 +79,17 @@ def test_select_evidence_keeps_a_place_for_the_periods_statement() -> None:
     assert [c["chunk_id"] for c in chosen] == [0, 1, 4]
     items[1]["statement"] = "balance_sheet"  # a statement already among the top: nothing changes
     assert [c["chunk_id"] for c in select_evidence(items, per_period=3)] == [0, 1, 2]
+
+
+def test_a_question_asking_no_figure_gives_no_place_to_a_statement() -> None:
+    """Boeing's production-rate plans: its three places go to the passages that discuss them, not
+    to the income statement ranked below them."""
+    items = [_ev(i, 1 - i / 10, ticker="BA", kind="10-K", period="FY2022") for i in range(5)]
+    items[4]["statement"] = "income_statement"
+    narrative, _ = share_evidence(items, per_period=3, figures=False)
+    assert [c["chunk_id"] for c in narrative] == [0, 1, 2]
+    figure, _ = share_evidence(items, per_period=3)
+    assert [c["chunk_id"] for c in figure] == [0, 1, 4]
 
 
 def test_cited_labels_reads_lists_and_ignores_other_brackets() -> None:

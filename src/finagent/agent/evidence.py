@@ -193,6 +193,7 @@ def share_evidence(
     per_period: int,
     max_items: int = 40,
     statements: Sequence[str] = (),
+    figures: bool = True,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """(chosen, left out): up to ``per_period`` chunks for each (ticker, period), shared out in rounds.
 
@@ -201,8 +202,10 @@ def share_evidence(
     in sort order. A period's best primary-statement chunk (the best of each of ``statements``, the
     ones the question needs, when given) always takes the last of its places: reported figures are
     read from statements, and narrative pages that repeat a figure by segment or region can outrank
-    the statement itself (3M's geographic table for "net sales"). ``left out`` names the
-    company-periods that got no place and counts the lower-ranked chunks cut.
+    the statement itself (3M's geographic table for "net sales"). A question asking no figure
+    (``figures`` false: "what production rate changes is Boeing forecasting") keeps none: its few
+    places go to the passages that discuss it. ``left out`` names the company-periods that got no
+    place and counts the lower-ranked chunks cut.
     """
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for item in evidence:
@@ -211,7 +214,7 @@ def share_evidence(
     for key, members in groups.items():
         ranked = sorted(members, key=lambda e: (-e["fused_score"], e["chunk_id"]))
         top = ranked[:per_period]
-        kept = _statements_kept(ranked, statements)
+        kept = _statements_kept(ranked, statements) if figures else []
         for item in kept:
             droppable = [e for e in reversed(top) if e not in kept]
             if item not in top and droppable:

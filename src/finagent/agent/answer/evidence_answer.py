@@ -294,7 +294,8 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
         evidence = favour_asked_lines(evidence, analysis["question"], phrases, periods)
     evidence = favour_parts_tables(state, evidence)
     needed = list(analysis.get("statements") or []) if formulas else []
-    items, item_chars, left_out = budgeted_evidence(evidence, context, needed)
+    figures = bool(formulas) or Ask.from_dict(analysis.get("ask")).computed
+    items, item_chars, left_out = budgeted_evidence(evidence, context, needed, figures)
     read = Read(items, item_chars, warnings=list(left_out))
     filings = [i for i in items if i["kind"] != "news"]
     read.facts = deterministic_facts(filings, phrases)

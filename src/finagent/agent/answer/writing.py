@@ -26,17 +26,18 @@ WRITER_CHARS = {"direct": 2400, "standard": 3600, "detailed": 5200, "deep": 7000
 
 
 def budgeted_evidence(
-    evidence: list[dict[str, Any]], context: Context, statements: Sequence[str] = ()
+    evidence: list[dict[str, Any]], context: Context, statements: Sequence[str] = (), figures: bool = True
 ) -> tuple[list[dict[str, Any]], int, list[str]]:
     """Best chunks per (ticker, period), the characters each may keep, and what was left out (named
     in warnings), within the budget the model can read in time (the local model reads ~100 tokens/s).
-    The statements a question's formulas read (``statements``) keep their place in each period."""
+    The statements a question's formulas read (``statements``) keep their place in each period; a
+    question asking no figure (``figures`` false) keeps no statement's."""
     groups = {(e.get("ticker"), e["period_label"]) for e in evidence}
     per_group = max(400, context.evidence_budget_chars // max(1, len(groups)))
     per_period = max(1, min(context.evidence_per_period, per_group // max(1, context.evidence_chars)))
     chars = min(context.evidence_chars, per_group // per_period)
     items, left_out = share_evidence(
-        evidence, per_period, max_items=context.max_evidence_items, statements=statements
+        evidence, per_period, max_items=context.max_evidence_items, statements=statements, figures=figures
     )
     return assign_labels(items), chars, left_out
 
