@@ -172,6 +172,27 @@ def _graded(question: str, answer: str, reference: str) -> tuple[str, str]:
     return verdict["verdict"], verdict["method"]
 
 
+def test_a_which_question_is_answered_by_the_name_the_references_sentence_is_about() -> None:
+    """The small judge refused MGM China, first, with the reference's 44%, as not saying which region
+    did worst. An answer opening with another region, or without the figure, is not decided so."""
+    question = "Which region had the worst topline performance for MGM during FY2022?"
+    reference = (
+        "MGM China experienced the worst topline performance amongst the other regions presented. "
+        "Its revenue declined 44% in FY2022 whereas the other regions presented increased their revenues."
+    )
+    right = (
+        "MGM China had the largest decline in MGM Resorts International's reportable segment net revenues "
+        "in FY2022: $673,593 thousand, against $1,210,761 thousand in FY2021, -44.4% (computed) [10K2]."
+    )
+    assert _graded(question, right, reference) == ("correct", "subject")
+    other = "Las Vegas Strip Resorts rose 77.3%; MGM China fell 44.4% (computed) [10K2]."
+    assert _graded(question, other, reference) == ("incorrect", "judge")
+    assert _graded(question, right.replace("-44.4%", "a fall"), reference)[0] == "incorrect"
+    # a name alone (no verb after it) is the short-name rule's, not this one's
+    answer = "Developed Rest of World fell most [10Q1]."
+    assert _graded("Which region?", answer, "Developed Rest of the World")[1] != "subject"
+
+
 def test_a_direction_with_its_figures_is_stated_when_the_answer_opens_with_that_direction() -> None:
     """The small judge refused "Amcor's quick ratio improved: it rose from 0.67 … to 0.69" as giving
     nothing on the quick ratio. A question asking which way a line moved is decided by the way the

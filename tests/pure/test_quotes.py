@@ -66,6 +66,35 @@ def test_the_part_a_question_asks_the_revenue_of_is_read_but_not_a_company() -> 
     assert parts_named(["Amazon Web Services", "AMZN"], names) == ["Amazon Web Services"]
 
 
+def test_a_forecast_is_found_by_the_year_it_looks_to() -> None:
+    """Asked what Boeing forecasts for FY2023, its 10-K for 2022 says what it expects in 2023."""
+    items = [
+        _item("10K1", "Changes to the expected delivery schedule could result in additional consideration."),
+        _item(
+            "10K2",
+            "The 787 program is producing at low rates and we expect to increase to 5 per month in 2023.",
+        ),
+    ]
+    terms = query_terms(["What production rate changes is Boeing forecasting for FY2023?"])
+    assert "[10K1]" in quoted_answer(items, terms, {}, limit=1)
+    assert "[10K2]" in quoted_answer(items, terms, {}, limit=1, ahead=["2023"])
+    # the year of the report itself is no forecast's
+    dated = [{**item, "fiscal_year": 2023} for item in items]
+    assert "[10K1]" in quoted_answer(dated, terms, {}, limit=1, ahead=["2023"])
+
+
+def test_labels_of_passages_added_later_follow_the_ones_given() -> None:
+    from finagent.agent.evidence import assign_labels
+
+    given = [
+        {"kind": "10-K", "label": "10K1"},
+        {"kind": "10-K", "label": "10K2"},
+        {"kind": "news", "label": "N1"},
+    ]
+    added = assign_labels([{"kind": "10-K"}, {"kind": "news"}, {"kind": "10-Q"}], after=given)
+    assert [a["label"] for a in added] == ["10K3", "N2", "10Q1"]
+
+
 def test_a_sentence_that_points_elsewhere_is_never_quoted() -> None:
     items = [
         _item(

@@ -272,6 +272,29 @@ def test_a_reply_naming_no_cause_does_not_answer_what_drove_it(writer: Any) -> N
     assert any("it names no cause, and the question asks what drove it" in w for w in out["warnings"])
 
 
+def test_the_quoted_answer_reads_past_the_passages_the_model_was_given(writer: Any) -> None:
+    """The model reads a period's three best passages; quoting costs no model time, so the sentence
+    that answers is found in the fifth, cited with a label of its own and checked like the rest."""
+    filler = [
+        "The Company designs, manufactures and markets smartphones and personal computers.",
+        "The Company's fiscal year is the 52- or 53-week period that ends on the last Saturday of September.",
+        "Gross margin percentage is calculated as gross margin divided by total net sales.",
+        "Operating expenses include research and development and selling costs of each quarter.",
+    ]
+    answer_text = "The Company plans to gradually increase iPhone production rates in 2025."
+    passages = [
+        {**EIGHT_K, "chunk_id": 10 + n, "kind": "10-Q", "fused_score": 0.9 - n / 10, "text": text}
+        for n, text in enumerate([*filler, answer_text])
+    ]
+    out, models = writer(["", ""], passages, question="What production rate changes does Apple plan?")
+    answer = out["answer"]
+    assert answer_text not in models.prompts("generate")[0]  # the model was given three passages
+    assert answer.startswith("In the sources' own words:"), answer
+    assert f"“{answer_text}” [" in answer, answer
+    assert [c["chunk_id"] for c in out["citations"]] == [14]
+    assert f"[{out['citations'][0]['label']}]" not in models.prompts("generate")[0]  # a label of its own
+
+
 def test_no_answer_and_no_passage_scores_zero(writer: Any) -> None:
     out, _ = writer(["", ""], [])
     assert out["answer"] == "finagent could not answer this question from the evidence it found."

@@ -280,9 +280,15 @@ def _period_sort_key(item: dict[str, Any]) -> tuple[int, int]:
     return (item.get("fiscal_year") or 0, item.get("fiscal_quarter") or 5)
 
 
-def assign_labels(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Give each item its citation label ("10Q1", "10K1", "1", "N1"), numbered per kind."""
+def assign_labels(
+    items: Sequence[dict[str, Any]], after: Sequence[dict[str, Any]] = ()
+) -> list[dict[str, Any]]:
+    """Give each item its citation label ("10Q1", "10K1", "1", "N1"), numbered per kind, after the
+    labels the items ``after`` already hold (passages added to an answer's evidence keep theirs)."""
     counters: dict[str, int] = defaultdict(int)
+    for held in after:
+        if numbered := re.fullmatch(r"(.*?)(\d+)", str(held.get("label") or "")):
+            counters[numbered[1]] = max(counters[numbered[1]], int(numbered[2]))
     labelled = []
     for item in items:
         prefix = LABEL_PREFIX.get(item["kind"], OTHER_PREFIX)

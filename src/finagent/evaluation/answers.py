@@ -82,6 +82,30 @@ def leads_with_reference_name(answer: str, reference: str) -> bool:
     return opening.startswith(re.sub(r"^(?:the)\s+", "", name.strip(), flags=re.I).lower())
 
 
+_SUBJECT = re.compile(
+    r"^(?:The\s+)?((?:[A-Z][\w&.'’-]*)(?:\s+(?:[A-Z][\w&.'’-]*|&|of|and|the))*)\s+(?!(?:of|and|the)\b)[a-z]"
+)
+_TRAILING_LINK = re.compile(r"(?:\s+(?:of|and|the|&))+$")
+
+
+def leads_with_reference_subject(answer: str, reference: str, question: str) -> bool:
+    """A which-question's reference whose first sentence has a name for its subject ("MGM China
+    experienced the worst topline performance …") is stated when the answer's first sentence opens
+    with that name (the gate has checked the figures): the small judge refused "MGM China had the
+    largest decline in MGM's reportable segment net revenues in FY2022 … -44.4%" as not saying which
+    region did worst. Over the 250 stored answers with hand verdicts this fires on 2, both right."""
+    if not _NAME_QUESTION.search(question) or leading_yes_no(reference):
+        return False
+    subject = _SUBJECT.match(_first_sentence(reference).strip())
+    if subject is None:
+        return False
+    name = _TRAILING_LINK.sub("", subject.group(1)).lower()
+    if len(name.split()) > _NAME_WORDS:
+        return False
+    first = re.sub(r"^(?:the)\s+", "", _first_sentence(answer).strip(), flags=re.I).lower()
+    return first.startswith(name) and not first[len(name) : len(name) + 1].isalnum()
+
+
 _DIRECTIONS = {
     "up": re.compile(r"\b(improv\w*|increas\w*|rose|rise[sn]?|grew|higher|strengthen\w*)\b", re.I),
     "down": re.compile(
@@ -196,6 +220,9 @@ async def grade(
     if any(leads_with_reference_name(answer, r) for r in passed):
         reason = "the answer's first sentence opens with the reference's name, and states its figures"
         return {"verdict": "correct", "method": "name and figures", "reason": reason}
+    if any(leads_with_reference_subject(answer, r, question) for r in passed):
+        reason = "the answer's first sentence opens with the name the reference's answers the question with"
+        return {"verdict": "correct", "method": "subject", "reason": reason}
     if any(leads_with_reference_figures(answer, r, question) for r in passed):
         reason = "the answer's first sentence states every figure of the reference"
         return {"verdict": "correct", "method": "first-sentence figures", "reason": reason}

@@ -663,15 +663,40 @@ def _calculation_line(calc: dict[str, Any]) -> str:
     return f"- {calc['ticker']} {describe_calculation(calc)} (computed: {calc['expression']})"
 
 
-def _in_their_words(items: list[dict[str, Any]], analysis: Analysis, why: str) -> tuple[str, str]:
+QUOTE_POOL = 8
+"""Passages of each company and period read for sentences to quote: quoting costs no model time, so
+it reads past the few passages the model was given."""
+
+
+def _quotable(state: State, read: Read) -> list[dict[str, Any]]:
+    """The read passages, then the next-best found for the same companies and periods (labelled after
+    them and added to the answer's evidence, so a quote of one is cited and checked like the rest)."""
+
+    def group(item: dict[str, Any]) -> tuple[Any, str]:
+        return item.get("ticker"), item["period_label"]
+
+    held = {i.get("chunk_id") for i in read.items}
+    ranked = sorted(state.get("evidence") or [], key=lambda e: (-e["fused_score"], e["chunk_id"]))
+    more: list[dict[str, Any]] = []
+    for key in {group(i) for i in read.items}:
+        room = QUOTE_POOL - sum(group(i) == key for i in read.items)
+        fresh = [e for e in ranked if group(e) == key and e["chunk_id"] not in held]
+        more += fresh[: max(0, room)]
+    read.items = [*read.items, *assign_labels(more, after=read.items)]
+    return read.items
+
+
+def _in_their_words(state: State, read: Read, why: str) -> tuple[str, str]:
     """The answer when the model's was none: the passages' own sentences that answer, else a plain
     statement of what could not be answered."""
+    analysis = state["analysis"]
     quoted = quoted_answer(
-        items,
+        _quotable(state, read),
         list(analysis.get("terms") or []),
         analysis.get("names") or {},
         why=bool(analysis.get("narrative")),
         named=analysis.get("named") or [],
+        ahead=sorted(years_asked(state)) if analysis.get("forecast") else (),
     )
     if quoted:
         return quoted, f"the model's answer was not an answer ({why}); the sources' own sentences are quoted"
@@ -681,8 +706,7 @@ def _in_their_words(items: list[dict[str, Any]], analysis: Analysis, why: str) -
 
 def _quoted(state: State, read: Read, tools: list[dict[str, Any]]) -> dict[str, Any] | None:
     """A narrative answer in the passages' own sentences, without the model (None: none answers)."""
-    analysis = state["analysis"]
-    answer, _ = _in_their_words(read.items, analysis, "")
+    answer, _ = _in_their_words(state, read, "")
     if not answer.startswith(QUOTED_LEAD):
         return None
     citations = resolve_citations(answer, {i["label"]: i for i in read.items}, {t["label"]: t for t in tools})
@@ -832,7 +856,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     # prose naming no cause for a what-drove question gives way to the passages' own causes, quoted
     not_an_answer = None if first else why_no_answer(drafted, bool(analysis.get("drivers")))
     if not_an_answer:
-        answer, note = _in_their_words(read.items, analysis, not_an_answer)
+        answer, note = _in_their_words(state, read, not_an_answer)
         if computed_lines := _computed_lines(
             read.calculations
         ):  # code's results stand whatever the model wrote

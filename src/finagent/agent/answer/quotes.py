@@ -36,10 +36,19 @@ def source_phrase(item: dict[str, Any], names: dict[str, list[str]]) -> str:
 
 
 def _candidates(
-    item: dict[str, Any], terms: Set[str], why: bool, named: Set[str] = frozenset()
+    item: dict[str, Any],
+    terms: Set[str],
+    why: bool,
+    named: Set[str] = frozenset(),
+    ahead: Sequence[str] = (),
 ) -> list[tuple[float, int, str]]:
     """(score, position, sentence) of the item's sentences sharing a term: one point per term, one more
-    per name of the question (its line or segment: "Google Cloud"), half for a stated cause."""
+    per name of the question (its line or segment: "Google Cloud"), half for a stated cause, and one
+    for naming a year a forecast question looks to that is after its report's ("expect to … in 2023"
+    in the 10-K for 2022, asked what Boeing forecasts for FY2023)."""
+    own = item.get("fiscal_year") or 0
+    later = [year for year in ahead if int(year) > own]
+    looked_to = re.compile(rf"\b(?:{'|'.join(later)})\b") if later else None
     found = []
     lines = [ln for ln in (item.get("text") or "").splitlines() if ln.strip() and "|" not in ln]
     for position, sentence in enumerate(_SPLIT.split(" ".join(lines))):
@@ -55,7 +64,8 @@ def _candidates(
         shared = len(terms & words)
         if shared:
             cause = 0.5 if why and _CAUSE.search(sentence) else 0.0
-            found.append((shared + len(named & words) + cause, position, sentence))
+            year = 1.0 if looked_to and looked_to.search(sentence) else 0.0
+            found.append((shared + len(named & words) + cause + year, position, sentence))
     return found
 
 
@@ -91,16 +101,18 @@ def quoted_answer(
     why: bool = False,
     limit: int = 3,
     named: Sequence[str] = (),
+    ahead: Sequence[str] = (),
 ) -> str:
     """The ``limit`` passage sentences sharing most of the question's terms (its names, other than the
     companies', counting twice), filings before news and an 8-K's own Items before its exhibits, the
-    best first, none sharing half the best one's score or less; empty when no sentence shares a term."""
+    best first, none sharing half the best one's score or less; empty when no sentence shares a term.
+    A forecast question's years (``ahead``) lift the sentences that name them."""
     wanted = content_words(" ".join(terms))
     companies = content_words(" ".join([*names, *(alias for aliases in names.values() for alias in aliases)]))
     own_names = content_words(" ".join(named)) - companies
     picked: list[tuple[float, int, int, str]] = []
     for rank, item in enumerate(items):
-        best = sorted(_candidates(item, wanted, why, own_names), reverse=True)[:2]
+        best = sorted(_candidates(item, wanted, why, own_names, ahead), reverse=True)[:2]
         news = 1 if item.get("kind") == "news" else 0
         # an 8-K's account of its event
         own = 1 if event_item(item.get("kind"), item.get("section"), item.get("text") or "") else 0
