@@ -678,7 +678,7 @@ def _quotable(state: State, read: Read) -> list[dict[str, Any]]:
     held = {i.get("chunk_id") for i in read.items}
     ranked = sorted(state.get("evidence") or [], key=lambda e: (-e["fused_score"], e["chunk_id"]))
     more: list[dict[str, Any]] = []
-    for key in {group(i) for i in read.items}:
+    for key in dict.fromkeys(group(i) for i in read.items):  # in the read passages' order
         room = QUOTE_POOL - sum(group(i) == key for i in read.items)
         fresh = [e for e in ranked if group(e) == key and e["chunk_id"] not in held]
         more += fresh[: max(0, room)]
