@@ -223,13 +223,28 @@ def test_short_real_answers_are_answers(text: str) -> None:
             "No. Apple Inc. (“Apple”) issued a press release [8K1].",
             ["No.", "Apple Inc. (“Apple”) issued a press release [8K1]."],
         ),
+        (
+            "Yes. Mary N. Dillon was the CEO of Ulta Beauty [8K1]. She joined in 2022.",
+            ["Yes.", "Mary N. Dillon was the CEO of Ulta Beauty [8K1].", "She joined in 2022."],
+        ),
     ],
 )
 def test_a_sentence_does_not_end_at_an_abbreviation(text: str, expected: list[str]) -> None:
-    """Withholding a sentence cut at "U.S." would leave its tail ("export controls on its business.")."""
+    """Withholding a sentence cut at "U.S." would leave its tail ("export controls on its business."),
+    and one cut at a middle initial ("Mary N.") is checked as two claims, neither whole."""
     from finagent.agent.answer.prose import sentences
 
     assert [s.strip() for _, s in sentences(text)] == expected
+
+
+def test_a_passage_sentence_does_not_end_at_a_middle_initial() -> None:
+    from finagent.finance.words import SENTENCE_BREAK
+
+    text = "Mary N. Dillon, former CEO of Ulta Beauty, Inc., has been appointed. U.S. sales rose."
+    assert SENTENCE_BREAK.split(text) == [
+        "Mary N. Dillon, former CEO of Ulta Beauty, Inc., has been appointed.",
+        "U.S. sales rose.",
+    ]
 
 
 def test_a_numbered_list_is_split_into_its_items_not_at_their_numbers() -> None:

@@ -74,13 +74,13 @@ NAME_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "vs")
 """Abbreviations whose period ends no sentence ("Apple Inc. (“Apple”) issued"), in filings and answers."""
 
 SENTENCE_BREAK = re.compile(
-    r"(?:(?<=[.!?])|(?<=[.!?][\"”’]))(?<!\.[A-Z]\.)"
+    r"(?:(?<=[.!?])|(?<=[.!?][\"”’]))(?<!\b[A-Z]\.)"
     + "".join(rf"(?<!\b{word}\.)" for word in (*NAME_ABBREVIATIONS, "No", "Mr", "Ms", "Dr"))
     + r"\s+"
 )
 """The space between two sentences of a filing or an answer: after . ! or ? (or a quotation closed
 right after one: “… this milestone.” Kenvue …), but not after an abbreviation of a name
-("Apple Inc. (“Apple”) issued", "U.S. Bancorp")."""
+("Apple Inc. (“Apple”) issued", "U.S. Bancorp") or an initial ("Mary N. Dillon")."""
 
 
 MONTH_NAMES = frozenset(

@@ -60,10 +60,11 @@ _SUPERLATIVE = re.compile(
 )
 _LOW = frozenset({"lowest", "smallest", "least", "weakest"})
 # A sentence ends at . ! ? followed by a space or the end (never inside "5.5%" or "$1.23"), never at a
-# list number ("1. The …"), an abbreviation ("U.S. export controls", "Apple Inc. (“Apple”)") or before
-# a lower-case word, and before a numbered list its colon ends the lead-in.
+# list number ("1. The …"), an abbreviation or an initial ("U.S. export controls", "Apple Inc.
+# (“Apple”)", "Mary N. Dillon") or before a lower-case word, and before a numbered list its colon ends
+# the lead-in.
 _SENTENCE = re.compile(
-    r".+?(?:(?<!^\d)(?<![\s:(]\d)(?<![\s:(]\d\d)(?<!\.[A-Z])"
+    r".+?(?:(?<!^\d)(?<![\s:(]\d)(?<![\s:(]\d\d)(?<!\b[A-Z])"
     + "".join(rf"(?<!\b{word})" for word in NAME_ABBREVIATIONS)
     + r"[.!?](?=\s|$)(?![ \t]+[a-z])|:(?=\s+\d{1,2}\.\s)|\n|$)",
     re.S,
