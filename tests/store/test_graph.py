@@ -461,7 +461,7 @@ def test_a_question_of_one_word_said_many_times_is_read_once(store: Database, se
 
 
 def test_subject_companies_rank_by_the_best_passage_and_skip_news() -> None:
-    from finagent.agent.evidence import best_match, subject_companies, subject_note
+    from finagent.agent.evidence import also_holding, best_match, subject_companies, subject_note
 
     items = [
         {"ticker": "MSFT", "kind": "10-Q", "fused_score": 0.4},
@@ -496,6 +496,14 @@ def test_subject_companies_rank_by_the_best_passage_and_skip_news() -> None:
     assert best_match(found_first, asked) == "ULTA"
     held: dict[str, set[tuple[int, int | None]]] = {"ULTA": {(2023, None)}, "BBY": {(2023, None), (2024, 2)}}
     assert best_match(found_first, asked, held) == "BBY"
+    # another company that reported both periods is named beside the one answered for
+    both = {**held, "CRM": {(2023, None), (2024, 2)}}
+    assert also_holding("BBY", asked, both) == ["CRM"] and also_holding("BBY", [], both) == []
+    assert subject_note(["BBY"], ["CRM"]) == (
+        "The question names no company; the filings that match it best are BBY's, so this answer is about "
+        "BBY. CRM also reported the periods asked: name a company to have it answered for it."
+    )
+    assert "also reported" not in subject_note(["BBY"], also_holding("BBY", asked, held))
     assert "about AAPL and MSFT" in subject_note(["AAPL", "MSFT"])
     assert "about AAPL, MSFT and NVDA" in subject_note(["AAPL", "MSFT", "NVDA"])
 

@@ -132,6 +132,21 @@ def best_match(
     return subjects[0] if subjects else None
 
 
+def also_holding(
+    subject: str,
+    targets: Sequence[dict[str, Any]],
+    held: Mapping[str, Collection[tuple[int, int | None]]],
+) -> list[str]:
+    """The other companies whose stored reports cover both ends of the periods asked: a question
+    naming no company could be about them too (Best Buy's cash beside Salesforce's)."""
+    ends = asked_ends(targets)
+    return [
+        ticker
+        for ticker, periods in held.items()
+        if ticker != subject and ends and all(any(_covers(p, end) for p in periods) for end in ends)
+    ]
+
+
 def asked_ends(targets: Sequence[dict[str, Any]]) -> list[tuple[int, int | None]]:
     """The (fiscal year, quarter) of the first and last period asked (companions aside)."""
     periods = [
@@ -151,12 +166,22 @@ def _covers(found: tuple[Any, Any], period: tuple[int, int | None]) -> bool:
     )
 
 
-def subject_note(tickers: Sequence[str]) -> str:
-    """One sentence naming the companies an answer to a company-less question is about."""
-    names = " and ".join([", ".join(tickers[:-1]), tickers[-1]] if len(tickers) > 1 else tickers)
-    return (
+def _listed(tickers: Sequence[str]) -> str:
+    return " and ".join([", ".join(tickers[:-1]), tickers[-1]] if len(tickers) > 1 else tickers)
+
+
+def subject_note(tickers: Sequence[str], also: Sequence[str] = ()) -> str:
+    """One sentence naming the companies an answer to a company-less question is about, and one more
+    naming the others whose reports hold the periods asked (``also``): the reader can ask for them."""
+    names = _listed(tickers)
+    note = (
         f"{SCOPE_NOTE_LEAD}; the filings that match it best are {names}'s, so this answer is about {names}."
     )
+    if also:
+        note += (
+            f" {_listed(also)} also reported the periods asked: name a company to have it answered for it."
+        )
+    return note
 
 
 def query_terms(phrases: Iterable[str]) -> list[str]:

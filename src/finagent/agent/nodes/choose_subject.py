@@ -10,7 +10,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
-from finagent.agent.evidence import asked_ends, best_match, subject_companies, subject_note
+from finagent.agent.evidence import also_holding, asked_ends, best_match, subject_companies, subject_note
 from finagent.agent.nodes.analyze import analyze
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
@@ -37,7 +37,7 @@ async def choose_subject(state: State, runtime: Runtime[Context]) -> dict[str, A
     if subject is None:
         return {}
     update = await analyze({**state, "tickers": [subject]}, runtime)
-    note = subject_note([subject])
+    note = subject_note([subject], also_holding(subject, targets, held))
     update["analysis"] = {**update["analysis"], "subject_note": note, "subject_needed": False}
     return update
 
