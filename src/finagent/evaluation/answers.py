@@ -77,9 +77,17 @@ def leads_with_reference_name(answer: str, reference: str) -> bool:
     words = name.split()
     if not words or len(words) > _NAME_WORDS or re.search(r"['’]s\b", name):
         return False  # "AMCOR's Adj. EBITDA was …" is a sentence, not a name
-    first = SENTENCE_BREAK.split(first_prose_line(answer), maxsplit=1)[0]
-    opening = re.sub(r"^(?:the)\s+", "", first.strip(), flags=re.I).lower()
-    return opening.startswith(re.sub(r"^(?:the)\s+", "", name.strip(), flags=re.I).lower())
+    return _opening(answer).startswith(_without_article(name))
+
+
+def _without_article(text: str) -> str:
+    """Lower case, without a leading "the": "The Entertainment segment" opens as "entertainment …"."""
+    return re.sub(r"^(?:the)\s+", "", text.strip(), flags=re.I).lower()
+
+
+def _opening(answer: str) -> str:
+    """The answer's first sentence as a name is looked for at its start."""
+    return _without_article(_first_sentence(answer))
 
 
 _SUBJECT = re.compile(
@@ -102,7 +110,7 @@ def leads_with_reference_subject(answer: str, reference: str, question: str) -> 
     name = _TRAILING_LINK.sub("", subject.group(1)).lower()
     if len(name.split()) > _NAME_WORDS:
         return False
-    first = re.sub(r"^(?:the)\s+", "", _first_sentence(answer).strip(), flags=re.I).lower()
+    first = _opening(answer)
     return first.startswith(name) and not first[len(name) : len(name) + 1].isalnum()
 
 
@@ -221,7 +229,7 @@ async def grade(
         reason = "the answer's first sentence opens with the reference's name, and states its figures"
         return {"verdict": "correct", "method": "name and figures", "reason": reason}
     if any(leads_with_reference_subject(answer, r, question) for r in passed):
-        reason = "the answer's first sentence opens with the name the reference's answers the question with"
+        reason = "the answer's first sentence opens with the name the reference's first sentence is about"
         return {"verdict": "correct", "method": "subject", "reason": reason}
     if any(leads_with_reference_figures(answer, r, question) for r in passed):
         reason = "the answer's first sentence states every figure of the reference"
