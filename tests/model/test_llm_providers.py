@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import httpx
 import pytest
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
@@ -171,7 +172,7 @@ def test_make_chat_model(make: Any) -> None:
     assert (openai.model_name, openai.max_tokens, openai.request_timeout, openai.max_retries) == (
         "gpt-x",
         123,
-        33.0,
+        httpx.Timeout(33.0),
         4,
     )
     cerebras = make_chat_model("cerebras", settings, model="llama-3.3-70b", max_tokens=50, temperature=0.3)
@@ -444,6 +445,8 @@ class FakeAPI:
         api = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.0"
+
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
                 api.requests.append({"path": self.path, "body": body})
@@ -465,11 +468,16 @@ class FakeAPI:
             def log_message(self, format: str, *args: Any) -> None:
                 pass
 
+        self.handler = Handler
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
         self.thread.start()
+
+    def keep_alive(self) -> None:
+        """Keep each connection open for the next request, as real servers do (HTTP/1.1)."""
+        self.handler.protocol_version = "HTTP/1.1"
 
     def close(self) -> None:
         self.server.shutdown()
@@ -574,3 +582,28 @@ def test_role_chain_falls_back_over_http(make: Any, api: FakeAPI, monkeypatch: p
         "qwen-3-235b-a22b-instruct-2507",
         "gpt-4o-mini",
     ]
+
+
+def test_a_role_model_serves_one_event_loop_after_another(
+    make: Any, api: FakeAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The blocking ``ask`` runs each question in a new event loop. A model kept from an earlier loop
+    held that loop's pooled connection and failed every later call ("Event loop is closed")."""
+    from finagent.agent.context import Context
+    from finagent.agent.resources import AgentResources
+
+    monkeypatch.setattr(providers, "local_model_available", lambda settings: False)  # no fallback
+    api.keep_alive()
+    api.script = [(200, completion(GOOD))]
+    resources = AgentResources(make(openai_base_url=f"{api.url}/v1", llm_max_retries=0))
+    context = Context(provider="openai")
+
+    async def one_question() -> tuple[Picks, list[LLMCall]]:  # as a graph node asks for its model
+        model = resources.chat_model("analyze", context)
+        return await structured_call(model, MESSAGES, Picks, role="analyze", default=DEFAULT)
+
+    for _ in range(3):
+        value, calls = asyncio.run(one_question())
+        assert calls[-1].ok, calls[-1].error
+        assert value.tickers == ["AMZN"]
+    assert len(api.requests) == 3

@@ -6,8 +6,10 @@ exit. Tests swap them with ``configure_resources`` (e.g. a scripted chat model).
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -43,7 +45,12 @@ class AgentResources:
         self._db: Database | None = None
         self._lock = threading.Lock()
         self._query_vectors: dict[str, np.ndarray] = {}
-        self._models: dict[tuple[str, str, str | None, int], Runnable] = {}
+        # per event loop: a model's HTTP client pools connections bound to the loop that opened them,
+        # and the blocking ``ask`` runs each question in a loop of its own
+        self._models: weakref.WeakKeyDictionary[Any, dict[tuple[str, str, str | None, int], Runnable]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._loopless: dict[tuple[str, str, str | None, int], Runnable] = {}
 
     # -- store -----------------------------------------------------------------------------
     def database(self) -> Database:
@@ -99,14 +106,23 @@ class AgentResources:
         cap = min(MAX_TOKENS[role], max_tokens or MAX_TOKENS[role])
         key = (role, context.provider, override, cap)
         with self._lock:
-            if key not in self._models:
+            models = self._models_of_this_loop()
+            if key not in models:
                 settings = self.settings
                 if override:
                     settings = settings.model_copy(update={f"{llm_role}_model": override})
-                self._models[key] = chat_model_for_role(
+                models[key] = chat_model_for_role(
                     llm_role, settings, provider=context.provider, max_tokens=cap
                 )
-            return self._models[key]
+            return models[key]
+
+    def _models_of_this_loop(self) -> dict[tuple[str, str, str | None, int], Runnable]:
+        """The role models made in the running event loop (forgotten with it), or outside any loop."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return self._loopless
+        return self._models.setdefault(loop, {})
 
     def close(self) -> None:
         with self._lock:

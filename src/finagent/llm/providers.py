@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, Literal, cast, get_args
 
+import httpx
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import BaseMessage
@@ -178,7 +179,7 @@ def make_chat_model(
             model=model or settings.openai_model,
             api_key=key,
             base_url=settings.openai_base_url,
-            timeout=settings.llm_timeout,
+            timeout=_own_client(settings.llm_timeout),
             max_retries=settings.llm_max_retries,
             max_completion_tokens=max_tokens,
             temperature=temperature,
@@ -206,7 +207,7 @@ def make_chat_model(
             model=model or local_server.model_name,
             api_key=SecretStr(local_server.api_key),
             base_url=local_server.base_url,
-            timeout=max(settings.llm_timeout, LOCAL_MIN_TIMEOUT),
+            timeout=_own_client(max(settings.llm_timeout, LOCAL_MIN_TIMEOUT)),
             max_retries=0,
             max_completion_tokens=max_tokens,
             temperature=temperature,
@@ -215,6 +216,14 @@ def make_chat_model(
             local_server=local_server,
         )
     raise ConfigError(f"unknown LLM provider {provider!r}")
+
+
+def _own_client(seconds: float) -> httpx.Timeout:
+    """A timeout the OpenAI-style clients cannot share: given a plain number, langchain-openai hands
+    every model of a server one process-wide HTTP client, whose pooled connections belong to the event
+    loop that opened them, so a question asked in a later loop (each blocking ``ask``) failed with
+    "Event loop is closed". Each model (one per loop, see AgentResources) then opens its own."""
+    return httpx.Timeout(seconds)
 
 
 def role_models(
