@@ -133,6 +133,22 @@ def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tm
     held_back = finagent([*answer_args, "--half", "C"], db_url, tmp_path)
     assert_clean_failure(held_back, "unknown half 'C'")
 
+    # retrieval with the model analyzing: every question's analysis is the model's (each question
+    # runs in an event loop of its own; a model kept from the first loop failed all later calls)
+    asked = tmp_path / "narrative.jsonl"
+    narrative = ["What risks does 3M describe in its annual report?", "What does 3M say about its lawsuits?"]
+    asked.write_text(
+        "".join(
+            json.dumps({**question, "id": f"n{i}", "question": q}) + "\n" for i, q in enumerate(narrative)
+        )
+    )
+    modelled = ["eval", "retrieval", "financebench", "--split", str(asked), "--database", name]
+    result = finagent(
+        [*modelled, "--provider", "local", "--output", str(stem)], db_url, tmp_path, timeout=600
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 questions" in result.stdout and "failed" not in result.stderr, result.stderr
+
 
 def test_build_corpus_bad_input(db_url: str, tmp_path: Path) -> None:
     assert_clean_failure(

@@ -8,6 +8,7 @@ benchmark names. ``finagent`` runs the graph's own analyze → resolve → searc
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +32,7 @@ from finagent.errors import FinagentError
 Ranked = list[tuple[int, int, int | None]]  # (chunk id, document id, page)
 SYSTEMS = ("dense", "seed-hybrid", "finagent")
 _YEAR = re.compile(r"\b(19[89]\d|20[0-4]\d)\b")
+_log = logging.getLogger(__name__)
 
 
 class NoModel(BaseChatModel):
@@ -80,6 +82,8 @@ async def _finagent(question: str, k: int, context: Context) -> Ranked:
     runtime: Any = _Runtime(context)
     state: dict[str, Any] = {"question": question}
     state |= await analyze(state, runtime)  # type: ignore[arg-type]
+    if context.provider:
+        _report_failed_calls(question, state.get("llm_calls") or [])
     state |= await resolve_periods_node(state, runtime)  # type: ignore[arg-type]
     sends = [s for s in plan_searches(state, runtime) if s.node == "search"]  # type: ignore[arg-type]
     results = await asyncio.gather(*(search(send.arg, runtime) for send in sends))
@@ -93,6 +97,14 @@ async def _finagent(question: str, k: int, context: Context) -> Ranked:
         ranked = interleave_groups(ranked)
     ranked = ranked[:k]
     return [(e["chunk_id"], e["document_id"], e["page"]) for e in ranked]
+
+
+def _report_failed_calls(question: str, calls: list[Any]) -> None:
+    """Say when the model asked to analyze a question did not answer: its searches then ran on the
+    question's own words, and a run measuring the model's analysis must not pass for one."""
+    for call in calls:
+        if isinstance(call, dict) and not call.get("ok", True):
+            _log.warning("the model's analysis of %r failed (%s)", question[:80], call.get("error"))
 
 
 def finagent_system(context: Context) -> Callable[[AgentResources, str, int], Ranked]:
