@@ -607,3 +607,4 @@ def test_a_role_model_serves_one_event_loop_after_another(
         assert calls[-1].ok, calls[-1].error
         assert value.tickers == ["AMZN"]
     assert len(api.requests) == 3
+    assert len(resources._models) <= 1  # the models of ended loops are let go

@@ -122,6 +122,8 @@ class AgentResources:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return self._loopless
+        for ended in [other for other in self._models if other.is_closed()]:
+            del self._models[ended]  # its clients may refer to it, which weak keys alone cannot free
         return self._models.setdefault(loop, {})
 
     def close(self) -> None:
