@@ -112,9 +112,7 @@ def subject_companies(
     covered: dict[str, set[tuple[int, int | None]]] = {}
     for item in filings:
         found = [(item.get("fiscal_year"), item.get("fiscal_quarter")), *(held or {}).get(item["ticker"], ())]
-        covered.setdefault(item["ticker"], set()).update(
-            p for p in periods if any(_covers(f, p) for f in found)
-        )
+        covered.setdefault(item["ticker"], set()).update(_covered(found, periods))
     ranked = sorted(
         filings, key=lambda i: (-len(covered.get(i["ticker"], ())), -float(i.get("fused_score") or 0.0))
     )
@@ -143,7 +141,7 @@ def also_holding(
     return [
         ticker
         for ticker, periods in held.items()
-        if ticker != subject and ends and all(any(_covers(p, end) for p in periods) for end in ends)
+        if ticker != subject and ends and _covered(periods, ends) == set(ends)
     ]
 
 
@@ -155,6 +153,14 @@ def asked_ends(targets: Sequence[dict[str, Any]]) -> list[tuple[int, int | None]
         if t.get("fiscal_year") and not t.get("companion")
     ]
     return list(dict.fromkeys(periods[:1] + periods[-1:]))
+
+
+def _covered(
+    found: Iterable[tuple[Any, Any]], asked: Iterable[tuple[int, int | None]]
+) -> set[tuple[int, int | None]]:
+    """The asked periods that one of the reports ``found`` is of."""
+    reports = list(found)
+    return {period for period in asked if any(_covers(report, period) for report in reports)}
 
 
 def _covers(found: tuple[Any, Any], period: tuple[int, int | None]) -> bool:

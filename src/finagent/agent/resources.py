@@ -30,6 +30,9 @@ QUERY_VECTOR_CACHE = 4096  # phrases kept embedded in a long-running server (old
 MAX_TOKENS = {"analyze": 320, "extract": 700, "generate": 450, "prose": 250, "evaluate": 160}
 
 
+_ModelKey = tuple[str, str | None, str | None, int]  # role, provider, model override, token cap
+
+
 class AgentResources:
     """Lazily opened handles; thread-safe so parallel search branches can share them."""
 
@@ -47,10 +50,10 @@ class AgentResources:
         self._query_vectors: dict[str, np.ndarray] = {}
         # per event loop: a model's HTTP client pools connections bound to the loop that opened them,
         # and the blocking ``ask`` runs each question in a loop of its own
-        self._models: weakref.WeakKeyDictionary[Any, dict[tuple[str, str, str | None, int], Runnable]] = (
+        self._models: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[_ModelKey, Runnable]] = (
             weakref.WeakKeyDictionary()
         )
-        self._loopless: dict[tuple[str, str, str | None, int], Runnable] = {}
+        self._loopless: dict[_ModelKey, Runnable] = {}
 
     # -- store -----------------------------------------------------------------------------
     def database(self) -> Database:
@@ -116,7 +119,7 @@ class AgentResources:
                 )
             return models[key]
 
-    def _models_of_this_loop(self) -> dict[tuple[str, str, str | None, int], Runnable]:
+    def _models_of_this_loop(self) -> dict[_ModelKey, Runnable]:
         """The role models made in the running event loop (forgotten with it), or outside any loop."""
         try:
             loop = asyncio.get_running_loop()
