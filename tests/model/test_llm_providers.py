@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import httpx
 import pytest
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
@@ -172,9 +171,10 @@ def test_make_chat_model(make: Any) -> None:
     assert (openai.model_name, openai.max_tokens, openai.request_timeout, openai.max_retries) == (
         "gpt-x",
         123,
-        httpx.Timeout(33.0),
+        33.0,
         4,
     )
+    assert openai.http_client is None and openai.http_async_client is None  # the SDK builds its own
     cerebras = make_chat_model("cerebras", settings, model="llama-3.3-70b", max_tokens=50, temperature=0.3)
     assert isinstance(cerebras, ChatCerebras)
     assert (cerebras.model, cerebras.max_tokens, cerebras.timeout, cerebras.max_retries) == (

@@ -48,3 +48,45 @@ def test_queries_run_only_in_db() -> None:
         and any(word in path.read_text() for word in (".execute(", ".executemany(", "read_sql("))
     ]
     assert outside == []
+
+
+HTTP_LIBRARIES = {"httpx", "httpx2", "aiohttp", "requests", "urllib3", "httpcore"}
+SDK_TRANSPORT_ARGUMENTS = {
+    "http_client",
+    "http_async_client",
+    "transport",
+    "DefaultHttpxClient",
+    "DefaultAsyncHttpxClient",
+    "DefaultHttpx2Client",
+    "DefaultAsyncHttpx2Client",
+}
+
+
+def _transport_uses(path: Path) -> list[str]:
+    """The HTTP-library imports and SDK transport arguments of one module, as 'line: what'."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found += [
+                f"{node.lineno}: import {a.name}"
+                for a in node.names
+                if a.name.split(".")[0] in HTTP_LIBRARIES
+            ]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in HTTP_LIBRARIES:
+            found.append(f"{node.lineno}: from {node.module}")
+        elif isinstance(node, ast.keyword) and node.arg in SDK_TRANSPORT_ARGUMENTS:
+            found.append(f"{node.lineno}: {node.arg}=")
+        elif isinstance(node, ast.Attribute) and node.attr in SDK_TRANSPORT_ARGUMENTS:
+            found.append(f"{node.lineno}: .{node.attr}")
+    return found
+
+
+def test_sdk_clients_are_configured_only_through_their_own_arguments() -> None:
+    """The model and MCP clients get numbers and the SDKs' own options, never an HTTP object of ours:
+    openai 3 moved to another HTTP library and rejected the httpx object we handed it."""
+    package = ROOT / "src" / "finagent"
+    modules = [*(package / "llm").glob("*.py"), *(package / "interfaces").glob("*.py")]
+    uses = {str(p.relative_to(package)): _transport_uses(p) for p in sorted(modules)}
+    assert {name: found for name, found in uses.items() if found} == {}

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, Literal, cast, get_args
 
-import httpx
+import openai
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import BaseMessage
@@ -179,8 +179,11 @@ def make_chat_model(
             model=model or settings.openai_model,
             api_key=key,
             base_url=settings.openai_base_url,
-            timeout=_own_client(settings.llm_timeout),
+            timeout=settings.llm_timeout,
             max_retries=settings.llm_max_retries,
+            **_own_async_client(
+                key, settings.openai_base_url, settings.llm_timeout, settings.llm_max_retries
+            ),
             max_completion_tokens=max_tokens,
             temperature=temperature,
             use_responses_api=False,
@@ -203,12 +206,14 @@ def make_chat_model(
             if not local_model_available(settings):
                 raise ConfigError(_MISSING["local"])
             local_server = get_local_server(settings, start=False)
+        key, timeout = SecretStr(local_server.api_key), max(settings.llm_timeout, LOCAL_MIN_TIMEOUT)
         return LocalChatOpenAI(
             model=model or local_server.model_name,
-            api_key=SecretStr(local_server.api_key),
+            api_key=key,
             base_url=local_server.base_url,
-            timeout=_own_client(max(settings.llm_timeout, LOCAL_MIN_TIMEOUT)),
+            timeout=timeout,
             max_retries=0,
+            **_own_async_client(key, local_server.base_url, timeout, 0),
             max_completion_tokens=max_tokens,
             temperature=temperature,
             use_responses_api=False,
@@ -218,12 +223,20 @@ def make_chat_model(
     raise ConfigError(f"unknown LLM provider {provider!r}")
 
 
-def _own_client(seconds: float) -> httpx.Timeout:
-    """A timeout the OpenAI-style clients cannot share: given a plain number, langchain-openai hands
-    every model of a server one process-wide HTTP client, whose pooled connections belong to the event
-    loop that opened them, so a question asked in a later loop (each blocking ``ask``) failed with
-    "Event loop is closed". Each model (one per loop, see AgentResources) then opens its own."""
-    return httpx.Timeout(seconds)
+def _own_async_client(
+    api_key: SecretStr, base_url: str | None, timeout: float, retries: int
+) -> dict[str, Any]:
+    """The model's own async OpenAI SDK client, built by the SDK from plain settings.
+
+    Left to itself, langchain-openai hands every model of one server and timeout a single process-wide
+    async HTTP client, whose pooled connections belong to the event loop that opened them: a question
+    asked in a later loop (each blocking ``ask``) failed with "Event loop is closed". The SDK builds
+    the transport inside its client, so no HTTP object of ours depends on which one it uses.
+    """
+    client = openai.AsyncOpenAI(
+        api_key=api_key.get_secret_value(), base_url=base_url, timeout=timeout, max_retries=retries
+    )
+    return {"root_async_client": client, "async_client": client.chat.completions}
 
 
 def role_models(
