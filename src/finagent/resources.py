@@ -40,3 +40,15 @@ def read_prompt(name: str) -> Template:
     Role prompts with a system and a user part are read by ``finagent.agent.prompts``.
     """
     return Template((resource_dir("prompts") / f"{name}.md").read_text(encoding="utf-8").strip())
+
+
+def lock_file() -> Path | None:
+    """requirements.lock, the versions the test suite passed with: in a built wheel, or at the checkout's
+    root; None when neither has it."""
+    for path in (
+        Path(str(resources.files("finagent"))) / "requirements.lock",
+        Path(__file__).resolve().parents[2] / "requirements.lock",
+    ):
+        if path.is_file():
+            return path
+    return None

@@ -1,4 +1,4 @@
-"""A built wheel carries sql/ and prompts/ and finds them when installed (not only editable)."""
+"""A built wheel carries sql/, prompts/ and the lock and finds them when installed (not only editable)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ def test_wheel_ships_sql_and_prompts_and_uses_them(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     expected = {p.relative_to(REPO).as_posix() for p in (REPO / "sql").rglob("*.sql")}
     expected |= {p.relative_to(REPO).as_posix() for p in (REPO / "prompts").rglob("*") if p.is_file()}
+    expected.add("requirements.lock")  # `finagent doctor` compares the installed versions with it
     assert {f"finagent/{name}" for name in expected} <= names
 
     target = tmp_path / "site"
@@ -33,12 +34,14 @@ def test_wheel_ships_sql_and_prompts_and_uses_them(tmp_path: Path) -> None:
     )
     probe = (
         "import finagent, finagent.resources as r, finagent.db.migrate as m;"
-        "print(finagent.__file__); print(r.resource_dir('sql')); print(len(m.migration_files()))"
+        "print(finagent.__file__); print(r.resource_dir('sql')); print(len(m.migration_files()));"
+        "print(r.lock_file())"
     )
     env = os.environ | {"PYTHONPATH": str(target)}
     out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
-    module_file, sql_dir, migrations = out.stdout.split()
+    module_file, sql_dir, migrations, lock = out.stdout.split()
     assert module_file.startswith(str(target)) and sql_dir.startswith(str(target))
+    assert lock.startswith(str(target))
     assert int(migrations) >= 1
 
 

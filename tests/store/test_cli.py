@@ -13,13 +13,18 @@ from tests.conftest import MODEL_CACHE
 
 
 def finagent(
-    args: list[str], db_url: str | None, home: Path, timeout: int = 300
+    args: list[str],
+    db_url: str | None,
+    home: Path,
+    timeout: int = 300,
+    settings: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     passed = ("FINAGENT_PG_DATA_DIR", "FINAGENT_EDGAR_USER_NAME", "FINAGENT_EDGAR_USER_EMAIL")
     env = {k: v for k, v in os.environ.items() if not k.startswith("FINAGENT_") or k in passed}
     env |= {"FINAGENT_HOME": str(home), "FINAGENT_CACHE_DIR": str(MODEL_CACHE), "COLUMNS": "200"}
     if db_url:
         env["FINAGENT_DATABASE_URL"] = db_url
+    env |= settings or {}
     return subprocess.run(
         [sys.executable, "-m", "finagent.cli.main", *args],
         capture_output=True,

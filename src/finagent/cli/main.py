@@ -1,4 +1,4 @@
-"""`finagent` command: ask, ingest, search, db, runs, mcp, eval."""
+"""`finagent` command: ask, ingest, search, db, runs, mcp, eval, doctor."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from finagent.cli.ask_cmd import ask_command
 from finagent.cli.catalog_cmd import companies_command, coverage_command
 from finagent.cli.console import guarded, quiet_third_party_logs
 from finagent.cli.db_cmd import db_app
+from finagent.cli.doctor_cmd import doctor_command
 from finagent.cli.eval_cmd import eval_app
 from finagent.cli.facts_cmd import FactsCommand, facts_command
 from finagent.cli.ingest_cmd import ingest_app
@@ -32,6 +33,7 @@ app.command("companies")(companies_command)
 app.command("coverage")(coverage_command)
 app.command("facts", cls=FactsCommand)(facts_command)
 app.command("mcp")(mcp_command)
+app.command("doctor")(doctor_command)
 
 
 def run() -> None:

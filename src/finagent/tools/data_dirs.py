@@ -15,14 +15,24 @@ def _repo_root() -> Path | None:
     return src.parent if src.name == "src" else None
 
 
-def _candidates(settings: Settings, *parts: str) -> list[Path]:
+def _shared_candidates(*parts: str) -> list[Path]:
+    """../shared/data beside the working folder, then beside the checkout."""
     shared = Path("..", "shared", "data", *parts)
     found = [Path.cwd() / shared]
     root = _repo_root()
     if root is not None:
         found.append(root / shared)
-    found.append(settings.home.joinpath(*parts))
     return found
+
+
+def _candidates(settings: Settings, *parts: str) -> list[Path]:
+    return [*_shared_candidates(*parts), settings.home.joinpath(*parts)]
+
+
+def shared_data_dir() -> Path | None:
+    """The shared data set's data/ folder (../shared/data), or None where it is not beside us."""
+    found = [path for path in _shared_candidates() if path.is_dir()]
+    return found[0].resolve() if found else None
 
 
 def _first_dir(paths: list[Path]) -> Path:

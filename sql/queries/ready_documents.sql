@@ -1,0 +1,1 @@
+SELECT count(*) FROM documents WHERE status = 'ready';
