@@ -94,9 +94,10 @@ def first_line(exc: BaseException) -> str:
 
 def failure_line(exc: BaseException) -> str:
     """One line for an error: a FinagentError's own message, else the failing part, type and message."""
-    text = (str(exc).strip().splitlines() or [""])[0]
+    line = first_line(exc)
     if isinstance(exc, FinagentError):
-        return text or type(exc).__name__
-    what = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+        return line
+    name = type(exc).__name__
+    what = line if line == name else f"{name}: {line}"
     component = failing_component(exc)
     return f"{component}: {what}" if component else what
