@@ -745,3 +745,35 @@ def test_another_lines_value_for_another_period_is_a_coincidence_when_no_period_
     assert [c.text for c in flagged] == ["$3,100 million"]
     wrong_year = "JPMorgan's net income was $3,100 million in FY2020 [10Q1]."
     assert verify_answer(wrong_year, [passage], [], scope=scope).unverified
+
+
+def test_a_name_abbreviation_ends_no_sentence_in_the_figure_checks() -> None:
+    """The sentence checks cut sentences as every other reader does: cut after "Corp.", "reported net
+    sales of $81.8 billion" named no company, and Apple's figure passed as Microsoft's."""
+    from finagent.finance.figures.verify import check_prose, without_sentences_stating
+
+    facts = [
+        {
+            "ticker": "AAPL",
+            "period": "Q3 FY2023",
+            "metric": "Total net sales",
+            "value": 81797.0,
+            "unit": "USD millions",
+            "source": "10Q3",
+        },
+    ]
+    names = {"AAPL": ["Apple"], "MSFT": ["Microsoft"]}
+    assert check_prose("Microsoft Corp. reported net sales of $81.8 billion.", facts, [], [], names)[1] == [
+        "$81.8 billion"
+    ]
+    text, bad = check_prose("Apple Inc. (“Apple”) reported net sales of $81.8 billion.", facts, [], [], names)
+    assert bad == [] and text == "Apple Inc. (“Apple”) reported net sales of $81.8 billion [10Q3]."
+    kept = without_sentences_stating("Mary N. Dillon said sales rose 9%. Margins held.", ["9%"])
+    assert kept == "Margins held."
+
+
+def test_evidence_sentences_are_cut_at_sentence_ends_only() -> None:
+    from finagent.agent.evidence import _prose_units
+
+    lines = ["Apple Inc. (“Apple”) designs smartphones. Its CEO is", "Timothy D. Cook."]
+    assert _prose_units(lines) == ["Apple Inc. (“Apple”) designs smartphones.", "Its CEO is Timothy D. Cook."]

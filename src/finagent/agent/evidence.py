@@ -16,6 +16,7 @@ from finagent.finance.citations import OTHER_PREFIX
 from finagent.finance.figures.reference import SCOPE_NOTE_LEAD
 from finagent.finance.fiscal import quarter_label
 from finagent.finance.untrusted import strip_invisible
+from finagent.finance.words import split_sentences
 
 LABEL_PREFIX = {
     "10-K": "10K",
@@ -382,7 +383,7 @@ def _prose_units(lines: list[str]) -> list[str]:
 
 def _sentences(lines: list[str]) -> list[str]:
     """The sentences of wrapped lines of prose."""
-    return re.split(r"(?<=[.!?])\s+", " ".join(lines)) if lines else []
+    return split_sentences(" ".join(lines)) if lines else []
 
 
 def describe(item: dict[str, Any]) -> str:

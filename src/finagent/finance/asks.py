@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from finagent.finance.judgements import judgement_in
 from finagent.finance.parts import PartsAsk, read_parts_ask
-from finagent.finance.words import rise_is_better
+from finagent.finance.words import SCALE_EXPONENTS, rise_is_better
 
 AskKind = Literal[
     "value",
@@ -61,8 +61,6 @@ _FIRST_TIME = re.compile(
 _AMOUNT = re.compile(
     r"\$\s?(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>trillion|billion|million|thousand|tn|bn|mn|[tbmk])?\b", _I
 )
-_SCALES = {"t": 12, "tn": 12, "trillion": 12, "b": 9, "bn": 9, "billion": 9, "m": 6, "mn": 6, "million": 6}
-_SCALES |= {"k": 3, "thousand": 3}
 
 # "Looking at VaR, did the risk ... decrease?": a short lead-in before the question proper.
 _LEAD_IN = (
@@ -305,7 +303,7 @@ def _threshold(text: str) -> str | None:
     if match is None:
         return None
     number = Decimal(match.group("num").replace(",", ""))
-    scale = _SCALES.get((match.group("scale") or "").lower(), 0)
+    scale = SCALE_EXPONENTS.get((match.group("scale") or "").lower(), 0)
     return format(number.scaleb(scale).normalize(), "f")
 
 

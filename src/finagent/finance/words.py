@@ -6,22 +6,29 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-SCALE_WORDS: dict[str, float] = {
-    "thousand": 1e3,
-    "k": 1e3,
-    "million": 1e6,
-    "mn": 1e6,
-    "m": 1e6,
-    "billion": 1e9,
-    "bn": 1e9,
-    "b": 1e9,
-    "trillion": 1e12,
-    "tn": 1e12,
-    "t": 1e12,
+SCALE_EXPONENTS: dict[str, int] = {
+    "thousand": 3,
+    "k": 3,
+    "million": 6,
+    "mn": 6,
+    "m": 6,
+    "billion": 9,
+    "bn": 9,
+    "b": 9,
+    "trillion": 12,
+    "tn": 12,
+    "t": 12,
 }
-"""A figure's written scale ("$4.2 billion", "$350m")."""
+"""A figure's written scale ("$4.2 billion", "$350m") as a power of ten: the one table of scale words,
+from which the others here are made."""
 
-UNIT_SCALES: dict[str, float] = {"USD thousands": 1e3, "USD millions": 1e6, "USD billions": 1e9}
+SCALE_WORDS: dict[str, float] = {word: 10.0**exponent for word, exponent in SCALE_EXPONENTS.items()}
+"""A written scale's multiplier ("billion": 1e9)."""
+
+SCALE_NAMES: dict[int, str] = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}
+"""The word a power of ten is written with (6: "million")."""
+
+UNIT_SCALES: dict[str, float] = {f"USD {SCALE_NAMES[e]}s": 10.0**e for e in (3, 6, 9)}
 """The units statement tables are read in, and what one of them is in dollars."""
 
 UNIT_CAPTION = re.compile(r"\bin (thousands|millions|billions)\b|\((thousands|millions|billions)\)", re.I)
@@ -81,6 +88,13 @@ SENTENCE_BREAK = re.compile(
 """The space between two sentences of a filing or an answer: after . ! or ? (or a quotation closed
 right after one: “… this milestone.” Kenvue …), but not after an abbreviation of a name
 ("Apple Inc. (“Apple”) issued", "U.S. Bancorp") or an initial ("Mary N. Dillon")."""
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of a filing's or an answer's text, cut at SENTENCE_BREAK only: every reader that
+    checks or quotes sentence by sentence cuts them alike (a naive cut after "Inc." left "reported
+    revenue of …" naming no company, so another company's figure passed)."""
+    return SENTENCE_BREAK.split(text)
 
 
 MONTH_NAMES = frozenset(

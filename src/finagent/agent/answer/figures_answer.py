@@ -64,7 +64,7 @@ from finagent.finance.support import (
     unanswered,
     yes_or_no_against_computed,
 )
-from finagent.finance.words import parts_named
+from finagent.finance.words import UNIT_SCALES, parts_named
 
 
 @dataclass
@@ -456,9 +456,7 @@ def known_figures(cells: list[Cell], calculations: list[dict[str, Any]]) -> list
         if not period or not isinstance(calc.get("result"), int | float):
             continue
         percent = calc.get("unit") == "percent"
-        scale = {"USD millions": 1e6, "USD thousands": 1e3, "USD billions": 1e9}.get(
-            str(calc.get("unit")), 1.0
-        )
+        scale = UNIT_SCALES.get(str(calc.get("unit")), 1.0)
         known.append(
             {
                 "ticker": calc["ticker"],

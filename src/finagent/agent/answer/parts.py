@@ -29,8 +29,8 @@ from finagent.finance.parts import (
     whole_key,
 )
 from finagent.finance.tables import PeriodTable, grouped_tables, parse_tables, transposed_tables
+from finagent.finance.words import SCALE_NAMES
 
-_SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion"}
 _MAX_LISTED = 6
 
 
@@ -151,7 +151,7 @@ def _blocks(
 def _amount(value: Decimal, scale: int | None) -> str:
     sign = "-" if value < 0 else ""
     number = f"{abs(value):,f}"
-    word = _SCALE_WORDS.get(scale or 0)
+    word = SCALE_NAMES.get(scale or 0)
     if scale is None:
         return f"{sign}{number}"
     return f"{sign}${number} {word}" if word else f"{sign}${number}"

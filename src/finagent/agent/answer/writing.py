@@ -15,7 +15,7 @@ from finagent.agent.evidence import (
 )
 from finagent.finance.citations import cited_labels
 from finagent.finance.support import Passage
-from finagent.finance.words import SENTENCE_BREAK
+from finagent.finance.words import split_sentences
 
 MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}
 WRITER_TOKENS = {"direct": 250}
@@ -65,7 +65,7 @@ def cite_passages(text: str, passages: list[dict[str, Any]], support: float = 0.
     if not readable:
         return text
     out = []
-    for sentence in SENTENCE_BREAK.split(text):
+    for sentence in split_sentences(text):
         words = _content_words(sentence)
         if cited_labels(sentence) or len(words) < 4:
             out.append(sentence)

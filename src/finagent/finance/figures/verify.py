@@ -37,6 +37,7 @@ from finagent.finance.figures.matching import (
 )
 from finagent.finance.figures.scope import PeriodScope, period_verdict, table_known
 from finagent.finance.figures.written import SMALL_COUNT, WrittenFigure, extract_figures, scan_figures
+from finagent.finance.words import SENTENCE_BREAK, split_sentences
 from finagent.resources import read_prompt
 
 VERIFIED = "verified"
@@ -47,7 +48,7 @@ MARK = "[unverified]"
 _EXPR_NUMBER = re.compile(
     r"(\(-\s*)?(\d{1,3}(?:,\d{3})+(?![0-9])(?:\.\d+)?|\d+(?:\.\d+)?(?:e[-+]?\d+)?)", re.I
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE_END = re.compile(rf"{SENTENCE_BREAK.pattern}|\n+")  # a sentence's end, or a line's
 _ROUNDING_LEVEL = 0.01  # within 1%: a rounding slip, for review rather than unsupported
 
 
@@ -329,7 +330,7 @@ def check_prose(
     read = [(p.get("ticker"), item) for p, item in zip(passages, evidence_items(passages, []), strict=True)]
     out: list[str] = []
     bad: list[str] = []
-    for sentence in re.split(r"(?<=[.!?])\s+", text):
+    for sentence in split_sentences(text):
         named = companies_in(sentence, names)
         own = [k for k in known if not named or k["ticker"] in named]
         cited = set(cited_labels(sentence))
@@ -362,9 +363,7 @@ def without_sentences_stating(text: str, figures: Sequence[str]) -> str:
     Unsupported numbers go; the narrative around them (drivers, segments, risks) stays.
     """
     kept = [
-        s
-        for s in re.split(r"(?<=[.!?])\s+", text)
-        if not any(f in s for f in figures) and re.search(r"[A-Za-z]{3}", s)
+        s for s in split_sentences(text) if not any(f in s for f in figures) and re.search(r"[A-Za-z]{3}", s)
     ]
     return " ".join(kept).strip()
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from lxml import etree
 
+from finagent.finance.words import SCALE_NAMES
 from finagent.finance.xbrl.xml import MAX_NUMBER_TEXT, TRANSFORM_NS
 
 _WORDS_SMALL = {
@@ -24,7 +25,7 @@ _WORDS_TENS = {
 }
 
 
-_WORDS_SCALE = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_WORDS_SCALE = {name: 10**exponent for exponent, name in SCALE_NAMES.items()}
 
 
 _WORDS_ZERO = frozenset(("no", "none", "nil", "zero"))
