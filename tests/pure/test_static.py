@@ -90,3 +90,44 @@ def test_sdk_clients_are_configured_only_through_their_own_arguments() -> None:
     modules = [*(package / "llm").glob("*.py"), *(package / "interfaces").glob("*.py")]
     uses = {str(p.relative_to(package)): _transport_uses(p) for p in sorted(modules)}
     assert {name: found for name, found in uses.items() if found} == {}
+
+
+QUESTION_READERS = {
+    "read_ask", "metrics_in", "computed_in", "from_question", "read_history", "read_parts_ask",
+    "judgement_in", "section_topics", "formulas_for", "formula_keys", "asks_a_value", "value_line_words",
+    "line_names", "is_breakdown", "is_narrative", "is_what_said", "asks_drivers", "statements_for",
+    "question_traits", "asks_revision_size", "named_kinds", "dated_documents", "undated_document",
+    "preferred_granularity",
+}  # fmt: skip
+
+
+def _calls_of(path: Path, names: set[str]) -> list[str]:
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = (
+                func.attr
+                if isinstance(func, ast.Attribute)
+                else func.id
+                if isinstance(func, ast.Name)
+                else ""
+            )
+            if name in names:
+                found.append(f"{node.lineno}: {name}")
+    return found
+
+
+def test_the_question_is_read_once_by_analyze() -> None:
+    """After analyze, nodes and the answer writers follow the plan: none of them reads the question's
+    words again (its text goes only into a prompt or a last-resort search phrase)."""
+    agent = ROOT / "src" / "finagent" / "agent"
+    modules = [*(agent / "answer").rglob("*.py"), *(agent / "nodes").rglob("*.py")]
+    calls = {
+        str(p.relative_to(agent)): _calls_of(p, QUESTION_READERS)
+        for p in sorted(modules)
+        if p != agent / "nodes" / "analyze.py"
+    }
+    assert {name: found for name, found in calls.items() if found} == {}

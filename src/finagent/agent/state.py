@@ -108,6 +108,7 @@ class Analysis(TypedDict, total=False):
     quantities: bool  # the question asks for a figure (a metric, a formula, "how much", an amount)
     terms: list[str]  # the question's content words, for condensing passages
     named: list[str]  # the names the question writes capitalised ("Google Cloud"): quotes naming them first
+    value_line_words: list[str]  # a "what was X for P" question's words a table line may be named by
     lines: list[str]  # the named parts whose revenue it asks about ("Google Cloud revenue"), companies' too
     subject_needed: bool  # a figure question naming no company: asked again about the best match
     subject_note: str  # the sentence naming the company a question naming none was answered about

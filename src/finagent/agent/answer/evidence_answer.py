@@ -67,7 +67,6 @@ from finagent.finance.figures.matching import known_changes, known_facts, known_
 from finagent.finance.figures.text import (
     after_its_report,
     asked_line_facts,
-    asks_a_value,
     compute_changes,
     describe_calculation,
     deterministic_facts,
@@ -243,16 +242,17 @@ def favour_line_items(evidence: list[dict[str, Any]], formulas: list[Formula]) -
 
 
 def favour_asked_lines(
-    evidence: list[dict[str, Any]], question: str, phrases: list[str], periods: list[str]
+    evidence: list[dict[str, Any]], asked: list[str], phrases: list[str], periods: list[str]
 ) -> list[dict[str, Any]]:
-    """A table printing the line a "what was X for P" question names, in P's column, ranks first: the
-    twelve-month reconciliation of a release that states Amcor's FY2023 adjusted EBITDA must not be
-    left out of the passages read for its three-month twin."""
-    if not asks_a_value(question):
+    """A table printing the line a "what was X for P" question names (``asked``: the plan's
+    value_line_words), in P's column, ranks first: the twelve-month reconciliation of a release that
+    states Amcor's FY2023 adjusted EBITDA must not be left out of the passages read for its
+    three-month twin."""
+    if not asked:
         return evidence
     return [
         {**e, "fused_score": float(e["fused_score"]) + LINE_LIFT}
-        if asked_line_facts(question, table_facts(e | {"label": ""}, phrases), periods)
+        if asked_line_facts(asked, table_facts(e | {"label": ""}, phrases), periods)
         else e
         for e in evidence
     ]
@@ -291,7 +291,9 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
         evidence = favour_line_items(evidence, formulas)
     elif not (analysis.get("narrative") or analysis.get("forecast") or analysis.get("drivers")):
         periods = [str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")]
-        evidence = favour_asked_lines(evidence, analysis["question"], phrases, periods)
+        evidence = favour_asked_lines(
+            evidence, list(analysis.get("value_line_words") or []), phrases, periods
+        )
     evidence = favour_parts_tables(state, evidence)
     needed = list(analysis.get("statements") or []) if formulas else []
     figures = bool(formulas) or Ask.from_dict(analysis.get("ask")).computed
@@ -463,7 +465,7 @@ def _asked_line_opening(state: State, read: Read) -> str:
     if analysis.get("narrative") or analysis.get("forecast") or analysis.get("drivers"):
         return ""
     periods = [str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")]
-    found = asked_line_facts(analysis["question"], read.facts, periods)
+    found = asked_line_facts(analysis.get("value_line_words") or [], read.facts, periods)
     names = analysis.get("names") or {}
     return " ".join(
         f"{name(f['ticker'], names)}'s {_in_a_sentence(f['metric'])} in {f['period']} was "

@@ -17,6 +17,7 @@ from finagent.agent.understand.vocabulary import asks_drivers, is_breakdown, is_
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.asks import read_ask
 from finagent.finance.figures.formulas import FORMULAS, formulas_for
+from finagent.finance.figures.text import value_line_words
 from finagent.finance.filing_sections import section_topics
 from finagent.finance.history import read_history
 from finagent.finance.metrics import BY_NAME, metrics_in
@@ -250,6 +251,7 @@ def question_traits(
         "quantities": bool(metrics or formulas or metrics_in(question) or _QUANTITY.search(question)),
         "terms": query_terms([question, *phrases]),
         "named": names_in(question),
+        "value_line_words": value_line_words(question),
         "lines": line_names(question),
         "as_reported": bool(_AS_REPORTED.search(question)) and ask.kind != "restatement",
         "long_history": history.to_dict() if (history := read_history(question, specs)) and metrics else None,

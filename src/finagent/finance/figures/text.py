@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
@@ -349,20 +349,27 @@ def asks_a_value(question: str) -> bool:
     return bool(_ASKS_A_VALUE.match(question))
 
 
+def value_line_words(question: str) -> list[str]:
+    """The words of a "what was X for P" question a table line's label may be made of ("What was
+    Amcor's adjusted non-GAAP EBITDA for FY2023"); none when the question asks no value. Read once, by
+    the question's analysis."""
+    return sorted(set(_LINE_WORD.findall(question.lower()))) if asks_a_value(question) else []
+
+
 def asked_line_facts(
-    question: str, facts: Sequence[dict[str, Any]], periods: Sequence[str]
+    asked: Collection[str], facts: Sequence[dict[str, Any]], periods: Sequence[str]
 ) -> list[dict[str, Any]]:
     """The table figures a "what was X for P" question asks for, one per company and period: a row
-    read from a table whose label's words the question all names ("Adjusted EBITDA" of "What was
-    Amcor's adjusted non-GAAP EBITDA for FY2023"), in an asked period. Empty when the question asks
-    no value, or when rows of one company and period tie with different values."""
-    if not asks_a_value(question):
+    read from a table whose label's words the question all names (``asked``: its value_line_words),
+    in an asked period. Empty when the question asks no value, or when rows of one company and period
+    tie with different values."""
+    named = set(asked)
+    if not named:
         return []
-    asked = set(_LINE_WORD.findall(question.lower()))
     best: dict[tuple[str, str], tuple[int, list[dict[str, Any]]]] = {}
     for fact in facts:
         words = set(_LINE_WORD.findall(fact["metric"].lower())) - _GENERIC_LINE_WORDS
-        if fact.get("method") != "table" or fact["period"] not in periods or not words or not words <= asked:
+        if fact.get("method") != "table" or fact["period"] not in periods or not words or not words <= named:
             continue
         key = (fact["ticker"], fact["period"])
         score, found = best.get(key, (0, []))
