@@ -644,6 +644,16 @@ def test_a_level_stated_as_a_change_and_a_decline_called_growth_are_unsupported(
     assert fine.status == VERIFIED
 
 
+APPLE_Q3_SALES = {
+    "ticker": "AAPL",
+    "period": "Q3 FY2023",
+    "metric": "Total net sales",
+    "value": 81797.0,
+    "unit": "USD millions",
+    "source": "10Q3",
+}
+
+
 def test_the_writers_sentence_check_and_the_answer_check_are_one_rule() -> None:
     """The draft check and the final check read figures with the same scanner and matching: a figure
     in another scale, a date, a small count and a tools' number pass both; a change the wrong way
@@ -651,16 +661,7 @@ def test_the_writers_sentence_check_and_the_answer_check_are_one_rule() -> None:
     from finagent.finance.figures.matching import known_changes, known_facts
     from finagent.finance.figures.verify import PeriodScope, check_prose
 
-    facts = [
-        {
-            "ticker": "AAPL",
-            "period": "Q3 FY2023",
-            "metric": "Total net sales",
-            "value": 81797.0,
-            "unit": "USD millions",
-            "source": "10Q3",
-        }
-    ]
+    facts = [APPLE_Q3_SALES]
     calcs = [
         {
             "ticker": "AAPL",
@@ -752,16 +753,7 @@ def test_a_name_abbreviation_ends_no_sentence_in_the_figure_checks() -> None:
     sales of $81.8 billion" named no company, and Apple's figure passed as Microsoft's."""
     from finagent.finance.figures.verify import check_prose, without_sentences_stating
 
-    facts = [
-        {
-            "ticker": "AAPL",
-            "period": "Q3 FY2023",
-            "metric": "Total net sales",
-            "value": 81797.0,
-            "unit": "USD millions",
-            "source": "10Q3",
-        },
-    ]
+    facts = [APPLE_Q3_SALES]
     names = {"AAPL": ["Apple"], "MSFT": ["Microsoft"]}
     assert check_prose("Microsoft Corp. reported net sales of $81.8 billion.", facts, [], [], names)[1] == [
         "$81.8 billion"
