@@ -60,7 +60,7 @@ def _plan(
 ) -> list[dict[str, Any]]:
     """The search tasks the planner sends for an analysed question (``analysed`` adds to the analysis:
     keywords, statements) and its resolved targets."""
-    from finagent.agent.context import Context
+    from finagent.agent.context import Ablations, Context
     from finagent.agent.planning import plan_searches
 
     tickers = sorted({t["ticker"] for t in targets if t.get("ticker")})
@@ -74,10 +74,7 @@ def _plan(
         **question_traits(question, specs, tickers, {}, [], []),
         **(analysed or {}),
     }
-    context = Context()
-    for lever, value in levers.items():
-        setattr(context, lever, value)
-    runtime: Any = type("Runtime", (), {"context": context})()
+    runtime: Any = type("Runtime", (), {"context": Context(ablations=Ablations(**levers))})()
     state: Any = {"question": question, "analysis": analysis, "targets": targets}
     sends = plan_searches(state, runtime)
     return [dict(s.arg) for s in sends if s.node == "search"]
@@ -207,7 +204,7 @@ def test_a_forecast_naming_a_reported_metric_is_answered_from_the_passages(monke
     import asyncio
 
     from finagent.agent.answer import write
-    from finagent.agent.context import Context
+    from finagent.agent.context import Ablations, Context
 
     async def answered_by(path: str) -> dict[str, Any]:
         return {"answer": path}
@@ -222,4 +219,6 @@ def test_a_forecast_naming_a_reported_metric_is_answered_from_the_passages(monke
 
     assert route("By how many points did PepsiCo raise its EPS guidance?", True) == "passages"
     assert route("What was PepsiCo's diluted EPS in Q1 FY2023?", False) == "figures"
-    assert route("By how many points?", True, Context(unroute_forecasts=False)) == "figures"
+    assert (
+        route("By how many points?", True, Context(ablations=Ablations(unroute_forecasts=False))) == "figures"
+    )

@@ -121,14 +121,14 @@ def test_a_named_report_part_wins_over_the_financial_words_inside_it() -> None:
 
 
 def _undated(question: str, annual_topics_undated: bool = True) -> frozenset[str] | None:
-    from finagent.agent.context import Context
+    from finagent.agent.context import Ablations, Context
     from finagent.agent.nodes.resolve_periods import _specs
     from finagent.agent.understand.plan import question_traits
 
     specs = parse_time_phrases(question)
     traits = question_traits(question, specs, ["X"], {}, [], [])
     analysis = {"time_specs": [s.to_dict() for s in specs], **traits}
-    return _specs(analysis, Context(annual_topics_undated=annual_topics_undated))[1]
+    return _specs(analysis, Context(ablations=Ablations(annual_topics_undated=annual_topics_undated)))[1]
 
 
 def test_what_the_annual_report_sets_out_with_no_year_is_every_annual_report() -> None:

@@ -61,7 +61,7 @@ def test_the_cover_page_filter_is_the_unsectioned_first_page_of_a_report() -> No
 
 
 def _plan(question: str, targets: list[dict[str, Any]], **levers: bool) -> list[dict[str, Any]]:
-    from finagent.agent.context import Context
+    from finagent.agent.context import Ablations, Context
     from finagent.agent.planning import plan_searches
     from finagent.agent.understand.plan import question_traits
 
@@ -75,10 +75,7 @@ def _plan(question: str, targets: list[dict[str, Any]], **levers: bool) -> list[
         "time_specs": [s.to_dict() for s in specs],
         **question_traits(question, specs, tickers, {}, [], []),
     }
-    context = Context()
-    for lever, value in levers.items():
-        setattr(context, lever, value)
-    runtime: Any = type("Runtime", (), {"context": context})()
+    runtime: Any = type("Runtime", (), {"context": Context(ablations=Ablations(**levers))})()
     state: Any = {"question": question, "analysis": analysis, "targets": targets}
     return [dict(s.arg) for s in plan_searches(state, runtime) if s.node == "search"]
 

@@ -13,7 +13,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from finagent.agent.context import Context
+from finagent.agent.context import Ablations, Context
 from finagent.agent.graph import build_graph
 from finagent.agent.progress import describe_update
 from finagent.agent.resources import close_resources, configure_resources
@@ -414,7 +414,9 @@ def test_computed_metric_comes_from_the_calculator(store: Database, settings: Se
     assert "operating margin Q3 FY2023: 24.5%" in state["answer"]  # listed under Figures, with its inputs
     assert "Total net sales" in state["answer"] or "total revenue" in state["answer"]
     # The ablation switch: no calculator, no computed metric.
-    state = run(settings, script([GOOD], analyze=[analysis]), question, use_calculator=False)
+    state = run(
+        settings, script([GOOD], analyze=[analysis]), question, ablations=Ablations(use_calculator=False)
+    )
     assert not [c for c in state["calculations"] if c.get("kind") == "formula"]
 
 
@@ -569,6 +571,8 @@ def test_a_narrative_search_leans_towards_the_sentence_that_would_answer_it(
 
     text, leaned_to = first_passage()
     assert "cost of warehouse leases fell" in text and leaned_to == analysis["statement"]
-    text, leaned_to = first_passage(lean_to_answer=False)  # the lever off: the phrase alone
+    text, leaned_to = first_passage(
+        ablations=Ablations(lean_to_answer=False)
+    )  # the lever off: the phrase alone
     assert "cost of warehouse leases fell" not in text and "STATEMENTS OF OPERATIONS" in text
     assert not leaned_to

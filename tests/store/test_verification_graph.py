@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from finagent.agent.context import Ablations
 from finagent.db import Database
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
@@ -23,7 +24,7 @@ def models(*answers: str) -> ScriptedModels:
 
 def ask(settings: Settings, scripted: ScriptedModels) -> dict[str, Any]:
     # Without the calculator the prose is not pre-checked against the figures: verification is the net.
-    return run(settings, scripted, QUESTION, answer_mode="direct", use_calculator=False)
+    return run(settings, scripted, QUESTION, answer_mode="direct", ablations=Ablations(use_calculator=False))
 
 
 def test_supported_answer_is_verified_in_one_pass(store: Database, settings: Settings) -> None:  # noqa: F811

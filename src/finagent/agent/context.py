@@ -12,50 +12,14 @@ DEFAULT_THRESHOLDS = {"direct": 0.70, "standard": 0.80, "detailed": 0.90, "deep"
 DEFAULT_MAX_ITERATIONS = {"direct": 2, "standard": 3, "detailed": 4, "deep": 10}
 
 
-@dataclass(kw_only=True)
-class Context:
-    """Per-run settings; every field has a default so Studio and the CLI may leave them out."""
+@dataclass(frozen=True, kw_only=True)
+class Ablations:
+    """The answer's levers, all on: the benchmarks and the evaluation harness turn each off for their
+    ablation tables (``finagent eval retrieval --system finagent/no-routing``); users never need to."""
 
-    provider: str | None = None
-    """auto | openai | cerebras | local (default: FINAGENT_LLM_PROVIDER); the rest of the auto chain
-    are fallbacks."""
-    analyze_model: str | None = None
-    generate_model: str | None = None
-    evaluate_model: str | None = None
-    answer_mode: str | None = None
-    """Overrides the mode the analysis picks (direct / standard / detailed / deep)."""
-    hits_per_search: int = 15
-    """Hits kept per sub-search (one ticker × period × phrase, quarterly or annual)."""
-    max_quarters: int = 12
-    max_history_periods: int = 80
-    """Periods of a long-history question ("since 2010", "ever"): read from facts in one lookup."""
-    max_tickers: int = 8
-    max_question_chars: int = 4000
-    vector_weight: float | None = None
-    """Weight of the vector leg in fusion; None = FINAGENT_VECTOR_WEIGHT (default 0.7)."""
-    keyword_weight: float | None = None
-    """Weight of the full-text leg in fusion; None = FINAGENT_KEYWORD_WEIGHT (default 0.3)."""
-    thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
-    max_iterations: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_ITERATIONS))
-    max_follow_up_searches: int = 48
-    evidence_per_period: int = 3
-    """Chunks per (ticker, period) shown to the model; small models read ~100 tokens/s."""
-    evidence_chars: int = 900
-    """Characters kept of each evidence chunk (table rows matching the question are kept first)."""
-    evidence_budget_chars: int = 6000
-    """Evidence characters per model call, shared by all (ticker, period) groups."""
-    max_evidence_items: int = 24
-    use_tools: bool = True
-    use_facts: bool | None = None
-    """Answer figure questions from XBRL facts and period-true tables (False: the model reads figures
-    from the retrieved text); None = FINAGENT_USE_FACTS (default on)."""
     use_calculator: bool = True
     """False is an ablation switch: the model computes ratios and changes itself and its numbers are
     not checked against calculator results (benchmarks report accuracy with and without)."""
-    record_runs: bool = True
-    """Persist each run (question, searches, prompts, replies, answer, citations) in the store's
-    `runs` tables, for `finagent runs show`."""
-    # Retrieval levers, on by default; the evaluation harness turns each off for its ablation table.
     use_vocabulary: bool = True
     """Statement wording for metrics ("capex" -> "purchases of property and equipment")."""
     lean_to_answer: bool = True
@@ -109,11 +73,59 @@ class Context:
     best (off: one global ranking, where a high-scoring quarter can crowd out the rest)."""
     rerank: bool = True
     """Rerank each sub-search's hits (line-item match; a cross-encoder when one is configured)."""
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Per-run settings; every field has a default so Studio and the CLI may leave them out."""
+
+    provider: str | None = None
+    """auto | openai | cerebras | local (default: FINAGENT_LLM_PROVIDER); the rest of the auto chain
+    are fallbacks."""
+    analyze_model: str | None = None
+    generate_model: str | None = None
+    evaluate_model: str | None = None
+    answer_mode: str | None = None
+    """Overrides the mode the analysis picks (direct / standard / detailed / deep)."""
+    hits_per_search: int = 15
+    """Hits kept per sub-search (one ticker × period × phrase, quarterly or annual)."""
+    max_quarters: int = 12
+    max_history_periods: int = 80
+    """Periods of a long-history question ("since 2010", "ever"): read from facts in one lookup."""
+    max_tickers: int = 8
+    max_question_chars: int = 4000
+    vector_weight: float | None = None
+    """Weight of the vector leg in fusion; None = FINAGENT_VECTOR_WEIGHT (default 0.7)."""
+    keyword_weight: float | None = None
+    """Weight of the full-text leg in fusion; None = FINAGENT_KEYWORD_WEIGHT (default 0.3)."""
+    thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
+    max_iterations: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_ITERATIONS))
+    max_follow_up_searches: int = 48
+    evidence_per_period: int = 3
+    """Chunks per (ticker, period) shown to the model; small models read ~100 tokens/s."""
+    evidence_chars: int = 900
+    """Characters kept of each evidence chunk (table rows matching the question are kept first)."""
+    evidence_budget_chars: int = 6000
+    """Evidence characters per model call, shared by all (ticker, period) groups."""
+    max_evidence_items: int = 24
+    use_tools: bool = True
+    use_facts: bool | None = None
+    """Answer figure questions from XBRL facts and period-true tables (False: the model reads figures
+    from the retrieved text); None = FINAGENT_USE_FACTS (default on)."""
+    record_runs: bool = True
+    """Persist each run (question, searches, prompts, replies, answer, citations) in the store's
+    `runs` tables, for `finagent runs show`."""
+    ablations: Ablations = field(default_factory=Ablations)
+    """Levers the benchmarks and the evaluation harness turn off one at a time; all on for users."""
     narrative_answers: str = "written"
     """written: the model writes a narrative answer, each sentence held to its passage; quoted: the
     passages' own sentences that answer, quoted and cited, with no model call (written when none do)."""
     today: str | None = None
     """ISO date treated as today (tests and reproducible runs); default: the real date."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.ablations, dict):  # a run's context from JSON (Studio, the LangGraph API)
+            self.ablations = Ablations(**self.ablations)
 
     def fusion_weights(self, settings: Settings) -> tuple[float, float]:
         """(vector, keyword) weights: this run's when given, else the environment's."""

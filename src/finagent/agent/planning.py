@@ -80,12 +80,12 @@ def make_task(
 def is_forecast(analysis: Analysis, context: Context) -> bool:
     """A question about what is expected ("is EPS growth expected to accelerate in FY2023?") asks for
     guidance, which the statements never hold: they report the year's results."""
-    return context.unroute_forecasts and bool(analysis.get("forecast"))
+    return context.ablations.unroute_forecasts and bool(analysis.get("forecast"))
 
 
 def _routed(analysis: Analysis, context: Context) -> list[str]:
     """Statements a figure question is routed to; none for a forecast."""
-    if not context.route_statements or is_forecast(analysis, context):
+    if not context.ablations.route_statements or is_forecast(analysis, context):
         return []
     return list(analysis.get("statements") or [])
 
@@ -139,7 +139,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
     for target in state["targets"]:
         phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
         kinds = search_kinds(target, analysis)
-        priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
+        priors = search_priors(target, state["targets"], analysis, context.ablations.narrow_kinds)
         for phrase in phrases:
             task = make_task(
                 target, phrase, kinds, context.hits_per_search, 0, _routed(analysis, context), priors
@@ -210,7 +210,7 @@ EVENT_PRIOR = 0.3
 def _event_searches(state: State, context: Context) -> list[Send]:
     """The 8-Ks and releases of the days the question names: filed within a week after the event."""
     analysis = state["analysis"]
-    if not context.search_event_days:
+    if not context.ablations.search_event_days:
         return []
     days = list(analysis.get("event_days") or [])
     sends = []
@@ -235,7 +235,7 @@ def _event_word_searches(state: State, context: Context) -> list[Send]:
     in every year when the question names no period ("the new CEO" is not news of the latest
     report's year); an appointment or a deal is reported there, not in the next 10-Q."""
     analysis = state["analysis"]
-    if not context.search_event_words or not analysis.get("event_words"):
+    if not context.ablations.search_event_words or not analysis.get("event_words"):
         return []
     named = bool(analysis.get("time_specs"))
     scopes: dict[tuple[str, int | None], Target] = {}
@@ -264,7 +264,7 @@ def _guidance_searches(state: State, context: Context) -> list[Send]:
     and call (only those: a year without them stored adds nothing). The year is the one the question
     names, not the quarters or the earlier report it resolved to."""
     analysis = state["analysis"]
-    if not context.search_guidance_year or not analysis.get("forecast"):
+    if not context.ablations.search_guidance_year or not analysis.get("forecast"):
         return []
     years = sorted(
         {
@@ -305,7 +305,7 @@ def _section_searches(state: State, context: Context) -> list[Send]:
     search per topic with the section's own words: the topic's words fill many other pages of the
     same report (the MD&A names customers, a risk factor names acquisitions)."""
     analysis = state["analysis"]
-    if not context.route_sections:
+    if not context.ablations.route_sections:
         return []
     topics = [t for t in map(topic_named, analysis.get("topics") or []) if t is not None]
     sends = []
@@ -314,7 +314,7 @@ def _section_searches(state: State, context: Context) -> list[Send]:
         if not kinds:
             continue
         phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
-        priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
+        priors = search_priors(target, state["targets"], analysis, context.ablations.narrow_kinds)
         for topic in topics[:MAX_TOPICS]:
             if topic in FINANCIAL_TOPICS:  # beside the question's own search, not above its best
                 priors_here = {**priors, "*": priors.get("*", 0.0) + TOPIC_PRIOR}
@@ -339,7 +339,7 @@ def _parts_searches(state: State, context: Context) -> list[Send]:
         if target.get("companion"):
             continue
         kinds = search_kinds(target, state["analysis"])
-        priors = search_priors(target, state["targets"], state["analysis"], context.narrow_kinds)
+        priors = search_priors(target, state["targets"], state["analysis"], context.ablations.narrow_kinds)
         for query in _parts_queries(parts):
             task = make_task(target, query, kinds, PARTS_HITS, 0, [], priors)
             task["table"] = True
@@ -384,7 +384,7 @@ def _narrative_searches(state: State, context: Context) -> list[Send]:
                 context.hits_per_search,
                 0,
                 [],
-                search_priors(target, state["targets"], analysis, context.narrow_kinds),
+                search_priors(target, state["targets"], analysis, context.ablations.narrow_kinds),
             )
             sends.append(Send("search", task))
     return sends
@@ -433,7 +433,7 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
             if key in done:
                 continue
             kinds = search_kinds(target, analysis, extra)
-            priors = search_priors(target, state["targets"], analysis, context.narrow_kinds)
+            priors = search_priors(target, state["targets"], analysis, context.ablations.narrow_kinds)
             task = make_task(
                 target, query, kinds, context.hits_per_search, round_, _routed(analysis, context), priors
             )

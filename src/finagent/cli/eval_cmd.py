@@ -190,7 +190,7 @@ def answers(
 
     from rich.progress import Progress
 
-    from finagent.agent.context import Context
+    from finagent.agent.context import Ablations, Context
     from finagent.agent.resources import configure_resources
     from finagent.evaluation.answers import answer_question, load_flagged, load_handcheck
     from finagent.llm.providers import chat_model_for_role
@@ -206,7 +206,9 @@ def answers(
         "judge", settings, provider=judge_provider or provider, max_tokens=JUDGE_MAX_TOKENS
     )
     alternatives = load_flagged(flagged or split.with_name("financebench_flagged.jsonl"))
-    context = Context(provider=provider, answer_mode=mode, use_calculator=not no_calculator)
+    context = Context(
+        provider=provider, answer_mode=mode, ablations=Ablations(use_calculator=not no_calculator)
+    )
     stem = output or Path("benchmarks/results") / f"eval_answers_{spec.name}"
     stem.parent.mkdir(parents=True, exist_ok=True)
     rows = kept_rows(stem.with_suffix(".jsonl"), {q.id for q in questions}) if resume else []

@@ -53,9 +53,8 @@ def system_runners(
     for name in names:
         base, _, lever = name.partition("/")
         if base == "finagent":
-            variant = replace(context) if lever else context
-            if lever:
-                setattr(variant, LEVERS[lever], False)
+            off = {LEVERS[lever]: False} if lever else {}
+            variant = replace(context, ablations=replace(context.ablations, **off)) if lever else context
             runners[name] = finagent_system(variant)
         else:
             runners[name] = {"dense": dense, "seed-hybrid": seed_hybrid}[base]

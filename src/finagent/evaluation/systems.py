@@ -93,7 +93,9 @@ async def _finagent(question: str, k: int, context: Context) -> Ranked:
             if item["chunk_id"] not in best or item["fused_score"] > best[item["chunk_id"]]["fused_score"]:
                 best[item["chunk_id"]] = item
     ranked = sorted(best.values(), key=lambda e: (-e["fused_score"], e["chunk_id"]))
-    if context.quota_per_period and spans_periods(state["analysis"]):  # each period gets its best first
+    if context.ablations.quota_per_period and spans_periods(
+        state["analysis"]
+    ):  # each period gets its best first
         ranked = interleave_groups(ranked)
     ranked = ranked[:k]
     return [(e["chunk_id"], e["document_id"], e["page"]) for e in ranked]

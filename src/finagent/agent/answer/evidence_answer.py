@@ -286,7 +286,9 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
     evidence = list(state.get("evidence") or [])
     if analysis.get("narrative"):
         evidence = favour_discussion(evidence, NARRATIVE_WORDS)
-    formulas = [FORMULAS[i] for i in analysis.get("formulas") or []] if context.use_calculator else []
+    formulas = (
+        [FORMULAS[i] for i in analysis.get("formulas") or []] if context.ablations.use_calculator else []
+    )
     if formulas:
         evidence = favour_line_items(evidence, formulas)
     elif not (analysis.get("narrative") or analysis.get("forecast") or analysis.get("drivers")):
@@ -328,7 +330,7 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
     if rejected:
         read.warnings.append(f"dropped {rejected} extracted figure(s) not written in the cited evidence")
     read.facts = sort_facts(read.facts)
-    if context.use_calculator:
+    if context.ablations.use_calculator:
         read.calculations += compute_changes(read.facts)
     return read
 
@@ -582,7 +584,7 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
         elif not text.strip() and read.facts and analysis.get("quantities", True):
             text = fallback_answer(read.facts, read.items)
             notes.append("the model returned no answer; the answer was built from the evidence alone")
-        elif text.strip() and read.facts and context.use_calculator:
+        elif text.strip() and read.facts and context.ablations.use_calculator:
             text, bad = check_prose(text, read.facts, read.calculations, extra, names, read.items)
             if bad:
                 notes.append(
@@ -769,7 +771,7 @@ def _computed_ranking(state: State, context: Context) -> dict[str, Any] | None:
     table of the company and period has the parts)."""
     analysis = state["analysis"]
     parts = Ask.from_dict(analysis.get("ask")).parts
-    if parts is None or analysis.get("narrative") or not context.use_calculator:
+    if parts is None or analysis.get("narrative") or not context.ablations.use_calculator:
         return None
     # no model reads the passages, so every one found is searched for the table, best first
     evidence = sorted(state.get("evidence") or [], key=lambda e: -float(e.get("fused_score") or 0.0))
@@ -821,7 +823,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         warnings="; ".join(notes) or "none",
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
     )
-    first = _opening(state, read) if context.use_calculator else ""  # may add computed results
+    first = _opening(state, read) if context.ablations.use_calculator else ""  # may add computed results
     if not first and about_an_event_filing(analysis):  # what the 8-K reports: its own Items first
         first = event_report(read.items, analysis.get("names") or {})
     verify = _verifier(state, read, tools)

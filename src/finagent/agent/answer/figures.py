@@ -832,7 +832,7 @@ async def choose_cells(
         from_tables, chosen.gaps = table_figures(gaps, items, calendars, years)
         chosen.cells += from_tables
         chosen.derivations += [d for c in from_tables if (d := derivation_record(c)) is not None]
-    if chosen.gaps and context.use_calculator and extract:  # a long history: no model call per gap
+    if chosen.gaps and context.ablations.use_calculator and extract:  # a long history: no model call per gap
         extracted, chosen.gaps, chosen.calls = await model_figures(
             chosen.gaps, items, question, item_chars, context, calendars, terms
         )

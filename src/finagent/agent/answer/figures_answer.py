@@ -168,7 +168,7 @@ async def compute(state: State, context: Context) -> Computed:
     comparisons = compare(chosen.cells, wanted_for(analysis, ask), computed_metrics)
     formulas = (
         formula_results(analysis, [*chosen.cells, *comparisons.cells], chosen.items)
-        if context.use_calculator
+        if context.ablations.use_calculator
         else []
     )
     comparisons.calculations += formulas
@@ -187,14 +187,18 @@ async def compute(state: State, context: Context) -> Computed:
         history=History.from_dict(analysis.get("long_history")),
         parts=parts_named(list(analysis.get("lines") or []), names),
     )
-    said = opening(facts) if context.use_calculator else Opening()
+    said = opening(facts) if context.ablations.use_calculator else Opening()
     table = markdown_table(chosen.cells, comparisons, names, metrics, chosen.gaps, ask)
     if formulas:
         table += "\n\n" + formula_lines(formulas, names)
     head = "\n\n".join(p for p in (said.text, table) if p)
     calculations = [*chosen.derivations, *comparisons.calculations, *said.calculations]
     return Computed(
-        chosen, comparisons, said, head, calculations if context.use_calculator else chosen.derivations
+        chosen,
+        comparisons,
+        said,
+        head,
+        calculations if context.ablations.use_calculator else chosen.derivations,
     )
 
 

@@ -198,7 +198,7 @@ def _keywords(
 ) -> dict[str, list[str]]:
     """Up to three search phrases per ticker: the question's own words, statement wording, the model's."""
     keywords: dict[str, list[str]] = {}
-    vocabulary = statement_phrases(reading.question) if context.use_vocabulary else []
+    vocabulary = statement_phrases(reading.question) if context.ablations.use_vocabulary else []
     for ticker in reading.tickers or [""]:
         suggested: list[str] = next((k.phrases for k in reply.keywords if k.ticker == ticker), [])
         if not reading.tickers:
@@ -252,7 +252,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     # a figure naming no company is read by code once its company is chosen; a why or a part is written
     written = analysis.get("narrative") or is_breakdown(reading.question)
     analysis["subject_needed"] = (
-        bool(metrics and not reading.tickers and context.subject_from_search) and not written
+        bool(metrics and not reading.tickers and context.ablations.subject_from_search) and not written
     )
     return {"analysis": analysis, **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
 
@@ -279,7 +279,7 @@ def _analysis(
     traits = question_traits(question, reading.specs, tickers, reading.mentions, metrics, phrases)
     reading.specs = calendar_years_for(traits["ask"], reading.specs)
     # A figure is read from its primary statement: route each metric's sub-searches there.
-    statements = [*(statements_for(question) if context.use_vocabulary else [])]
+    statements = [*(statements_for(question) if context.ablations.use_vocabulary else [])]
     statements += [BY_NAME[m].statement for m in metrics]
     return {
         "question": question,
@@ -292,7 +292,7 @@ def _analysis(
         "sources": required_sources(question, list(reply.sources)),
         "answer_mode": mode,
         "keywords": keywords,
-        "answer_sentence": reply.statement.strip() if context.lean_to_answer else "",
+        "answer_sentence": reply.statement.strip() if context.ablations.lean_to_answer else "",
         "statements": list(dict.fromkeys(statements)),
         "names": {t: [t, *_names(by_ticker.get(t)), *_short_names(by_ticker.get(t))] for t in tickers},
         "metrics": metrics,

@@ -52,8 +52,17 @@ def _specs(analysis: Any, context: Context) -> tuple[list[TimeSpec], frozenset[s
     No period named but a change, a trend or the company's reports asked about: every report held."""
     specs = [TimeSpec.from_dict(spec) for spec in analysis.get("time_specs") or []]
     undated_kinds = analysis.get("undated_kinds")
-    undated = frozenset(undated_kinds) if undated_kinds is not None and context.rank_undated_years else None
-    if undated is None and not specs and analysis.get("annual_topic") and context.annual_topics_undated:
+    undated = (
+        frozenset(undated_kinds)
+        if undated_kinds is not None and context.ablations.rank_undated_years
+        else None
+    )
+    if (
+        undated is None
+        and not specs
+        and analysis.get("annual_topic")
+        and context.ablations.annual_topics_undated
+    ):
         # The business, its risks or legal matters with no period named: every stored annual
         # report, ranked by content, rather than the newest quarter's release.
         undated = frozenset(ANNUAL_KINDS)
@@ -65,7 +74,7 @@ def _specs(analysis: Any, context: Context) -> tuple[list[TimeSpec], frozenset[s
 def _kinds(analysis: Any, context: Context) -> frozenset[str]:
     """The kinds whose periods count: "the latest quarter" of a filings question is the latest 10-Q,
     not a newer earnings call."""
-    if not context.narrow_kinds:
+    if not context.ablations.narrow_kinds:
         return frozenset()
     named = frozenset(analysis.get("named_kinds") or [])
     return named or (REPORT_KINDS if "transcript" not in analysis["sources"] else frozenset())
@@ -145,7 +154,7 @@ def _years_only(resolution: PeriodResolution, calendar: Any) -> PeriodResolution
 
 def _dated(analysis: Any, context: Context) -> list[DatedDocument]:
     """Documents the question names by their day ("the 8-K dated December 2, 2024")."""
-    if not context.resolve_dated_documents:
+    if not context.ablations.resolve_dated_documents:
         return []
     return [DatedDocument.from_dict(d) for d in analysis.get("dated_documents") or []]
 
@@ -248,7 +257,7 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
         targets += found
         warnings += notes
     if not tickers:
-        named = unnamed_company_periods(specs) if context.periods_without_company else []
+        named = unnamed_company_periods(specs) if context.ablations.periods_without_company else []
         targets += named or ([] if targets else [_any_period(None)])
     return {"targets": targets, "warnings": warnings}
 

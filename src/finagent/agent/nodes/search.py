@@ -29,7 +29,7 @@ def _filters(task: SearchTask, context: Context) -> SearchFilters:
     """The sub-search's filters: its company, its fiscal period (unless the lever is off), kinds,
     report Items and the days an 8-K is dated by."""
     documents = list(task.get("document_ids") or [])
-    periods = context.filter_periods and not documents  # a named document is its own period
+    periods = context.ablations.filter_periods and not documents  # a named document is its own period
     dated = task.get("dated")
     return SearchFilters(
         document_ids=documents,
@@ -80,7 +80,7 @@ async def _hits(
         log["leaned_to"] = leaned_to
     vector_weight, keyword_weight = TABLE_WEIGHTS if task.get("table") else context.fusion_weights(settings)
     log |= {"vector_weight": vector_weight, "keyword_weight": keyword_weight}
-    lift = 0.0 if task.get("forecast") or not context.lift_statements else settings.statement_boost
+    lift = 0.0 if task.get("forecast") or not context.ablations.lift_statements else settings.statement_boost
     # a question about what an 8-K (of a date) reports is routed to its own Items, as a figure
     # question to statements
     routed = task.get("dated") or task.get("own_items")
@@ -103,7 +103,9 @@ async def _hits(
         )
 
     hits, flagged = await asyncio.to_thread(_search_with_retry, compose(filters))
-    covers = context.cover_missing_periods and not task.get("exact") and not task.get("document_ids")
+    covers = (
+        context.ablations.cover_missing_periods and not task.get("exact") and not task.get("document_ids")
+    )
     if hits or not (task["fiscal_quarter"] and filters.fiscal_years and covers):
         return hits, flagged, ""
     # No report of that quarter: the annual report that covers it (its MD&A and notes speak of the
@@ -128,7 +130,7 @@ async def _ranked(
     evidence: list[dict[str, Any]], query: str, context: Context
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The hits reranked (line-item match; a cross-encoder when one is configured), or by score."""
-    if not context.rerank:
+    if not context.ablations.rerank:
         return sorted(evidence, key=lambda e: (-e["fused_score"], e["chunk_id"])), []
     resources = get_resources()
     settings = resources.settings
