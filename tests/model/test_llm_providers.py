@@ -175,6 +175,7 @@ def test_make_chat_model(make: Any) -> None:
         4,
     )
     assert openai.http_client is None and openai.http_async_client is None  # the SDK builds its own
+    assert openai.stream_chunk_timeout == 33.0  # a stream waits for its next chunk as long as for a reply
     cerebras = make_chat_model("cerebras", settings, model="llama-3.3-70b", max_tokens=50, temperature=0.3)
     assert isinstance(cerebras, ChatCerebras)
     assert (cerebras.model, cerebras.max_tokens, cerebras.timeout, cerebras.max_retries) == (
@@ -192,6 +193,7 @@ def test_make_chat_model(make: Any) -> None:
     assert not server.running  # started by the first request, not by construction
     assert local.openai_api_base == server.base_url == f"http://127.0.0.1:{server.port}/v1"
     assert local.max_retries == 0 and local.max_tokens == 64
+    assert local.stream_chunk_timeout == providers.LOCAL_MIN_TIMEOUT  # its first token may take minutes
 
     with pytest.raises(ConfigError, match="CEREBRAS_API_KEY"):
         make_chat_model("cerebras", make(), max_tokens=10)

@@ -180,6 +180,7 @@ def make_chat_model(
             api_key=key,
             base_url=settings.openai_base_url,
             timeout=settings.llm_timeout,
+            stream_chunk_timeout=settings.llm_timeout,
             max_retries=settings.llm_max_retries,
             **_own_async_client(
                 key, settings.openai_base_url, settings.llm_timeout, settings.llm_max_retries
@@ -212,6 +213,9 @@ def make_chat_model(
             api_key=key,
             base_url=local_server.base_url,
             timeout=timeout,
+            # A streamed answer's first token comes after the whole prompt is read: minutes on a busy
+            # CPU, past langchain-openai's own 120 s wait for the next chunk.
+            stream_chunk_timeout=timeout,
             max_retries=0,
             **_own_async_client(key, local_server.base_url, timeout, 0),
             max_completion_tokens=max_tokens,
