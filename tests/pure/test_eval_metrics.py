@@ -90,3 +90,14 @@ def test_retrieval_summary_reports_each_half_by_question_type() -> None:
     assert summary["s"]["half B"]["page_recall@10"] == 0.5
     assert summary["s"]["half B / x"]["page_recall@10"] == 0.0 and summary["s"]["half A / x"]["n"] == 1
     assert "| s | half B / y | 1 | 1.000 | 1.000 |" in markdown_table(summary).splitlines()
+
+
+def test_each_lever_of_the_ablation_table_turns_off_its_own_switch() -> None:
+    from dataclasses import asdict
+
+    from finagent.agent.context import Context
+    from finagent.evaluation.retrieval import LEVERS, lever_off
+
+    for lever, switch in LEVERS.items():
+        switches = asdict(lever_off(Context(), lever).ablations)
+        assert [name for name, on in switches.items() if not on] == [switch], lever

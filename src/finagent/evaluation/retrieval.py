@@ -46,6 +46,11 @@ def known_system(name: str) -> bool:
     return base in SYSTEMS and (not lever or (base == "finagent" and lever in LEVERS))
 
 
+def lever_off(context: Context, lever: str) -> Context:
+    """The run's context with one lever of the ablation table off ("no-routing")."""
+    return replace(context, ablations=replace(context.ablations, **{LEVERS[lever]: False}))
+
+
 def system_runners(
     names: Sequence[str], context: Context
 ) -> dict[str, Callable[[AgentResources, str, int], Ranked]]:
@@ -53,9 +58,7 @@ def system_runners(
     for name in names:
         base, _, lever = name.partition("/")
         if base == "finagent":
-            off = {LEVERS[lever]: False} if lever else {}
-            variant = replace(context, ablations=replace(context.ablations, **off)) if lever else context
-            runners[name] = finagent_system(variant)
+            runners[name] = finagent_system(lever_off(context, lever) if lever else context)
         else:
             runners[name] = {"dense": dense, "seed-hybrid": seed_hybrid}[base]
     return runners
