@@ -58,16 +58,21 @@ def locked_versions(text: str) -> dict[str, str]:
     return pins
 
 
-def _release(version: str) -> str:
-    """A version without its local label: torch 2.13.0+cpu is the locked 2.13.0."""
-    return version.split("+", 1)[0]
+def installed_versions() -> dict[str, str]:
+    """name -> version of every installed distribution, names normalised as in the lock."""
+    return {_normalise(d.metadata["Name"]): d.version for d in distributions() if d.metadata["Name"]}
+
+
+def same_release(a: str, b: str) -> bool:
+    """Two versions of one release, local labels aside: torch 2.13.0+cpu is the locked 2.13.0."""
+    return a.split("+", 1)[0] == b.split("+", 1)[0]
 
 
 def check_versions(installed: dict[str, str], locked: dict[str, str]) -> Check:
     """The installed packages the lock names, against the lock: a difference is a warning (an install
     from ranges is allowed to differ), with the packages named so a failure elsewhere can be traced."""
     known = sorted(name for name in installed if name in locked)
-    differ = [name for name in known if _release(installed[name]) != _release(locked[name])]
+    differ = [name for name in known if not same_release(installed[name], locked[name])]
     if not differ:
         return Check("versions", "ok", f"{len(known)} installed packages as in requirements.lock")
     shown = ", ".join(f"{name} {installed[name]} (locked {locked[name]})" for name in differ[:6])
@@ -86,8 +91,7 @@ def _versions() -> Check:
         return Check(
             "versions", "warn", "requirements.lock is not in this installation: versions not compared"
         )
-    installed = {_normalise(d.metadata["Name"]): d.version for d in distributions() if d.metadata["Name"]}
-    return check_versions(installed, locked_versions(path.read_text(encoding="utf-8")))
+    return check_versions(installed_versions(), locked_versions(path.read_text(encoding="utf-8")))
 
 
 def _store_url(settings: Settings) -> tuple[str, str, EmbeddedPostgres | None]:
