@@ -10,7 +10,8 @@ import pytest
 
 from finagent.agent.evidence import assign_labels, citation_record
 from finagent.finance.citations import cited_labels
-from finagent.finance.figures.formulas import compute_formulas, formulas_for
+from finagent.finance.figures.formula_values import compute_formulas
+from finagent.finance.figures.formulas import formulas_for
 from finagent.finance.figures.text import (
     compute_changes,
     describe_calculation,

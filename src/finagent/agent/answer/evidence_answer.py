@@ -50,19 +50,15 @@ from finagent.agent.schemas import facts_schema
 from finagent.agent.state import Analysis, State
 from finagent.finance.asks import Ask
 from finagent.finance.compare import Comparisons
-from finagent.finance.figures.formulas import (
-    FORMULAS,
-    Formula,
-    LineItem,
+from finagent.finance.figures.formula_values import (
     compute_formulas,
     formula_changes,
-    input_items,
     mean_over_periods,
-    needs_prior,
     read_line_items,
     with_prior_years,
     without_other_readings,
 )
+from finagent.finance.figures.formulas import FORMULAS, Formula, LineItem, input_items, needs_prior
 from finagent.finance.figures.matching import known_changes, known_facts, known_results
 from finagent.finance.figures.text import (
     after_its_report,

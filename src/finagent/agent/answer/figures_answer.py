@@ -39,17 +39,19 @@ from finagent.agent.resources import get_resources
 from finagent.agent.state import Analysis, State
 from finagent.finance.asks import Ask
 from finagent.finance.compare import Cell, Comparisons, Wanted, compare, scale_unit
+from finagent.finance.figures.formula_values import (
+    compute_formulas,
+    mean_over_periods,
+    read_line_items,
+    with_prior_years,
+)
 from finagent.finance.figures.formulas import (
     FORMULAS,
     LINE_ITEMS,
     PRIOR,
     Formula,
-    compute_formulas,
     line_of_metric,
-    mean_over_periods,
     needs_prior,
-    read_line_items,
-    with_prior_years,
 )
 from finagent.finance.figures.verify import (
     UNSUPPORTED,
