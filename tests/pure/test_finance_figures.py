@@ -11,8 +11,9 @@ import pytest
 from finagent.finance.compare import Cell, Wanted, compare
 from finagent.finance.derive import FY_MINUS_9M, YTD_DIFFERENCE, derive_quarters, not_derivable
 from finagent.finance.facts import Fact, FiscalCalendar, StoredFact, duration_class, fiscal_label
+from finagent.finance.lines import REPORTED
 from finagent.finance.lookup import PeriodWanted, restatements_of, select
-from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
+from finagent.finance.metrics import computed_in, metrics_in
 from finagent.finance.numbers import contains_number, printed_forms
 
 REV = "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
@@ -120,10 +121,10 @@ def test_select_reads_the_period_not_the_position() -> None:
         stored(2, "383285000000", date(2022, 9, 25), date(2023, 9, 30)),
         stored(3, "394328000000", date(2021, 9, 26), date(2022, 9, 24)),
     ]
-    chosen = select(facts, BY_NAME["revenue"], PeriodWanted(2023))
+    chosen = select(facts, REPORTED["revenue"], PeriodWanted(2023))
     assert chosen is not None and chosen.fact.value == Decimal("383285000000")
-    assert select(facts, BY_NAME["revenue"], PeriodWanted(2021)) is None
-    assert select(facts, BY_NAME["revenue"], PeriodWanted(2024, 4)) is None  # a year is not a quarter
+    assert select(facts, REPORTED["revenue"], PeriodWanted(2021)) is None
+    assert select(facts, REPORTED["revenue"], PeriodWanted(2024, 4)) is None  # a year is not a quarter
 
 
 def test_the_concept_the_statement_displays_wins() -> None:
@@ -131,14 +132,14 @@ def test_the_concept_the_statement_displays_wins() -> None:
         1, "400000000000", date(2023, 10, 1), date(2024, 9, 28), concept="us-gaap:Revenues", statement=None
     )
     shown = stored(2, "391035000000", date(2023, 10, 1), date(2024, 9, 28))
-    chosen = select([other, shown], BY_NAME["revenue"], PeriodWanted(2024))
+    chosen = select([other, shown], REPORTED["revenue"], PeriodWanted(2024))
     assert chosen is not None and chosen.fact.id == 2
     # without display information the vocabulary's order decides
     plain = [
         stored(3, "1", date(2023, 10, 1), date(2024, 9, 28), concept="us-gaap:Revenues", statement=None),
         other,
     ]
-    chosen = select(plain, BY_NAME["revenue"], PeriodWanted(2024))
+    chosen = select(plain, REPORTED["revenue"], PeriodWanted(2024))
     assert chosen is not None and chosen.fact.concept == "us-gaap:Revenues"
 
 
@@ -159,8 +160,8 @@ def test_restatements_latest_by_default_original_as_reported() -> None:
         filing="X|10-K|2023-12-31",
         calendar=FiscalCalendar(12),
     )
-    latest = select([original, restated], BY_NAME["revenue"], PeriodWanted(2022))
-    first = select([original, restated], BY_NAME["revenue"], PeriodWanted(2022), as_reported=True)
+    latest = select([original, restated], REPORTED["revenue"], PeriodWanted(2022))
+    first = select([original, restated], REPORTED["revenue"], PeriodWanted(2022), as_reported=True)
     assert latest is not None and latest.fact.id == 2 and len(latest.restatements) == 1
     assert first is not None and first.fact.id == 1
     # a difference within rounding is no restatement
@@ -176,7 +177,7 @@ def test_restatements_latest_by_default_original_as_reported() -> None:
 
 
 def test_balances_are_read_at_the_period_end() -> None:
-    assets = BY_NAME["total_assets"]
+    assets = REPORTED["total_assets"]
     q3 = stored(
         1, "331612000000", None, date(2024, 6, 29), concept="us-gaap:Assets", statement="balance_sheet"
     )

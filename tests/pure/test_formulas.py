@@ -367,10 +367,10 @@ def test_the_figures_answer_computes_the_questions_own_metric_from_its_period_tr
     are the calculator's (General Mills' "working capital ratio", Nike's "COGS as a % of revenue")."""
     from finagent.finance.figures.formula_values import formula_results
     from finagent.finance.figures.formulas import metrics_for_formulas
-    from finagent.finance.metrics import BY_NAME
+    from finagent.finance.lines import REPORTED
 
     question = "What is General Mills's FY2020 working capital ratio? Define working capital ratio as ..."
-    assert metrics_for_formulas(formulas_for(question), list(BY_NAME)) == [
+    assert metrics_for_formulas(formulas_for(question), list(REPORTED)) == [
         "current_assets",
         "current_liabilities",
     ]

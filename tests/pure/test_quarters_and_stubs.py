@@ -16,8 +16,8 @@ from finagent.finance.derive import (
     missing_reason,
 )
 from finagent.finance.facts import Fact, FiscalCalendar, StoredFact
+from finagent.finance.lines import REPORTED
 from finagent.finance.lookup import PeriodWanted, Selection, select
-from finagent.finance.metrics import BY_NAME
 from tests.helpers import as_stored
 from tests.pure.test_finance_figures import REV, stored
 
@@ -45,7 +45,7 @@ def test_q4_is_the_year_less_the_three_quarters_the_same_filing_tags() -> None:
         4,
     )
     assert q4.filing_key == K2024
-    chosen = select([*ten_k_with_quarters(), _as_stored(q4, 9)], BY_NAME["revenue"], PeriodWanted(2024, 4))
+    chosen = select([*ten_k_with_quarters(), _as_stored(q4, 9)], REPORTED["revenue"], PeriodWanted(2024, 4))
     assert chosen is not None and chosen.fact.derived and chosen.fact.value == Decimal("94930000000")
 
 
@@ -202,7 +202,7 @@ def test_a_transition_period_is_named_so_and_never_a_year() -> None:
 def select_annual(facts: Sequence[Fact], year: int) -> Selection | None:
     """The fiscal-year figure lookup finds in these facts (as stored), if any."""
     kept = [f for f in facts if (f.period_start, f.period_end) != (date(2018, 7, 1), date(2019, 6, 30))]
-    return select(as_stored(kept, "X", "X|10-K|2019-12-31"), BY_NAME["revenue"], PeriodWanted(year))
+    return select(as_stored(kept, "X", "X|10-K|2019-12-31"), REPORTED["revenue"], PeriodWanted(year))
 
 
 def test_the_successor_part_stated_as_the_quarter_is_unsupported() -> None:

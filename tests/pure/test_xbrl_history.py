@@ -15,8 +15,8 @@ import pytest
 
 from finagent.finance.documents import ParsedDocument
 from finagent.finance.facts import Fact, StoredFact
+from finagent.finance.lines import REPORTED, LineItem
 from finagent.finance.lookup import PeriodWanted, select
-from finagent.finance.metrics import BY_NAME, Metric
 from finagent.finance.xbrl.xml import namespace_family, standard_concept
 from finagent.ingest.discover import discover
 from finagent.ingest.ixbrl import parse_edgar_submission, parse_ixbrl_html
@@ -126,7 +126,7 @@ def stored(facts: list[Fact], ticker: str) -> list[StoredFact]:
     return as_stored(facts, ticker, f"{ticker}|filing")
 
 
-def figures(doc: ParsedDocument, metric: Metric) -> dict[str, int]:
+def figures(doc: ParsedDocument, metric: LineItem) -> dict[str, int]:
     """Every period the filing states the metric for, with the value the lookup answers with
     (quarters and years through ``select``; year-to-date periods by the vocabulary's order)."""
     facts = stored(doc.facts, doc.ticker or "X")
@@ -159,7 +159,7 @@ def test_every_historic_instance_is_recognised_with_its_figures(name: str) -> No
     assert (doc.fiscal_year, doc.fiscal_quarter, doc.metadata["cik"]) == (year, quarter, cik)
     assert all(f.fiscal_year is not None for f in doc.facts), "every fact has its fiscal period"
     for metric in ("revenue", "net_income"):
-        assert figures(doc, BY_NAME[metric]) == gold[metric], metric
+        assert figures(doc, REPORTED[metric]) == gold[metric], metric
 
 
 @pytest.mark.shared
@@ -226,7 +226,7 @@ def test_goods_or_services_revenue_is_the_line_only_when_reported_alone() -> Non
     doc = parse_xbrl_instance(history("CRR", "crr.xbrl.xml"))
     net = "us-gaap:SalesRevenueNet"
     goods = [replace(f, concept="us-gaap:SalesRevenueGoodsNet") if f.concept == net else f for f in doc.facts]
-    revenue = BY_NAME["revenue"]
+    revenue = REPORTED["revenue"]
     fy2017 = PeriodWanted(2017)
     chosen = select(stored(goods, "CRR"), revenue, fy2017)
     assert chosen is not None and chosen.fact.value == 188756000
@@ -243,7 +243,7 @@ def test_goods_or_services_revenue_is_the_line_only_when_reported_alone() -> Non
 @pytest.mark.shared
 def test_operating_cash_flow_of_continuing_operations() -> None:
     doc = parse_xbrl_instance(history("CRR", "crr.xbrl.xml"))
-    chosen = select(stored(doc.facts, "CRR"), BY_NAME["operating_cash_flow"], PeriodWanted(2015))
+    chosen = select(stored(doc.facts, "CRR"), REPORTED["operating_cash_flow"], PeriodWanted(2015))
     assert chosen is not None and chosen.fact.value == 70577000
     assert chosen.fact.concept == "us-gaap:NetCashProvidedByUsedInOperatingActivitiesContinuingOperations"
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 from finagent.agent.answer.figures import model_figures
 from finagent.agent.context import Context
 from finagent.agent.resources import close_resources, configure_resources
-from finagent.finance.metrics import BY_NAME
+from finagent.finance.lines import REPORTED
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
 
@@ -37,7 +37,7 @@ def _copy(settings: Settings, metric: str, value: float, unit: str) -> list[tupl
         "fiscal_quarter": 1,
         "period_end": "2023-04-02",
     }
-    fact = {"ticker": "JNJ", "period": "Q1 FY2023", "metric": BY_NAME[metric].label, "value": value}
+    fact = {"ticker": "JNJ", "period": "Q1 FY2023", "metric": REPORTED[metric].label, "value": value}
     models = ScriptedModels({"extract": [{"facts": [fact | {"unit": unit, "source": "ER1"}]}]})
     configure_resources(settings, chat_model_factory=models)
     try:

@@ -18,7 +18,7 @@ from typer.core import TyperCommand
 from finagent.cli.common import store
 from finagent.cli.console import console, err_console
 from finagent.errors import FinagentError
-from finagent.finance.metrics import BY_NAME
+from finagent.finance.lines import REPORTED
 from finagent.finance.periods import parse_time_phrases
 from finagent.finance.periods.ranges import is_range
 
@@ -42,7 +42,7 @@ def is_metric(text: str) -> bool:
     """A metric name or a comma list of them ("net_income", "revenue,capex"); a word in capitals is a
     ticker ("CASH"), never a metric."""
     parts = [p.strip().lower().replace("-", "_") for p in text.split(",") if p.strip()]
-    return text != text.upper() and bool(parts) and all(p in BY_NAME for p in parts)
+    return text != text.upper() and bool(parts) and all(p in REPORTED for p in parts)
 
 
 _TAKES_SEVERAL: dict[str, Any] = {"--metric": is_metric, "-m": is_metric, "--periods": is_period}

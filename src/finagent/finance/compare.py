@@ -19,7 +19,7 @@ from itertools import pairwise
 from typing import Any
 
 from finagent.finance.calculator import CalcResult, cagr_pct, difference, growth_pct, margin_pct
-from finagent.finance.metrics import COMPUTED
+from finagent.finance.computed import COMPUTED
 
 _YOY = re.compile(
     r"\byear[- ]over[- ]year\b|\byoy\b|\by/y\b|\bprior[- ]year\b|\ba year (?:earlier|ago|before)\b"
@@ -199,9 +199,9 @@ def unprinted_line(cell: Cell, other: Cell) -> bool:
 def unreported_margins(cells: Sequence[Cell], name: str) -> list[tuple[Cell, Cell]]:
     """(line, base) of each company and period whose margin ``name`` is not computed because its
     statement prints no such line."""
-    if name not in COMPUTED or COMPUTED[name][2] != "margin":
+    if name not in COMPUTED or COMPUTED[name].helper != "margin":
         return []
-    _, (first, second), _ = COMPUTED[name]
+    first, second = COMPUTED[name].inputs
     index = {(c.ticker, c.metric, c.period): c for c in cells}
     found = []
     for cell in cells:
@@ -226,7 +226,8 @@ def computed_cells(
     for name in wanted_metrics:
         if name not in COMPUTED:
             continue
-        label, (first, second), helper = COMPUTED[name]
+        computed = COMPUTED[name]
+        label, (first, second), helper = computed.label, computed.inputs, computed.helper
         for cell in cells:
             if cell.metric != first:
                 continue

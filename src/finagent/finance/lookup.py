@@ -22,7 +22,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from finagent.finance.facts import StoredFact, duration_class, fiscal_label
-from finagent.finance.metrics import Metric
+from finagent.finance.lines import LineItem
 from finagent.finance.split_periods import part_roles
 
 
@@ -73,7 +73,7 @@ class Selection:
     """The fact chosen for a metric and period, with what else was reported for it."""
 
     fact: StoredFact
-    metric: Metric
+    metric: LineItem
     period: PeriodWanted
     restatements: tuple[Restatement, ...] = ()
     alternatives: tuple[StoredFact, ...] = field(default=(), compare=False)
@@ -83,7 +83,7 @@ class Selection:
         return fiscal_label(self.fact.fiscal_year, self.fact.fiscal_quarter, self.fact.duration)
 
 
-def _matches_period(fact: StoredFact, metric: Metric, period: PeriodWanted) -> bool:
+def _matches_period(fact: StoredFact, metric: LineItem, period: PeriodWanted) -> bool:
     if fact.fiscal_year != period.fiscal_year:
         return False
     if metric.instant:
@@ -94,7 +94,7 @@ def _matches_period(fact: StoredFact, metric: Metric, period: PeriodWanted) -> b
     return fact.duration == "quarter" and fact.fiscal_quarter == period.fiscal_quarter
 
 
-def _unit_ok(fact: StoredFact, metric: Metric) -> bool:
+def _unit_ok(fact: StoredFact, metric: LineItem) -> bool:
     unit = (fact.unit or "").lower()
     if metric.unit == "per_share":
         return "/" in unit and "share" in unit
@@ -103,7 +103,7 @@ def _unit_ok(fact: StoredFact, metric: Metric) -> bool:
     return "/" not in unit and unit not in ("shares", "pure")
 
 
-def displayed_concepts(facts: Iterable[StoredFact], metric: Metric) -> set[str]:
+def displayed_concepts(facts: Iterable[StoredFact], metric: LineItem) -> set[str]:
     """Candidate concepts this company displays in the metric's own statement (in any filing)."""
     return {f.concept for f in facts if f.statement == metric.statement and f.concept in metric.concepts}
 
@@ -135,7 +135,7 @@ def restatements_of(facts: Sequence[StoredFact]) -> list[Restatement]:
     return found
 
 
-def _preferred_concept(concepts: set[str], metric: Metric, shown: set[str]) -> str:
+def _preferred_concept(concepts: set[str], metric: LineItem, shown: set[str]) -> str:
     """The concept the company's statements display, then the vocabulary's order."""
     rank = {c: i for i, c in enumerate(metric.concepts)}
     return min(concepts, key=lambda c: (0 if c in shown else 1, rank.get(c, len(rank))))
@@ -143,7 +143,7 @@ def _preferred_concept(concepts: set[str], metric: Metric, shown: set[str]) -> s
 
 def select(
     facts: Sequence[StoredFact],
-    metric: Metric,
+    metric: LineItem,
     period: PeriodWanted,
     *,
     as_reported: bool = False,
@@ -208,7 +208,7 @@ def _days(start: date, end: date) -> int:
 
 def split_period(
     facts: Sequence[StoredFact],
-    metric: Metric,
+    metric: LineItem,
     period: PeriodWanted,
     *,
     as_reported: bool = False,

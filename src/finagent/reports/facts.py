@@ -24,8 +24,9 @@ from finagent.errors import SearchInputError
 from finagent.finance.calculator import growth_pct
 from finagent.finance.facts import StoredFact
 from finagent.finance.fiscal import calendar_for
+from finagent.finance.lines import REPORTED, LineItem
 from finagent.finance.lookup import PeriodWanted
-from finagent.finance.metrics import BY_NAME, Metric, metrics_in
+from finagent.finance.metrics import metrics_in
 from finagent.finance.periods import TargetPeriod, TimeSpec, resolve_periods
 from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 
@@ -88,9 +89,9 @@ def metric_names(requested: list[str]) -> list[str]:
     for text in requested:
         for part in [p.strip() for p in text.split(",") if p.strip()]:
             key = part.lower().replace(" ", "_").replace("-", "_")
-            found = [key] if key in BY_NAME else metrics_in(part)
+            found = [key] if key in REPORTED else metrics_in(part)
             if not found:
-                known = ", ".join(sorted(BY_NAME))
+                known = ", ".join(sorted(REPORTED))
                 raise SearchInputError(f"unknown metric '{part}' (known: {known})")
             names += [f for f in found if f not in names]
     if not names:
@@ -161,7 +162,7 @@ def facts_table(
         result.warnings += [w for w in resolution.warnings if "no 10-" not in w and "targeted too" not in w]
         targets = [p for p in resolution.periods if not getattr(p, "companion", False)]
         result.periods[ticker] = [p.label for p in targets]
-        concepts = sorted({c for m in names for c in BY_NAME[m].concepts})
+        concepts = sorted({c for m in names for c in REPORTED[m].concepts})
         facts = load_facts(conn, ticker, concepts)
         if not facts:
             result.warnings.append(
@@ -170,7 +171,7 @@ def facts_table(
             )
         for name in names:
             for target in targets:
-                result.rows += _rows(facts, ticker, BY_NAME[name], target, as_reported)
+                result.rows += _rows(facts, ticker, REPORTED[name], target, as_reported)
     return result
 
 
@@ -215,7 +216,7 @@ def facts(
 
 
 def _rows(
-    facts: list[StoredFact], ticker: str, metric: Metric, target: TargetPeriod, as_reported: bool
+    facts: list[StoredFact], ticker: str, metric: LineItem, target: TargetPeriod, as_reported: bool
 ) -> list[FactRow]:
     """One company's metric for one period, as the answer's figures choose it (``figure_for``), with
     its year-over-year change (same fiscal quarter a year earlier, by the calculator); a period the

@@ -35,8 +35,8 @@ from finagent.finance.figures.text import value_in_text
 from finagent.finance.figures.verify import table_known
 from finagent.finance.figures.written import scan_figures
 from finagent.finance.filing_sections import AFTER_SIGNATURES
+from finagent.finance.lines import REPORTED, LineItem
 from finagent.finance.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
-from finagent.finance.metrics import BY_NAME, Metric
 from finagent.finance.split_periods import split_reason
 from finagent.finance.tables import stated_scale
 from finagent.llm.structured import structured_call
@@ -113,7 +113,7 @@ def figure_record(
 
 
 def _gap(
-    metric: Metric, ticker: str, period: PeriodWanted, facts: list[StoredFact], as_reported: bool = False
+    metric: LineItem, ticker: str, period: PeriodWanted, facts: list[StoredFact], as_reported: bool = False
 ) -> dict[str, Any]:
     """A target no fact answers, with the reason (a quarter that cannot be derived says so); a period
     the filings report only in parts (stubs) carries the parts, labelled and cited, never one of them
@@ -170,7 +170,7 @@ def _parts_told(gap: dict[str, Any], by_chunk: dict[int, str], by_document: dict
 def figure_for(
     facts: Sequence[StoredFact],
     ticker: str,
-    metric: Metric,
+    metric: LineItem,
     period: PeriodWanted,
     *,
     as_reported: bool = False,
@@ -199,7 +199,7 @@ def lookup(facts: list[StoredFact], task: FactsTask) -> list[dict[str, Any]]:
         periods.append((prior_quarter, "comparative"))
     out: list[dict[str, Any]] = []
     for name in task["metrics"]:
-        metric = BY_NAME.get(name)
+        metric = REPORTED.get(name)
         if metric is None:
             continue
         shown = displayed_concepts(facts, metric)
@@ -230,7 +230,7 @@ def lookup(facts: list[StoredFact], task: FactsTask) -> list[dict[str, Any]]:
     return out
 
 
-def _q4_of_money_flow(metric: Metric, period: PeriodWanted) -> bool:
+def _q4_of_money_flow(metric: LineItem, period: PeriodWanted) -> bool:
     return period.fiscal_quarter == 4 and metric.unit == "money" and not metric.instant
 
 
@@ -415,7 +415,7 @@ def _cell(
 ) -> Cell:
     """A figure read from a statement table cell, cited to the chunk holding the table."""
     value = cell.base_value if cell.base_value is not None else cell.value
-    if BY_NAME[gap["metric"]].outflow:  # "(1,577)" in the cash flow statement: $1,577 spent
+    if REPORTED[gap["metric"]].outflow:  # "(1,577)" in the cash flow statement: $1,577 spent
         value = abs(value)
     unit = "USD/shares" if (cell.unit or "").endswith("share") else cell.unit or "USD"
     end = cell.period.end if cell.period.end else (_date(gap.get("period_end")) if role == "target" else None)
@@ -447,7 +447,7 @@ def table_figures(
     cells: list[Cell] = []
     remaining: list[dict[str, Any]] = []
     for gap in gaps:
-        metric = BY_NAME.get(gap["metric"])
+        metric = REPORTED.get(gap["metric"])
         if metric is None:
             remaining.append(gap)
             continue
@@ -648,7 +648,7 @@ def _copied_cell(
     fact: Any, gap: dict[str, Any], metric: str, source: dict[str, Any], calendars: dict[str, Any]
 ) -> Cell | None:
     """A value the model copied, with the scale it is printed in, if it sits in its period's column."""
-    per_share = BY_NAME[metric].unit == "per_share"  # the metric's unit, not the model's word
+    per_share = REPORTED[metric].unit == "per_share"  # the metric's unit, not the model's word
     scale: int | None = {"USD millions": 6, "USD thousands": 3, "USD billions": 9}.get(fact.unit)
     if per_share:  # "$2.68" in a table "(in millions, except per share)" is $2.68 a share
         scale = 0
@@ -690,7 +690,7 @@ async def model_figures(
     relevant = _items_for_the_model(gaps, items, context.evidence_per_period)
     if not relevant:
         return [], gaps, []
-    metric_labels = sorted({BY_NAME[g["metric"]].label for g in gaps if g["metric"] in BY_NAME})
+    metric_labels = sorted({REPORTED[g["metric"]].label for g in gaps if g["metric"] in REPORTED})
     schema = facts_schema(
         sorted({i["ticker"] for i in relevant}),
         sorted({i["period_label"] for i in relevant}),
@@ -712,7 +712,7 @@ async def model_figures(
         default=Facts,
     )
     by_label = {i["label"]: i for i in relevant}
-    by_metric_label = {BY_NAME[g["metric"]].label: g["metric"] for g in gaps if g["metric"] in BY_NAME}
+    by_metric_label = {REPORTED[g["metric"]].label: g["metric"] for g in gaps if g["metric"] in REPORTED}
     wanted = {(g["ticker"], g["label"]): g for g in gaps}
     cells: list[Cell] = []
     filled: set[tuple[str, str, str]] = set()
@@ -845,7 +845,7 @@ async def choose_cells(
 
 
 def _label_of(metric: str) -> str:
-    return BY_NAME[metric].label.lower() if metric in BY_NAME else metric.replace("_", " ")
+    return REPORTED[metric].label.lower() if metric in REPORTED else metric.replace("_", " ")
 
 
 def _restated_notes(figures: Sequence[dict[str, Any]]) -> list[str]:

@@ -34,10 +34,10 @@ from finagent.agent.answer.wording import (
 from finagent.finance.asks import Ask
 from finagent.finance.calculator import difference, growth_pct
 from finagent.finance.compare import Cell, Comparisons, scale_unit, unreported_margins
+from finagent.finance.computed import COMPUTED
 from finagent.finance.figures.text import describe_calculation
 from finagent.finance.figures.verdict import factor_limit, sign_verdict
 from finagent.finance.history import History
-from finagent.finance.metrics import COMPUTED
 from finagent.finance.outcomes import (
     Crossing,
     Ranking,
@@ -187,7 +187,7 @@ def _unreported(facts: Facts) -> list[str]:
     is not a measure it reports, and none is computed." """
     sentences = []
     for line, base in unreported_margins(facts.cells, facts.metric):
-        label, (first, _), _ = COMPUTED[facts.metric]
+        label, first = COMPUTED[facts.metric].label, COMPUTED[facts.metric].inputs[0]
         sentences.append(
             f"{facts.of(line.ticker)} statement for {line.period} prints {facts.words(base.metric)} but no "
             f"{facts.words(first)} line{cite(base.sources)}: {label.lower()} is not a measure it reports, "
@@ -221,8 +221,8 @@ def _how_derived(cell: Cell) -> str:
     """How a figure no filing states was obtained: a fourth quarter from the year, another quarter
     from year-to-date figures, a margin or free cash flow from two lines of the same period."""
     if cell.metric in COMPUTED:
-        first, second = COMPUTED[cell.metric][1]
-        verb = "divided by" if COMPUTED[cell.metric][2] == "margin" else "less"
+        first, second = COMPUTED[cell.metric].inputs
+        verb = "divided by" if COMPUTED[cell.metric].helper == "margin" else "less"
         return f", computed as {metric_label(first).lower()} {verb} {metric_label(second).lower()}"
     if cell.note != "derived":
         return ""
@@ -590,7 +590,7 @@ def _threshold(facts: Facts) -> Opening:
 def _direction(facts: Facts) -> Opening:
     """ "No (computed from the figures: Microsoft's long-term debt declined 10.7% from FY2022 ($47,032
     million) to FY2023 ($41,990 million) [10K1])."""
-    if facts.metric in COMPUTED and COMPUTED[facts.metric][2] == "margin":
+    if facts.metric in COMPUTED and COMPUTED[facts.metric].helper == "margin":
         return _level_direction(facts)  # a margin asked is decided by the margin, not by its inputs
     verdict = sign_verdict(facts.ask, [*facts.comparisons.calculations, *facts.formulas])
     if verdict is None:

@@ -8,7 +8,8 @@ from datetime import date
 from decimal import Decimal
 
 from finagent.finance.compare import Cell
-from finagent.finance.metrics import BY_NAME, COMPUTED
+from finagent.finance.computed import COMPUTED
+from finagent.finance.lines import REPORTED
 
 SOURCE_NOTES = {
     "xbrl": "",
@@ -151,10 +152,10 @@ def cite(sources: Sequence[str]) -> str:
 
 
 def metric_label(metric: str) -> str:
-    if metric in BY_NAME:
-        return BY_NAME[metric].label
+    if metric in REPORTED:
+        return REPORTED[metric].label
     if metric in COMPUTED:
-        return COMPUTED[metric][0]
+        return COMPUTED[metric].label
     return metric.replace("_", " ")
 
 

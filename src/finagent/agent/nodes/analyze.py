@@ -43,7 +43,8 @@ from finagent.db.companies import StoredCompany
 from finagent.finance.compare import Wanted
 from finagent.finance.figures.formulas import formulas_for, metrics_for_formulas
 from finagent.finance.history import read_history
-from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
+from finagent.finance.lines import REPORTED
+from finagent.finance.metrics import computed_in, metrics_in
 from finagent.finance.periods import TimeSpec, invalid_quarters, parse_time_phrases
 from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 from finagent.llm.structured import LLMCall, structured_call
@@ -149,7 +150,7 @@ def _metrics(question: str, use_facts: bool) -> list[str]:
     metrics = metrics_in(question) if use_facts else []
     own = [f for f in formulas_for(question) if f.metric.replace(" ", "_") not in computed_in(question)]
     if metrics and own:  # a metric the question computes (beyond margins and FCF) needs its line items
-        metrics += [m for m in metrics_for_formulas(own, list(BY_NAME)) if m not in metrics]
+        metrics += [m for m in metrics_for_formulas(own, list(REPORTED)) if m not in metrics]
     return metrics
 
 
@@ -162,7 +163,7 @@ async def _model_analysis(
     if figure_question:
         phrases = figure_keywords(metrics)
         reply = QuestionAnalysis(
-            intent="reported figures: " + ", ".join(BY_NAME[m].label for m in metrics),
+            intent="reported figures: " + ", ".join(REPORTED[m].label for m in metrics),
             sources=["10-K", "10-Q"],
             answer_mode="standard",
             keywords=[TickerPhrases(ticker=t, phrases=phrases) for t in reading.tickers],
@@ -280,7 +281,7 @@ def _analysis(
     reading.specs = calendar_years_for(traits["ask"], reading.specs)
     # A figure is read from its primary statement: route each metric's sub-searches there.
     statements = [*(statements_for(question) if context.ablations.use_vocabulary else [])]
-    statements += [BY_NAME[m].statement for m in metrics]
+    statements += [REPORTED[m].statement for m in metrics]
     return {
         "question": question,
         "tickers": tickers,

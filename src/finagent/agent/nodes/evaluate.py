@@ -16,7 +16,7 @@ from finagent.agent.schemas import Evaluation
 from finagent.agent.state import State
 from finagent.finance.figures.text import format_facts
 from finagent.finance.figures.verify import UNSUPPORTED as UNSUPPORTED_FIGURES
-from finagent.finance.metrics import BY_NAME
+from finagent.finance.lines import REPORTED
 from finagent.llm.structured import structured_call
 
 LLM_WEIGHT = 0.5  # the rest of the confidence is deterministic coverage of the asked periods
@@ -101,8 +101,8 @@ def computed_grade(state: State) -> dict[str, Any] | None:
     follow_ups = [
         row
         for m in sorted(missing)
-        if m in BY_NAME
-        for row in BY_NAME[m].rows[1:3]
+        if m in REPORTED
+        for row in REPORTED[m].rows[1:3]
         if row.lower() not in done
     ][:3]
     record = {

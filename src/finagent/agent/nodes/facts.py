@@ -20,7 +20,7 @@ from finagent.agent.resources import get_resources
 from finagent.agent.state import FactsTask
 from finagent.db.chunks import chunks_by_id
 from finagent.db.facts import load_facts
-from finagent.finance.metrics import BY_NAME
+from finagent.finance.lines import REPORTED
 
 FACT_EVIDENCE_SCORE = 5.0  # the chunk displaying a looked-up figure is evidence of the first rank
 
@@ -28,7 +28,7 @@ FACT_EVIDENCE_SCORE = 5.0  # the chunk displaying a looked-up figure is evidence
 async def lookup_facts(task: FactsTask, runtime: Runtime[Context]) -> dict[str, Any]:
     """The facts lookup of one (ticker, period); a failure is a warning, searches still answer."""
     resources = get_resources()
-    concepts = sorted({c for name in task["metrics"] if name in BY_NAME for c in BY_NAME[name].concepts})
+    concepts = sorted({c for name in task["metrics"] if name in REPORTED for c in REPORTED[name].concepts})
 
     def load() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         with resources.database().connection() as conn:

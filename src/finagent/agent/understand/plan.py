@@ -20,7 +20,8 @@ from finagent.finance.figures.formulas import FORMULAS, formulas_for
 from finagent.finance.figures.text import value_line_words
 from finagent.finance.filing_sections import section_topics
 from finagent.finance.history import read_history
-from finagent.finance.metrics import BY_NAME, metrics_in
+from finagent.finance.lines import REPORTED
+from finagent.finance.metrics import metrics_in
 from finagent.finance.periods import (
     TimeSpec,
     dated_documents,
@@ -177,7 +178,7 @@ def required_sources(question: str, suggested: list[str]) -> list[str]:
 
 def figure_keywords(metrics: list[str]) -> list[str]:
     """Search phrases for reported metrics: the row wording statements use ("total net sales")."""
-    return [BY_NAME[m].rows[0] for m in metrics if m in BY_NAME and BY_NAME[m].rows][:3]
+    return [REPORTED[m].rows[0] for m in metrics if m in REPORTED and REPORTED[m].rows][:3]
 
 
 def event_days(question: str, time_specs: list[dict[str, Any]]) -> list[str]:

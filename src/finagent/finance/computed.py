@@ -1,0 +1,92 @@
+"""Metrics computed from two registry lines (``finance.lines``) of one company and period: the
+margins and free cash flow, each defined once for both paths that compute it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Computed:
+    """A metric computed from two lines of one company and period: margins, free cash flow.
+
+    Two paths compute it, each reading the question its own way: the reported-figures path
+    (``metrics.computed_in``) matches ``words``; the statement-formula path (``figures.formulas``)
+    matches ``cue`` and evaluates ``expressions`` in order. They differ on purpose where noted.
+    """
+
+    name: str
+    label: str
+    inputs: tuple[str, str]
+    helper: Literal["margin", "diff"]
+    """The calculator's helper over the two inputs: a margin (first over second) or a difference."""
+    words: re.Pattern[str]
+    """The question's words for it on the reported-figures path."""
+    formula: str
+    """Its name on the statement-formula path ("gross margin")."""
+    cue: str
+    """Regex of the question's words for it on the statement-formula path."""
+    expressions: tuple[str, ...]
+    """The formula path's ways to compute it over ``{line}`` inputs, best first."""
+    unit: Literal["percent", "amount"]
+
+
+_margin = "{0} / {{revenue}} * 100".format
+
+COMPUTED: dict[str, Computed] = {
+    item.name: item
+    for item in (
+        Computed(
+            "gross_margin",
+            "Gross margin",
+            ("gross_profit", "revenue"),
+            "margin",
+            re.compile(
+                r"\bgross (?:profit )?margin\s*(?:%|percent|percentage|ratio|rate)"
+                r"|\bgross margins?\b(?!\s+(?:in\s+dollars|in\s+\$|amount|dollars))",
+                re.I,
+            ),
+            "gross margin",
+            r"\bgross (profit )?margin\b",
+            (_margin("{gross_profit}"), _margin("({revenue} - {cost_of_revenue})")),
+            "percent",
+        ),
+        Computed(
+            "operating_margin",
+            "Operating margin",
+            ("operating_income", "revenue"),
+            "margin",
+            re.compile(r"\boperating (?:profit )?margins?\b", re.I),
+            "operating margin",
+            r"\boperating (profit |income )?(%\s*)?margin\b",
+            (_margin("{operating_income}"),),
+            "percent",
+        ),
+        Computed(
+            "net_margin",
+            "Net margin",
+            ("net_income", "revenue"),
+            "margin",
+            # "profit margin" is a net margin here only: the formula path's cue needs "net".
+            re.compile(r"\b(?:net (?:profit |income )?|profit )margins?\b", re.I),
+            "net margin",
+            r"\bnet (profit |income )?(%\s*)?margin\b",
+            (_margin("{net_income}"),),
+            "percent",
+        ),
+        Computed(
+            "free_cash_flow",
+            "Free cash flow",
+            ("operating_cash_flow", "capex"),
+            "diff",
+            re.compile(r"\bfree cash flows?\b|\bfcf\b", re.I),
+            "free cash flow",
+            r"\bfree cash flows?\b|\bFCF\b",
+            ("{operating_cash_flow} - abs({capex})",),
+            "amount",
+        ),
+    )
+}
+"""Computed metrics by name, in the order a question's words are matched (``metrics.computed_in``)."""
