@@ -13,15 +13,9 @@ from finagent.finance.figures.formula_values import (
     read_line_items,
     with_prior_years,
 )
-from finagent.finance.figures.formulas import (
-    FORMULAS,
-    LINE_ITEMS,
-    base_name,
-    formulas_for,
-    input_items,
-    needs_prior,
-)
+from finagent.finance.figures.formulas import FORMULAS, base_name, formulas_for, input_items, needs_prior
 from finagent.finance.figures.text import describe_calculation
+from finagent.finance.lines import INPUTS
 from finagent.finance.statements import classify_statement
 from tests.helpers import financebench_page_chunks
 
@@ -59,9 +53,7 @@ def test_formulas_for_question(question: str, metrics: list[str]) -> None:
 def test_every_formula_input_is_a_known_line_item() -> None:
     for formula in FORMULAS:
         # "<item>_prior" is the same line item at the previous fiscal year (an average's opening balance)
-        assert formula.inputs and all(base_name(name) in LINE_ITEMS for name in formula.inputs), (
-            formula.metric
-        )
+        assert formula.inputs and all(base_name(name) in INPUTS for name in formula.inputs), formula.metric
     assert [i.name for i in input_items(formulas_for("gross margin"))] == [
         "gross_profit",
         "revenue",

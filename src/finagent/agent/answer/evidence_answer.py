@@ -58,7 +58,7 @@ from finagent.finance.figures.formula_values import (
     with_prior_years,
     without_other_readings,
 )
-from finagent.finance.figures.formulas import FORMULAS, Formula, LineItem, input_items, needs_prior
+from finagent.finance.figures.formulas import FORMULAS, Formula, input_items, needs_prior
 from finagent.finance.figures.matching import known_changes, known_facts, known_results
 from finagent.finance.figures.text import (
     after_its_report,
@@ -87,6 +87,7 @@ from finagent.finance.figures.verify import (
     without_sentences_stating,
 )
 from finagent.finance.figures.written import numbers_in
+from finagent.finance.lines import LineItem
 from finagent.finance.parts import PartsAsk
 from finagent.finance.revisions import asked_revision, revision_record, revisions
 from finagent.finance.support import (
@@ -193,10 +194,12 @@ async def _formula_inputs(
     wanted = input_items(formulas)
     inputs = read_line_items(items, wanted, sorted(needs_prior(formulas)))
     groups = {(i.get("ticker") or "", i["period_label"]) for i in items}
-    missing = {line.label for group in groups for line in _uncomputed_lines(formulas, inputs.get(group, {}))}
+    missing = {
+        line.input_label for group in groups for line in _uncomputed_lines(formulas, inputs.get(group, {}))
+    }
     if not missing:
         return with_prior_years(inputs), 0
-    by_label = {line.label: line for line in wanted}
+    by_label = {line.input_label: line for line in wanted}
     extracted, calls, rejected = await _extract(
         items,
         list(analysis["tickers"]),
@@ -217,7 +220,7 @@ async def _formula_inputs(
             rejected += 1  # a copy for a later year than its report's is no reported figure
             continue
         group = inputs.setdefault((fact["ticker"], fact["period"]), {})
-        group.setdefault(line.name, fact | {"line_item": line.name})
+        group.setdefault(line.input, fact | {"line_item": line.input})
     return with_prior_years(inputs), rejected
 
 
@@ -262,7 +265,7 @@ def _uncomputed_lines(formulas: list[Formula], have: dict[str, Any]) -> list[Lin
         alternatives = [f for f in formulas if f.metric == metric]
         if any(all(n in have for n in f.inputs) for f in alternatives):
             continue
-        lines += [line for line in input_items(alternatives) if line.name not in have and line not in lines]
+        lines += [line for line in input_items(alternatives) if line.input not in have and line not in lines]
     return lines
 
 

@@ -45,14 +45,7 @@ from finagent.finance.figures.formula_values import (
     read_line_items,
     with_prior_years,
 )
-from finagent.finance.figures.formulas import (
-    FORMULAS,
-    LINE_ITEMS,
-    PRIOR,
-    Formula,
-    line_of_metric,
-    needs_prior,
-)
+from finagent.finance.figures.formulas import FORMULAS, PRIOR, Formula, line_of_metric, needs_prior
 from finagent.finance.figures.verify import (
     UNSUPPORTED,
     PeriodScope,
@@ -61,6 +54,7 @@ from finagent.finance.figures.verify import (
     verify_answer,
 )
 from finagent.finance.history import History
+from finagent.finance.lines import INPUTS
 from finagent.finance.support import (
     support_problem,
     unanswered,
@@ -143,7 +137,7 @@ def _opening_balances(
     if not prior:
         return
     filings = [i for i in items if i.get("chunk_id") is not None and i.get("kind") != "news"]
-    stated = read_line_items(filings, [LINE_ITEMS[name] for name in prior], prior)
+    stated = read_line_items(filings, [INPUTS[name] for name in prior], prior)
     for key, values in inputs.items():
         for name, fact in stated.get(key, {}).items():
             if name.endswith(PRIOR):

@@ -10,35 +10,47 @@ from __future__ import annotations
 import re
 
 from finagent.finance.figures.formulas import formulas_for, input_items
+from finagent.finance.lines import line
 from finagent.finance.statements import BALANCE, CASH_FLOW, EQUITY, INCOME
 
-# question term (regex) -> statement wording added as a search phrase, and the statement holding it
+
+def _line_term(cue: str, phrase: str, name: str) -> tuple[str, str, str]:
+    """A search term for a registry line (``finance.lines``): searched in the statement holding it."""
+    return cue, phrase, line(name).statement
+
+
+# question term (regex) -> statement wording added as a search phrase, and the statement holding it;
+# most specific first. Ratios and judgements name no one line and their statement.
 STATEMENT_TERMS: tuple[tuple[str, str, str], ...] = (
-    (r"\bcap(ital)?\s*ex(penditures?)?\b|\bcapex\b", "purchases of property and equipment", CASH_FLOW),
+    _line_term(
+        r"\bcap(ital)?\s*ex(penditures?)?\b|\bcapex\b", "purchases of property and equipment", "capex"
+    ),
     (r"\bfree cash flow\b|\bfcf\b", "net cash provided by operating activities", CASH_FLOW),
-    (
+    _line_term(
         r"\boperating cash flows?\b|\bcash from operations\b",
         "net cash provided by operating activities",
-        CASH_FLOW,
+        "operating_cash_flow",
     ),
-    (r"\bdividends?\b", "dividends paid", CASH_FLOW),
+    _line_term(r"\bdividends?\b", "dividends paid", "dividends_paid"),
     (r"\bbuybacks?\b|\bshare repurchases?\b", "repurchases of common stock", CASH_FLOW),
-    (r"\bdepreciation\b|\bamortization\b|\bd&a\b", "depreciation and amortization", CASH_FLOW),
-    (r"\boperating (margin|profit)\b|\bebit\b", "operating income", INCOME),
-    (r"\bgross (margin|profit)\b", "gross margin cost of sales", INCOME),
-    (r"\b(eps|earnings per share)\b", "diluted earnings per share", INCOME),
-    (r"\bnet (income|profit|earnings)\b|\bbottom line\b", "net income", INCOME),
-    (r"\br&d\b|\bresearch and development\b", "research and development expense", INCOME),
-    (r"\brevenues?\b|\bsales\b|\btop line\b", "total net sales", INCOME),
+    _line_term(r"\bdepreciation\b|\bamortization\b|\bd&a\b", "depreciation and amortization", "depreciation"),
+    _line_term(r"\boperating (margin|profit)\b|\bebit\b", "operating income", "operating_income"),
+    _line_term(r"\bgross (margin|profit)\b", "gross margin cost of sales", "gross_profit"),
+    _line_term(r"\b(eps|earnings per share)\b", "diluted earnings per share", "eps_diluted"),
+    _line_term(r"\bnet (income|profit|earnings)\b|\bbottom line\b", "net income", "net_income"),
+    _line_term(r"\br&d\b|\bresearch and development\b", "research and development expense", "rd"),
+    _line_term(r"\brevenues?\b|\bsales\b|\btop line\b", "total net sales", "revenue"),
     (
         r"\bworking capital\b|\bcurrent ratio\b|\bliquidity\b",
         "total current assets total current liabilities",
         BALANCE,
     ),
     (r"\bdebt\b|\bleverage\b", "long-term debt total liabilities", BALANCE),
-    (r"\bcash (position|balance)\b|\bcash and (cash )?equivalents\b", "cash and cash equivalents", BALANCE),
-    (r"\binventor(y|ies)\b", "inventories", BALANCE),
-    (r"\btotal assets\b", "total assets", BALANCE),
+    _line_term(
+        r"\bcash (position|balance)\b|\bcash and (cash )?equivalents\b", "cash and cash equivalents", "cash"
+    ),
+    _line_term(r"\binventor(y|ies)\b", "inventories", "inventory"),
+    _line_term(r"\btotal assets\b", "total assets", "total_assets"),
     (r"\bcapital[- ]intensive\b", "property plant and equipment total assets", BALANCE),
     (r"\bcapital[- ]intensive\b", "purchases of property and equipment", CASH_FLOW),
 )
@@ -68,7 +80,7 @@ def statement_phrases(text: str, limit: int = 1) -> list[str]:
     """
     found: list[str] = []
     for formula in formulas_for(text)[:1]:
-        found.append(" ".join(line.label for line in input_items([formula])))
+        found.append(" ".join(item.input_label for item in input_items([formula])))
     for pattern, phrase, _ in STATEMENT_TERMS:
         if re.search(pattern, text, re.I) and phrase not in found:
             found.append(phrase)
@@ -80,7 +92,7 @@ def statements_for(text: str) -> list[str]:
     named = [statement for pattern, statement in NAMED_STATEMENTS if re.search(pattern, text, re.I)]
     if named:
         return list(dict.fromkeys(named))
-    needed = [line.statement for line in input_items(formulas_for(text))]
+    needed = [item.statement for item in input_items(formulas_for(text))]
     needed += [
         statement
         for pattern, _, statement in STATEMENT_TERMS

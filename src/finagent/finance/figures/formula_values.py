@@ -13,8 +13,9 @@ from itertools import pairwise
 from typing import Any
 
 from finagent.finance.calculator import calculate, difference
-from finagent.finance.figures.formulas import LINE_ITEMS, PRIOR, Formula, LineItem, line_of_metric
+from finagent.finance.figures.formulas import PRIOR, Formula, line_of_metric
 from finagent.finance.figures.text import growth_change, parts_sum_fact, period_key, table_facts
+from finagent.finance.lines import INPUTS, LineItem
 from finagent.finance.statements import titled
 from finagent.finance.words import UNIT_SCALES
 
@@ -33,15 +34,15 @@ def read_line_items(
     ranked = sorted(whole, key=_statement_first)
     found: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
     for line in wanted:
-        for previous in (False, True) if line.name in prior else (False,):
-            key = line.name + PRIOR if previous else line.name
+        for previous in (False, True) if line.input in prior else (False,):
+            key = line.input + PRIOR if previous else line.input
             for item in ranked:
                 group = found.setdefault((item.get("ticker") or "", item["period_label"]), {})
                 if key in group:
                     continue
                 fact = _stated(item, line, previous)
                 if fact is not None:
-                    label = f"{line.label} ({fact['period']})" if previous else line.label
+                    label = f"{line.input_label} ({fact['period']})" if previous else line.input_label
                     label += f" (sum of {fact['summed']} lines)" if fact.get("summed") else ""
                     group[key] = fact | {"metric": label, "line_item": key}
     return {key: group for key, group in found.items() if group}
@@ -61,7 +62,7 @@ def without_other_readings(
             for name, f in chosen.items()
             if not name.endswith(PRIOR)
             and f["value"] != fact["value"]
-            and any(_names_line(fact["metric"], phrase) for phrase in LINE_ITEMS[name].phrases)
+            and any(_names_line(fact["metric"], phrase) for phrase in INPUTS[name].input_rows)
         ]
         if not other:
             kept.append(fact)
@@ -77,12 +78,12 @@ def _names_line(label: str, phrase: str) -> bool:
 def _stated(item: dict[str, Any], line: LineItem, previous: bool) -> dict[str, Any] | None:
     """The line's row in the item's table (its best wording first), else its parts summed under its
     heading."""
-    facts = table_facts(item, line.phrases, prior=previous)
+    facts = table_facts(item, line.input_rows, prior=previous)
     if facts:
         return facts[0]
-    if line.parts is None:
+    if line.input_parts is None:
         return None
-    return parts_sum_fact(item, line.phrases, line.parts, prior=previous)
+    return parts_sum_fact(item, line.input_rows, line.input_parts, prior=previous)
 
 
 def _statement_first(item: dict[str, Any]) -> tuple[bool, bool, float]:

@@ -1,8 +1,10 @@
 """Financial metrics that are computed, not reported: which line items they need, and the formula.
 
 Analysts ask for ratios ("operating margin", "quick ratio", "DPO") that no filing states as a row.
-A small model computes them poorly, so the line items are read from the statements (table rows,
-else the model copies them), and the calculator evaluates the formula (``figures.formula_values``).
+A small model computes them poorly, so the line items (``finance.lines``) are read from the
+statements (table rows, else the model copies them), and the calculator evaluates the formula
+(``figures.formula_values``). Margins and free cash flow come from their one definition
+(``finance.computed``).
 """
 
 from __future__ import annotations
@@ -11,155 +13,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from finagent.finance.computed import COMPUTED
 from finagent.finance.judgements import BY_NAME as JUDGEMENTS
-
-
-@dataclass(frozen=True, slots=True)
-class LineItem:
-    """A statement line: its display label and the row wordings that state it (best first)."""
-
-    name: str
-    label: str
-    phrases: tuple[str, ...]
-    statement: str
-    parts: re.Pattern[str] | None = None
-    """Row wordings of its parts, summed when the statement prints them under its heading with no
-    total row (Amcor's raw materials and finished goods under "Inventories, net")."""
-
-
-LINE_ITEMS: dict[str, LineItem] = {
-    item.name: item
-    for item in (
-        LineItem(
-            "revenue",
-            "total revenue",
-            ("total revenues", "total net sales", "revenues", "net sales", "revenue", "sales"),
-            "income_statement",
-        ),
-        LineItem(
-            "cost_of_revenue",
-            "cost of revenue",
-            (
-                "total cost of revenues",
-                "cost of revenues",
-                "cost of sales",
-                "cost of goods sold",
-                "cost of products sold",
-            ),
-            "income_statement",
-        ),
-        LineItem("gross_profit", "gross profit", ("gross profit", "gross margin"), "income_statement"),
-        LineItem(
-            "operating_income",
-            "operating income",
-            ("operating income", "income from operations", "operating profit"),
-            "income_statement",
-        ),
-        LineItem(
-            "net_income",
-            "net income",
-            ("net income", "net earnings", "net income attributable"),
-            "income_statement",
-        ),
-        LineItem(
-            "pretax_income",
-            "income before income taxes",
-            ("income before income taxes", "earnings before income taxes", "income before taxes"),
-            "income_statement",
-        ),
-        LineItem(
-            "income_tax",
-            "provision for income taxes",
-            ("provision for income taxes", "income tax expense", "income taxes"),
-            "income_statement",
-        ),
-        LineItem("interest_expense", "interest expense", ("interest expense",), "income_statement"),
-        LineItem(
-            "depreciation",
-            "depreciation and amortization",
-            ("depreciation and amortization", "depreciation amortization", "depreciation"),
-            "cash_flow",
-        ),
-        LineItem("current_assets", "total current assets", ("total current assets",), "balance_sheet"),
-        LineItem(
-            "current_liabilities",
-            "total current liabilities",
-            ("total current liabilities",),
-            "balance_sheet",
-        ),
-        LineItem(
-            "inventories",
-            "inventories",
-            ("inventories", "inventory"),
-            "balance_sheet",
-            parts=re.compile(
-                r"\braw materials?\b|\bwork[- ]in[- ](?:process|progress)\b|\bfinished (?:goods|products)\b"
-                r"|\bsupplies\b",
-                re.I,
-            ),
-        ),
-        LineItem("cash", "cash and cash equivalents", ("cash and cash equivalents",), "balance_sheet"),
-        LineItem(
-            "short_term_investments",
-            "short-term investments",
-            ("short-term investments", "short term investments", "marketable securities"),
-            "balance_sheet",
-        ),
-        LineItem(
-            "receivables",
-            "accounts receivable",
-            ("accounts receivable net", "accounts receivable", "trade receivables", "receivables"),
-            "balance_sheet",
-        ),
-        LineItem("accounts_payable", "accounts payable", ("accounts payable",), "balance_sheet"),
-        LineItem("total_assets", "total assets", ("total assets",), "balance_sheet"),
-        LineItem(
-            "total_equity",
-            "total shareholders' equity",
-            ("total shareholders equity", "total stockholders equity", "total equity"),
-            "balance_sheet",
-        ),
-        LineItem(
-            "ppe_net",
-            "property, plant and equipment, net",
-            ("property plant and equipment net", "property and equipment net"),
-            "balance_sheet",
-        ),
-        LineItem(
-            "operating_cash_flow",
-            "net cash provided by operating activities",
-            ("net cash provided by operating activities", "cash provided by operating activities"),
-            "cash_flow",
-        ),
-        LineItem(
-            "capex",
-            "purchases of property, plant and equipment",
-            (
-                "purchases of property plant and equipment",
-                "purchases of property and equipment",
-                "capital expenditures",
-                "additions to property",
-                "payments for property",
-            ),
-            "cash_flow",
-        ),
-        LineItem("dividends", "dividends paid", ("dividends paid", "cash dividends paid"), "cash_flow"),
-        LineItem(
-            "current_debt",
-            "current portion of long-term debt",
-            (
-                "current portion of long-term debt",
-                "current maturities of long-term debt",
-                "short-term debt",
-                "short-term borrowings",
-            ),
-            "balance_sheet",
-        ),
-        LineItem(
-            "long_term_debt", "long-term debt", ("long-term debt", "long-term borrowings"), "balance_sheet"
-        ),
-    )
-}
+from finagent.finance.lines import INPUTS, LineItem, input_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +168,16 @@ _TOTAL_DEBT = (
     r"|\bdebt on (?:its |the |their )?balance sheets?\b"
 )
 
+
+def _computed(name: str) -> tuple[Formula, ...]:
+    """A computed metric's formulas (margins, free cash flow), from its one definition."""
+    computed = COMPUTED[name]
+    return tuple(
+        Formula(computed.formula, _cue(computed.cue), expression, computed.unit)
+        for expression in computed.expressions
+    )
+
+
 # Several rows of one metric are alternative formulas, best first (the first computable one wins).
 FORMULAS: tuple[Formula, ...] = (
     *DEFINED_FORMULAS,
@@ -343,27 +209,9 @@ FORMULAS: tuple[Formula, ...] = (
         "365 * {inventories} / {cost_of_revenue}",
         "days",
     ),
-    Formula(
-        "operating margin",
-        _cue(r"\boperating (profit |income )?(%\s*)?margin\b"),
-        "{operating_income} / {revenue} * 100",
-        "percent",
-    ),
-    Formula(
-        "gross margin", _cue(r"\bgross (profit )?margin\b"), "{gross_profit} / {revenue} * 100", "percent"
-    ),
-    Formula(
-        "gross margin",
-        _cue(r"\bgross (profit )?margin\b"),
-        "({revenue} - {cost_of_revenue}) / {revenue} * 100",
-        "percent",
-    ),
-    Formula(
-        "net margin",
-        _cue(r"\bnet (profit |income )?(%\s*)?margin\b"),
-        "{net_income} / {revenue} * 100",
-        "percent",
-    ),
+    *_computed("operating_margin"),
+    *_computed("gross_margin"),
+    *_computed("net_margin"),
     Formula(
         "current ratio",
         _cue(r"\bcurrent ratio\b|\bworking capital ratio\b"),  # FinanceBench: "working capital ratio"
@@ -400,12 +248,7 @@ FORMULAS: tuple[Formula, ...] = (
         "{current_assets} - {current_liabilities}",
         "amount",
     ),
-    Formula(
-        "free cash flow",
-        _cue(r"\bfree cash flows?\b|\bFCF\b"),
-        "{operating_cash_flow} - abs({capex})",
-        "amount",
-    ),
+    *_computed("free_cash_flow"),
     Formula(
         "EBITDA margin",
         _cue(rf"{_REPORTED_ONLY}\bEBITDA\s*(%\s*)?margin\b"),
@@ -530,7 +373,7 @@ def formulas_for(question: str) -> list[Formula]:
 def input_items(formulas: Sequence[Formula]) -> list[LineItem]:
     """Line items the formulas need, each once, in first-use order (a prior-year input is its item)."""
     names = dict.fromkeys(base_name(name) for f in formulas for name in f.inputs)
-    return [LINE_ITEMS[name] for name in names]
+    return [INPUTS[name] for name in names]
 
 
 def needs_prior(formulas: Sequence[Formula]) -> set[str]:
@@ -538,17 +381,12 @@ def needs_prior(formulas: Sequence[Formula]) -> set[str]:
     return {base_name(n) for f in formulas for n in f.inputs if n.endswith(PRIOR)}
 
 
-# Reported-metric names (finance.metrics) that are a formula's line item under another name.
-METRIC_LINES = {"inventory": "inventories", "equity": "total_equity", "dividends_paid": "dividends"}
-
-
 def line_of_metric(metric: str) -> str | None:
-    """The line item a reported metric is ("inventory" is "inventories"), or None."""
-    name = METRIC_LINES.get(metric, metric)
-    return name if name in LINE_ITEMS else None
+    """The formula's name of the line a reported metric is ("inventory" is "inventories"), or None."""
+    return input_of(metric)
 
 
 def metrics_for_formulas(formulas: Sequence[Formula], known_metrics: Sequence[str]) -> list[str]:
     """Reported metrics that are the formulas' line items, so a figures lookup fetches them too."""
-    wanted = {line.name for line in input_items(formulas)}
+    wanted = {line.input for line in input_items(formulas)}
     return [m for m in known_metrics if line_of_metric(m) in wanted]
