@@ -75,9 +75,6 @@ class LineItem:
         """A line the figures lookup reads from XBRL facts (a "metric")."""
         return bool(self.concepts)
 
-    def concept_names(self) -> list[str]:
-        return list(self.concepts)
-
 
 def _g(*names: str) -> tuple[str, ...]:
     return tuple(f"us-gaap:{n}" for n in names)

@@ -20,7 +20,7 @@ def _line_term(cue: str, phrase: str, name: str) -> tuple[str, str, str]:
 
 
 # question term (regex) -> statement wording added as a search phrase, and the statement holding it;
-# most specific first. Ratios and judgements name no one line and their statement.
+# most specific first. A ratio's or a judgement's term, standing for no one line, names its statement.
 STATEMENT_TERMS: tuple[tuple[str, str, str], ...] = (
     _line_term(
         r"\bcap(ital)?\s*ex(penditures?)?\b|\bcapex\b", "purchases of property and equipment", "capex"
