@@ -31,6 +31,7 @@ from finagent.agent.understand.plan import (
     required_sources,
     resolve_tickers,
 )
+from finagent.agent.understand.question import Question
 from finagent.agent.understand.refusals import (
     explicit_unknown_message,
     listed_in_question,
@@ -38,12 +39,11 @@ from finagent.agent.understand.refusals import (
     not_in_store_message,
     unknown_names,
 )
-from finagent.agent.understand.vocabulary import is_breakdown, statement_phrases, statements_for
+from finagent.agent.understand.wording import Wording, read_wording
 from finagent.db.companies import StoredCompany
-from finagent.finance.compare import Wanted
-from finagent.finance.figures.formulas import formulas_for, metrics_for_formulas
-from finagent.finance.history import read_history
-from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
+from finagent.finance.figures.formulas import metrics_for_formulas
+from finagent.finance.history import History, read_history
+from finagent.finance.metrics import BY_NAME, metrics_in
 from finagent.finance.periods import TimeSpec, invalid_quarters, parse_time_phrases
 from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 from finagent.llm.structured import LLMCall, structured_call
@@ -144,10 +144,10 @@ async def _refusal_for(reading: _Reading, state: State, resources: Any) -> str |
     return None
 
 
-def _metrics(question: str, use_facts: bool) -> list[str]:
+def _metrics(wording: Wording, use_facts: bool) -> list[str]:
     """Reported metrics the question names, and the line items of a metric it computes itself."""
-    metrics = metrics_in(question) if use_facts else []
-    own = [f for f in formulas_for(question) if f.metric.replace(" ", "_") not in computed_in(question)]
+    metrics = list(wording.named_metrics) if use_facts else []
+    own = [f for f in wording.formulas if f.metric.replace(" ", "_") not in wording.computed]
     if metrics and own:  # a metric the question computes (beyond margins and FCF) needs its line items
         metrics += [m for m in metrics_for_formulas(own, list(BY_NAME)) if m not in metrics]
     return metrics
@@ -194,11 +194,16 @@ async def _model_analysis(
 
 
 def _keywords(
-    reading: _Reading, reply: QuestionAnalysis, base_phrase: str, names: list[str], context: Context
+    reading: _Reading,
+    wording: Wording,
+    reply: QuestionAnalysis,
+    base_phrase: str,
+    names: list[str],
+    context: Context,
 ) -> dict[str, list[str]]:
     """Up to three search phrases per ticker: the question's own words, statement wording, the model's."""
     keywords: dict[str, list[str]] = {}
-    vocabulary = statement_phrases(reading.question) if context.ablations.use_vocabulary else []
+    vocabulary = list(wording.statement_phrases) if context.ablations.use_vocabulary else []
     for ticker in reading.tickers or [""]:
         suggested: list[str] = next((k.phrases for k in reply.keywords if k.ticker == ticker), [])
         if not reading.tickers:
@@ -223,7 +228,8 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if refusal:
         return _refusal(reading.question, refusal, reading.warnings, reading.period_sources)
     use_facts = resources.settings.use_facts if context.use_facts is None else context.use_facts
-    metrics = _metrics(reading.question, use_facts)
+    wording = read_wording(reading.question)
+    metrics = _metrics(wording, use_facts)
     history = read_history(reading.question, reading.specs)
     if not metrics and use_facts and history is not None and history.metric:
         metrics = [history.metric]  # "did it ever report a loss?": its net income, period by period
@@ -243,30 +249,42 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     base_phrase = base_phrase or reading.question[:80]
     # Reported metrics of named companies: facts first, then period-true statement tables, then the
     # model's extraction; the model is not needed to analyse such a question.
-    figure_question = bool(metrics and reading.tickers) and not is_breakdown(reading.question)
+    figure_question = bool(metrics and reading.tickers) and not wording.breakdown
     reply, calls = await _model_analysis(reading, figure_question, metrics, context)
-    keywords = _keywords(reading, reply, base_phrase, names, context)
+    keywords = _keywords(reading, wording, reply, base_phrase, names, context)
     if not reading.tickers and metrics:  # the statements' own row wording finds the figure's table
         keywords[""] = sanitize_phrases([*keywords[""][:2], *figure_keywords(metrics)], names)[:3]
-    analysis = _analysis(reading, reply, keywords, metrics if figure_question else [], state, context)
+    asked = _Asked(wording, metrics if figure_question else [], history)
+    plan = _analysis(reading, asked, reply, keywords, state, context)
     # a figure naming no company is read by code once its company is chosen; a why or a part is written
-    written = analysis.get("narrative") or is_breakdown(reading.question)
-    analysis["subject_needed"] = (
+    written = wording.narrative or wording.breakdown
+    plan["subject_needed"] = (
         bool(metrics and not reading.tickers and context.ablations.subject_from_search) and not written
     )
+    analysis = Question.from_dict(plan).to_dict()
     return {"analysis": analysis, **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What the words ask, read once: the wording, the figure metrics, a long history."""
+
+    wording: Wording
+    metrics: list[str]
+    history: History | None
 
 
 def _analysis(
     reading: _Reading,
+    asked: _Asked,
     reply: QuestionAnalysis,
     keywords: dict[str, list[str]],
-    metrics: list[str],
     state: State,
     context: Context,
 ) -> dict[str, Any]:
     """The plan: companies, periods, metrics, keywords and what the question's words ask."""
     question, tickers, by_ticker = reading.question, reading.tickers, reading.by_ticker
+    wording, metrics = asked.wording, asked.metrics
     mode = state.get("answer_mode") or context.answer_mode or reply.answer_mode
     if mode not in ANSWER_MODES:
         reading.warnings.append(f"unknown answer mode '{mode}'; using standard")
@@ -276,10 +294,12 @@ def _analysis(
             "no known company found in the question; searching all companies in the store"
         )
     phrases = [p for ps in keywords.values() for p in ps]
-    traits = question_traits(question, reading.specs, tickers, reading.mentions, metrics, phrases)
+    traits = question_traits(
+        wording, reading.specs, tickers, reading.mentions, metrics, phrases, asked.history
+    )
     reading.specs = calendar_years_for(traits["ask"], reading.specs)
     # A figure is read from its primary statement: route each metric's sub-searches there.
-    statements = [*(statements_for(question) if context.ablations.use_vocabulary else [])]
+    statements = [*(wording.statements if context.ablations.use_vocabulary else [])]
     statements += [BY_NAME[m].statement for m in metrics]
     return {
         "question": question,
@@ -289,15 +309,15 @@ def _analysis(
         "question_periods_only": reading.periods_only_in_question,
         "mentions": reading.mentions,
         "intent": reply.intent,
-        "sources": required_sources(question, list(reply.sources)),
+        "sources": required_sources(wording.source_cues, list(reply.sources)),
         "answer_mode": mode,
         "keywords": keywords,
         "answer_sentence": reply.statement.strip() if context.ablations.lean_to_answer else "",
         "statements": list(dict.fromkeys(statements)),
         "names": {t: [t, *_names(by_ticker.get(t)), *_short_names(by_ticker.get(t))] for t in tickers},
         "metrics": metrics,
-        "computed": computed_in(question) if metrics else [],
-        "comparisons": Wanted.from_question(question).to_dict(),
+        "computed": list(wording.computed) if metrics else [],
+        "comparisons": wording.comparisons.to_dict(),
         "calendars": {
             t: [_fye(by_ticker.get(t), t), (by_ticker[t].fiscal_year_offset if t in by_ticker else None)]
             for t in tickers
@@ -369,7 +389,7 @@ def _refusal(question: str, message: str, warnings: list[str], period_sources: l
 
 def route_after_analyze(state: State) -> Literal["resolve_periods", "finish"]:
     """A question about companies the store does not hold ends here, with the answer saying so."""
-    return "finish" if state["analysis"].get("refusal") else "resolve_periods"
+    return "finish" if Question.of(state).refusal else "resolve_periods"
 
 
 def _fye(company: StoredCompany | None, ticker: str) -> int | None:
