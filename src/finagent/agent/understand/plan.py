@@ -165,7 +165,13 @@ def question_traits(
     formulas = [FORMULAS.index(f) for f in wording.formulas]
     ask_metrics = metrics or [FORMULAS[i].metric for i in formulas]
     ask = read_ask(
-        wording.text, tickers, mentions, ask_metrics, periods_named=bool(specs), narrative=wording.narrative
+        wording.text,
+        tickers,
+        mentions,
+        ask_metrics,
+        periods_named=bool(specs),
+        narrative=wording.narrative,
+        changes=wording.changes,
     )
     undated = wording.undated_kinds if not specs else None
     return {

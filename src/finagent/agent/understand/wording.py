@@ -18,6 +18,7 @@ from finagent.agent.understand.vocabulary import (
     statement_phrases,
     statements_for,
 )
+from finagent.finance.asks import ChangeWords, read_change_words
 from finagent.finance.compare import Wanted
 from finagent.finance.figures.formulas import Formula, formulas_for
 from finagent.finance.figures.text import value_line_words
@@ -78,6 +79,8 @@ class Wording:
     """Reported metrics the words name."""
     computed: tuple[str, ...]
     """Metrics named that are computed from others (margins, free cash flow)."""
+    changes: ChangeWords
+    """Change and comparison words: the ask's change and the comparisons computed both read these."""
     comparisons: Wanted
     narrative: bool
     breakdown: bool
@@ -121,12 +124,14 @@ def _source_cues(text: str, kinds_named: frozenset[str]) -> frozenset[str]:
 def read_wording(text: str) -> Wording:
     """Every text reader, once."""
     kinds = named_kinds(text)
+    changes = read_change_words(text)
     return Wording(
         text=text,
         formulas=tuple(formulas_for(text)),
         named_metrics=tuple(metrics_in(text)),
         computed=tuple(computed_in(text)),
-        comparisons=Wanted.from_question(text),
+        changes=changes,
+        comparisons=Wanted.from_words(changes),
         narrative=is_narrative(text),
         breakdown=is_breakdown(text),
         says=is_what_said(text),
