@@ -13,7 +13,6 @@ from langgraph.types import Send
 from finagent.agent.context import Context
 from finagent.agent.state import FactsTask, SearchTask, State, Target
 from finagent.agent.understand.question import Question
-from finagent.finance.citations import CITATION, LABEL
 from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
 from finagent.finance.parts import PartsAsk
 from finagent.finance.periods import (
@@ -493,26 +492,3 @@ def _history_lookups(state: State, metrics: list[str]) -> list[Send]:
         )
         sends.append(Send("facts", task))
     return sends
-
-
-_NOT_PHRASES = frozenset({"yoy", "qoq", "ttm", "n/a", "none"})
-
-
-def sanitize_phrases(phrases: list[str], names: list[str]) -> list[str]:
-    """Keep short keyword phrases: no questions, no company names, no years; deduplicated."""
-    kept: list[str] = []
-    for phrase in phrases:
-        text = phrase.replace("?", " ")
-        for name in names:
-            if name:
-                text = re.sub(rf"\b{re.escape(name)}('s)?\b", " ", text, flags=re.I)
-        text = re.sub(r"\b(FY)?(19|20)\d\d\b|\bQ[1-4]\b", " ", text, flags=re.I)
-        text = CITATION.sub(" ", f"[{text}]" if LABEL.fullmatch(text.strip()) else text)
-        text = " ".join(text.split())[:80].strip(" ,.;:-")
-        if (
-            len(text) >= 3
-            and text.lower() not in _NOT_PHRASES
-            and text.lower() not in (k.lower() for k in kept)
-        ):
-            kept.append(text)
-    return kept

@@ -9,11 +9,12 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from finagent.agent.context import Context
-from finagent.agent.planning import plan_follow_ups, sanitize_phrases
+from finagent.agent.planning import plan_follow_ups
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Evaluation
 from finagent.agent.state import State
+from finagent.agent.understand.plan import sanitize_phrases
 from finagent.agent.understand.question import Question
 from finagent.finance.figures.text import format_facts
 from finagent.finance.figures.verify import UNSUPPORTED as UNSUPPORTED_FIGURES

@@ -17,6 +17,7 @@ from finagent.agent.understand.entities import find_companies, unknown_ticker_me
 from finagent.agent.understand.wording import Wording
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.asks import read_ask
+from finagent.finance.citations import CITATION, LABEL
 from finagent.finance.figures.formulas import FORMULAS
 from finagent.finance.history import History
 from finagent.finance.metrics import BY_NAME
@@ -226,3 +227,26 @@ def calendar_years_for(ask: dict[str, Any], specs: list[TimeSpec]) -> list[TimeS
         else s
         for s in specs
     ]
+
+
+_NOT_PHRASES = frozenset({"yoy", "qoq", "ttm", "n/a", "none"})
+
+
+def sanitize_phrases(phrases: list[str], names: list[str]) -> list[str]:
+    """Keep short keyword phrases: no questions, no company names, no years; deduplicated."""
+    kept: list[str] = []
+    for phrase in phrases:
+        text = phrase.replace("?", " ")
+        for name in names:
+            if name:
+                text = re.sub(rf"\b{re.escape(name)}('s)?\b", " ", text, flags=re.I)
+        text = re.sub(r"\b(FY)?(19|20)\d\d\b|\bQ[1-4]\b", " ", text, flags=re.I)
+        text = CITATION.sub(" ", f"[{text}]" if LABEL.fullmatch(text.strip()) else text)
+        text = " ".join(text.split())[:80].strip(" ,.;:-")
+        if (
+            len(text) >= 3
+            and text.lower() not in _NOT_PHRASES
+            and text.lower() not in (k.lower() for k in kept)
+        ):
+            kept.append(text)
+    return kept
