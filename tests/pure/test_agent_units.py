@@ -291,7 +291,7 @@ def test_prose_check_catches_misattributed_and_reversed_changes() -> None:
 
 
 def test_search_kinds_and_priors_pick_the_periods_report() -> None:
-    from finagent.agent.planning import search_kinds, search_priors
+    from finagent.agent.nodes.fan_out import search_kinds, search_priors
     from finagent.agent.state import Target
     from finagent.agent.understand.question import Question
 

@@ -62,7 +62,7 @@ def _plan(
     """The search tasks the planner sends for an analysed question (``analysed`` adds to the analysis:
     keywords, statements) and its resolved targets."""
     from finagent.agent.context import Ablations, Context
-    from finagent.agent.planning import plan_searches
+    from finagent.agent.nodes.fan_out import plan_searches
 
     tickers = sorted({t["ticker"] for t in targets if t.get("ticker")})
     specs = parse_time_phrases(question)
@@ -86,7 +86,7 @@ def _follow_ups(
 ) -> list[dict[str, Any]]:
     """The follow-up search tasks planned after an evaluation asked for one more keyword."""
     from finagent.agent.context import Context
-    from finagent.agent.planning import plan_follow_ups
+    from finagent.agent.nodes.fan_out import plan_follow_ups
 
     traits = question_traits(read_wording(question), [], [], {}, [], [])
     analysis = {"question": question, "keywords": {}, "sources": ["10-K"], "time_specs": []}

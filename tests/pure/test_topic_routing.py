@@ -71,7 +71,7 @@ def test_a_10q_question_reaches_the_quarterly_reports_notes_and_discussion() -> 
 
 def _planned(question: str) -> list[dict[str, Any]]:
     from finagent.agent.context import Context
-    from finagent.agent.planning import plan_searches
+    from finagent.agent.nodes.fan_out import plan_searches
     from finagent.agent.understand.plan import question_traits
     from finagent.agent.understand.wording import read_wording
 

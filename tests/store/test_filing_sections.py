@@ -62,7 +62,7 @@ def test_the_cover_page_filter_is_the_unsectioned_first_page_of_a_report() -> No
 
 def _plan(question: str, targets: list[dict[str, Any]], **levers: bool) -> list[dict[str, Any]]:
     from finagent.agent.context import Ablations, Context
-    from finagent.agent.planning import plan_searches
+    from finagent.agent.nodes.fan_out import plan_searches
     from finagent.agent.understand.plan import question_traits
     from finagent.agent.understand.wording import read_wording
 

@@ -21,9 +21,9 @@ from langchain_core.outputs import ChatResult
 from finagent.agent.context import Context
 from finagent.agent.evidence import interleave_groups, spans_periods
 from finagent.agent.nodes.analyze import analyze
+from finagent.agent.nodes.fan_out import plan_searches
 from finagent.agent.nodes.resolve_periods import resolve_periods_node
 from finagent.agent.nodes.search import search
-from finagent.agent.planning import plan_searches
 from finagent.agent.resources import AgentResources
 from finagent.agent.understand.entities import find_companies
 from finagent.agent.understand.question import Question

@@ -7,8 +7,8 @@ from typing import Any
 from finagent.agent.answer.evidence_answer import evidence_answer
 from finagent.agent.answer.figures_answer import figures_answer
 from finagent.agent.context import Context
-from finagent.agent.planning import is_forecast
 from finagent.agent.state import State
+from finagent.agent.understand.plan import is_forecast
 from finagent.agent.understand.question import Question
 
 

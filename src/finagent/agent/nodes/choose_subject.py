@@ -21,11 +21,6 @@ CANDIDATES = 5
 """How many of the best-matching companies are weighed by the periods the store holds for them."""
 
 
-def route_after_tools(state: State) -> Literal["choose_subject", "generate"]:
-    plan = Question.of(state)
-    return "choose_subject" if plan.subject_needed and not plan.tickers else "generate"
-
-
 async def choose_subject(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """The plan of the question as if it named the best-matching company, with a note saying so; no
     update when no filing matched (the answer then says what was found)."""

@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from finagent.agent.context import Context
-from finagent.agent.planning import plan_follow_ups
+from finagent.agent.nodes.fan_out import plan_follow_ups
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Evaluation

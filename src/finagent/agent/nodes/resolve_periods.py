@@ -10,7 +10,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
-from finagent.agent.planning import REPORT_KINDS
+from finagent.agent.nodes.fan_out import REPORT_KINDS
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
@@ -68,3 +68,8 @@ async def call_tools(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     results = await asyncio.gather(*(_run_tool(tools[name], args, timeout) for name, args in calls))
     warnings = [f"{r['tool']} ({r.get('ticker')}): {r['warning']}" for r in results if r.get("warning")]
     return {"tool_results": list(results), "warnings": warnings}
+
+
+def route_after_tools(state: State) -> Literal["choose_subject", "generate"]:
+    plan = Question.of(state)
+    return "choose_subject" if plan.subject_needed and not plan.tickers else "generate"

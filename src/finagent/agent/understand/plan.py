@@ -12,8 +12,10 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
+from finagent.agent.context import Context
 from finagent.agent.evidence import query_terms
 from finagent.agent.understand.entities import find_companies, unknown_ticker_mentions
+from finagent.agent.understand.question import Question
 from finagent.agent.understand.wording import Wording
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.asks import read_ask
@@ -250,3 +252,9 @@ def sanitize_phrases(phrases: list[str], names: list[str]) -> list[str]:
         ):
             kept.append(text)
     return kept
+
+
+def is_forecast(plan: Question, context: Context) -> bool:
+    """A question about what is expected ("is EPS growth expected to accelerate in FY2023?") asks for
+    guidance, which the statements never hold: they report the year's results."""
+    return context.ablations.unroute_forecasts and plan.forecast

@@ -131,6 +131,12 @@ class Question:
         """A copy with some fields replaced (the subject chosen for a question naming none)."""
         return replace(self, **changes)
 
+    @property
+    def about_an_event_filing(self) -> bool:
+        """A question about what a company's 8-K reports ("the key agenda of Amcor's 8-K dated 1st July
+        2022", "summarize Apple's most recent 8-K"), asking no figure."""
+        return self.named_kinds == ("8-K",) and not self.quantities
+
     def phrases_for(self, ticker: str) -> tuple[str, ...]:
         """The search phrases of one company, else the question itself (cut) as the last resort."""
         return self.keywords.get(ticker, ()) or (self.question[:200],)

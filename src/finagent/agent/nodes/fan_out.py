@@ -12,7 +12,9 @@ from langgraph.types import Send
 
 from finagent.agent.context import Context
 from finagent.agent.state import FactsTask, SearchTask, State, Target
+from finagent.agent.understand.plan import is_forecast
 from finagent.agent.understand.question import Question
+from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
 from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
 from finagent.finance.parts import PartsAsk
 from finagent.finance.periods import (
@@ -74,12 +76,6 @@ def make_task(
     if target.get("document_ids"):  # a document named by its day: it alone, whatever its period
         task["document_ids"] = list(target["document_ids"])
     return task
-
-
-def is_forecast(plan: Question, context: Context) -> bool:
-    """A question about what is expected ("is EPS growth expected to accelerate in FY2023?") asks for
-    guidance, which the statements never hold: they report the year's results."""
-    return context.ablations.unroute_forecasts and plan.forecast
 
 
 def _routed(plan: Question, context: Context) -> list[str]:
@@ -190,16 +186,10 @@ def _first_round_marks(plan: Question) -> dict[str, Any]:
     its cover page and signatures share the question's words ("summarize", "report") more than its
     account of the event does. The first round's searches carry the answer as a filing would word it
     (their meaning vector leans towards it): a question embeds far from the statement that answers it."""
-    marks: dict[str, Any] = {"own_items": True} if about_an_event_filing(plan) else {}
+    marks: dict[str, Any] = {"own_items": True} if plan.about_an_event_filing else {}
     if plan.answer_sentence:
         marks["answer_sentence"] = plan.answer_sentence
     return marks
-
-
-def about_an_event_filing(plan: Question) -> bool:
-    """A question about what a company's 8-K reports ("the key agenda of Amcor's 8-K dated 1st July
-    2022", "summarize Apple's most recent 8-K"), asking no figure."""
-    return plan.named_kinds == ("8-K",) and not plan.quantities
 
 
 EVENT_KINDS = ["8-K", "earnings_release"]
@@ -354,9 +344,6 @@ def _parts_queries(parts: PartsAsk) -> list[str]:
         whole = parts.query.split(" by ")[0]
         queries.append(f"{whole} by segment")
     return queries
-
-
-NARRATIVE_WORDS = "increased decreased primarily due to driven by"
 
 
 def _narrative_searches(state: State, context: Context) -> list[Send]:
