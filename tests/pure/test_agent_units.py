@@ -291,8 +291,9 @@ def test_prose_check_catches_misattributed_and_reversed_changes() -> None:
 
 
 def test_search_kinds_and_priors_pick_the_periods_report() -> None:
-    from finagent.agent.planning import search_kinds, search_priors
-    from finagent.agent.state import Analysis, Target
+    from finagent.agent.nodes.fan_out import search_kinds, search_priors
+    from finagent.agent.state import Target
+    from finagent.agent.understand.question import Question
 
     year: Target = {
         "ticker": "X",
@@ -301,13 +302,14 @@ def test_search_kinds_and_priors_pick_the_periods_report() -> None:
         "kinds": ["10-K", "earnings_release", "8-K"],
     }
     from finagent.agent.understand.plan import question_traits
+    from finagent.agent.understand.wording import read_wording
     from finagent.finance.periods import parse_time_phrases
 
-    def analysed(question: str) -> Analysis:
+    def analysed(question: str) -> Question:
         specs = parse_time_phrases(question)
-        traits: Any = question_traits(question, specs, ["X"], {}, [], [])
+        traits: Any = question_traits(read_wording(question), specs, ["X"], {}, [], [])
         dated = [s.to_dict() for s in specs]
-        return {"question": question, "sources": ["10-K"], "time_specs": dated, **traits}
+        return Question.from_dict({"question": question, "sources": ["10-K"], "time_specs": dated, **traits})
 
     plain = analysed("What was the FY2022 capex?")
     release = analysed("What was FY2022 adjusted EBITDA?")
@@ -327,7 +329,7 @@ def test_search_kinds_and_priors_pick_the_periods_report() -> None:
         "kinds": ["10-Q", "transcript"],
     }
     assert search_kinds(quarter, plain) == ["10-Q"]
-    assert search_kinds(quarter, {**plain, "sources": ["transcript"]}) == ["10-Q", "transcript"]
+    assert search_kinds(quarter, plain.with_changes(sources=("transcript",))) == ["10-Q", "transcript"]
     assert search_priors(quarter, [quarter], plain) == {"10-Q": 0.1}
     # A question naming no period says nothing of the report kind: the latest report is not lifted.
     assert search_priors(year, [year], analysed("What was the capex?")) == {}

@@ -358,7 +358,7 @@ def test_segments_whose_totals_sit_beside_their_last_line_are_ranked_by_their_ch
 
 
 def test_a_ranking_of_regions_also_searches_the_segment_table() -> None:
-    from finagent.agent.planning import _parts_queries
+    from finagent.agent.nodes.fan_out import _parts_queries
 
     ask = read_parts_ask("Which region had the worst topline performance for MGM during FY2022?")
     assert ask is not None and _parts_queries(ask) == ["revenue by region", "revenue by segment"]

@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 
 from finagent.agent.understand.plan import event_days, question_traits, required_sources
+from finagent.agent.understand.wording import read_wording
 from finagent.finance.periods import parse_time_phrases
 
 
 def _days(question: str) -> list[str]:
-    return event_days(question, [s.to_dict() for s in parse_time_phrases(question)])
+    return event_days(read_wording(question), parse_time_phrases(question))
 
 
 def test_a_dated_filing_is_searched_by_its_day_not_the_quarter_around_it() -> None:
@@ -61,7 +62,7 @@ def _plan(
     """The search tasks the planner sends for an analysed question (``analysed`` adds to the analysis:
     keywords, statements) and its resolved targets."""
     from finagent.agent.context import Ablations, Context
-    from finagent.agent.planning import plan_searches
+    from finagent.agent.nodes.fan_out import plan_searches
 
     tickers = sorted({t["ticker"] for t in targets if t.get("ticker")})
     specs = parse_time_phrases(question)
@@ -71,7 +72,7 @@ def _plan(
         "keywords": {},
         "sources": ["10-K", "10-Q"],
         "time_specs": [s.to_dict() for s in specs],
-        **question_traits(question, specs, tickers, {}, [], []),
+        **question_traits(read_wording(question), specs, tickers, {}, [], []),
         **(analysed or {}),
     }
     runtime: Any = type("Runtime", (), {"context": Context(ablations=Ablations(**levers))})()
@@ -85,9 +86,9 @@ def _follow_ups(
 ) -> list[dict[str, Any]]:
     """The follow-up search tasks planned after an evaluation asked for one more keyword."""
     from finagent.agent.context import Context
-    from finagent.agent.planning import plan_follow_ups
+    from finagent.agent.nodes.fan_out import plan_follow_ups
 
-    traits = question_traits(question, [], [], {}, [], [])
+    traits = question_traits(read_wording(question), [], [], {}, [], [])
     analysis = {"question": question, "keywords": {}, "sources": ["10-K"], "time_specs": []}
     analysis |= {**traits, **analysed}
     state: Any = {"analysis": analysis, "targets": targets, "follow_up_queries": ["outlook"], "iterations": 1}
@@ -195,7 +196,7 @@ def test_this_10k_without_a_year_is_every_stored_year() -> None:
 )
 def test_a_question_about_a_named_document_does_not_call_the_news(question: str, news: bool) -> None:
     """ "Announced in its 8-K" asks the filing; the press is asked only when the question names it."""
-    assert ("news" in required_sources(question, ["10-K", "news"])) is news
+    assert ("news" in required_sources(read_wording(question).source_cues, ["10-K", "news"])) is news
 
 
 def test_a_forecast_naming_a_reported_metric_is_answered_from_the_passages(monkeypatch: Any) -> None:

@@ -71,8 +71,9 @@ def test_a_10q_question_reaches_the_quarterly_reports_notes_and_discussion() -> 
 
 def _planned(question: str) -> list[dict[str, Any]]:
     from finagent.agent.context import Context
-    from finagent.agent.planning import plan_searches
+    from finagent.agent.nodes.fan_out import plan_searches
     from finagent.agent.understand.plan import question_traits
+    from finagent.agent.understand.wording import read_wording
 
     specs = parse_time_phrases(question)
     analysis: dict[str, Any] = {
@@ -81,7 +82,7 @@ def _planned(question: str) -> list[dict[str, Any]]:
         "keywords": {"ORCL": ["acquisitions debt"]},
         "sources": ["10-K", "10-Q"],
         "time_specs": [s.to_dict() for s in specs],
-        **question_traits(question, specs, ["ORCL"], {}, [], []),
+        **question_traits(read_wording(question), specs, ["ORCL"], {}, [], []),
     }
     target = {"ticker": "ORCL", "fiscal_year": 2022, "fiscal_quarter": None, "label": "FY2022"}
     runtime: Any = type("Runtime", (), {"context": Context()})()
@@ -124,11 +125,16 @@ def _undated(question: str, annual_topics_undated: bool = True) -> frozenset[str
     from finagent.agent.context import Ablations, Context
     from finagent.agent.nodes.resolve_periods import _specs
     from finagent.agent.understand.plan import question_traits
+    from finagent.agent.understand.question import Question
+    from finagent.agent.understand.wording import read_wording
 
     specs = parse_time_phrases(question)
-    traits = question_traits(question, specs, ["X"], {}, [], [])
+    traits = question_traits(read_wording(question), specs, ["X"], {}, [], [])
     analysis = {"time_specs": [s.to_dict() for s in specs], **traits}
-    return _specs(analysis, Context(ablations=Ablations(annual_topics_undated=annual_topics_undated)))[1]
+    return _specs(
+        Question.from_dict(analysis),
+        Context(ablations=Ablations(annual_topics_undated=annual_topics_undated)),
+    )[1]
 
 
 def test_what_the_annual_report_sets_out_with_no_year_is_every_annual_report() -> None:

@@ -62,8 +62,9 @@ def test_the_cover_page_filter_is_the_unsectioned_first_page_of_a_report() -> No
 
 def _plan(question: str, targets: list[dict[str, Any]], **levers: bool) -> list[dict[str, Any]]:
     from finagent.agent.context import Ablations, Context
-    from finagent.agent.planning import plan_searches
+    from finagent.agent.nodes.fan_out import plan_searches
     from finagent.agent.understand.plan import question_traits
+    from finagent.agent.understand.wording import read_wording
 
     tickers = sorted({t["ticker"] for t in targets if t.get("ticker")})
     specs = parse_time_phrases(question)
@@ -73,7 +74,7 @@ def _plan(question: str, targets: list[dict[str, Any]], **levers: bool) -> list[
         "keywords": {},
         "sources": ["10-K", "10-Q"],
         "time_specs": [s.to_dict() for s in specs],
-        **question_traits(question, specs, tickers, {}, [], []),
+        **question_traits(read_wording(question), specs, tickers, {}, [], []),
     }
     runtime: Any = type("Runtime", (), {"context": Context(ablations=Ablations(**levers))})()
     state: Any = {"question": question, "analysis": analysis, "targets": targets}

@@ -15,6 +15,7 @@ from finagent.db.search import SearchHit
 from finagent.finance.citations import OTHER_PREFIX
 from finagent.finance.figures.reference import SCOPE_NOTE_LEAD
 from finagent.finance.fiscal import quarter_label
+from finagent.finance.periods import TimeSpec
 from finagent.finance.untrusted import strip_invisible
 from finagent.finance.words import split_sentences
 
@@ -286,10 +287,10 @@ def share_evidence(
 RANGE_KINDS = frozenset({"held", "last_quarters", "last_years", "quarter_range", "year_range", "since_year"})
 
 
-def spans_periods(analysis: Any) -> bool:
+def spans_periods(specs: Sequence[TimeSpec]) -> bool:
     """Whether the question asks about a range of periods ("across these quarters", "the last four
     quarters") rather than named ones (a year and the year before it, for an average)."""
-    return any(spec.get("kind") in RANGE_KINDS for spec in analysis.get("time_specs") or [])
+    return any(spec.kind in RANGE_KINDS for spec in specs)
 
 
 def interleave_groups(evidence: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -14,16 +14,16 @@ from langgraph.types import Checkpointer
 from finagent.agent.audit import timed
 from finagent.agent.context import Context
 from finagent.agent.nodes.analyze import analyze, route_after_analyze
-from finagent.agent.nodes.choose_subject import choose_subject, route_after_choice, route_after_tools
+from finagent.agent.nodes.choose_subject import choose_subject, route_after_choice
 from finagent.agent.nodes.evaluate import evaluate, route_after_evaluate
 from finagent.agent.nodes.facts import lookup_facts
+from finagent.agent.nodes.fan_out import plan_searches
 from finagent.agent.nodes.finish import finish
 from finagent.agent.nodes.generate import generate, route_after_generate
 from finagent.agent.nodes.record_run import record_run
 from finagent.agent.nodes.resolve_periods import resolve_periods_node
 from finagent.agent.nodes.search import search
-from finagent.agent.nodes.tools import call_tools
-from finagent.agent.planning import plan_searches
+from finagent.agent.nodes.tools import call_tools, route_after_tools
 from finagent.agent.state import FactsTask, InputState, OutputState, SearchTask, State
 
 

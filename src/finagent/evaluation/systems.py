@@ -21,11 +21,12 @@ from langchain_core.outputs import ChatResult
 from finagent.agent.context import Context
 from finagent.agent.evidence import interleave_groups, spans_periods
 from finagent.agent.nodes.analyze import analyze
+from finagent.agent.nodes.fan_out import plan_searches
 from finagent.agent.nodes.resolve_periods import resolve_periods_node
 from finagent.agent.nodes.search import search
-from finagent.agent.planning import plan_searches
 from finagent.agent.resources import AgentResources
 from finagent.agent.understand.entities import find_companies
+from finagent.agent.understand.question import Question
 from finagent.db.evaluation import dense_ranking, seed_hybrid_ranking
 from finagent.errors import FinagentError
 
@@ -94,7 +95,7 @@ async def _finagent(question: str, k: int, context: Context) -> Ranked:
                 best[item["chunk_id"]] = item
     ranked = sorted(best.values(), key=lambda e: (-e["fused_score"], e["chunk_id"]))
     if context.ablations.quota_per_period and spans_periods(
-        state["analysis"]
+        Question.of(state).time_specs
     ):  # each period gets its best first
         ranked = interleave_groups(ranked)
     ranked = ranked[:k]

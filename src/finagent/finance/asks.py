@@ -259,16 +259,69 @@ def _order(mentions: dict[str, list[int]], tickers: list[str]) -> list[str]:
     return sorted(tickers, key=lambda t: (first.get(t, 10**9), tickers.index(t)))
 
 
-def _change_kind(text: str, several_periods: bool) -> ChangeKind | None:
-    if _CAGR.search(text):
-        return "cagr"
-    if _QOQ.search(text):
-        return "qoq"
-    if _YOY.search(text):
-        return "yoy"
-    if _TREND.search(text):
-        return "trend"
-    if _CHANGE.search(text) or (several_periods and _GROWTH.search(text)):
+# Words that set periods side by side, so their comparative columns belong in the answer ("grew",
+# "compared with", "over the quarters"), whether or not the ask itself is a change.
+_COMPARATIVE = re.compile(
+    r"\bgr[eo]w(?:th|n|s|ing)?\b|\bchang\w*\b|\bincreas\w*\b|\bdecreas\w*\b|\bdeclin\w*\b|\btrend\w*\b"
+    r"|\bevolv\w*\b|\bmov(?:e|ed)\b|\bover (?:the|these|those) (?:quarters|years|periods)\b"
+    r"|\bcompar\w* (?:with|to|against)\b|\bsince\b|\bfrom \S+ to\b",
+    _I,
+)
+_COMPARING = re.compile(
+    r"\bwhich\b|\bhighest\b|\blowest\b|\blargest\b|\bsmallest\b|\bmost\b|\bleast\b|\brank\w*\b"
+    r"|\bcompar\w*\b|\bmore\b|\bless\b|\bbigger\b|\bhigher\b|\blower\b|\bvs\.?\b|\bversus\b|\bleads?\b",
+    _I,
+)
+_HOW_MUCH_APART = re.compile(
+    r"\bhow much (?:more|less|higher|lower|bigger|larger|smaller)\b|\bdifference\b|\bgap\b|\bexceed\w*\b"
+    r"|\boutpac\w*\b|\bby how much\b",
+    _I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeWords:
+    """The question's words about change and comparison, read once: the ask's change and the
+    comparisons the answer computes both come from this one reading."""
+
+    cagr: bool = False
+    qoq: bool = False
+    yoy: bool = False
+    trend: bool = False
+    change: bool = False
+    comparative: bool = False
+    """Periods set side by side ("grew", "compared with"): their comparative columns are shown."""
+    rank: bool = False
+    difference: bool = False
+
+
+def read_change_words(question: str) -> ChangeWords:
+    """Which change and comparison words the question uses."""
+    text = question.replace("’", "'")
+    return ChangeWords(
+        cagr=bool(_CAGR.search(text)),
+        qoq=bool(_QOQ.search(text)),
+        yoy=bool(_YOY.search(text)),
+        trend=bool(_TREND.search(text)),
+        change=bool(_CHANGE.search(text)),
+        comparative=bool(_COMPARATIVE.search(text)),
+        rank=bool(_COMPARING.search(text)),
+        difference=bool(_HOW_MUCH_APART.search(text)),
+    )
+
+
+def _change_kind(words: ChangeWords, text: str, several_periods: bool) -> ChangeKind | None:
+    """The one change asked, by precedence: a CAGR, then sequential, year-over-year, a trend."""
+    named: tuple[tuple[ChangeKind, bool], ...] = (
+        ("cagr", words.cagr),
+        ("qoq", words.qoq),
+        ("yoy", words.yoy),
+        ("trend", words.trend),
+    )
+    for kind, said in named:
+        if said:
+            return kind
+    if words.change or (several_periods and _GROWTH.search(text)):
         return "change"
     return None
 
@@ -357,18 +410,20 @@ def read_ask(
     *,
     periods_named: bool = True,
     narrative: bool = False,
+    changes: ChangeWords | None = None,
 ) -> Ask:
     """The ask of ``question`` about ``tickers`` (mentioned at ``mentions``) and ``metrics``.
 
     ``periods_named`` says whether the question names a period; when it names none, a change, a
     trend or a question about the company's reports covers every report the store holds, while a
     value takes the latest. ``narrative``: the question asks why or what (its words are wanted).
+    ``changes``: the question's change words when already read (``read_change_words``).
     """
     text = question.replace("’", "'")
     subjects = tuple(_order(mentions or {}, list(tickers)))
     metric = metrics[0] if metrics else None
     several = len(subjects) > 1
-    change = _change_kind(text, several)
+    change = _change_kind(changes or read_change_words(text), text, several)
     if change is None and metric and not several and _VERSUS.search(text):
         change = "change"
     about = tuple(sorted({w[:5] for w in re.findall(r"[a-z]{3,}", text.lower())}))

@@ -9,7 +9,6 @@ Microsoft's Q3 FY2023 on 2023-03-31).
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,32 +17,9 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
+from finagent.finance.asks import ChangeWords, read_change_words
 from finagent.finance.calculator import CalcResult, cagr_pct, difference, growth_pct, margin_pct
 from finagent.finance.computed import COMPUTED
-
-_YOY = re.compile(
-    r"\byear[- ]over[- ]year\b|\byoy\b|\by/y\b|\bprior[- ]year\b|\ba year (?:earlier|ago|before)\b"
-    r"|\bsame (?:quarter|period) (?:of |in )?(?:the )?(?:last|prior|previous) year\b|\byear[- ]ago\b",
-    re.I,
-)
-_QOQ = re.compile(r"\bquarter[- ]over[- ]quarter\b|\bqoq\b|\bq/q\b|\bsequential(?:ly)?\b", re.I)
-_CHANGE = re.compile(
-    r"\bgr[eo]w(?:th|n|s|ing)?\b|\bchang\w*\b|\bincreas\w*\b|\bdecreas\w*\b|\bdeclin\w*\b|\btrend\w*\b"
-    r"|\bevolv\w*\b|\bmov(?:e|ed)\b|\bover (?:the|these|those) (?:quarters|years|periods)\b"
-    r"|\bcompar\w* (?:with|to|against)\b|\bsince\b|\bfrom \S+ to\b",
-    re.I,
-)
-_DIFFERENCE = re.compile(
-    r"\bhow much (?:more|less|higher|lower|bigger|larger|smaller)\b|\bdifference\b|\bgap\b|\bexceed\w*\b"
-    r"|\boutpac\w*\b|\bby how much\b",
-    re.I,
-)
-_CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)? annual\b|\bannuali[sz]ed growth\b", re.I)
-_RANK = re.compile(
-    r"\bwhich\b|\bhighest\b|\blowest\b|\blargest\b|\bsmallest\b|\bmost\b|\bleast\b|\brank\w*\b"
-    r"|\bcompar\w*\b|\bmore\b|\bless\b|\bbigger\b|\bhigher\b|\blower\b|\bvs\.?\b|\bversus\b|\bleads?\b",
-    re.I,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,15 +34,20 @@ class Wanted:
     difference: bool = False
 
     @classmethod
-    def from_question(cls, question: str) -> Wanted:
+    def from_words(cls, words: ChangeWords) -> Wanted:
+        """The comparisons the question's change words name (the same reading its ask has)."""
         return cls(
-            yoy=bool(_YOY.search(question)),
-            qoq=bool(_QOQ.search(question)),
-            change=bool(_CHANGE.search(question)),
-            cagr=bool(_CAGR.search(question)),
-            rank=bool(_RANK.search(question)),
-            difference=bool(_DIFFERENCE.search(question)),
+            yoy=words.yoy,
+            qoq=words.qoq,
+            change=words.comparative,
+            cagr=words.cagr,
+            rank=words.rank,
+            difference=words.difference,
         )
+
+    @classmethod
+    def from_question(cls, question: str) -> Wanted:
+        return cls.from_words(read_change_words(question))
 
     @property
     def over_time(self) -> bool:

@@ -42,12 +42,13 @@ from finagent.agent.evidence import (
     query_terms,
     subject_note,
 )
-from finagent.agent.planning import NARRATIVE_WORDS, about_an_event_filing
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts as ExtractedFacts
 from finagent.agent.schemas import facts_schema
 from finagent.agent.state import Analysis, State
+from finagent.agent.understand.question import Question
+from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
 from finagent.finance.asks import Ask
 from finagent.finance.compare import Comparisons
 from finagent.finance.figures.formula_values import (
@@ -823,7 +824,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
     )
     first = _opening(state, read) if context.ablations.use_calculator else ""  # may add computed results
-    if not first and about_an_event_filing(analysis):  # what the 8-K reports: its own Items first
+    if not first and Question.of(state).about_an_event_filing:  # what the 8-K reports: its own Items first
         first = event_report(read.items, analysis.get("names") or {})
     verify = _verifier(state, read, tools)
     passages = citable(read.items, tools)

@@ -33,10 +33,10 @@ from finagent.agent.answer.writing import (
 )
 from finagent.agent.context import Context
 from finagent.agent.evidence import format_evidence
-from finagent.agent.planning import NARRATIVE_WORDS
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.state import Analysis, State
+from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
 from finagent.finance.asks import Ask
 from finagent.finance.compare import Cell, Comparisons, Wanted, compare, scale_unit
 from finagent.finance.figures.formula_values import (

@@ -7,9 +7,9 @@ from typing import Any
 from finagent.agent.answer.evidence_answer import evidence_answer
 from finagent.agent.answer.figures_answer import figures_answer
 from finagent.agent.context import Context
-from finagent.agent.planning import is_forecast
 from finagent.agent.state import State
-from finagent.finance.asks import Ask
+from finagent.agent.understand.plan import is_forecast
+from finagent.agent.understand.question import Question
 
 
 async def write_answer(state: State, context: Context) -> dict[str, Any]:
@@ -17,14 +17,14 @@ async def write_answer(state: State, context: Context) -> dict[str, Any]:
     answer and its table; every other question (a ranking of one company's parts read from its
     tables, too, and a forecast: "did PepsiCo raise its EPS guidance", which no reported EPS answers)
     the cited answer from the passages."""
-    analysis = state["analysis"]
-    parts = Ask.from_dict(analysis.get("ask")).parts is not None
-    forecast = is_forecast(analysis, context)
-    if (analysis.get("metrics") or []) and state.get("figures") and not parts and not forecast:
+    plan = Question.of(state)
+    parts = plan.ask.parts is not None
+    forecast = is_forecast(plan, context)
+    if plan.metrics and state.get("figures") and not parts and not forecast:
         written = await figures_answer(state, context)
     else:
         written = await evidence_answer(state, context)
-    note = analysis.get("subject_note")
+    note = plan.subject_note
     if note and str(written.get("answer") or "").strip():  # the company was chosen, not named
         written = {**written, "answer": f"{note}\n\n{written['answer']}"}
     return written

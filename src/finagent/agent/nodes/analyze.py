@@ -9,27 +9,24 @@ Everything later nodes need of the question is read here once (``understand.plan
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
-from finagent.agent.context import ANSWER_MODES, Context
-from finagent.agent.planning import sanitize_phrases
+from finagent.agent.context import Context
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_schema
 from finagent.agent.state import State, reset
-from finagent.agent.understand.entities import strip_legal_suffixes
-from finagent.agent.understand.plan import (
-    calendar_years_for,
-    clean_question,
-    fallback_phrase,
-    figure_keywords,
-    mentions_of,
-    question_traits,
-    required_sources,
-    resolve_tickers,
+from finagent.agent.understand.plan import figure_keywords
+from finagent.agent.understand.question import Question
+from finagent.agent.understand.reading import (
+    ModelReading,
+    Reading,
+    plan_question,
+    read_asked,
+    read_companies_and_periods,
+    refused_question,
 )
 from finagent.agent.understand.refusals import (
     explicit_unknown_message,
@@ -38,92 +35,12 @@ from finagent.agent.understand.refusals import (
     not_in_store_message,
     unknown_names,
 )
-from finagent.agent.understand.vocabulary import is_breakdown, statement_phrases, statements_for
 from finagent.db.companies import StoredCompany
-from finagent.finance.compare import Wanted
-from finagent.finance.figures.formulas import formulas_for, metrics_for_formulas
-from finagent.finance.history import read_history
 from finagent.finance.lines import REPORTED
-from finagent.finance.metrics import computed_in, metrics_in
-from finagent.finance.periods import TimeSpec, invalid_quarters, parse_time_phrases
-from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 from finagent.llm.structured import LLMCall, structured_call
 
 
-@dataclass
-class _Reading:
-    """What analyze has read so far: the question, its companies and periods, warnings."""
-
-    question: str
-    tickers: list[str]
-    matched: list[str]
-    mentions: dict[str, list[int]]
-    specs: list[TimeSpec]
-    period_sources: list[str]
-    periods_only_in_question: bool
-    companies: list[StoredCompany]
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def by_ticker(self) -> dict[str, StoredCompany]:
-        return {c.ticker: c for c in self.companies}
-
-    @property
-    def held(self) -> list[str]:
-        return sorted(c.ticker for c in self.companies if c.documents)
-
-
-def _read_companies_and_periods(state: State, context: Context, companies: list[StoredCompany]) -> _Reading:
-    """Companies named (or given), where they are named, and the time phrases of question and options."""
-    question, warnings = clean_question(state["question"], context.max_question_chars)
-    explicit = list(state.get("tickers") or [])
-    tickers, matched, ticker_warnings = resolve_tickers(question, explicit, companies, context.max_tickers)
-    mentions = {} if explicit else mentions_of(question, tickers, companies)
-    warnings += ticker_warnings
-    warnings += [f"'{q}' is not a fiscal quarter or half; it was ignored" for q in invalid_quarters(question)]
-    period_sources = [question, *(state.get("periods") or [])]
-    parsed = [parse_time_phrases(question), *(_option_periods(text, warnings) for text in period_sources[1:])]
-    reading = _Reading(
-        question=question,
-        tickers=tickers,
-        matched=matched,
-        mentions=mentions,
-        specs=[spec for found in parsed for spec in found],
-        period_sources=period_sources,
-        # Periods that follow a company's name belong to it only when the question alone names them.
-        periods_only_in_question=not any(parsed[1:]),
-        companies=companies,
-        warnings=warnings,
-    )
-    _continue_conversation(reading, (state.get("history") or [])[-1:])
-    return reading
-
-
-def _option_periods(text: str, warnings: list[str]) -> list[TimeSpec]:
-    """A --period option's specs: a range ("FY2009..FY2024") as well as the question's phrases; a bad
-    range is a warning and no period."""
-    try:
-        return option_specs(text)
-    except PeriodRangeError as exc:
-        warnings.append(f"{exc}; the period was ignored")
-        return []
-
-
-def _continue_conversation(reading: _Reading, previous: list[dict[str, Any]]) -> None:
-    """ "And in Q3?": the previous question's companies and periods when this one names none."""
-    if previous and not reading.tickers:
-        reading.tickers = list(previous[0].get("tickers") or [])
-        if reading.tickers:
-            reading.warnings.append(
-                f"no company named; continuing with {', '.join(reading.tickers)} from the conversation"
-            )
-    if previous and not reading.specs:
-        reading.period_sources = list(previous[0].get("period_sources") or [])
-        reading.specs = [spec for text in reading.period_sources for spec in parse_time_phrases(text)]
-        reading.periods_only_in_question = not reading.specs
-
-
-async def _refusal_for(reading: _Reading, state: State, resources: Any) -> str | None:
+async def _refusal_for(reading: Reading, state: State, resources: Any) -> str | None:
     """The fast answer when the store cannot answer: a company it does not hold or no company at all.
     Companies stored without documents leave ``reading.tickers`` (with a warning when others remain)."""
     by_ticker = reading.by_ticker
@@ -145,17 +62,8 @@ async def _refusal_for(reading: _Reading, state: State, resources: Any) -> str |
     return None
 
 
-def _metrics(question: str, use_facts: bool) -> list[str]:
-    """Reported metrics the question names, and the line items of a metric it computes itself."""
-    metrics = metrics_in(question) if use_facts else []
-    own = [f for f in formulas_for(question) if f.metric.replace(" ", "_") not in computed_in(question)]
-    if metrics and own:  # a metric the question computes (beyond margins and FCF) needs its line items
-        metrics += [m for m in metrics_for_formulas(own, list(REPORTED)) if m not in metrics]
-    return metrics
-
-
 async def _model_analysis(
-    reading: _Reading, figure_question: bool, metrics: list[str], context: Context
+    reading: Reading, figure_question: bool, metrics: list[str], context: Context
 ) -> tuple[QuestionAnalysis, list[LLMCall]]:
     """Intent, sources, mode and phrases: from the metrics for a figure question, else from the model."""
     if not reading.tickers:  # no company named: the question's own words search, one model call in all
@@ -194,21 +102,6 @@ async def _model_analysis(
     return reply, calls
 
 
-def _keywords(
-    reading: _Reading, reply: QuestionAnalysis, base_phrase: str, names: list[str], context: Context
-) -> dict[str, list[str]]:
-    """Up to three search phrases per ticker: the question's own words, statement wording, the model's."""
-    keywords: dict[str, list[str]] = {}
-    vocabulary = statement_phrases(reading.question) if context.ablations.use_vocabulary else []
-    for ticker in reading.tickers or [""]:
-        suggested: list[str] = next((k.phrases for k in reply.keywords if k.ticker == ticker), [])
-        if not reading.tickers:
-            suggested = [p for k in reply.keywords for p in k.phrases]
-        candidates = [base_phrase, *vocabulary, *suggested]
-        keywords[ticker] = sanitize_phrases(candidates, names)[:3] or [base_phrase]
-    return keywords
-
-
 async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Resolve companies and time phrases, read the plan, then ask the model for intent and keywords.
 
@@ -219,92 +112,34 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
     resources = get_resources()
     companies = await asyncio.to_thread(resources.companies)
-    reading = _read_companies_and_periods(state, context, companies)
+    previous = (state.get("history") or [])[-1:]
+    reading = read_companies_and_periods(
+        state["question"],
+        list(state.get("tickers") or []),
+        list(state.get("periods") or []),
+        previous,
+        companies,
+        context,
+    )
     refusal = await _refusal_for(reading, state, resources)
     if refusal:
         return _refusal(reading.question, refusal, reading.warnings, reading.period_sources)
     use_facts = resources.settings.use_facts if context.use_facts is None else context.use_facts
-    metrics = _metrics(reading.question, use_facts)
-    history = read_history(reading.question, reading.specs)
-    if not metrics and use_facts and history is not None and history.metric:
-        metrics = [history.metric]  # "did it ever report a loss?": its net income, period by period
-    names = [*reading.matched, *reading.tickers]
-    names += [n for t in reading.tickers for n in _names(reading.by_ticker.get(t))]
-    base_phrase = fallback_phrase(reading.question, [*names, *(s.text for s in reading.specs if s.text)])
-    previous = (state.get("history") or [])[-1:]
-    if not base_phrase and previous:
-        # "And in Q3?" asks the previous question again for another period.
-        earlier = previous[0].get("question", "")
-        base_phrase = fallback_phrase(earlier, [*names, *(s.text for s in parse_time_phrases(earlier))])
-        metrics = metrics or (metrics_in(earlier) if use_facts else [])
-    if not base_phrase and not reading.tickers and not metrics:
-        return _refusal(
-            reading.question, no_terms_message(reading.held), reading.warnings, reading.period_sources
-        )
-    base_phrase = base_phrase or reading.question[:80]
-    # Reported metrics of named companies: facts first, then period-true statement tables, then the
-    # model's extraction; the model is not needed to analyse such a question.
-    figure_question = bool(metrics and reading.tickers) and not is_breakdown(reading.question)
-    reply, calls = await _model_analysis(reading, figure_question, metrics, context)
-    keywords = _keywords(reading, reply, base_phrase, names, context)
-    if not reading.tickers and metrics:  # the statements' own row wording finds the figure's table
-        keywords[""] = sanitize_phrases([*keywords[""][:2], *figure_keywords(metrics)], names)[:3]
-    analysis = _analysis(reading, reply, keywords, metrics if figure_question else [], state, context)
-    # a figure naming no company is read by code once its company is chosen; a why or a part is written
-    written = analysis.get("narrative") or is_breakdown(reading.question)
-    analysis["subject_needed"] = (
-        bool(metrics and not reading.tickers and context.ablations.subject_from_search) and not written
+    asked = read_asked(reading, previous, use_facts)
+    if asked is None:
+        message = no_terms_message(reading.held)
+        return _refusal(reading.question, message, reading.warnings, reading.period_sources)
+    reply, calls = await _model_analysis(reading, asked.figure_question, asked.metrics, context)
+    model = ModelReading(
+        intent=reply.intent,
+        sources=list(reply.sources),
+        answer_mode=reply.answer_mode,
+        phrases=[(k.ticker, list(k.phrases)) for k in reply.keywords],
+        statement=reply.statement,
     )
-    return {"analysis": analysis, **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
-
-
-def _analysis(
-    reading: _Reading,
-    reply: QuestionAnalysis,
-    keywords: dict[str, list[str]],
-    metrics: list[str],
-    state: State,
-    context: Context,
-) -> dict[str, Any]:
-    """The plan: companies, periods, metrics, keywords and what the question's words ask."""
-    question, tickers, by_ticker = reading.question, reading.tickers, reading.by_ticker
-    mode = state.get("answer_mode") or context.answer_mode or reply.answer_mode
-    if mode not in ANSWER_MODES:
-        reading.warnings.append(f"unknown answer mode '{mode}'; using standard")
-        mode = "standard"
-    if not tickers:
-        reading.warnings.append(
-            "no known company found in the question; searching all companies in the store"
-        )
-    phrases = [p for ps in keywords.values() for p in ps]
-    traits = question_traits(question, reading.specs, tickers, reading.mentions, metrics, phrases)
-    reading.specs = calendar_years_for(traits["ask"], reading.specs)
-    # A figure is read from its primary statement: route each metric's sub-searches there.
-    statements = [*(statements_for(question) if context.ablations.use_vocabulary else [])]
-    statements += [REPORTED[m].statement for m in metrics]
-    return {
-        "question": question,
-        "tickers": tickers,
-        "period_sources": reading.period_sources,
-        "time_specs": [spec.to_dict() for spec in reading.specs],
-        "question_periods_only": reading.periods_only_in_question,
-        "mentions": reading.mentions,
-        "intent": reply.intent,
-        "sources": required_sources(question, list(reply.sources)),
-        "answer_mode": mode,
-        "keywords": keywords,
-        "answer_sentence": reply.statement.strip() if context.ablations.lean_to_answer else "",
-        "statements": list(dict.fromkeys(statements)),
-        "names": {t: [t, *_names(by_ticker.get(t)), *_short_names(by_ticker.get(t))] for t in tickers},
-        "metrics": metrics,
-        "computed": computed_in(question) if metrics else [],
-        "comparisons": Wanted.from_question(question).to_dict(),
-        "calendars": {
-            t: [_fye(by_ticker.get(t), t), (by_ticker[t].fiscal_year_offset if t in by_ticker else None)]
-            for t in tickers
-        },
-        **traits,
-    }
+    mode = state.get("answer_mode") or context.answer_mode
+    plan = plan_question(reading, asked, model, mode, context)
+    return {"analysis": plan.to_dict(), **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
 
 
 def _listed(resources: Any, question: str, known: set[str], known_names: set[str]) -> list[Any]:
@@ -338,26 +173,8 @@ def _fresh_run(warnings: list[str], llm_calls: list[dict[str, Any]]) -> dict[str
 
 def _refusal(question: str, message: str, warnings: list[str], period_sources: list[str]) -> dict[str, Any]:
     """A run that stops after analysis: the answer says what is missing and how to add it."""
-    analysis = {
-        "question": question,
-        "tickers": [],
-        "period_sources": period_sources,
-        "time_specs": [],
-        "intent": "",
-        "sources": [],
-        "answer_mode": "direct",
-        "keywords": {},
-        "statements": [],
-        "names": {},
-        "metrics": [],
-        "computed": [],
-        "comparisons": {},
-        "as_reported": False,
-        "calendars": {},
-        "refusal": message,
-    }
     return {
-        "analysis": analysis,
+        "analysis": refused_question(question, message, period_sources).to_dict(),
         "answer": message,
         "citations": [],
         "confidence": 0.0,
@@ -370,26 +187,4 @@ def _refusal(question: str, message: str, warnings: list[str], period_sources: l
 
 def route_after_analyze(state: State) -> Literal["resolve_periods", "finish"]:
     """A question about companies the store does not hold ends here, with the answer saying so."""
-    return "finish" if state["analysis"].get("refusal") else "resolve_periods"
-
-
-def _fye(company: StoredCompany | None, ticker: str) -> int | None:
-    if company is not None and company.fiscal_year_end_month:
-        return company.fiscal_year_end_month
-    from finagent.finance.companies import lookup_builtin
-
-    builtin = lookup_builtin(ticker)
-    return builtin.fiscal_year_end_month if builtin else None
-
-
-def _names(company: StoredCompany | None) -> list[str]:
-    if company is None:
-        return []
-    return [n for n in (company.name, *company.aliases) if n]
-
-
-def _short_names(company: StoredCompany | None) -> list[str]:
-    """ "Apple" for "Apple Inc.", so a sentence naming the company is recognised."""
-    if company is None or not company.name:
-        return []
-    return [strip_legal_suffixes(company.name)]
+    return "finish" if Question.of(state).refusal else "resolve_periods"

@@ -14,15 +14,11 @@ from finagent.agent.evidence import also_holding, asked_ends, best_match, subjec
 from finagent.agent.nodes.analyze import analyze
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
+from finagent.agent.understand.question import Question
 from finagent.db.periods import load_inventory
 
 CANDIDATES = 5
 """How many of the best-matching companies are weighed by the periods the store holds for them."""
-
-
-def route_after_tools(state: State) -> Literal["choose_subject", "generate"]:
-    analysis = state["analysis"]
-    return "choose_subject" if analysis.get("subject_needed") and not analysis.get("tickers") else "generate"
 
 
 async def choose_subject(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -38,12 +34,13 @@ async def choose_subject(state: State, runtime: Runtime[Context]) -> dict[str, A
         return {}
     update = await analyze({**state, "tickers": [subject]}, runtime)
     note = subject_note([subject], also_holding(subject, targets, held))
-    update["analysis"] = {**update["analysis"], "subject_note": note, "subject_needed": False}
+    chosen = Question.from_dict(update["analysis"]).with_changes(subject_note=note, subject_needed=False)
+    update["analysis"] = chosen.to_dict()
     return update
 
 
 def route_after_choice(state: State) -> Literal["resolve_periods", "generate"]:
-    return "resolve_periods" if state["analysis"].get("tickers") else "generate"
+    return "resolve_periods" if Question.of(state).tickers else "generate"
 
 
 def _held(tickers: list[str]) -> dict[str, set[tuple[int, int | None]]]:

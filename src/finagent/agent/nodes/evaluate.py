@@ -9,11 +9,13 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from finagent.agent.context import Context
-from finagent.agent.planning import plan_follow_ups, sanitize_phrases
+from finagent.agent.nodes.fan_out import plan_follow_ups
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Evaluation
 from finagent.agent.state import State
+from finagent.agent.understand.plan import sanitize_phrases
+from finagent.agent.understand.question import Question
 from finagent.finance.figures.text import format_facts
 from finagent.finance.figures.verify import UNSUPPORTED as UNSUPPORTED_FIGURES
 from finagent.finance.lines import REPORTED
@@ -66,8 +68,7 @@ def _found(state: State) -> set[tuple[str, str]]:
 def figures_complete(state: State) -> bool:
     """A figure answer whose every asked (company, period) has its reported figures, all verified:
     nothing a grader could add, so no model call is spent on grading it."""
-    analysis = state["analysis"]
-    if not analysis.get("metrics") or (state.get("validation") or {}).get("status") != "verified":
+    if not Question.of(state).metrics or (state.get("validation") or {}).get("status") != "verified":
         return False
     if not state.get("draft_ok", True) or state.get("withheld"):
         return False  # the model wrote nothing, or sentences its passages do not support
@@ -83,8 +84,8 @@ def computed_grade(state: State) -> dict[str, Any] | None:
     """The grade of a figure answer without narrative, computed: the share of asked periods with their
     figures, held down while any figure is unverified; the missing figures' other row wordings are
     the follow-up searches. None for answers with words the model wrote."""
-    analysis = state["analysis"]
-    if not analysis.get("metrics") or analysis.get("narrative") or not state.get("figures"):
+    plan = Question.of(state)
+    if not plan.metrics or plan.narrative or not state.get("figures"):
         return None
     wanted = _asked(state)
     share = len(wanted & _found(state)) / len(wanted) if wanted else 0.0
@@ -96,8 +97,8 @@ def computed_grade(state: State) -> dict[str, Any] | None:
     done = {s["query"].lower() for s in state.get("searches") or []}
     # A long history's figures were read from facts for every period at once: a period without one is
     # a gap the answer names, which searching other row wordings in every period would not fill.
-    history = bool(analysis.get("long_history"))
-    missing = {m for m in analysis.get("metrics") or []} if share < 1 and not history else set()
+    history = plan.long_history is not None
+    missing = set(plan.metrics) if share < 1 and not history else set()
     follow_ups = [
         row
         for m in sorted(missing)
@@ -118,7 +119,7 @@ def computed_grade(state: State) -> dict[str, Any] | None:
 
 async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     graded = await _evaluate(state, runtime)
-    if state["analysis"].get("subject_note"):  # about the best match, not a company the question named
+    if Question.of(state).subject_note:  # about the best match, not a company the question named
         capped = min(graded["confidence"], NO_COMPANY_CAP)
         records = [{**r, "confidence": min(r["confidence"], capped)} for r in graded["evaluations"]]
         graded = {**graded, "confidence": capped, "evaluations": records, "follow_up_queries": []}
@@ -127,7 +128,7 @@ async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 async def _evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
-    analysis = state["analysis"]
+    plan = Question.of(state)
     computed = computed_grade(state)
     if computed is not None:
         return computed
@@ -141,7 +142,7 @@ async def _evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             "graded": "not an answer (empty, only citations or cut off): confidence 0",
         }
         return {"evaluations": [record], "confidence": 0.0, "follow_up_queries": []}
-    if not analysis.get("tickers") or analysis.get("subject_note"):  # no company named: no model grade
+    if not plan.tickers or plan.subject_note:  # no company named: no model grade
         share = coverage(state)
         record = {
             "iteration": state.get("iterations") or 0,
@@ -165,7 +166,7 @@ async def _evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     targets = ", ".join(f"{t.get('ticker') or ''} {t['label']}".strip() for t in state.get("targets") or [])
     messages = render(
         "evaluate",
-        question=analysis["question"],
+        question=plan.question,
         targets=targets or "any",
         facts=format_facts(state.get("facts") or []),
         answer=(state.get("answer") or "")[:3000],
@@ -188,8 +189,8 @@ async def _evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if (state.get("validation") or {}).get("status") == UNSUPPORTED_FIGURES:
         confidence = min(confidence, UNSUPPORTED_CAP)  # a figure nobody can check is not a confident answer
     if state.get("withheld"):  # sentences its citations did not support: below the bar, search again
-        confidence = min(confidence, context.threshold(analysis["answer_mode"]) - WITHHELD_MARGIN)
-    names = [n for aliases in (analysis.get("names") or {}).values() for n in aliases] or analysis["tickers"]
+        confidence = min(confidence, context.threshold(plan.answer_mode) - WITHHELD_MARGIN)
+    names = [n for aliases in plan.names.values() for n in aliases] or list(plan.tickers)
     done = {s["query"].lower() for s in state.get("searches") or []}
     follow_ups = [q for q in sanitize_phrases(list(reply.follow_up_keywords), names) if q.lower() not in done]
     follow_ups = [q for q in follow_ups if not re.fullmatch(r"[\d\s.,%$]+", q)]

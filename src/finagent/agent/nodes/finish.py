@@ -5,18 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from finagent.agent.state import State
+from finagent.agent.understand.question import Question
 
 
 async def finish(state: State) -> dict[str, Any]:
     """Remember the turn for follow-up questions in the same thread."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     return {
         "history": [
             {
-                "question": analysis["question"],
+                "question": plan.question,
                 "answer": state.get("answer", ""),
-                "tickers": analysis["tickers"],
-                "period_sources": analysis["period_sources"],
+                "tickers": list(plan.tickers),
+                "period_sources": list(plan.period_sources),
             }
         ]
     }

@@ -10,11 +10,11 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
-from finagent.agent.planning import REPORT_KINDS
+from finagent.agent.nodes.fan_out import REPORT_KINDS
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
+from finagent.agent.understand.question import Question
 from finagent.db.periods import DatedMatch, documents_dated, load_inventory
-from finagent.finance.asks import Ask
 from finagent.finance.fiscal import calendar_for
 from finagent.finance.history import History, held_range
 from finagent.finance.periods import (
@@ -47,49 +47,44 @@ def _any_period(
     }
 
 
-def _specs(analysis: Any, context: Context) -> tuple[list[TimeSpec], frozenset[str] | None]:
+def _specs(plan: Question, context: Context) -> tuple[list[TimeSpec], frozenset[str] | None]:
     """The question's time phrases, and the kinds of an undated document it points at ("this 10-K").
     No period named but a change, a trend or the company's reports asked about: every report held."""
-    specs = [TimeSpec.from_dict(spec) for spec in analysis.get("time_specs") or []]
-    undated_kinds = analysis.get("undated_kinds")
+    specs = list(plan.time_specs)
+    undated_kinds = plan.undated_kinds
     undated = (
         frozenset(undated_kinds)
         if undated_kinds is not None and context.ablations.rank_undated_years
         else None
     )
-    if (
-        undated is None
-        and not specs
-        and analysis.get("annual_topic")
-        and context.ablations.annual_topics_undated
-    ):
+    if undated is None and not specs and plan.annual_topic and context.ablations.annual_topics_undated:
         # The business, its risks or legal matters with no period named: every stored annual
         # report, ranked by content, rather than the newest quarter's release.
         undated = frozenset(ANNUAL_KINDS)
-    if not specs and undated is None and Ask.from_dict(analysis.get("ask")).coverage == "all":
-        specs = [TimeSpec.held(unit="year" if analysis.get("granularity") == "annual" else "quarter")]
+    if not specs and undated is None and plan.ask.coverage == "all":
+        specs = [TimeSpec.held(unit="year" if plan.granularity == "annual" else "quarter")]
     return specs, undated
 
 
-def _kinds(analysis: Any, context: Context) -> frozenset[str]:
+def _kinds(plan: Question, context: Context) -> frozenset[str]:
     """The kinds whose periods count: "the latest quarter" of a filings question is the latest 10-Q,
     not a newer earnings call."""
     if not context.ablations.narrow_kinds:
         return frozenset()
-    named = frozenset(analysis.get("named_kinds") or [])
-    return named or (REPORT_KINDS if "transcript" not in analysis["sources"] else frozenset())
+    named = frozenset(plan.named_kinds)
+    return named or (REPORT_KINDS if "transcript" not in plan.sources else frozenset())
 
 
 def _company_targets(
-    ticker: str, specs: list[TimeSpec], company: Any, held: list[Any], context: Context, analysis: Any
+    ticker: str, specs: list[TimeSpec], company: Any, held: list[Any], context: Context, plan: Question
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """One company's targets on its calendar and inventory, the nearest earlier report when none of
     the periods asked is stored, its whole history when nothing resolves."""
-    kinds = _kinds(analysis, context)
-    specs = _reports_only(specs, held, analysis)
-    prefer: Any = "annual" if analysis.get("granularity") == "annual" else "quarter"
+    kinds = _kinds(plan, context)
+    specs = _reports_only(specs, held, plan)
+    prefer: Any = "annual" if plan.granularity == "annual" else "quarter"
     calendar = calendar_for(company)
-    history = History.from_dict(analysis.get("long_history"))
+    history = plan.long_history
     if history is not None:
         specs = _history_specs(history, specs, held)
     resolution = resolve_periods(
@@ -116,10 +111,10 @@ def _company_targets(
     return periods or [_any_period(ticker)], warnings
 
 
-def _reports_only(specs: list[TimeSpec], held: list[Any], analysis: Any) -> list[TimeSpec]:
+def _reports_only(specs: list[TimeSpec], held: list[Any], plan: Question) -> list[TimeSpec]:
     """A year a forecast looks ahead to, of which nothing is stored, is read in the earlier report the
     question names ("as of FY2021 ... in 2024"), not searched for as a report of its own."""
-    ahead = set(analysis.get("ahead_years") or [])
+    ahead = set(plan.ahead_years)
     stored = {period.fiscal_year for period in held}
     kept = [s for s in specs if not (s.kind == "fiscal_year" and s.year in ahead and s.year not in stored)]
     return kept or specs
@@ -152,11 +147,11 @@ def _years_only(resolution: PeriodResolution, calendar: Any) -> PeriodResolution
     return PeriodResolution(list(periods.values()), notes)
 
 
-def _dated(analysis: Any, context: Context) -> list[DatedDocument]:
+def _dated(plan: Question, context: Context) -> list[DatedDocument]:
     """Documents the question names by their day ("the 8-K dated December 2, 2024")."""
     if not context.ablations.resolve_dated_documents:
         return []
-    return [DatedDocument.from_dict(d) for d in analysis.get("dated_documents") or []]
+    return list(plan.dated_documents)
 
 
 def _document_target(match: DatedMatch) -> dict[str, Any]:
@@ -209,17 +204,13 @@ def _document_targets(
 async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Concrete (fiscal_year, fiscal_quarter) targets per ticker from its calendar and the store."""
     context = runtime.context or Context()
-    analysis = state["analysis"]
-    tickers: list[str] = analysis["tickers"]
+    plan = Question.of(state)
+    tickers = list(plan.tickers)
     resources = get_resources()
-    specs, undated = _specs(analysis, context)
-    dated = _dated(analysis, context)
+    specs, undated = _specs(plan, context)
+    dated = _dated(plan, context)
     companies_asked: list[str | None] = list(tickers) or [None]
-    per_company = (
-        specs_per_company(specs, analysis.get("mentions") or {})
-        if analysis.get("question_periods_only")
-        else None
-    )
+    per_company = specs_per_company(specs, plan.mentions) if plan.question_periods_only else None
 
     def load() -> tuple[dict[str, Any], dict[str, Any], dict[tuple[str | None, int], list[DatedMatch]]]:
         companies = {c.ticker: c for c in resources.companies()}
@@ -252,7 +243,7 @@ async def resolve_periods_node(state: State, runtime: Runtime[Context]) -> dict[
         if named and not own:
             continue
         found, notes = _company_targets(
-            ticker, own, companies[ticker], available.get(ticker, []), context, analysis
+            ticker, own, companies[ticker], available.get(ticker, []), context, plan
         )
         targets += found
         warnings += notes

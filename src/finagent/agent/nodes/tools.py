@@ -8,25 +8,26 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from finagent.agent.context import Context
 from finagent.agent.resources import get_resources
-from finagent.agent.state import Analysis, State
+from finagent.agent.state import State
+from finagent.agent.understand.question import Question
 from finagent.tools.langchain_tools import build_tools
 from finagent.tools.results import ToolResult
 
 
-def tool_calls_for(analysis: Analysis) -> list[tuple[str, dict[str, Any]]]:
+def tool_calls_for(plan: Question) -> list[tuple[str, dict[str, Any]]]:
     """(tool name, arguments) pairs the question needs."""
     calls: list[tuple[str, dict[str, Any]]] = []
-    for ticker in analysis["tickers"]:
-        if "market_data" in analysis["sources"]:
+    for ticker in plan.tickers:
+        if "market_data" in plan.sources:
             calls += [("market_quote", {"ticker": ticker}), ("key_statistics", {"ticker": ticker})]
-        if "news" in analysis["sources"]:
+        if "news" in plan.sources:
             calls.append(("company_news", {"ticker": ticker, "limit": 5}))
     return calls
 
@@ -56,7 +57,7 @@ async def _run_tool(tool: BaseTool, args: dict[str, Any], timeout: float) -> dic
 
 async def call_tools(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
-    calls = tool_calls_for(state["analysis"]) if context.use_tools else []
+    calls = tool_calls_for(Question.of(state)) if context.use_tools else []
     if not calls:
         return {}
     resources = get_resources()
@@ -67,3 +68,8 @@ async def call_tools(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     results = await asyncio.gather(*(_run_tool(tools[name], args, timeout) for name, args in calls))
     warnings = [f"{r['tool']} ({r.get('ticker')}): {r['warning']}" for r in results if r.get("warning")]
     return {"tool_results": list(results), "warnings": warnings}
+
+
+def route_after_tools(state: State) -> Literal["choose_subject", "generate"]:
+    plan = Question.of(state)
+    return "choose_subject" if plan.subject_needed and not plan.tickers else "generate"

@@ -9,66 +9,22 @@ parse the question again.
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 from typing import Any
 
+from finagent.agent.context import Context
 from finagent.agent.evidence import query_terms
 from finagent.agent.understand.entities import find_companies, unknown_ticker_mentions
-from finagent.agent.understand.vocabulary import asks_drivers, is_breakdown, is_narrative, is_what_said
+from finagent.agent.understand.question import Question
+from finagent.agent.understand.wording import Wording
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.asks import read_ask
-from finagent.finance.figures.formulas import FORMULAS, formulas_for
-from finagent.finance.figures.text import value_line_words
-from finagent.finance.filing_sections import section_topics
-from finagent.finance.history import read_history
+from finagent.finance.citations import CITATION, LABEL
+from finagent.finance.figures.formulas import FORMULAS
+from finagent.finance.history import History
 from finagent.finance.lines import REPORTED
-from finagent.finance.metrics import metrics_in
-from finagent.finance.periods import (
-    TimeSpec,
-    dated_documents,
-    named_kinds,
-    preferred_granularity,
-    undated_document,
-)
-from finagent.finance.revisions import asks_revision_size
-from finagent.finance.words import line_names, names_in
+from finagent.finance.periods import TimeSpec
 
-_MARKET_CUES = re.compile(
-    r"\b(stock|share price|trading|trades|traded|market cap\w*|valuation|quote|52[- ]week|price target)\b",
-    re.I,
-)
-_NEWS_CUES = re.compile(r"\b(news|headlines?|press release|announce\w*)\b", re.I)
-_NEWS_WORDS = re.compile(r"\b(news|headlines?|articles?|media|press reports?)\b", re.I)
-_TRANSCRIPT_CUES = re.compile(
-    r"\b(earnings call|call|transcripts?|management (said|says|comment\w*)|guidance|outlook|ceo|cfo)\b", re.I
-)
-_AS_REPORTED = re.compile(
-    r"\b(?:as (?:originally )?reported|originally reported|before (?:the )?restatement)\b", re.I
-)
-# What a question expects rather than reports (guidance, a forecast, a projection).
-_FORWARD = re.compile(
-    r"\b(?:expect(?:s|ed|ations?)?|guidance|outlook|forecast\w*|anticipat\w*|project(?:s|ed|ions?))\b", re.I
-)
-# An earnings release is the document for non-GAAP figures and guidance.
-_RELEASE_CUES = re.compile(
-    r"\b(adjusted|non-?GAAP|guidance|outlook|earnings (release|report)|press release)\b", re.I
-)
-# Events a company reports on an 8-K (Items 5.02, 2.01, 1.01): leadership changes and deals.
-_EVENT_WORDS = re.compile(
-    r"\b(?:new|incoming|interim|former|outgoing) (?:CEO|CFO|COO|chief \w+ officer|chair(?:man|woman)?)\b"
-    r"|\bappoint\w*|\bresign\w*|\bstep(?:s|ped)? down\b|\bsuccession\b|\bdepart(?:ure|ed|s)\b"
-    r"|\b(?:CEO|CFO) (?:change|transition)\b|\bacquisition of\b|\bmerger (?:with|agreement)\b",
-    re.I,
-)
-_EVENT_CUES = re.compile(r"\b8-?K\b|\bdated\b|\bpress release\b|\bcurrent report\b", re.I)
-_AS_OF = re.compile(r"\bas of\b", re.I)
-_AVERAGE = re.compile(r"\b(average|mean)\b", re.I)
-# A question that wants a quantity read from the passages, though no metric of the vocabulary names it.
-_QUANTITY = re.compile(
-    r"\bhow\s+(?:much|many|large|big|high|low)\b|\b(?:amount|number|value|ratio|margin|rate|percent\w*"
-    r"|proportion|share|total|sum|figure|balance|cost|price|per\s+share|dividends?)\b|[$%]|\bin\s+(?:usd|"
-    r"millions|billions|thousands)\b",
-    re.I,
-)
 _STOP = frozenset(
     """
     a about across after all also an and any are as at be been between both by can compare compared
@@ -157,19 +113,16 @@ def fallback_phrase(question: str, remove: list[str]) -> str:
     return " ".join(words[:6]).lower()
 
 
-def required_sources(question: str, suggested: list[str]) -> list[str]:
+def required_sources(cued: frozenset[str], suggested: list[str]) -> list[str]:
     """Sources the question needs: the model's suggestion plus unmistakable cues in the text.
 
     Market data and news run only when the question asks about prices, valuation or news: a model's
     suggestion alone would add slow tool calls (and warnings) to questions about filings.
     """
-    news = _NEWS_CUES
-    if named_kinds(question):
-        news = _NEWS_WORDS  # "what did it announce in its 8-K" asks a document, not the press
-    cues = {"market_data": _MARKET_CUES, "news": news}
-    sources = [s for s in dict.fromkeys(suggested) if s not in cues or cues[s].search(question)]
-    for name, cue in (("market_data", _MARKET_CUES), ("news", news), ("transcript", _TRANSCRIPT_CUES)):
-        if cue.search(question) and name not in sources:
+    gated = ("market_data", "news")
+    sources = [s for s in dict.fromkeys(suggested) if s not in gated or s in cued]
+    for name in ("market_data", "news", "transcript"):
+        if name in cued and name not in sources:
             sources.append(name)
     if not any(s in sources for s in ("10-K", "10-Q", "transcript")):
         sources[:0] = ["10-K", "10-Q"]
@@ -181,27 +134,18 @@ def figure_keywords(metrics: list[str]) -> list[str]:
     return [REPORTED[m].rows[0] for m in metrics if m in REPORTED and REPORTED[m].rows][:3]
 
 
-def event_days(question: str, time_specs: list[dict[str, Any]]) -> list[str]:
+def event_days(wording: Wording, specs: list[TimeSpec]) -> list[str]:
     """Days the question dates a filing or an event by ("the 8-K dated 1st July 2022", "as of May 26,
     2023"): searched among 8-Ks and releases of those days, not as the fiscal quarter around them. An
     "as of" day counts only when it is no month end (a month end is a balance-sheet date)."""
-    from datetime import date, timedelta
-
     days = []
-    for spec in time_specs:
-        day = spec.get("day")
-        if not day:
+    for spec in specs:
+        if spec.day is None:
             continue
-        when = date.fromisoformat(day)
-        month_end = (when + timedelta(days=1)).day == 1
-        if _EVENT_CUES.search(question) or (_AS_OF.search(question) and not month_end):
-            days.append(day)
+        month_end = (spec.day + timedelta(days=1)).day == 1
+        if wording.dates_an_event or (wording.as_of and not month_end):
+            days.append(spec.day.isoformat())
     return days
-
-
-def formula_keys(question: str) -> list[int]:
-    """The computed metrics the question names, as indexes into ``FORMULAS`` (JSON-ready)."""
-    return [FORMULAS.index(f) for f in formulas_for(question)]
 
 
 def ahead_years(specs: list[TimeSpec]) -> list[int]:
@@ -212,50 +156,55 @@ def ahead_years(specs: list[TimeSpec]) -> list[int]:
 
 
 def question_traits(
-    question: str,
+    wording: Wording,
     specs: list[TimeSpec],
     tickers: list[str],
     mentions: dict[str, list[int]],
     metrics: list[str],
     phrases: list[str],
+    history: History | None = None,
 ) -> dict[str, Any]:
-    """Everything later nodes need to know about the question's words, read once."""
-    formulas = formula_keys(question)
+    """Everything later nodes need to know about the question's words, from its one reading."""
+    formulas = [FORMULAS.index(f) for f in wording.formulas]
     ask_metrics = metrics or [FORMULAS[i].metric for i in formulas]
-    spec_dicts = [s.to_dict() for s in specs]
-    narrative = is_narrative(question)
-    forecast = bool(_FORWARD.search(question))
-    ask = read_ask(question, tickers, mentions, ask_metrics, periods_named=bool(specs), narrative=narrative)
-    topics = section_topics(question)
-    undated = undated_document(question) if not specs else None
+    ask = read_ask(
+        wording.text,
+        tickers,
+        mentions,
+        ask_metrics,
+        periods_named=bool(specs),
+        narrative=wording.narrative,
+        changes=wording.changes,
+    )
+    undated = wording.undated_kinds if not specs else None
     return {
         "ask": ask.to_dict(),
-        "narrative": narrative,
-        "breakdown": is_breakdown(question),
-        "says": is_what_said(question),
-        "drivers": asks_drivers(question),
-        "forecast": forecast,
-        "ahead_years": ahead_years(specs) if forecast else [],
-        "release": bool(_RELEASE_CUES.search(question)),
-        "revision": asks_revision_size(question),
-        "event_words": bool(_EVENT_WORDS.search(question)),
-        "event_days": event_days(question, spec_dicts),
-        "dated_documents": [d.to_dict() for d in dated_documents(question)],
-        "sections": list(dict.fromkeys(s for topic in topics for s in topic.sections)),
-        "topics": [topic.name for topic in topics],
+        "narrative": wording.narrative,
+        "breakdown": wording.breakdown,
+        "says": wording.says,
+        "drivers": wording.drivers,
+        "forecast": wording.forecast,
+        "ahead_years": ahead_years(specs) if wording.forecast else [],
+        "release": wording.release,
+        "revision": wording.revision,
+        "event_words": wording.event_words,
+        "event_days": event_days(wording, specs),
+        "dated_documents": [d.to_dict() for d in wording.dated_documents],
+        "sections": list(dict.fromkeys(s for topic in wording.topics for s in topic.sections)),
+        "topics": [topic.name for topic in wording.topics],
         "undated_kinds": None if undated is None else sorted(undated),
-        "annual_topic": any(topic.annual for topic in topics),
-        "named_kinds": sorted(named_kinds(question)),
-        "granularity": preferred_granularity(question),
+        "annual_topic": any(topic.annual for topic in wording.topics),
+        "named_kinds": sorted(wording.named_kinds),
+        "granularity": wording.granularity,
         "formulas": formulas,
-        "average": bool(_AVERAGE.search(question)),
-        "quantities": bool(metrics or formulas or metrics_in(question) or _QUANTITY.search(question)),
-        "terms": query_terms([question, *phrases]),
-        "named": names_in(question),
-        "value_line_words": value_line_words(question),
-        "lines": line_names(question),
-        "as_reported": bool(_AS_REPORTED.search(question)) and ask.kind != "restatement",
-        "long_history": history.to_dict() if (history := read_history(question, specs)) and metrics else None,
+        "average": wording.average,
+        "quantities": bool(metrics or formulas or wording.named_metrics or wording.quantity_words),
+        "terms": query_terms([wording.text, *phrases]),
+        "named": list(wording.named),
+        "value_line_words": list(wording.value_line_words),
+        "lines": list(wording.lines),
+        "as_reported": wording.as_reported and ask.kind != "restatement",
+        "long_history": history.to_dict() if history and metrics else None,
     }
 
 
@@ -265,8 +214,6 @@ _FISCAL = re.compile(r"\b(?:fiscal|FY)", re.I)
 def calendar_years_for(ask: dict[str, Any], specs: list[TimeSpec]) -> list[TimeSpec]:
     """An overtake between companies compares the same months: a year named without "fiscal" is the
     calendar year there, since fiscal years of different companies end in different months."""
-    from datetime import date
-
     if ask.get("kind") != "overtake" or len(ask.get("subjects") or []) < 2:
         return specs
     return [
@@ -282,3 +229,32 @@ def calendar_years_for(ask: dict[str, Any], specs: list[TimeSpec]) -> list[TimeS
         else s
         for s in specs
     ]
+
+
+_NOT_PHRASES = frozenset({"yoy", "qoq", "ttm", "n/a", "none"})
+
+
+def sanitize_phrases(phrases: list[str], names: list[str]) -> list[str]:
+    """Keep short keyword phrases: no questions, no company names, no years; deduplicated."""
+    kept: list[str] = []
+    for phrase in phrases:
+        text = phrase.replace("?", " ")
+        for name in names:
+            if name:
+                text = re.sub(rf"\b{re.escape(name)}('s)?\b", " ", text, flags=re.I)
+        text = re.sub(r"\b(FY)?(19|20)\d\d\b|\bQ[1-4]\b", " ", text, flags=re.I)
+        text = CITATION.sub(" ", f"[{text}]" if LABEL.fullmatch(text.strip()) else text)
+        text = " ".join(text.split())[:80].strip(" ,.;:-")
+        if (
+            len(text) >= 3
+            and text.lower() not in _NOT_PHRASES
+            and text.lower() not in (k.lower() for k in kept)
+        ):
+            kept.append(text)
+    return kept
+
+
+def is_forecast(plan: Question, context: Context) -> bool:
+    """A question about what is expected ("is EPS growth expected to accelerate in FY2023?") asks for
+    guidance, which the statements never hold: they report the year's results."""
+    return context.ablations.unroute_forecasts and plan.forecast

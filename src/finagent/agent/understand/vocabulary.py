@@ -153,3 +153,7 @@ def is_breakdown(question: str) -> bool:
     segment's revenue): the company's totals from its statements are not the answer, the segment
     tables and discussion are."""
     return bool(_BREAKDOWN.search(question))
+
+
+# Words a report explains a change with: a why question also searches for them.
+NARRATIVE_WORDS = "increased decreased primarily due to driven by"

@@ -11,9 +11,10 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from finagent.agent.context import Context
-from finagent.agent.state import Analysis, FactsTask, SearchTask, State, Target
-from finagent.finance.asks import Ask
-from finagent.finance.citations import CITATION, LABEL
+from finagent.agent.state import FactsTask, SearchTask, State, Target
+from finagent.agent.understand.plan import is_forecast
+from finagent.agent.understand.question import Question
+from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
 from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
 from finagent.finance.parts import PartsAsk
 from finagent.finance.periods import (
@@ -26,13 +27,13 @@ FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]
 REPORT_KINDS = frozenset({"10-K", "annual_report", "10-Q", "earnings_release"})
 
 
-def search_kinds(target: Target, analysis: Analysis, extra: list[str] | None = None) -> list[str]:
+def search_kinds(target: Target, plan: Question, extra: list[str] | None = None) -> list[str]:
     """Document kinds to search for a target: the period's report, plus transcripts/news when needed.
 
     A fiscal year is its 10-K, its Q4 earnings release and its 8-Ks (``search_priors`` ranks the
     10-K first unless the question asks for what releases report).
     """
-    sources = analysis["sources"]
+    sources = plan.sources
     held = set(target.get("kinds") or []) - {FACTS_KIND}  # figures, not documents to search
     if target.get("fiscal_quarter") is None:
         wanted = {"10-K", "annual_report", "earnings_release", "8-K"}
@@ -77,17 +78,11 @@ def make_task(
     return task
 
 
-def is_forecast(analysis: Analysis, context: Context) -> bool:
-    """A question about what is expected ("is EPS growth expected to accelerate in FY2023?") asks for
-    guidance, which the statements never hold: they report the year's results."""
-    return context.ablations.unroute_forecasts and bool(analysis.get("forecast"))
-
-
-def _routed(analysis: Analysis, context: Context) -> list[str]:
+def _routed(plan: Question, context: Context) -> list[str]:
     """Statements a figure question is routed to; none for a forecast."""
-    if not context.ablations.route_statements or is_forecast(analysis, context):
+    if not context.ablations.route_statements or is_forecast(plan, context):
         return []
-    return list(analysis.get("statements") or [])
+    return list(plan.statements)
 
 
 # Document priors added to fused scores: the newest of several fiscal years restates the older ones
@@ -102,7 +97,7 @@ REPORT_PRIOR = 0.1
 
 
 def search_priors(
-    target: Target, targets: list[Target], analysis: Analysis, narrow: bool = True
+    target: Target, targets: list[Target], plan: Question, narrow: bool = True
 ) -> dict[str, float]:
     """Score priors for one target's sub-searches, by document kind ("*" for every kind)."""
     priors: dict[str, float] = {}
@@ -115,9 +110,9 @@ def search_priors(
     ]
     if len(years) > 1 and target is max(years, key=lambda t: t["fiscal_year"]):
         priors["*"] = NEWEST_PERIOD_PRIOR
-    if analysis.get("release"):
+    if plan.release:
         priors["earnings_release"] = RELEASE_PRIOR
-    elif target.get("fiscal_year") and narrow and analysis.get("time_specs"):
+    elif target.get("fiscal_year") and narrow and plan.time_specs:
         # "FY2022" means the annual report, "Q2 FY2024" the quarterly report. A question that names
         # no period says nothing about the kind of report: the latest one searched by default gets
         # no lift over the 8-Ks, releases or sections other rules search.
@@ -134,15 +129,15 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
     context = runtime.context or Context()
     facts = plan_fact_lookups(state, context)
     state = _searched(state)
-    analysis = state["analysis"]
+    plan = Question.of(state)
     sends = []
     for target in state["targets"]:
-        phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
-        kinds = search_kinds(target, analysis)
-        priors = search_priors(target, state["targets"], analysis, context.ablations.narrow_kinds)
+        phrases = plan.phrases_for(target.get("ticker") or "")
+        kinds = search_kinds(target, plan)
+        priors = search_priors(target, state["targets"], plan, context.ablations.narrow_kinds)
         for phrase in phrases:
             task = make_task(
-                target, phrase, kinds, context.hits_per_search, 0, _routed(analysis, context), priors
+                target, phrase, kinds, context.hits_per_search, 0, _routed(plan, context), priors
             )
             sends.append(Send("search", task))
     searches = (
@@ -155,7 +150,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _parts_searches(state, context)
         + _nine_month_searches(state, context)
     )
-    return _marked(searches, _forecast_mark(analysis, context) | _first_round_marks(analysis)) + facts
+    return _marked(searches, _forecast_mark(plan, context) | _first_round_marks(plan)) + facts
 
 
 HISTORY_SEARCHED = 1
@@ -165,7 +160,7 @@ from facts in one lookup, and each period's searches would cost seconds for noth
 
 def _searched(state: State) -> State:
     """The state the searches plan from: a long history's newest periods only."""
-    if not state["analysis"].get("long_history"):
+    if Question.of(state).long_history is None:
         return state
     kept: list[Target] = []
     for ticker in dict.fromkeys(t.get("ticker") for t in state["targets"]):
@@ -181,26 +176,20 @@ def _marked(sends: list[Send], marks: dict[str, Any]) -> list[Send]:
     return sends
 
 
-def _forecast_mark(analysis: Analysis, context: Context) -> dict[str, Any]:
+def _forecast_mark(plan: Question, context: Context) -> dict[str, Any]:
     """A forecast's searches lift no statement table above the guidance."""
-    return {"forecast": True} if is_forecast(analysis, context) else {}
+    return {"forecast": True} if is_forecast(plan, context) else {}
 
 
-def _first_round_marks(analysis: Analysis) -> dict[str, Any]:
+def _first_round_marks(plan: Question) -> dict[str, Any]:
     """A question about what an 8-K reports is routed to its own Items, as one dated by its day is:
     its cover page and signatures share the question's words ("summarize", "report") more than its
     account of the event does. The first round's searches carry the answer as a filing would word it
     (their meaning vector leans towards it): a question embeds far from the statement that answers it."""
-    marks: dict[str, Any] = {"own_items": True} if about_an_event_filing(analysis) else {}
-    if analysis.get("answer_sentence"):
-        marks["answer_sentence"] = analysis["answer_sentence"]
+    marks: dict[str, Any] = {"own_items": True} if plan.about_an_event_filing else {}
+    if plan.answer_sentence:
+        marks["answer_sentence"] = plan.answer_sentence
     return marks
-
-
-def about_an_event_filing(analysis: Analysis) -> bool:
-    """A question about what a company's 8-K reports ("the key agenda of Amcor's 8-K dated 1st July
-    2022", "summarize Apple's most recent 8-K"), asking no figure."""
-    return (analysis.get("named_kinds") or []) == ["8-K"] and not analysis.get("quantities", True)
 
 
 EVENT_KINDS = ["8-K", "earnings_release"]
@@ -209,16 +198,16 @@ EVENT_PRIOR = 0.3
 
 def _event_searches(state: State, context: Context) -> list[Send]:
     """The 8-Ks and releases of the days the question names: filed within a week after the event."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     if not context.ablations.search_event_days:
         return []
-    days = list(analysis.get("event_days") or [])
+    days = list(plan.event_days)
     sends = []
     for day in days:
         when = date.fromisoformat(day)
         window = [(when - timedelta(days=3)).isoformat(), (when + timedelta(days=7)).isoformat()]
-        for ticker in analysis.get("tickers") or [""]:
-            phrases = analysis["keywords"].get(ticker, []) or [analysis["question"][:200]]
+        for ticker in plan.tickers or ("",):
+            phrases = plan.phrases_for(ticker)
             target: Target = {"fiscal_quarter": None, "label": f"dated {day}"}
             if ticker:
                 target["ticker"] = ticker
@@ -234,10 +223,10 @@ def _event_word_searches(state: State, context: Context) -> list[Send]:
     """A question about a corporate event also searches the company's 8-Ks: in each year asked, or
     in every year when the question names no period ("the new CEO" is not news of the latest
     report's year); an appointment or a deal is reported there, not in the next 10-Q."""
-    analysis = state["analysis"]
-    if not context.ablations.search_event_words or not analysis.get("event_words"):
+    plan = Question.of(state)
+    if not context.ablations.search_event_words or not plan.event_words:
         return []
-    named = bool(analysis.get("time_specs"))
+    named = bool(plan.time_specs)
     scopes: dict[tuple[str, int | None], Target] = {}
     for target in state["targets"]:
         ticker, year = target.get("ticker"), target.get("fiscal_year") if named else None
@@ -248,7 +237,7 @@ def _event_word_searches(state: State, context: Context) -> list[Send]:
             scopes[(ticker, year)] = scope
     sends = []
     for (ticker, _), within in scopes.items():
-        phrases = analysis["keywords"].get(ticker, []) or [analysis["question"][:200]]
+        phrases = plan.phrases_for(ticker)
         task = make_task(within, phrases[0], ["8-K"], context.hits_per_search, 0, [], {"*": EVENT_PRIOR})
         task["annual"] = False  # an 8-K of any quarter of the year
         sends.append(Send("search", task))
@@ -263,19 +252,13 @@ def _guidance_searches(state: State, context: Context) -> list[Send]:
     results: "is EPS growth expected to accelerate in FY2023?" also searches the Q4 FY2022 release
     and call (only those: a year without them stored adds nothing). The year is the one the question
     names, not the quarters or the earlier report it resolved to."""
-    analysis = state["analysis"]
-    if not context.ablations.search_guidance_year or not analysis.get("forecast"):
+    plan = Question.of(state)
+    if not context.ablations.search_guidance_year or not plan.forecast:
         return []
-    years = sorted(
-        {
-            int(s["year"])
-            for s in analysis.get("time_specs") or []
-            if s.get("kind") == "fiscal_year" and s.get("year")
-        }
-    )
+    years = sorted({int(s.year) for s in plan.time_specs if s.kind == "fiscal_year" and s.year})
     sends = []
-    for ticker in analysis.get("tickers") or []:
-        phrases = analysis["keywords"].get(ticker, []) or [analysis["question"][:200]]
+    for ticker in plan.tickers:
+        phrases = plan.phrases_for(ticker)
         for year in years[:2]:
             before: Target = {
                 "ticker": ticker,
@@ -304,17 +287,17 @@ def _section_searches(state: State, context: Context) -> list[Send]:
     note of an item) also searches the Items that discuss it in each period's 10-K or 10-Q, one
     search per topic with the section's own words: the topic's words fill many other pages of the
     same report (the MD&A names customers, a risk factor names acquisitions)."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     if not context.ablations.route_sections:
         return []
-    topics = [t for t in map(topic_named, analysis.get("topics") or []) if t is not None]
+    topics = [t for t in map(topic_named, plan.topics) if t is not None]
     sends = []
     for target in state["targets"]:
-        kinds = [k for k in search_kinds(target, analysis) if k in SECTIONED_KINDS]
+        kinds = [k for k in search_kinds(target, plan) if k in SECTIONED_KINDS]
         if not kinds:
             continue
-        phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
-        priors = search_priors(target, state["targets"], analysis, context.ablations.narrow_kinds)
+        phrases = plan.phrases_for(target.get("ticker") or "")
+        priors = search_priors(target, state["targets"], plan, context.ablations.narrow_kinds)
         for topic in topics[:MAX_TOPICS]:
             if topic in FINANCIAL_TOPICS:  # beside the question's own search, not above its best
                 priors_here = {**priors, "*": priors.get("*", 0.0) + TOPIC_PRIOR}
@@ -331,15 +314,16 @@ def _parts_searches(state: State, context: Context) -> list[Send]:
     """A ranking of one company's parts (its regions, its liabilities) also searches for the table
     that lists them, in the whole's own words by the parts' kind ("revenues by geographic region"):
     the question's words find the discussion, not always the table."""
-    parts = Ask.from_dict(state["analysis"].get("ask")).parts
+    plan = Question.of(state)
+    parts = plan.ask.parts
     if parts is None or not parts.query:
         return []
     sends = []
     for target in state["targets"]:
         if target.get("companion"):
             continue
-        kinds = search_kinds(target, state["analysis"])
-        priors = search_priors(target, state["targets"], state["analysis"], context.ablations.narrow_kinds)
+        kinds = search_kinds(target, plan)
+        priors = search_priors(target, state["targets"], plan, context.ablations.narrow_kinds)
         for query in _parts_queries(parts):
             task = make_task(target, query, kinds, PARTS_HITS, 0, [], priors)
             task["table"] = True
@@ -362,29 +346,26 @@ def _parts_queries(parts: PartsAsk) -> list[str]:
     return queries
 
 
-NARRATIVE_WORDS = "increased decreased primarily due to driven by"
-
-
 def _narrative_searches(state: State, context: Context) -> list[Send]:
     """A why/what question also searches each period's discussion (MD&A, the call), unrouted: the
     figure phrases go to the statements, which state the numbers but never why they moved."""
-    analysis = state["analysis"]
-    if not analysis.get("narrative") and not (analysis.get("says") and analysis.get("metrics")):
+    plan = Question.of(state)
+    if not plan.narrative and not (plan.says and plan.metrics):
         return []
     sends = []
     for target in state["targets"]:
-        phrases = analysis["keywords"].get(target.get("ticker") or "", []) or [analysis["question"][:200]]
+        phrases = plan.phrases_for(target.get("ticker") or "")
         # The question's own words and the line's statement wording ("revenue", "total net sales"):
         # a report discusses a line by the name its statements give it.
         for phrase in phrases[:2]:
             task = make_task(
                 target,
                 f"{phrase} {NARRATIVE_WORDS}",
-                search_kinds(target, analysis),
+                search_kinds(target, plan),
                 context.hits_per_search,
                 0,
                 [],
-                search_priors(target, state["targets"], analysis, context.ablations.narrow_kinds),
+                search_priors(target, state["targets"], plan, context.ablations.narrow_kinds),
             )
             sends.append(Send("search", task))
     return sends
@@ -393,8 +374,8 @@ def _narrative_searches(state: State, context: Context) -> list[Send]:
 def _nine_month_searches(state: State, context: Context) -> list[Send]:
     """A fourth quarter nobody reports alone is the year minus the nine months to Q3: for a figure
     question, the Q3 10-Q is searched too, so its year-to-date column can be subtracted."""
-    analysis = state["analysis"]
-    if not analysis.get("metrics"):
+    plan = Question.of(state)
+    if not plan.metrics:
         return []
     sends = []
     for target in state["targets"]:
@@ -406,15 +387,15 @@ def _nine_month_searches(state: State, context: Context) -> list[Send]:
             "label": f"Q3 FY{target['fiscal_year']}",
             "kinds": ["10-Q"],
         }
-        for phrase in analysis["keywords"].get(target["ticker"], [])[:1]:
-            task = make_task(q3, phrase, ["10-Q"], context.hits_per_search, 0, _routed(analysis, context))
+        for phrase in plan.keywords.get(target["ticker"], ())[:1]:
+            task = make_task(q3, phrase, ["10-Q"], context.hits_per_search, 0, _routed(plan, context))
             sends.append(Send("search", task))
     return sends
 
 
 def plan_follow_ups(state: State, context: Context) -> list[Send]:
     """Every follow-up keyword against all target periods of all target tickers."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     done = {(s["query"].lower(), s.get("ticker"), s.get("period_label")) for s in state.get("searches", [])}
     evaluation = (state.get("evaluations") or [{}])[-1]
     extra = [
@@ -432,26 +413,25 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
             key = (query.lower(), target.get("ticker"), target.get("label") or "any period")
             if key in done:
                 continue
-            kinds = search_kinds(target, analysis, extra)
-            priors = search_priors(target, state["targets"], analysis, context.ablations.narrow_kinds)
+            kinds = search_kinds(target, plan, extra)
+            priors = search_priors(target, state["targets"], plan, context.ablations.narrow_kinds)
             task = make_task(
-                target, query, kinds, context.hits_per_search, round_, _routed(analysis, context), priors
+                target, query, kinds, context.hits_per_search, round_, _routed(plan, context), priors
             )
             sends.append(Send("follow_up_search", task))
-    return _marked(sends[: context.max_follow_up_searches], _forecast_mark(analysis, context))
+    return _marked(sends[: context.max_follow_up_searches], _forecast_mark(plan, context))
 
 
 def plan_fact_lookups(state: State, context: Context) -> list[Send]:
     """One facts lookup per (ticker, target period) when the question asks for reported metrics."""
-    analysis = state["analysis"]
-    metrics = list(analysis.get("metrics") or [])  # set by analyze only when facts are in use
+    plan = Question.of(state)
+    metrics = list(plan.metrics)  # set by analyze only when facts are in use
     if not metrics:
         return []
-    wanted = analysis.get("comparisons") or {}
     comparatives = ["prior_year"]
-    if wanted.get("qoq") or wanted.get("change"):
+    if plan.comparisons.qoq or plan.comparisons.change:
         comparatives.append("prior_quarter")
-    if analysis.get("long_history"):
+    if plan.long_history is not None:
         return _history_lookups(state, metrics)
     sends = []
     for target in state.get("targets") or []:
@@ -467,7 +447,7 @@ def plan_fact_lookups(state: State, context: Context) -> list[Send]:
             period_end=target.get("period_end"),
             metrics=metrics,
             comparatives=comparatives,
-            as_reported=bool(analysis.get("as_reported")),
+            as_reported=plan.as_reported,
         )
         sends.append(Send("facts", task))
     return sends
@@ -476,7 +456,7 @@ def plan_fact_lookups(state: State, context: Context) -> list[Send]:
 def _history_lookups(state: State, metrics: list[str]) -> list[Send]:
     """A long history: one facts lookup per company for all its periods (one read of its facts); each
     period's neighbours are periods of the series itself, so no comparative periods are added."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     sends = []
     for ticker in dict.fromkeys(t.get("ticker") for t in state.get("targets") or []):
         own = [
@@ -494,31 +474,8 @@ def _history_lookups(state: State, metrics: list[str]) -> list[Send]:
             period_end=own[-1].get("period_end"),
             metrics=metrics,
             comparatives=[],
-            as_reported=bool(analysis.get("as_reported")),
+            as_reported=plan.as_reported,
             periods=[[int(t["fiscal_year"]), t.get("fiscal_quarter")] for t in own],
         )
         sends.append(Send("facts", task))
     return sends
-
-
-_NOT_PHRASES = frozenset({"yoy", "qoq", "ttm", "n/a", "none"})
-
-
-def sanitize_phrases(phrases: list[str], names: list[str]) -> list[str]:
-    """Keep short keyword phrases: no questions, no company names, no years; deduplicated."""
-    kept: list[str] = []
-    for phrase in phrases:
-        text = phrase.replace("?", " ")
-        for name in names:
-            if name:
-                text = re.sub(rf"\b{re.escape(name)}('s)?\b", " ", text, flags=re.I)
-        text = re.sub(r"\b(FY)?(19|20)\d\d\b|\bQ[1-4]\b", " ", text, flags=re.I)
-        text = CITATION.sub(" ", f"[{text}]" if LABEL.fullmatch(text.strip()) else text)
-        text = " ".join(text.split())[:80].strip(" ,.;:-")
-        if (
-            len(text) >= 3
-            and text.lower() not in _NOT_PHRASES
-            and text.lower() not in (k.lower() for k in kept)
-        ):
-            kept.append(text)
-    return kept

@@ -1,0 +1,174 @@
+"""The question, read once: a frozen, typed plan every node after analyze follows.
+
+analyze reads the question's words once (``understand.plan``) and puts the plan in the graph state
+in its JSON form (``Question.to_dict``), so the Postgres checkpointer and LangGraph Studio store and
+show it as plain data. Every later node reads it back typed with ``Question.of(state)`` and never
+reads the question's text again, except to put it in a prompt or to search with it as a last resort.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from finagent.finance.asks import Ask
+from finagent.finance.compare import Wanted
+from finagent.finance.history import History
+from finagent.finance.periods import TimeSpec
+from finagent.finance.periods.grammar import DatedDocument
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the question asks, which companies and periods, and how to search for it."""
+
+    question: str = ""
+    """The question's text (cleaned): for prompts and a last-resort search phrase only."""
+    tickers: tuple[str, ...] = ()
+    names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Ticker -> the names and aliases a sentence may call it by."""
+    period_sources: tuple[str, ...] = ()
+    """The texts periods were read from: the question, then the caller's period options."""
+    time_specs: tuple[TimeSpec, ...] = ()
+    question_periods_only: bool = False
+    mentions: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    """Ticker -> where the question names it (periods that follow a name may belong to it)."""
+    intent: str = ""
+    sources: tuple[str, ...] = ()
+    """Kinds of source to search: filings, transcripts, news, market data."""
+    answer_mode: str = "standard"
+    keywords: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Ticker -> search phrases."""
+    answer_sentence: str = ""
+    """The model's answer-shaped sentence (no numbers): narrative searches lean to it."""
+    statements: tuple[str, ...] = ()
+    """Primary statements the sub-searches are routed to."""
+    metrics: tuple[str, ...] = ()
+    computed: tuple[str, ...] = ()
+    comparisons: Wanted = field(default_factory=Wanted)
+    as_reported: bool = False
+    narrative: bool = False
+    """A why/what question: the passages' discussion is searched and written from."""
+    says: bool = False
+    """What the company says about something: its own sentences answer it."""
+    drivers: bool = False
+    """What drove something: an answer naming no cause is no answer."""
+    calendars: Mapping[str, tuple[int | None, ...]] = field(default_factory=dict)
+    """Ticker -> (fiscal year-end month, year offset)."""
+    refusal: str = ""
+    ask: Ask = field(default_factory=Ask)
+    """What the question's words ask: a value, a ranking, a change, an overtake, a direction, ..."""
+    breakdown: bool = False
+    """About a part of the company (a segment, a region, a product line)."""
+    forecast: bool = False
+    """What is expected (guidance, outlook), which statements never report."""
+    ahead_years: tuple[int, ...] = ()
+    """Years a forecast looks ahead to from an earlier named report (its schedules)."""
+    release: bool = False
+    """What earnings releases report (adjusted figures, guidance)."""
+    revision: bool = False
+    """By how much a report revised a figure."""
+    event_words: bool = False
+    """A corporate event reported on an 8-K (a new CEO, an acquisition)."""
+    event_days: tuple[str, ...] = ()
+    """ISO days the question dates a filing or an event by."""
+    dated_documents: tuple[DatedDocument, ...] = ()
+    """Documents named by their day ("the 8-K dated ...")."""
+    sections: tuple[str, ...] = ()
+    """Report sections that discuss the question's topics."""
+    topics: tuple[str, ...] = ()
+    """Names of those topics: one section search each."""
+    undated_kinds: tuple[str, ...] | None = None
+    """ "this 10-K" with no year: the kinds of document pointed at."""
+    annual_topic: bool = False
+    """About what the annual report sets out (the business, risks, legal matters)."""
+    named_kinds: tuple[str, ...] = ()
+    """Document kinds the question names ("in its 10-Q", "on the call")."""
+    granularity: str = ""
+    """ "annual" or "quarter": what "latest" or no period means."""
+    formulas: tuple[int, ...] = ()
+    """Computed metrics the question names (indexes of the formulas table)."""
+    average: bool = False
+    quantities: bool = True
+    """The question asks for a figure (a metric, a formula, "how much", an amount)."""
+    terms: tuple[str, ...] = ()
+    """The question's content words, for condensing passages."""
+    named: tuple[str, ...] = ()
+    """Names the question writes capitalised ("Google Cloud"): quotes naming them come first."""
+    value_line_words: tuple[str, ...] = ()
+    """A "what was X for P" question's words a table line may be named by."""
+    lines: tuple[str, ...] = ()
+    """Named parts whose revenue it asks about ("Google Cloud revenue")."""
+    subject_needed: bool = False
+    """A figure question naming no company: asked again about the best match."""
+    subject_note: str = ""
+    """The sentence naming the company a question naming none was answered about."""
+    long_history: History | None = None
+    """A range, "since", "ever", "all": a series over many periods."""
+
+    @classmethod
+    def of(cls, state: Mapping[str, Any]) -> Question:
+        """The plan in a graph state (an empty plan before analyze ran)."""
+        return cls.from_dict(state.get("analysis"))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Question:
+        """Read the plan's JSON form back; unknown keys (an older checkpoint's) are ignored."""
+        if not data:
+            return cls()
+        known = {f.name for f in fields(cls)}
+        values = {k: _typed(k, v) for k, v in data.items() if k in known and v is not None}
+        if "undated_kinds" in data and data["undated_kinds"] is not None:
+            values["undated_kinds"] = tuple(data["undated_kinds"])
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form the graph state carries (lists, dicts and strings only)."""
+        return {f.name: _plain(f.name, getattr(self, f.name)) for f in fields(self)}
+
+    def with_changes(self, **changes: Any) -> Question:
+        """A copy with some fields replaced (the subject chosen for a question naming none)."""
+        return replace(self, **changes)
+
+    @property
+    def about_an_event_filing(self) -> bool:
+        """A question about what a company's 8-K reports ("the key agenda of Amcor's 8-K dated 1st July
+        2022", "summarize Apple's most recent 8-K"), asking no figure."""
+        return self.named_kinds == ("8-K",) and not self.quantities
+
+    def phrases_for(self, ticker: str) -> tuple[str, ...]:
+        """The search phrases of one company, else the question itself (cut) as the last resort."""
+        return self.keywords.get(ticker, ()) or (self.question[:200],)
+
+
+_TYPED_READERS: dict[str, Any] = {
+    "ask": Ask.from_dict,
+    "comparisons": lambda d: Wanted(**{k: bool(v) for k, v in d.items() if k in Wanted.__slots__}),
+    "long_history": History.from_dict,
+    "time_specs": lambda items: tuple(TimeSpec.from_dict(i) for i in items),
+    "dated_documents": lambda items: tuple(DatedDocument.from_dict(i) for i in items),
+}
+
+
+def _typed(name: str, value: Any) -> Any:
+    reader = _TYPED_READERS.get(name)
+    if reader is not None:
+        return reader(value)
+    if isinstance(value, list):
+        return tuple(value)
+    if isinstance(value, Mapping):
+        return {k: tuple(v) if isinstance(v, list) else v for k, v in value.items()}
+    return value
+
+
+def _plain(name: str, value: Any) -> Any:
+    if name in ("time_specs", "dated_documents"):
+        return [item.to_dict() for item in value]
+    if isinstance(value, Ask | Wanted | History):
+        return value.to_dict()
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, Mapping):
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in value.items()}
+    return value

@@ -1,0 +1,159 @@
+"""The question's words, read once: every reader of the question's text runs here and only here.
+
+Readers that need more than the text (the companies named, the periods parsed, the search phrases)
+take this reading instead of the text (``understand.plan``), so a reader never runs twice and two
+readers never read the same words differently.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from finagent.agent.understand.vocabulary import (
+    asks_drivers,
+    is_breakdown,
+    is_narrative,
+    is_what_said,
+    statement_phrases,
+    statements_for,
+)
+from finagent.finance.asks import ChangeWords, read_change_words
+from finagent.finance.compare import Wanted
+from finagent.finance.figures.formulas import Formula, formulas_for
+from finagent.finance.figures.text import value_line_words
+from finagent.finance.filing_sections import SectionTopic, section_topics
+from finagent.finance.metrics import computed_in, metrics_in
+from finagent.finance.periods import dated_documents, named_kinds, preferred_granularity, undated_document
+from finagent.finance.periods.grammar import DatedDocument
+from finagent.finance.revisions import asks_revision_size
+from finagent.finance.words import line_names, names_in
+
+_MARKET_CUES = re.compile(
+    r"\b(stock|share price|trading|trades|traded|market cap\w*|valuation|quote|52[- ]week|price target)\b",
+    re.I,
+)
+_NEWS_CUES = re.compile(r"\b(news|headlines?|press release|announce\w*)\b", re.I)
+_NEWS_WORDS = re.compile(r"\b(news|headlines?|articles?|media|press reports?)\b", re.I)
+_TRANSCRIPT_CUES = re.compile(
+    r"\b(earnings call|call|transcripts?|management (said|says|comment\w*)|guidance|outlook|ceo|cfo)\b", re.I
+)
+_AS_REPORTED = re.compile(
+    r"\b(?:as (?:originally )?reported|originally reported|before (?:the )?restatement)\b", re.I
+)
+# What a question expects rather than reports (guidance, a forecast, a projection).
+_FORWARD = re.compile(
+    r"\b(?:expect(?:s|ed|ations?)?|guidance|outlook|forecast\w*|anticipat\w*|project(?:s|ed|ions?))\b", re.I
+)
+# An earnings release is the document for non-GAAP figures and guidance.
+_RELEASE_CUES = re.compile(
+    r"\b(adjusted|non-?GAAP|guidance|outlook|earnings (release|report)|press release)\b", re.I
+)
+# Events a company reports on an 8-K (Items 5.02, 2.01, 1.01): leadership changes and deals.
+_EVENT_WORDS = re.compile(
+    r"\b(?:new|incoming|interim|former|outgoing) (?:CEO|CFO|COO|chief \w+ officer|chair(?:man|woman)?)\b"
+    r"|\bappoint\w*|\bresign\w*|\bstep(?:s|ped)? down\b|\bsuccession\b|\bdepart(?:ure|ed|s)\b"
+    r"|\b(?:CEO|CFO) (?:change|transition)\b|\bacquisition of\b|\bmerger (?:with|agreement)\b",
+    re.I,
+)
+_EVENT_CUES = re.compile(r"\b8-?K\b|\bdated\b|\bpress release\b|\bcurrent report\b", re.I)
+_AS_OF = re.compile(r"\bas of\b", re.I)
+_AVERAGE = re.compile(r"\b(average|mean)\b", re.I)
+# A question that wants a quantity read from the passages, though no metric of the vocabulary names it.
+_QUANTITY = re.compile(
+    r"\bhow\s+(?:much|many|large|big|high|low)\b|\b(?:amount|number|value|ratio|margin|rate|percent\w*"
+    r"|proportion|share|total|sum|figure|balance|cost|price|per\s+share|dividends?)\b|[$%]|\bin\s+(?:usd|"
+    r"millions|billions|thousands)\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Wording:
+    """What the question's words say, independent of the companies and periods resolved."""
+
+    text: str
+    formulas: tuple[Formula, ...]
+    """Computed metrics the question names (margins, ratios, free cash flow)."""
+    named_metrics: tuple[str, ...]
+    """Reported metrics the words name."""
+    computed: tuple[str, ...]
+    """Metrics named that are computed from others (margins, free cash flow)."""
+    changes: ChangeWords
+    """Change and comparison words: the ask's change and the comparisons computed both read these."""
+    comparisons: Wanted
+    narrative: bool
+    breakdown: bool
+    says: bool
+    drivers: bool
+    forecast: bool
+    release: bool
+    revision: bool
+    event_words: bool
+    dates_an_event: bool
+    """Names an 8-K, a release or "dated": a day named is the event's, not a period's."""
+    as_of: bool
+    """ "as of <day>": a day that is no month end is an event's day."""
+    as_reported: bool
+    average: bool
+    quantity_words: bool
+    """Words asking for an amount ("how much", "ratio", "$"), whether or not a metric is named."""
+    topics: tuple[SectionTopic, ...]
+    dated_documents: tuple[DatedDocument, ...]
+    undated_kinds: frozenset[str] | None
+    """ "this 10-K": the kinds of document pointed at (used only when no period is named)."""
+    named_kinds: frozenset[str]
+    granularity: str
+    statements: tuple[str, ...]
+    """Primary statements the words name or their metrics live in."""
+    statement_phrases: tuple[str, ...]
+    """The statements' own row wording for what the words name."""
+    named: tuple[str, ...]
+    value_line_words: tuple[str, ...]
+    lines: tuple[str, ...]
+    source_cues: frozenset[str]
+    """Sources the words ask for unmistakably: "market_data", "news", "transcript"."""
+
+
+def _source_cues(text: str, kinds_named: frozenset[str]) -> frozenset[str]:
+    news = _NEWS_WORDS if kinds_named else _NEWS_CUES  # "what did it announce in its 8-K" asks a document
+    cues = {"market_data": _MARKET_CUES, "news": news, "transcript": _TRANSCRIPT_CUES}
+    return frozenset(name for name, cue in cues.items() if cue.search(text))
+
+
+def read_wording(text: str) -> Wording:
+    """Every text reader, once."""
+    kinds = named_kinds(text)
+    changes = read_change_words(text)
+    return Wording(
+        text=text,
+        formulas=tuple(formulas_for(text)),
+        named_metrics=tuple(metrics_in(text)),
+        computed=tuple(computed_in(text)),
+        changes=changes,
+        comparisons=Wanted.from_words(changes),
+        narrative=is_narrative(text),
+        breakdown=is_breakdown(text),
+        says=is_what_said(text),
+        drivers=asks_drivers(text),
+        forecast=bool(_FORWARD.search(text)),
+        release=bool(_RELEASE_CUES.search(text)),
+        revision=asks_revision_size(text),
+        event_words=bool(_EVENT_WORDS.search(text)),
+        dates_an_event=bool(_EVENT_CUES.search(text)),
+        as_of=bool(_AS_OF.search(text)),
+        as_reported=bool(_AS_REPORTED.search(text)),
+        average=bool(_AVERAGE.search(text)),
+        quantity_words=bool(_QUANTITY.search(text)),
+        topics=tuple(section_topics(text)),
+        dated_documents=tuple(dated_documents(text)),
+        undated_kinds=undated_document(text),
+        named_kinds=kinds,
+        granularity=preferred_granularity(text),
+        statements=tuple(statements_for(text)),
+        statement_phrases=tuple(statement_phrases(text)),
+        named=tuple(names_in(text)),
+        value_line_words=tuple(value_line_words(text)),
+        lines=tuple(line_names(text)),
+        source_cues=_source_cues(text, kinds),
+    )

@@ -1,0 +1,68 @@
+"""The question is read once into a typed plan that the graph state carries as plain JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from finagent.agent.understand.plan import question_traits
+from finagent.agent.understand.question import Question
+from finagent.agent.understand.wording import read_wording
+from finagent.finance.asks import read_ask, read_change_words
+from finagent.finance.compare import Wanted
+from finagent.finance.periods import parse_time_phrases
+
+
+def _plan(question: str, tickers: list[str], metrics: list[str]) -> dict:
+    specs = parse_time_phrases(question)
+    wording = read_wording(question)
+    return {
+        "question": question,
+        "tickers": tickers,
+        "time_specs": [s.to_dict() for s in specs],
+        "comparisons": wording.comparisons.to_dict(),
+        "keywords": {t: ["revenue"] for t in tickers},
+        **question_traits(wording, specs, tickers, {}, metrics, ["revenue"]),
+    }
+
+
+def test_the_plan_is_typed_and_its_json_form_round_trips() -> None:
+    plan = _plan(
+        "Rank Costco, Target and Walmart by revenue growth in fiscal 2024",
+        ["COST", "TGT", "WMT"],
+        ["revenue"],
+    )
+    question = Question.from_dict(plan)
+    assert question.ask.kind == "ranking" and question.ask.by_growth
+    assert question.tickers == ("COST", "TGT", "WMT")
+    assert [s.year for s in question.time_specs] == [2024]
+    assert question.phrases_for("TGT") == ("revenue",)
+    assert question.phrases_for("XYZ") == (question.question[:200],)  # the last-resort phrase
+    again = Question.from_dict(json.loads(json.dumps(question.to_dict())))
+    assert again == question
+
+
+def test_an_empty_or_older_plan_reads_with_defaults() -> None:
+    assert Question.of({}) == Question()
+    older = Question.from_dict({"tickers": ["KO"], "a_key_no_longer_used": 1, "long_history": None})
+    assert older.tickers == ("KO",) and older.long_history is None and older.quantities
+
+
+@pytest.mark.parametrize(
+    ("question", "change"),
+    [
+        (
+            "How did Target revenue in Q2 fiscal 2024 compare with the corresponding quarter?",
+            "yoy",
+        ),
+        ("What was Costco's annualized net sales growth from fiscal 2021 to fiscal 2024?", "cagr"),
+        ("How did Home Depot's sales move sequentially over the last three quarters?", "qoq"),
+    ],
+)
+def test_the_ask_and_the_comparisons_read_the_same_change_words(question: str, change: str) -> None:
+    """One reading of change words: what the ask is about and what the answer computes agree."""
+    ask = read_ask(question, ["X"], {}, ["revenue"], changes=read_change_words(question))
+    wanted = Wanted.from_words(read_change_words(question))
+    assert ask.change == change
+    assert getattr(wanted, change)
