@@ -14,7 +14,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Literal
 
-from finagent.finance.fiscal import fiscal_period, nominal_month_end
+from finagent.finance.fiscal import FiscalCalendar, nominal_month_end
 
 DurationClass = Literal[
     "instant", "quarter", "six_months", "nine_months", "year", "stub", "transition", "other"
@@ -44,19 +44,6 @@ def duration_class(start: date | None, end: date) -> DurationClass:
         if low <= days <= high:
             return name
     return "other"
-
-
-@dataclass(frozen=True, slots=True)
-class FiscalCalendar:
-    """How a company names its fiscal periods: the (nominal) month its year ends, and the naming
-    offset (-1 for retailers that name a year ending in January after the year it began)."""
-
-    fye_month: int
-    year_offset: int = 0
-
-    def period_of(self, end: date) -> tuple[int, int]:
-        """(fiscal year, fiscal quarter) of a period that ends on ``end`` (52/53-week aware)."""
-        return fiscal_period(end, self.fye_month, self.year_offset)
 
 
 def report_calendar(

@@ -9,11 +9,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 from typing import cast
 
-from finagent.finance.fiscal import (
-    CompanyCalendar,
-    last_quarter_end_before,
-    quarter_label,
-)
+from finagent.finance.periods.calendar import CompanyCalendar, last_quarter_end_before
 from finagent.finance.periods.grammar import AROUND_DAYS, TWELVE_MONTHS
 from finagent.finance.periods.inventory import (
     Inventory,
@@ -23,6 +19,7 @@ from finagent.finance.periods.inventory import (
     months_name,
     period_order,
 )
+from finagent.finance.periods.period import period_label
 from finagent.finance.periods.rules import FISCAL_WORD
 from finagent.finance.periods.spec import (
     ANNUAL_KINDS,
@@ -60,7 +57,7 @@ class _Resolver:
             self.warnings.append(message)
 
     def label(self, key: Key) -> str:
-        return quarter_label(key[0], key[1])
+        return period_label(key[0], key[1])
 
     def nominal_end(self, key: Key) -> date:
         return self.cal.quarter_end(key[0], key[1] or 4)
@@ -81,7 +78,7 @@ class _Resolver:
         anchor = self.calendar_quarter()
         self.warn(
             f"no quarterly documents for {self.ticker} in the store; counting back from "
-            f"{quarter_label(*anchor)}, the last fiscal quarter ended before {self.today.isoformat()}"
+            f"{period_label(*anchor)}, the last fiscal quarter ended before {self.today.isoformat()}"
         )
         return anchor
 
@@ -192,7 +189,7 @@ class _Resolver:
             month = from_month_index(month_index(last) + ahead)
             if (month.month - self.cal.fye_month) % 3 == 0:
                 key = self.cal.period_of(date(month.year, month.month, 15))
-                label = quarter_label(*key)
+                label = period_label(*key)
                 self.warn(f"no fiscal quarter of {self.ticker} ends {span}; using {label}, which contains it")
                 return [(key, False)]
         return []
@@ -325,8 +322,8 @@ class _Resolver:
             if calendar is None or calendar == named or not self.inv.documented(calendar):
                 return [(named, False)]
             self.warn(
-                f"'{spec.text}' read as {self.ticker} fiscal {quarter_label(*named)}; the quarter closest to "
-                f"calendar Q{spec.quarter} {spec.year} is {quarter_label(*calendar)}, searched too"
+                f"'{spec.text}' read as {self.ticker} fiscal {period_label(*named)}; the quarter closest to "
+                f"calendar Q{spec.quarter} {spec.year} is {period_label(*calendar)}, searched too"
             )
             return [(named, False), (calendar, True)]
         if spec.kind == "year_range" and spec.start_year is not None and spec.end_year is not None:

@@ -11,9 +11,7 @@ from datetime import date
 from typing import Literal
 
 from finagent.finance.dates import MONTH_NAME_PATTERN, month_of
-from finagent.finance.fiscal import (
-    nominal_month_end,
-)
+from finagent.finance.periods.calendar import nominal_month_end
 from finagent.finance.periods.spec import (
     TimeSpec,
     Unit,
