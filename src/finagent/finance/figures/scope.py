@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from finagent.finance.figures.matching import companies_in, direction_error, matches_known
 from finagent.finance.figures.written import WrittenFigure, scan_figures
+from finagent.finance.periods.period import period_label
 from finagent.finance.words import names_line
 
 if TYPE_CHECKING:
@@ -48,11 +49,11 @@ class PeriodScope:
 def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> set[str]:
     """Fiscal period labels a sentence states: "Q3 FY2023", "FY2024", "fiscal 2024", "the fourth
     quarter of fiscal 2024", or a date ("the quarter ended July 1, 2023") read on each company's calendar."""
-    from finagent.finance.fiscal import fiscal_period
+    from finagent.finance.fiscal import FiscalCalendar
 
     labels: set[str] = set()
     for match in _ORDINAL_QUARTER.finditer(sentence):
-        labels.add(f"Q{_ORDINALS[match.group(1).lower()]} FY{match.group(2)}")
+        labels.add(period_label(int(match.group(2)), _ORDINALS[match.group(1).lower()]))
     for figure in scan_figures(sentence):
         kind, key = figure.date_key or ("", None)
         if kind == "fiscal":
@@ -62,10 +63,10 @@ def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> 
             annual = bool(_YEAR_ENDED.search(sentence[: figure.start]))
             for ticker in companies:
                 fye, offset = scope.calendars.get(ticker, (12, 0))
-                year, quarter = fiscal_period(day, fye, offset)
-                labels.add(f"FY{year}" if annual else f"Q{quarter} FY{year}")
-                if quarter == 4 and not annual:
-                    labels.add(f"FY{year}")
+                quarter = FiscalCalendar(fye, offset).quarter_of(day)
+                labels.add(quarter.full_year().label if annual else quarter.label)
+                if quarter.quarter == 4 and not annual:
+                    labels.add(quarter.full_year().label)
     return labels
 
 
