@@ -44,7 +44,7 @@ from finagent.finance.compare import Wanted
 from finagent.finance.figures.formulas import formulas_for, metrics_for_formulas
 from finagent.finance.history import read_history
 from finagent.finance.metrics import BY_NAME, computed_in, metrics_in
-from finagent.finance.periods import TimeSpec, invalid_quarters, parse_time_phrases
+from finagent.finance.periods import FiscalCalendar, TimeSpec, invalid_quarters, parse_time_phrases
 from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 from finagent.llm.structured import LLMCall, structured_call
 
@@ -299,7 +299,9 @@ def _analysis(
         "computed": computed_in(question) if metrics else [],
         "comparisons": Wanted.from_question(question).to_dict(),
         "calendars": {
-            t: [_fye(by_ticker.get(t), t), (by_ticker[t].fiscal_year_offset if t in by_ticker else None)]
+            t: FiscalCalendar.state(
+                _fye(by_ticker.get(t), t), by_ticker[t].fiscal_year_offset if t in by_ticker else None
+            )
             for t in tickers
         },
         **traits,

@@ -62,7 +62,7 @@ def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> 
             day = date.fromordinal(key)
             annual = bool(_YEAR_ENDED.search(sentence[: figure.start]))
             for ticker in companies:
-                fye, offset = scope.calendars.get(ticker, (12, 0))
+                fye, offset = scope.calendars.get(ticker, FiscalCalendar.DEFAULT.pair)
                 quarter = FiscalCalendar(fye, offset).quarter_of(day)
                 labels.add(quarter.full_year().label if annual else quarter.label)
                 if quarter.quarter == 4 and not annual:
@@ -158,9 +158,9 @@ def item_calendar(item: dict[str, Any], calendars: dict[str, Any]) -> FiscalCale
     own metadata implies (None when neither is known)."""
     from finagent.finance.facts import FiscalCalendar, report_calendar
 
-    fye, offset = (calendars.get(str(item.get("ticker") or "")) or [None, None])[:2]
-    if fye:
-        return FiscalCalendar(int(fye), int(offset or 0))
+    known = FiscalCalendar.known(calendars.get(str(item.get("ticker") or "")))
+    if known is not None:
+        return known
     end = item.get("period_end")
     return report_calendar(
         date.fromisoformat(str(end)[:10]) if end else None,

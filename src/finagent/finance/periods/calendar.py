@@ -62,6 +62,11 @@ class FiscalCalendar:
         """The JSON form the graph state keeps (checkpoints and LangGraph Studio need plain data)."""
         return {"fye_month": self.fye_month, "year_offset": self.year_offset}
 
+    @property
+    def pair(self) -> tuple[int, int]:
+        """(year-end month, year offset): the form a figure scope indexes calendars by."""
+        return self.fye_month, self.year_offset
+
     @staticmethod
     def state(fye_month: int | None, year_offset: int | None) -> dict[str, int | None]:
         """The state's form of what is known of a calendar; a None month is an unknown year end."""
