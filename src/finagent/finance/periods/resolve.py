@@ -93,8 +93,8 @@ class _Resolver:
         year, q = self.calendar_quarter()
         anchor = year if q == 4 else year - 1
         self.warn(
-            f"no documents for {self.ticker} in the store; using FY{anchor}, the last fiscal year "
-            f"ended before {self.today.isoformat()}"
+            f"no documents for {self.ticker} in the store; using {period_label(anchor, None)}, the last "
+            f"fiscal year ended before {self.today.isoformat()}"
         )
         return anchor
 
@@ -182,7 +182,8 @@ class _Resolver:
         if annual:
             year = self.cal.period_of(date(last.year, last.month, 15))[0]
             self.warn(
-                f"no fiscal year of {self.ticker} ends {span}; using FY{year}, which contains {last_month}"
+                f"no fiscal year of {self.ticker} ends {span}; using {period_label(year, None)}, "
+                f"which contains {last_month}"
             )
             return [((year, None), False)]
         for ahead in range(3):  # no quarter ends inside: take the quarter containing the range
@@ -399,11 +400,11 @@ class _Resolver:
             if quarters:
                 labels = ", ".join(self.label(k) for k in quarters)
                 self.warn(
-                    f"no 10-K for {self.ticker} FY{year} in the store; "
+                    f"no 10-K for {self.ticker} {self.label((year, None))} in the store; "
                     f"using its quarterly documents ({labels})"
                 )
                 return [self.target(k) for k in quarters]
-            self.warn(f"no 10-K for {self.ticker} FY{year} in the store{self.only(key)}")
+            self.warn(f"no 10-K for {self.ticker} {self.label((year, None))} in the store{self.only(key)}")
             return [self.target(key)]
         targets = [self.target(key)]
         if self.inv.has_quarter_document(year, quarter):
@@ -411,7 +412,7 @@ class _Resolver:
         if quarter == 4 and self.inv.has_annual_document(year):
             self.warn(
                 f"no Q4-specific document for {self.ticker} {self.label(key)} in the store; "
-                f"Q4 is reported in the FY{year} 10-K, which is targeted too"
+                f"Q4 is reported in the {self.label((year, None))} 10-K, which is targeted too"
             )
             self.companions.add((year, None))
             return [*targets, self.target((year, None))]
@@ -420,7 +421,7 @@ class _Resolver:
         if quarter == 4 and self.inv.has_annual(year):
             self.warn(
                 f"no Q4-specific document for {self.ticker} {self.label(key)} in the store; "
-                f"its FY{year} figures are targeted too"
+                f"its {self.label((year, None))} figures are targeted too"
             )
             self.companions.add((year, None))
             return [*targets, self.target((year, None))]
