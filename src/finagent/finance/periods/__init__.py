@@ -56,6 +56,7 @@ Rules for the ambiguous cases:
 """
 
 from finagent.finance.periods.calendar import CompanyCalendar, FiscalCalendar
+from finagent.finance.periods.earlier import nearest_earlier_report
 from finagent.finance.periods.grammar import (
     DATED_DOCUMENT_DAYS,
     PERIOD_EXAMPLES,
@@ -71,7 +72,7 @@ from finagent.finance.periods.grammar import (
 )
 from finagent.finance.periods.inventory import PeriodResolution, TargetPeriod
 from finagent.finance.periods.period import FiscalPeriod, Span, period_label
-from finagent.finance.periods.resolve import nearest_earlier_report, resolve_periods
+from finagent.finance.periods.resolve import resolve_periods
 from finagent.finance.periods.spec import FACTS_KIND, AvailablePeriod, TimeSpec
 
 __all__ = [

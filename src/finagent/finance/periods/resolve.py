@@ -22,10 +22,8 @@ from finagent.finance.periods.inventory import (
 from finagent.finance.periods.period import period_label
 from finagent.finance.periods.rules import FISCAL_WORD
 from finagent.finance.periods.spec import (
-    ANNUAL_KINDS,
     FACTS_KIND,
     FILING_KINDS,
-    QUARTER_KINDS,
     REPORT_LAG_DAYS,
     AvailablePeriod,
     Key,
@@ -466,22 +464,35 @@ def resolve_periods(
         resolver.warn(
             f"no {' or '.join(sorted(kinds))} of {calendar.ticker} in the store; using what it holds"
         )
+    keys = _requested(resolver, specs, cast(Prefer, prefer), max(1, max_quarters))
+    return _targeted(resolver, keys, max(1, max_quarters))
+
+
+def _requested(resolver: _Resolver, specs: Sequence[TimeSpec], prefer: Prefer, limit: int) -> list[Key]:
+    """The periods the specs name, chronological: generated ones not ended yet dropped, at most
+    ``limit`` of the most recent kept (both warned about)."""
     requested: dict[Key, bool] = {}
     for spec in specs or [TimeSpec.latest()]:
-        for key, generated in resolver.expand(spec, cast(Prefer, prefer)):
+        for key, generated in resolver.expand(spec, prefer):
             requested[key] = requested.get(key, True) and generated  # explicit beats generated
     future = [k for k, generated in requested.items() if generated and resolver.not_ended(k)]
     if future:
         labels = ", ".join(resolver.label(k) for k in sorted(future, key=period_order))
-        resolver.warn(f"{calendar.ticker}: skipped periods not ended by {today.isoformat()}: {labels}")
+        resolver.warn(
+            f"{resolver.ticker}: skipped periods not ended by {resolver.today.isoformat()}: {labels}"
+        )
     keys = sorted((k for k in requested if k not in future), key=period_order)
-    limit = max(1, max_quarters)
     if len(keys) > limit:
         resolver.warn(
-            f"{calendar.ticker}: {len(keys)} periods requested; keeping the most recent {limit} "
+            f"{resolver.ticker}: {len(keys)} periods requested; keeping the most recent {limit} "
             f"({resolver.label(keys[-limit])} to {resolver.label(keys[-1])})"
         )
         keys = keys[-limit:]
+    return keys
+
+
+def _targeted(resolver: _Resolver, keys: list[Key], limit: int) -> PeriodResolution:
+    """The stored targets of the requested periods, companions (a Q4's 10-K) marked as such."""
     targets: dict[Key, TargetPeriod] = {}
     primary: set[Key] = set()
     for key in keys:
@@ -496,34 +507,9 @@ def resolve_periods(
         # A FY without a 10-K may have expanded into its quarters: trim again, companions ride along.
         first = counted[-limit]
         resolver.warn(
-            f"{calendar.ticker}: {len(counted)} periods to search; keeping the most recent {limit} "
+            f"{resolver.ticker}: {len(counted)} periods to search; keeping the most recent {limit} "
             f"({resolver.label(first)} to {resolver.label(counted[-1])})"
         )
         ordered_keys = ordered_keys[ordered_keys.index(first) :]
     periods = [targets[k] if k in primary else replace(targets[k], companion=True) for k in ordered_keys]
     return PeriodResolution(periods=periods, warnings=resolver.warnings)
-
-
-def nearest_earlier_report(
-    periods: Sequence[TargetPeriod], available: Sequence[AvailablePeriod], kinds: frozenset[str] = frozenset()
-) -> TimeSpec | None:
-    """The newest stored report older than the requested periods, when none of them is stored.
-
-    "What is Boeing forecasting for FY2023?" is answered by the FY2022 10-K when the store has no
-    FY2023 documents; the caller says so in a warning.
-    """
-    if not periods or any(p.available for p in periods):
-        return None
-    newest = max(periods, key=lambda p: period_order((p.fiscal_year, p.fiscal_quarter)))
-    annual = newest.fiscal_quarter is None
-    reports = (ANNUAL_KINDS if annual else QUARTER_KINDS) & (kinds or ANNUAL_KINDS | QUARTER_KINDS)
-    keys = [
-        (row.fiscal_year, None if annual else row.fiscal_quarter)
-        for row in available
-        if row.kind in reports and (row.fiscal_quarter is None) == annual
-    ]
-    older = [k for k in keys if period_order(k) < period_order((newest.fiscal_year, newest.fiscal_quarter))]
-    if not older:
-        return None
-    year, quarter = max(older, key=period_order)
-    return TimeSpec.fiscal_year(year) if quarter is None else TimeSpec.fiscal_quarter(year, quarter)
