@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from finagent.finance.figures.matching import companies_in, direction_error, matches_known
 from finagent.finance.figures.written import WrittenFigure, scan_figures
-from finagent.finance.periods.period import period_label
+from finagent.finance.periods.period import FiscalPeriod, period_label
 from finagent.finance.words import names_line
 
 if TYPE_CHECKING:
@@ -137,7 +137,9 @@ def _states_period(period: str, stated: set[str]) -> bool:
     if period in stated:
         return True
     base = period.removesuffix(" end")
-    return base != period and (base in stated or (base.startswith("FY") and f"Q4 {base}" in stated))
+    year = FiscalPeriod.from_label(base)
+    last_quarter = FiscalPeriod.of_quarter(year.fiscal_year, 4).label if year and year.is_year else None
+    return base != period and (base in stated or last_quarter in stated)
 
 
 def _another_company(figure: WrittenFigure, said: set[str], scope: PeriodScope) -> tuple[bool, str] | None:
