@@ -85,7 +85,9 @@ class Analysis(TypedDict, total=False):
     narrative: bool  # a why/what question: the passages' discussion is searched and written from
     says: bool  # asks what the company says about something: its own sentences answer it
     drivers: bool  # asks what drove something: an answer naming no cause is no answer
-    calendars: dict[str, list[int | None]]  # ticker -> [fiscal year-end month, year offset]
+    # ticker -> FiscalCalendar.state(): {"fye_month", "year_offset"}, a None month when unknown;
+    # read through finance.periods.FiscalCalendar.known / from_dict (which also read older lists)
+    calendars: dict[str, dict[str, int | None]]
     refusal: str
     # What the question's words ask, read once by analyze (understand.plan.question_traits):
     ask: dict[str, Any]  # finance.asks.Ask.to_dict(): value, ranking, change, overtake, direction, ...

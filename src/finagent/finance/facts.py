@@ -14,7 +14,8 @@ from datetime import date
 from decimal import Decimal
 from typing import Literal
 
-from finagent.finance.fiscal import fiscal_period, nominal_month_end
+from finagent.finance.fiscal import FiscalCalendar, nominal_month_end
+from finagent.finance.periods.period import FiscalPeriod, Span
 
 DurationClass = Literal[
     "instant", "quarter", "six_months", "nine_months", "year", "stub", "transition", "other"
@@ -46,19 +47,6 @@ def duration_class(start: date | None, end: date) -> DurationClass:
     return "other"
 
 
-@dataclass(frozen=True, slots=True)
-class FiscalCalendar:
-    """How a company names its fiscal periods: the (nominal) month its year ends, and the naming
-    offset (-1 for retailers that name a year ending in January after the year it began)."""
-
-    fye_month: int
-    year_offset: int = 0
-
-    def period_of(self, end: date) -> tuple[int, int]:
-        """(fiscal year, fiscal quarter) of a period that ends on ``end`` (52/53-week aware)."""
-        return fiscal_period(end, self.fye_month, self.year_offset)
-
-
 def report_calendar(
     period_end: date | None, fiscal_year: int | None, fiscal_quarter: int | None
 ) -> FiscalCalendar | None:
@@ -81,6 +69,10 @@ def span_text(start: date, end: date) -> str:
     return f"{start:%b} {start.day}, {start.year}–{end:%b} {end.day}, {end.year}"
 
 
+# The fiscal spans a duration class is, besides quarters (which need their number).
+_DURATION_SPANS = {"year": Span.YEAR, "six_months": Span.FIRST_HALF, "nine_months": Span.NINE_MONTHS}
+
+
 def fiscal_label(
     fiscal_year: int | None,
     fiscal_quarter: int | None,
@@ -95,20 +87,19 @@ def fiscal_label(
         word = "stub" if duration == "stub" else "transition period"
         if start is not None and end is not None:
             return f"{word} {span_text(start, end)}"
-        return f"{word} in FY{fiscal_year}" if fiscal_year is not None else word
+        return f"{word} in {FiscalPeriod.year(fiscal_year)}" if fiscal_year is not None else word
     if fiscal_year is None:
         return "undated"
-    if duration == "year":
-        return f"FY{fiscal_year}"
+    span = _DURATION_SPANS.get(duration)
+    if span is not None:
+        return FiscalPeriod(fiscal_year, span).label
     if duration == "quarter":
-        return f"Q{fiscal_quarter} FY{fiscal_year}"
-    if duration == "six_months":
-        return f"6M FY{fiscal_year}"
-    if duration == "nine_months":
-        return f"9M FY{fiscal_year}"
+        return FiscalPeriod.of(fiscal_year, fiscal_quarter).label
+    year = FiscalPeriod.year(fiscal_year)
     if duration == "instant":
-        return f"FY{fiscal_year} end" if fiscal_quarter == 4 else f"Q{fiscal_quarter} FY{fiscal_year} end"
-    return f"FY{fiscal_year} (other span)"
+        at = year if fiscal_quarter in (4, None) else FiscalPeriod.of(fiscal_year, fiscal_quarter)
+        return f"{at.label} end"
+    return f"{year.label} (other span)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from decimal import Decimal
 
 from finagent.finance.facts import StoredFact, duration_class, fiscal_label
 from finagent.finance.lines import LineItem
+from finagent.finance.periods.period import period_label
 from finagent.finance.split_periods import part_roles
 
 
@@ -39,7 +40,7 @@ class PeriodWanted:
 
     @property
     def label(self) -> str:
-        return f"FY{self.fiscal_year}" if self.annual else f"Q{self.fiscal_quarter} FY{self.fiscal_year}"
+        return period_label(self.fiscal_year, self.fiscal_quarter)
 
     def prior_year(self) -> PeriodWanted:
         return PeriodWanted(self.fiscal_year - 1, self.fiscal_quarter)

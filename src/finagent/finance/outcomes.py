@@ -18,6 +18,7 @@ from itertools import pairwise
 from typing import Any
 
 from finagent.finance.compare import Cell
+from finagent.finance.periods.period import FiscalPeriod
 
 QUARTER_DAYS = 45
 YEAR_DAYS = 200
@@ -184,6 +185,14 @@ def _span(calc: dict[str, Any]) -> tuple[int, str]:
 
 
 def _period_order(label: str) -> tuple[int, int]:
+    period = FiscalPeriod.from_label(label)
+    if period is None:
+        return _loose_period_order(label)
+    return period.fiscal_year, period.quarter or 5
+
+
+def _loose_period_order(label: str) -> tuple[int, int]:
+    """Order of a label that is not a fiscal period's ("2023", "Dec 2023"): by its last number."""
     parts = label.replace("FY", "").split()
     try:
         if len(parts) == 2 and parts[0].startswith("Q"):

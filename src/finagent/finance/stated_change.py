@@ -13,6 +13,7 @@ from typing import Any
 
 from finagent.finance.figures.text import period_key
 from finagent.finance.figures.written import WrittenFigure, scan_figures
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.words import DOWN_WORDS, LOWER_IS_BETTER, UP_WORDS
 
 _BETTER = re.compile(r"\b(?:improv\w*|strengthen\w*)\b", re.I)
@@ -48,7 +49,6 @@ _CLAUSE = re.compile(
     re.I,
 )
 _GENERIC = frozenset({"total", "net", "the", "and", "for", "per", "change"})
-_LABEL = re.compile(r"(?:Q(\d) )?FY(\d{4})")
 
 
 def against_computed(sentence: str, calculations: Sequence[dict[str, Any]]) -> str | None:
@@ -79,7 +79,7 @@ def computed_moves(calculations: Sequence[dict[str, Any]]) -> dict[str, tuple[in
         if "from_period" in calc and result:
             how = f"{calc['from_period']} to {calc.get('to_period')}: {calc.get('result_text') or result}"
             moves.setdefault(metric, []).append((1 if result > 0 else -1, how))
-        elif calc.get("kind") == "formula" and _LABEL.fullmatch(str(calc.get("period") or "")):
+        elif calc.get("kind") == "formula" and _quarter_or_year(calc.get("period")):
             levels.setdefault(metric, []).append(calc)
     for metric, values in levels.items():
         if metric in moves or len(values) < 2:
@@ -89,6 +89,12 @@ def computed_moves(calculations: Sequence[dict[str, Any]]) -> dict[str, tuple[in
             how = f"{first['result_text']} in {first['period']}, {last['result_text']} in {last['period']}"
             moves[metric] = [(1 if last["result"] > first["result"] else -1, how)]
     return {m: (ways[0][0] if len({w for w, _ in ways}) == 1 else 0, ways[0][1]) for m, ways in moves.items()}
+
+
+def _quarter_or_year(label: Any) -> bool:
+    """A level is compared across quarters or years, never across year-to-date spans or balances."""
+    period = FiscalPeriod.from_label(str(label or ""))
+    return period is not None and (period.is_quarter or period.is_year)
 
 
 def _period(calc: dict[str, Any]) -> tuple[int, int]:

@@ -90,6 +90,7 @@ from finagent.finance.figures.verify import (
 from finagent.finance.figures.written import numbers_in
 from finagent.finance.lines import LineItem
 from finagent.finance.parts import PartsAsk
+from finagent.finance.periods import FiscalCalendar
 from finagent.finance.revisions import asked_revision, revision_record, revisions
 from finagent.finance.support import (
     support_problem,
@@ -368,7 +369,7 @@ def period_scope(state: State, read: Read) -> PeriodScope:
         known=known,
         names=analysis.get("names") or {},
         targets=targets,
-        calendars={t: (int(v[0] or 12), int(v[1] or 0)) for t, v in calendars.items() if v and v[0]},
+        calendars={t: c.pair for t, v in calendars.items() if (c := FiscalCalendar.known(v))},
     )
 
 

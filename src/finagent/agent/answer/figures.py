@@ -386,8 +386,8 @@ _OTHER_KIND = {"instant": ("income_statement", "cash_flow"), "duration": ("balan
 
 
 def calendar_of(calendars: dict[str, Any], ticker: str) -> FiscalCalendar:
-    fye, offset = (calendars.get(ticker) or [None, None])[:2]
-    return FiscalCalendar(int(fye or 12), int(offset or 0))
+    """The company's calendar in the state, an unknown year end read as December."""
+    return FiscalCalendar.from_dict(calendars.get(ticker))
 
 
 def _unit_fits(unit: str | None, wanted: str) -> bool:

@@ -55,6 +55,7 @@ from finagent.finance.figures.verify import (
 )
 from finagent.finance.history import History
 from finagent.finance.lines import INPUTS
+from finagent.finance.periods import FiscalCalendar
 from finagent.finance.support import (
     support_problem,
     unanswered,
@@ -209,7 +210,7 @@ def _scope(state: State, computed: Computed) -> PeriodScope:
         targets={
             t: [x["label"] for x in targets if x["ticker"] == t] for t in {x["ticker"] for x in targets}
         },
-        calendars={t: (int(v[0] or 12), int(v[1] or 0)) for t, v in calendars.items()},
+        calendars={t: FiscalCalendar.from_dict(v).pair for t, v in calendars.items()},
         givens=frozenset(float(c["result"]) for c in computed.calculations if c.get("kind") == "limit"),
     )
 

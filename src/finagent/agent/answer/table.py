@@ -26,6 +26,7 @@ from finagent.agent.answer.wording import (
 from finagent.finance.asks import Ask
 from finagent.finance.compare import Cell, Comparisons
 from finagent.finance.outcomes import aligned, growth_kinds, growth_ranking
+from finagent.finance.periods.period import FiscalPeriod
 
 RowKey = tuple[str, str]  # (ticker, period label)
 CHANGE_HEADERS = {"yoy": "YoY", "qoq": "QoQ", "change": "Change"}
@@ -81,6 +82,9 @@ def row_order(
 
 def _label_day(label: str) -> date:
     """A rough day for a period with no figure ("Q4 FY2023"), to place its row among the others."""
+    period = FiscalPeriod.from_label(label)
+    if period is not None:
+        return date(period.fiscal_year, (period.quarter or 4) * 3, 28)
     parts = label.replace("FY", "").split()
     try:
         year = int(parts[-1])

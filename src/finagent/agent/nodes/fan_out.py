@@ -19,6 +19,8 @@ from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, 
 from finagent.finance.parts import PartsAsk
 from finagent.finance.periods import (
     FACTS_KIND,
+    FiscalPeriod,
+    period_label,
 )
 
 FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]
@@ -231,7 +233,7 @@ def _event_word_searches(state: State, context: Context) -> list[Send]:
     for target in state["targets"]:
         ticker, year = target.get("ticker"), target.get("fiscal_year") if named else None
         if ticker and (ticker, year) not in scopes:
-            scope: Target = {"ticker": ticker, "label": f"FY{year}" if year else "any period"}
+            scope: Target = {"ticker": ticker, "label": period_label(year, None) if year else "any period"}
             if year:
                 scope["fiscal_year"] = year
             scopes[(ticker, year)] = scope
@@ -264,7 +266,7 @@ def _guidance_searches(state: State, context: Context) -> list[Send]:
                 "ticker": ticker,
                 "fiscal_year": year - 1,
                 "fiscal_quarter": 4,
-                "label": f"Q4 FY{year - 1} (FY{year} guidance)",
+                "label": f"{FiscalPeriod.of_quarter(year - 1, 4)} ({FiscalPeriod.year(year)} guidance)",
             }
             query = f"{phrases[0]} outlook guidance FY{year}"
             task = make_task(
@@ -384,7 +386,7 @@ def _nine_month_searches(state: State, context: Context) -> list[Send]:
         q3: Target = {
             **target,
             "fiscal_quarter": 3,
-            "label": f"Q3 FY{target['fiscal_year']}",
+            "label": period_label(target["fiscal_year"], 3),
             "kinds": ["10-Q"],
         }
         for phrase in plan.keywords.get(target["ticker"], ())[:1]:

@@ -22,6 +22,7 @@ from finagent.finance.periods import (
     DatedDocument,
     TimeSpec,
     nearest_earlier_report,
+    period_label,
     resolve_periods,
     specs_per_company,
 )
@@ -141,7 +142,9 @@ def _years_only(resolution: PeriodResolution, calendar: Any) -> PeriodResolution
     periods: dict[tuple[int, int | None], TargetPeriod] = {}
     for period in resolution.periods:
         if period.fiscal_quarter is not None and not period.companion:
-            period = TargetPeriod(period.ticker, period.fiscal_year, None, f"FY{period.fiscal_year}", None)
+            period = TargetPeriod(
+                period.ticker, period.fiscal_year, None, period_label(period.fiscal_year, None), None
+            )
         periods.setdefault((period.fiscal_year, period.fiscal_quarter), period)
     notes = [w for w in resolution.warnings if "using its quarterly documents" not in w]
     return PeriodResolution(list(periods.values()), notes)
@@ -281,7 +284,7 @@ def unnamed_company_periods(specs: list[TimeSpec]) -> list[dict[str, Any]]:
             "ticker": None,
             "fiscal_year": year,
             "fiscal_quarter": quarter,
-            "label": f"Q{quarter} FY{year}" if quarter else f"FY{year}",
+            "label": period_label(year, quarter),
             "kinds": [],
             "available": False,
         }

@@ -21,6 +21,7 @@ from finagent.agent.state import SearchTask
 from finagent.db.filters import SearchFilters
 from finagent.db.search import FlaggedMatch, build_search
 from finagent.errors import FinagentError
+from finagent.finance.periods import period_label
 from finagent.finance.untrusted import Kind, flag_kind, left_out_warning
 from finagent.retrieval.rerank import rerank
 
@@ -121,7 +122,8 @@ async def _hits(
         flagged,
         (
             f"no report of {task['ticker'] or 'any company'} {task['period_label']} matched "
-            f"'{task['query']}'; the FY{task['fiscal_year']} annual report that covers it was searched"
+            f"'{task['query']}'; the {period_label(task['fiscal_year'], None)} annual report that covers it "
+            "was searched"
         ),
     )
 

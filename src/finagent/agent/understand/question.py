@@ -54,8 +54,8 @@ class Question:
     """What the company says about something: its own sentences answer it."""
     drivers: bool = False
     """What drove something: an answer naming no cause is no answer."""
-    calendars: Mapping[str, tuple[int | None, ...]] = field(default_factory=dict)
-    """Ticker -> (fiscal year-end month, year offset)."""
+    calendars: Mapping[str, Mapping[str, int | None]] = field(default_factory=dict)
+    """Ticker -> its fiscal calendar's state form (``FiscalCalendar.state``)."""
     refusal: str = ""
     ask: Ask = field(default_factory=Ask)
     """What the question's words ask: a value, a ranking, a change, an overtake, a direction, ..."""

@@ -30,7 +30,7 @@ from finagent.finance.figures.formulas import metrics_for_formulas
 from finagent.finance.history import History, read_history
 from finagent.finance.lines import REPORTED
 from finagent.finance.metrics import metrics_in
-from finagent.finance.periods import TimeSpec, invalid_quarters, parse_time_phrases
+from finagent.finance.periods import FiscalCalendar, TimeSpec, invalid_quarters, parse_time_phrases
 from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 
 
@@ -238,7 +238,9 @@ def plan_question(
         "computed": list(wording.computed) if metrics else [],
         "comparisons": wording.comparisons.to_dict(),
         "calendars": {
-            t: [_fye(by_ticker.get(t), t), (by_ticker[t].fiscal_year_offset if t in by_ticker else None)]
+            t: FiscalCalendar.state(
+                _fye(by_ticker.get(t), t), by_ticker[t].fiscal_year_offset if t in by_ticker else None
+            )
             for t in tickers
         },
         **traits,

@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from finagent.finance.figures.written import WrittenFigure, scan_figures
+from finagent.finance.periods.period import period_label
 from finagent.finance.words import UNIT_CAPTION, UNIT_SCALES, table_unit
 
 
@@ -47,7 +48,7 @@ def _add_period(item: EvidenceItem, period: Any, period_end: Any = None, fiscal_
             item.years.add(int(label[-4:]))
     if fiscal_year:
         item.years.add(int(fiscal_year))
-        item.fiscal.add(f"FY{int(fiscal_year)}")
+        item.fiscal.add(period_label(int(fiscal_year), None))
     if period_end:
         try:
             end = date.fromisoformat(str(period_end)[:10])

@@ -16,6 +16,7 @@ from finagent.finance.calculator import calculate, difference
 from finagent.finance.figures.formulas import PRIOR, Formula, line_of_metric
 from finagent.finance.figures.text import growth_change, parts_sum_fact, period_key, table_facts
 from finagent.finance.lines import INPUTS, LineItem
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.statements import titled
 from finagent.finance.words import UNIT_SCALES
 
@@ -109,8 +110,8 @@ def part_of_company(item: dict[str, Any]) -> bool:
 
 
 def _prior_label(period: str) -> str | None:
-    match = re.fullmatch(r"FY(\d{4})", period)
-    return f"FY{int(match.group(1)) - 1}" if match else None
+    parsed = FiscalPeriod.from_label(period)
+    return parsed.previous_year().label if parsed is not None and parsed.is_year else None
 
 
 def with_prior_years(

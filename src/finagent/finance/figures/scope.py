@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from finagent.finance.figures.matching import companies_in, direction_error, matches_known
 from finagent.finance.figures.written import WrittenFigure, scan_figures
+from finagent.finance.periods.period import FiscalPeriod, period_label
 from finagent.finance.words import names_line
 
 if TYPE_CHECKING:
@@ -48,11 +49,11 @@ class PeriodScope:
 def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> set[str]:
     """Fiscal period labels a sentence states: "Q3 FY2023", "FY2024", "fiscal 2024", "the fourth
     quarter of fiscal 2024", or a date ("the quarter ended July 1, 2023") read on each company's calendar."""
-    from finagent.finance.fiscal import fiscal_period
+    from finagent.finance.fiscal import FiscalCalendar
 
     labels: set[str] = set()
     for match in _ORDINAL_QUARTER.finditer(sentence):
-        labels.add(f"Q{_ORDINALS[match.group(1).lower()]} FY{match.group(2)}")
+        labels.add(period_label(int(match.group(2)), _ORDINALS[match.group(1).lower()]))
     for figure in scan_figures(sentence):
         kind, key = figure.date_key or ("", None)
         if kind == "fiscal":
@@ -61,11 +62,11 @@ def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> 
             day = date.fromordinal(key)
             annual = bool(_YEAR_ENDED.search(sentence[: figure.start]))
             for ticker in companies:
-                fye, offset = scope.calendars.get(ticker, (12, 0))
-                year, quarter = fiscal_period(day, fye, offset)
-                labels.add(f"FY{year}" if annual else f"Q{quarter} FY{year}")
-                if quarter == 4 and not annual:
-                    labels.add(f"FY{year}")
+                fye, offset = scope.calendars.get(ticker, FiscalCalendar.DEFAULT.pair)
+                quarter = FiscalCalendar(fye, offset).quarter_of(day)
+                labels.add(quarter.full_year().label if annual else quarter.label)
+                if quarter.quarter == 4 and not annual:
+                    labels.add(quarter.full_year().label)
     return labels
 
 
@@ -136,7 +137,9 @@ def _states_period(period: str, stated: set[str]) -> bool:
     if period in stated:
         return True
     base = period.removesuffix(" end")
-    return base != period and (base in stated or (base.startswith("FY") and f"Q4 {base}" in stated))
+    year = FiscalPeriod.from_label(base)
+    last_quarter = FiscalPeriod.of_quarter(year.fiscal_year, 4).label if year and year.is_year else None
+    return base != period and (base in stated or last_quarter in stated)
 
 
 def _another_company(figure: WrittenFigure, said: set[str], scope: PeriodScope) -> tuple[bool, str] | None:
@@ -157,9 +160,9 @@ def item_calendar(item: dict[str, Any], calendars: dict[str, Any]) -> FiscalCale
     own metadata implies (None when neither is known)."""
     from finagent.finance.facts import FiscalCalendar, report_calendar
 
-    fye, offset = (calendars.get(str(item.get("ticker") or "")) or [None, None])[:2]
-    if fye:
-        return FiscalCalendar(int(fye), int(offset or 0))
+    known = FiscalCalendar.known(calendars.get(str(item.get("ticker") or "")))
+    if known is not None:
+        return known
     end = item.get("period_end")
     return report_calendar(
         date.fromisoformat(str(end)[:10]) if end else None,

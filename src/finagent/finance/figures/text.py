@@ -19,6 +19,7 @@ from typing import Any
 from finagent.finance.calculator import HELPERS, growth_pct
 from finagent.finance.facts import FiscalCalendar, report_calendar
 from finagent.finance.figures.written import counts_something, numbers_in, scan_figures
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
 from finagent.finance.words import SENTENCE_BREAK, UNIT_SCALES, line_words, names_line
 
@@ -41,10 +42,10 @@ def labelled_by_passage(metric: str, value: float, text: str) -> bool:
 
 def period_key(label: str) -> tuple[int, int]:
     """Chronological order of "Q3 FY2023" / "FY2023" labels (a year sorts after its quarters)."""
-    match = re.match(r"(?:Q(\d) )?FY(\d{4})", label or "")
-    if not match:
+    period = FiscalPeriod.leading(label)
+    if period is None or not (period.is_quarter or period.is_year):
         return (0, 0)
-    return (int(match.group(2)), int(match.group(1) or 5))
+    return (period.fiscal_year, period.quarter or 5)
 
 
 def after_its_report(fact: dict[str, Any], item: dict[str, Any] | None) -> bool:
@@ -202,9 +203,9 @@ def _own_period(item: dict[str, Any]) -> tuple[int | None, int | None]:
     """(fiscal year, quarter) of the report a chunk belongs to, from its fields or its label."""
     year, quarter = item.get("fiscal_year"), item.get("fiscal_quarter")
     if year is None:
-        match = re.fullmatch(r"(?:Q([1-4]) )?FY(\d{4})", item.get("period_label") or "")
-        if match:
-            year, quarter = int(match.group(2)), int(match.group(1)) if match.group(1) else None
+        period = FiscalPeriod.from_label(item.get("period_label"))
+        if period is not None and (period.is_quarter or period.is_year):
+            year, quarter = period.key
     return year, quarter
 
 
@@ -261,7 +262,9 @@ def _table_fact(
 ) -> dict[str, Any]:
     return {
         "ticker": item.get("ticker") or "",
-        "period": f"FY{target.fiscal_year}" if prior or target.duration == "year" else item["period_label"],
+        "period": FiscalPeriod.year(target.fiscal_year).label
+        if prior or target.duration == "year"
+        else item["period_label"],
         "metric": metric[:80],
         "value": float(cell.value),
         "unit": _legacy_unit(cell.unit, cell.scale),

@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from finagent.finance.dates import MONTH_NAME_PATTERN, month_of
+from finagent.finance.periods.period import period_label
 from finagent.finance.words import SCALE_WORDS
 
 _YEAR = r"(?:19|20)\d\d"
@@ -101,7 +102,7 @@ def _year(text: str) -> int:
 
 
 def _fiscal_label(quarter: str | None, year: int) -> str:
-    return f"Q{quarter} FY{year}" if quarter else f"FY{year}"
+    return period_label(year, int(quarter) if quarter else None)
 
 
 def _date_figure(match: re.Match[str]) -> WrittenFigure | None:

@@ -7,10 +7,12 @@ store lacks them, so this is plain deterministic code with tests, never a model'
 
 Two steps: ``parse_time_phrases`` turns the question into company-independent ``TimeSpec``\\ s;
 ``resolve_periods`` turns specs into ``TargetPeriod``\\ s for one company, using its
-``CompanyCalendar`` (``finance.fiscal``) and the ``AvailablePeriod`` inventory the store reports
+``CompanyCalendar`` (``calendar``) and the ``AvailablePeriod`` inventory the store reports
 (``db.periods``).
 
-Modules: ``spec`` (TimeSpec, inventory records, month arithmetic), ``rules`` (the phrase rules),
+Modules: ``period`` (``FiscalPeriod``: a fiscal year and a span of it, and its label),
+``calendar`` (``FiscalCalendar``: dates <-> fiscal periods),
+``spec`` (TimeSpec, inventory records, month arithmetic), ``rules`` (the phrase rules),
 ``grammar`` (phrases → specs), ``inventory`` (the store's periods, indexed) and ``resolve`` (the
 resolver).
 
@@ -53,6 +55,8 @@ Rules for the ambiguous cases:
   a filing's comparative columns must not add periods the store has no document for.
 """
 
+from finagent.finance.periods.calendar import CompanyCalendar, FiscalCalendar
+from finagent.finance.periods.earlier import nearest_earlier_report
 from finagent.finance.periods.grammar import (
     DATED_DOCUMENT_DAYS,
     PERIOD_EXAMPLES,
@@ -67,7 +71,8 @@ from finagent.finance.periods.grammar import (
     undated_document,
 )
 from finagent.finance.periods.inventory import PeriodResolution, TargetPeriod
-from finagent.finance.periods.resolve import nearest_earlier_report, resolve_periods
+from finagent.finance.periods.period import FiscalPeriod, Span, period_label
+from finagent.finance.periods.resolve import resolve_periods
 from finagent.finance.periods.spec import FACTS_KIND, AvailablePeriod, TimeSpec
 
 __all__ = [
@@ -75,8 +80,12 @@ __all__ = [
     "FACTS_KIND",
     "PERIOD_EXAMPLES",
     "AvailablePeriod",
+    "CompanyCalendar",
     "DatedDocument",
+    "FiscalCalendar",
+    "FiscalPeriod",
     "PeriodResolution",
+    "Span",
     "TargetPeriod",
     "TimeSpec",
     "dated_documents",
@@ -84,6 +93,7 @@ __all__ = [
     "named_kinds",
     "nearest_earlier_report",
     "parse_time_phrases",
+    "period_label",
     "period_problem",
     "preferred_granularity",
     "resolve_periods",

@@ -9,11 +9,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 from typing import cast
 
-from finagent.finance.fiscal import (
-    CompanyCalendar,
-    last_quarter_end_before,
-    quarter_label,
-)
+from finagent.finance.periods.calendar import CompanyCalendar, last_quarter_end_before
 from finagent.finance.periods.grammar import AROUND_DAYS, TWELVE_MONTHS
 from finagent.finance.periods.inventory import (
     Inventory,
@@ -23,12 +19,11 @@ from finagent.finance.periods.inventory import (
     months_name,
     period_order,
 )
+from finagent.finance.periods.period import period_label
 from finagent.finance.periods.rules import FISCAL_WORD
 from finagent.finance.periods.spec import (
-    ANNUAL_KINDS,
     FACTS_KIND,
     FILING_KINDS,
-    QUARTER_KINDS,
     REPORT_LAG_DAYS,
     AvailablePeriod,
     Key,
@@ -60,7 +55,7 @@ class _Resolver:
             self.warnings.append(message)
 
     def label(self, key: Key) -> str:
-        return quarter_label(key[0], key[1])
+        return period_label(key[0], key[1])
 
     def nominal_end(self, key: Key) -> date:
         return self.cal.quarter_end(key[0], key[1] or 4)
@@ -81,7 +76,7 @@ class _Resolver:
         anchor = self.calendar_quarter()
         self.warn(
             f"no quarterly documents for {self.ticker} in the store; counting back from "
-            f"{quarter_label(*anchor)}, the last fiscal quarter ended before {self.today.isoformat()}"
+            f"{period_label(*anchor)}, the last fiscal quarter ended before {self.today.isoformat()}"
         )
         return anchor
 
@@ -96,8 +91,8 @@ class _Resolver:
         year, q = self.calendar_quarter()
         anchor = year if q == 4 else year - 1
         self.warn(
-            f"no documents for {self.ticker} in the store; using FY{anchor}, the last fiscal year "
-            f"ended before {self.today.isoformat()}"
+            f"no documents for {self.ticker} in the store; using {period_label(anchor, None)}, the last "
+            f"fiscal year ended before {self.today.isoformat()}"
         )
         return anchor
 
@@ -185,14 +180,15 @@ class _Resolver:
         if annual:
             year = self.cal.period_of(date(last.year, last.month, 15))[0]
             self.warn(
-                f"no fiscal year of {self.ticker} ends {span}; using FY{year}, which contains {last_month}"
+                f"no fiscal year of {self.ticker} ends {span}; using {period_label(year, None)}, "
+                f"which contains {last_month}"
             )
             return [((year, None), False)]
         for ahead in range(3):  # no quarter ends inside: take the quarter containing the range
             month = from_month_index(month_index(last) + ahead)
             if (month.month - self.cal.fye_month) % 3 == 0:
                 key = self.cal.period_of(date(month.year, month.month, 15))
-                label = quarter_label(*key)
+                label = period_label(*key)
                 self.warn(f"no fiscal quarter of {self.ticker} ends {span}; using {label}, which contains it")
                 return [(key, False)]
         return []
@@ -325,8 +321,8 @@ class _Resolver:
             if calendar is None or calendar == named or not self.inv.documented(calendar):
                 return [(named, False)]
             self.warn(
-                f"'{spec.text}' read as {self.ticker} fiscal {quarter_label(*named)}; the quarter closest to "
-                f"calendar Q{spec.quarter} {spec.year} is {quarter_label(*calendar)}, searched too"
+                f"'{spec.text}' read as {self.ticker} fiscal {period_label(*named)}; the quarter closest to "
+                f"calendar Q{spec.quarter} {spec.year} is {period_label(*calendar)}, searched too"
             )
             return [(named, False), (calendar, True)]
         if spec.kind == "year_range" and spec.start_year is not None and spec.end_year is not None:
@@ -402,11 +398,11 @@ class _Resolver:
             if quarters:
                 labels = ", ".join(self.label(k) for k in quarters)
                 self.warn(
-                    f"no 10-K for {self.ticker} FY{year} in the store; "
+                    f"no 10-K for {self.ticker} {self.label((year, None))} in the store; "
                     f"using its quarterly documents ({labels})"
                 )
                 return [self.target(k) for k in quarters]
-            self.warn(f"no 10-K for {self.ticker} FY{year} in the store{self.only(key)}")
+            self.warn(f"no 10-K for {self.ticker} {self.label((year, None))} in the store{self.only(key)}")
             return [self.target(key)]
         targets = [self.target(key)]
         if self.inv.has_quarter_document(year, quarter):
@@ -414,7 +410,7 @@ class _Resolver:
         if quarter == 4 and self.inv.has_annual_document(year):
             self.warn(
                 f"no Q4-specific document for {self.ticker} {self.label(key)} in the store; "
-                f"Q4 is reported in the FY{year} 10-K, which is targeted too"
+                f"Q4 is reported in the {self.label((year, None))} 10-K, which is targeted too"
             )
             self.companions.add((year, None))
             return [*targets, self.target((year, None))]
@@ -423,7 +419,7 @@ class _Resolver:
         if quarter == 4 and self.inv.has_annual(year):
             self.warn(
                 f"no Q4-specific document for {self.ticker} {self.label(key)} in the store; "
-                f"its FY{year} figures are targeted too"
+                f"its {self.label((year, None))} figures are targeted too"
             )
             self.companions.add((year, None))
             return [*targets, self.target((year, None))]
@@ -468,22 +464,35 @@ def resolve_periods(
         resolver.warn(
             f"no {' or '.join(sorted(kinds))} of {calendar.ticker} in the store; using what it holds"
         )
+    keys = _requested(resolver, specs, cast(Prefer, prefer), max(1, max_quarters))
+    return _targeted(resolver, keys, max(1, max_quarters))
+
+
+def _requested(resolver: _Resolver, specs: Sequence[TimeSpec], prefer: Prefer, limit: int) -> list[Key]:
+    """The periods the specs name, chronological: generated ones not ended yet dropped, at most
+    ``limit`` of the most recent kept (both warned about)."""
     requested: dict[Key, bool] = {}
     for spec in specs or [TimeSpec.latest()]:
-        for key, generated in resolver.expand(spec, cast(Prefer, prefer)):
+        for key, generated in resolver.expand(spec, prefer):
             requested[key] = requested.get(key, True) and generated  # explicit beats generated
     future = [k for k, generated in requested.items() if generated and resolver.not_ended(k)]
     if future:
         labels = ", ".join(resolver.label(k) for k in sorted(future, key=period_order))
-        resolver.warn(f"{calendar.ticker}: skipped periods not ended by {today.isoformat()}: {labels}")
+        resolver.warn(
+            f"{resolver.ticker}: skipped periods not ended by {resolver.today.isoformat()}: {labels}"
+        )
     keys = sorted((k for k in requested if k not in future), key=period_order)
-    limit = max(1, max_quarters)
     if len(keys) > limit:
         resolver.warn(
-            f"{calendar.ticker}: {len(keys)} periods requested; keeping the most recent {limit} "
+            f"{resolver.ticker}: {len(keys)} periods requested; keeping the most recent {limit} "
             f"({resolver.label(keys[-limit])} to {resolver.label(keys[-1])})"
         )
         keys = keys[-limit:]
+    return keys
+
+
+def _targeted(resolver: _Resolver, keys: list[Key], limit: int) -> PeriodResolution:
+    """The stored targets of the requested periods, companions (a Q4's 10-K) marked as such."""
     targets: dict[Key, TargetPeriod] = {}
     primary: set[Key] = set()
     for key in keys:
@@ -498,34 +507,9 @@ def resolve_periods(
         # A FY without a 10-K may have expanded into its quarters: trim again, companions ride along.
         first = counted[-limit]
         resolver.warn(
-            f"{calendar.ticker}: {len(counted)} periods to search; keeping the most recent {limit} "
+            f"{resolver.ticker}: {len(counted)} periods to search; keeping the most recent {limit} "
             f"({resolver.label(first)} to {resolver.label(counted[-1])})"
         )
         ordered_keys = ordered_keys[ordered_keys.index(first) :]
     periods = [targets[k] if k in primary else replace(targets[k], companion=True) for k in ordered_keys]
     return PeriodResolution(periods=periods, warnings=resolver.warnings)
-
-
-def nearest_earlier_report(
-    periods: Sequence[TargetPeriod], available: Sequence[AvailablePeriod], kinds: frozenset[str] = frozenset()
-) -> TimeSpec | None:
-    """The newest stored report older than the requested periods, when none of them is stored.
-
-    "What is Boeing forecasting for FY2023?" is answered by the FY2022 10-K when the store has no
-    FY2023 documents; the caller says so in a warning.
-    """
-    if not periods or any(p.available for p in periods):
-        return None
-    newest = max(periods, key=lambda p: period_order((p.fiscal_year, p.fiscal_quarter)))
-    annual = newest.fiscal_quarter is None
-    reports = (ANNUAL_KINDS if annual else QUARTER_KINDS) & (kinds or ANNUAL_KINDS | QUARTER_KINDS)
-    keys = [
-        (row.fiscal_year, None if annual else row.fiscal_quarter)
-        for row in available
-        if row.kind in reports and (row.fiscal_quarter is None) == annual
-    ]
-    older = [k for k in keys if period_order(k) < period_order((newest.fiscal_year, newest.fiscal_quarter))]
-    if not older:
-        return None
-    year, quarter = max(older, key=period_order)
-    return TimeSpec.fiscal_year(year) if quarter is None else TimeSpec.fiscal_quarter(year, quarter)
