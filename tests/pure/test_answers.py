@@ -603,7 +603,7 @@ def test_a_margin_says_how_it_is_computed_and_only_a_fourth_quarter_is_derived_f
 
 
 def test_a_copied_amount_takes_the_scale_its_text_prints_or_none() -> None:
-    from finagent.agent.answer.figures import printed_scale
+    from finagent.agent.answer.choose import printed_scale
 
     assert printed_scale(43875, "Net income for the quarter was $43,875 thousand, up from last year.") == 3
     assert printed_scale(81797, "Total net sales were $81,797 million [sic].") == 6

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
 from typing import Any, cast
 
+from finagent.agent.answer.choose import Read, read_figures
 from finagent.agent.answer.draft import Composed, Drafted, Writer, basis, draft
-from finagent.agent.answer.parts import parts_opening, parts_passages
+from finagent.agent.answer.parts import parts_opening
+from finagent.agent.answer.passages import parts_wanted
 from finagent.agent.answer.quotes import QUOTED_LEAD, event_report, quoted_answer, source_phrase
 from finagent.agent.answer.statements import Facts, opening
 from finagent.agent.answer.wording import name
@@ -23,11 +24,9 @@ from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
     WRITER_TOKENS,
-    budgeted_evidence,
     citable,
     cite_passages,
     drop_unknown_citations,
-    favour_discussion,
     format_tool_items,
     not_available,
     resolve_citations,
@@ -42,42 +41,21 @@ from finagent.agent.evidence import (
     query_terms,
     subject_note,
 )
-from finagent.agent.planning import NARRATIVE_WORDS, about_an_event_filing
+from finagent.agent.planning import about_an_event_filing
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
-from finagent.agent.schemas import Facts as ExtractedFacts
-from finagent.agent.schemas import facts_schema
-from finagent.agent.state import Analysis, State
+from finagent.agent.state import State
 from finagent.finance.asks import Ask
 from finagent.finance.compare import Comparisons
-from finagent.finance.figures.formulas import (
-    FORMULAS,
-    Formula,
-    LineItem,
-    compute_formulas,
-    formula_changes,
-    input_items,
-    mean_over_periods,
-    needs_prior,
-    read_line_items,
-    with_prior_years,
-    without_other_readings,
-)
 from finagent.finance.figures.matching import known_changes, known_facts, known_results
 from finagent.finance.figures.text import (
-    after_its_report,
     asked_line_facts,
-    compute_changes,
     describe_calculation,
-    deterministic_facts,
     figures_by_company,
     format_facts,
     format_value,
     labelled_by_passage,
-    sort_facts,
     summary_lines,
-    table_facts,
-    verify_facts,
 )
 from finagent.finance.figures.verdict import with_stated_yes_no
 from finagent.finance.figures.verify import (
@@ -101,23 +79,8 @@ from finagent.finance.support import (
 )
 from finagent.finance.tables.schedule import asked_schedule, scheduled_rows
 from finagent.finance.words import rise_is_better
-from finagent.llm.structured import structured_call
 
 LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
-
-
-@dataclass
-class Read:
-    """What was read from the passages before the model writes: items, figures and calculations."""
-
-    items: list[dict[str, Any]]
-    item_chars: int
-    facts: list[dict[str, Any]] = field(default_factory=list)
-    calculations: list[dict[str, Any]] = field(default_factory=list)
-    calls: list[dict[str, Any]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    rejected: int = 0  # figures the model copied that its cited passage does not hold
-    givens: list[str] = field(default_factory=list)  # figures the question itself gives (a share asked about)
 
 
 def about_best_match(state: State) -> tuple[State, str | None]:
@@ -154,185 +117,6 @@ def why_no_answer(drafted: Drafted, drivers: bool = False) -> str | None:
             return "none of its sentences is supported by the passages it cites"
         return "it wrote no prose (JSON or code)"
     return unanswered(drafted.prose, drivers)
-
-
-async def _extract(
-    items: list[dict[str, Any]],
-    tickers: list[str],
-    question: str,
-    phrases: list[str],
-    terms: list[str],
-    item_chars: int,
-    context: Context,
-    metrics: list[str] | None = None,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
-    """Model extraction of labelled figures from the given items, verified against their text."""
-    labels = sorted({i["period_label"] for i in items})
-    limit = min(
-        24, 2 * len(items) + 2, *([len(metrics) * len(labels) * max(1, len(tickers))] if metrics else [])
-    )
-    schema = facts_schema(tickers, labels, [i["label"] for i in items], limit=limit, metrics=metrics)
-    reply, calls = await structured_call(
-        get_resources().chat_model("extract", context),
-        render(
-            "extract",
-            question=question,
-            metrics=", ".join(phrases[:6]),
-            evidence=format_evidence(items, terms, item_chars),
-        ),
-        schema,
-        role="extract",
-        default=ExtractedFacts,
-    )
-    by_label = {i["label"]: i for i in items}
-    verified, rejected = verify_facts([f.model_dump() | {"method": "model"} for f in reply.facts], by_label)
-    return verified, [c.to_dict() for c in calls], len(rejected)
-
-
-async def _formula_inputs(
-    formulas: list[Formula], items: list[dict[str, Any]], read: Read, analysis: Analysis, context: Context
-) -> tuple[dict[tuple[str, str], dict[str, dict[str, Any]]], int]:
-    """Line items of the formulas per (ticker, period): statement rows first, then the model copies
-    the missing ones (constrained to those line items) from the same periods' evidence."""
-    wanted = input_items(formulas)
-    inputs = read_line_items(items, wanted, sorted(needs_prior(formulas)))
-    groups = {(i.get("ticker") or "", i["period_label"]) for i in items}
-    missing = {line.label for group in groups for line in _uncomputed_lines(formulas, inputs.get(group, {}))}
-    if not missing:
-        return with_prior_years(inputs), 0
-    by_label = {line.label: line for line in wanted}
-    extracted, calls, rejected = await _extract(
-        items,
-        list(analysis["tickers"]),
-        analysis["question"],
-        sorted(missing),
-        list(analysis.get("terms") or []),
-        read.item_chars,
-        context,
-        metrics=sorted(missing),
-    )
-    read.calls += calls
-    cited = {i["label"]: i for i in items}
-    for fact in extracted:
-        line = by_label.get(fact["metric"])
-        if line is None:
-            continue
-        if after_its_report(fact, cited.get(fact["source"])):
-            rejected += 1  # a copy for a later year than its report's is no reported figure
-            continue
-        group = inputs.setdefault((fact["ticker"], fact["period"]), {})
-        group.setdefault(line.name, fact | {"line_item": line.name})
-    return with_prior_years(inputs), rejected
-
-
-LINE_LIFT = 1.0
-
-
-def favour_line_items(evidence: list[dict[str, Any]], formulas: list[Formula]) -> list[dict[str, Any]]:
-    """Statement tables that state a formula's lines for their period rank first, one lift per line
-    they state: a table classified as a balance sheet that states none of them (Verizon's asset-backed
-    debt table) must not take the place of the one that states current assets and liabilities."""
-    wanted, prior = input_items(formulas), sorted(needs_prior(formulas))
-    lifted = []
-    for item in evidence:
-        read = read_line_items([item | {"label": ""}], wanted, prior)
-        lift = LINE_LIFT * sum(len(group) for group in read.values())
-        lifted.append({**item, "fused_score": float(item["fused_score"]) + lift} if lift else item)
-    return lifted
-
-
-def favour_asked_lines(
-    evidence: list[dict[str, Any]], asked: list[str], phrases: list[str], periods: list[str]
-) -> list[dict[str, Any]]:
-    """A table printing the line a "what was X for P" question names (``asked``: the plan's
-    value_line_words), in P's column, ranks first: the twelve-month reconciliation of a release that
-    states Amcor's FY2023 adjusted EBITDA must not be left out of the passages read for its
-    three-month twin."""
-    if not asked:
-        return evidence
-    return [
-        {**e, "fused_score": float(e["fused_score"]) + LINE_LIFT}
-        if asked_line_facts(asked, table_facts(e | {"label": ""}, phrases), periods)
-        else e
-        for e in evidence
-    ]
-
-
-def _uncomputed_lines(formulas: list[Formula], have: dict[str, Any]) -> list[LineItem]:
-    """The line items not read of each metric none of whose formulas can be computed from ``have``
-    (a capital-intensity judgement's capex, though the ratios shown beside it could be)."""
-    lines: list[LineItem] = []
-    for metric in dict.fromkeys(f.metric for f in formulas):
-        alternatives = [f for f in formulas if f.metric == metric]
-        if any(all(n in have for n in f.inputs) for f in alternatives):
-            continue
-        lines += [line for line in input_items(alternatives) if line.name not in have and line not in lines]
-    return lines
-
-
-def _merge_facts(facts: list[dict[str, Any]], more: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One figure per company, period, source and value: a year's line read for its own formula and
-    again as the next year's opening balance is listed once."""
-    merged: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for fact in [*facts, *more]:
-        merged.setdefault((fact["ticker"], fact["period"], fact["source"], fact["value"]), fact)
-    return list(merged.values())
-
-
-async def read_figures(state: State, context: Context, phrases: list[str]) -> Read:
-    """Figures of the passages: statement rows named by the search phrases, the question's formulas
-    (their line items), else the model's copies of what the tables do not state plainly."""
-    analysis = state["analysis"]
-    evidence = list(state.get("evidence") or [])
-    if analysis.get("narrative"):
-        evidence = favour_discussion(evidence, NARRATIVE_WORDS)
-    formulas = (
-        [FORMULAS[i] for i in analysis.get("formulas") or []] if context.ablations.use_calculator else []
-    )
-    if formulas:
-        evidence = favour_line_items(evidence, formulas)
-    elif not (analysis.get("narrative") or analysis.get("forecast") or analysis.get("drivers")):
-        periods = [str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")]
-        evidence = favour_asked_lines(
-            evidence, list(analysis.get("value_line_words") or []), phrases, periods
-        )
-    evidence = favour_parts_tables(state, evidence)
-    needed = list(analysis.get("statements") or []) if formulas else []
-    figures = bool(formulas) or Ask.from_dict(analysis.get("ask")).computed
-    items, item_chars, left_out = budgeted_evidence(evidence, context, needed, figures)
-    read = Read(items, item_chars, warnings=list(left_out))
-    filings = [i for i in items if i["kind"] != "news"]
-    read.facts = deterministic_facts(filings, phrases)
-    rejected = 0
-    if formulas:  # a computed metric: its line items are the figures wanted, the calculator does the rest
-        inputs, rejected = await _formula_inputs(formulas, filings, read, analysis, context)
-        read.facts = _merge_facts(
-            without_other_readings(read.facts, inputs),
-            [f for group in inputs.values() for f in group.values()],
-        )
-        read.calculations = compute_formulas(formulas, inputs)
-        if analysis.get("average"):
-            read.calculations += mean_over_periods(read.calculations)
-        read.calculations += formula_changes(read.calculations)
-    elif analysis.get("quantities", True) and analysis.get("tickers") and not analysis.get("revision"):
-        # The model copies figures only for named companies of a question that asks a quantity (not
-        # the size of a revision: code computes it from the passage that states both figures).
-        found = {(f["ticker"], f["period"]) for f in read.facts}
-        uncovered = [i for i in filings if (i.get("ticker") or "", i["period_label"]) not in found]
-        if uncovered:
-            terms = list(analysis.get("terms") or [])
-            extracted, calls, rejected = await _extract(
-                uncovered, analysis["tickers"], analysis["question"], phrases, terms, item_chars, context
-            )
-            read.facts += extracted
-            read.calls += calls
-    read.rejected = rejected
-    if rejected:
-        read.warnings.append(f"dropped {rejected} extracted figure(s) not written in the cited evidence")
-    read.facts = sort_facts(read.facts)
-    if context.ablations.use_calculator:
-        read.calculations += compute_changes(read.facts)
-    return read
 
 
 def reports_read(items: list[dict[str, Any]]) -> str:
@@ -518,37 +302,11 @@ def _weighed(metric: str, went_up: bool, ask: Ask) -> str:
     return f"{'improved' if better else 'worsened'}: it {verb}"
 
 
-def _parts_wanted(state: State) -> dict[str, list[tuple[int, int | None]]]:
-    """Each company's asked periods, as (fiscal year, quarter), whose parts are ranked."""
-    wanted: dict[str, list[tuple[int, int | None]]] = {}
-    for target in state.get("targets") or []:
-        if target.get("ticker") and target.get("fiscal_year") and not target.get("companion"):
-            wanted.setdefault(target["ticker"], []).append(
-                (target["fiscal_year"], target.get("fiscal_quarter"))
-            )
-    return wanted
-
-
-def favour_parts_tables(state: State, evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A table whose rows are the asked parts of the whole, adding up to it for the asked period,
-    ranks first: code ranks from it, so Best Buy's segment note (Domestic revenue by product category)
-    must not be left out of the passages read for the MD&A pages around it."""
-    ask = Ask.from_dict(state["analysis"].get("ask")).parts
-    if ask is None:
-        return evidence
-    calendars = state["analysis"].get("calendars") or {}
-    holding = parts_passages(ask, evidence, _parts_wanted(state), calendars)
-    return [
-        {**e, "fused_score": float(e["fused_score"]) + LINE_LIFT} if e["chunk_id"] in holding else e
-        for e in evidence
-    ]
-
-
 def _parts_opening(state: State, read: Read, ask: PartsAsk) -> str:
     """The parts ranking's sentences; their computed shares and changes join the calculations."""
     analysis = state["analysis"]
     found = parts_opening(
-        ask, read.items, _parts_wanted(state), analysis.get("calendars") or {}, analysis.get("names") or {}
+        ask, read.items, parts_wanted(state), analysis.get("calendars") or {}, analysis.get("names") or {}
     )
     if found is None:
         return ""

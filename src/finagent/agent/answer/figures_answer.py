@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from finagent.agent.answer.choose import Chosen, choose_cells
 from finagent.agent.answer.draft import Composed, Writer, basis, draft
-from finagent.agent.answer.figures import Chosen, asked_targets, choose_cells
+from finagent.agent.answer.figures import asked_targets
 from finagent.agent.answer.prose import fact_records, formula_lines
 from finagent.agent.answer.quotes import quoted_answer
 from finagent.agent.answer.statements import Facts, Opening, opening, primary_metric
