@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from finagent.agent.answer.compute import opening
 from finagent.agent.answer.draft import whole_sentences
-from finagent.agent.answer.statements import Facts, opening
+from finagent.agent.answer.statements import Facts
 from finagent.agent.answer.table import markdown_table
 from finagent.finance.asks import Ask, read_ask
 from finagent.finance.compare import Cell, Wanted, compare
@@ -65,7 +66,7 @@ def cell(
 def said(question: str, cells: list[Cell], tickers: list[str], metric: str = "revenue", **extra: Any) -> str:
     """The computed opening of ``question`` over ``cells`` (the question typed as analyze types it)."""
     mentions = {t: [question.find(NAMES[t][-1])] for t in tickers}
-    from finagent.agent.answer.figures_answer import wanted_for
+    from finagent.agent.answer.compute import wanted_for
 
     ask = read_ask(question, tickers, mentions, [metric], periods_named=True)
     analysis: Any = {"comparisons": Wanted.from_question(question).to_dict()}
@@ -178,7 +179,7 @@ def test_a_growth_ranking_table_is_in_growth_order() -> None:
     assert text.startswith("Ranked by revenue growth, highest first: Walmart"), text
     ask = read_ask(question, tickers, {"AAPL": [8], "WMT": [18]}, ["revenue"])
     analysis: Any = {"comparisons": Wanted.from_question(question).to_dict()}
-    from finagent.agent.answer.figures_answer import wanted_for
+    from finagent.agent.answer.compute import wanted_for
 
     table = markdown_table(years, compare(years, wanted_for(analysis, ask)), NAMES, ["revenue"], ask=ask)
     rows = [line.split(" | ")[0].strip("| ") for line in table.splitlines()[2:]]

@@ -147,7 +147,8 @@ def test_total_debt_and_its_change_from_microsoft_balance_sheets() -> None:
     assert describe_calculation(change) == "total debt change FY2022 -> FY2023: -5.1% (-$2,544 million)"
     assert moved["expression"] == "diff(47237.0, 49781.0)" and moved["unit"] == "USD millions"
     from finagent.agent.answer.choose import Read
-    from finagent.agent.answer.evidence_answer import _computed_lines, _opening
+    from finagent.agent.answer.compute import evidence_opening as _opening
+    from finagent.agent.answer.evidence_answer import _computed_lines
     from finagent.finance.asks import read_ask
 
     listed = _computed_lines([*levels, moved, change]).splitlines()
@@ -568,7 +569,7 @@ def test_lines_are_read_from_the_statement_under_its_own_title_before_a_notes_ta
 def test_the_figures_path_reads_an_averages_opening_balance_from_the_statements_prior_year_column() -> None:
     """J&J's FY2022 figures hold no FY2021 inventory: its turnover is 2.72 over the average inventory
     (the balance sheet's 2021 column), not 2.49 over the year-end one."""
-    from finagent.agent.answer.figures_answer import _opening_balances
+    from finagent.agent.answer.compute import _opening_balances
 
     sheet = _item(
         "Consolidated Balance Sheets (in millions)\nItem | 2022 | 2021\nInventories | 12,483 | 10,387\n"
@@ -635,7 +636,7 @@ def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_p
         "+3.4%",
     )
     from finagent.agent.answer.choose import Read
-    from finagent.agent.answer.evidence_answer import _ratio_change_opening
+    from finagent.agent.answer.compute import ratio_change_opening as _ratio_change_opening
 
     state: Any = {"analysis": {"comparisons": {"change": True}, "names": {"AMCR": ["AMCR", "Amcor"]}}}
     opening = _ratio_change_opening(state, Read([], 0, calculations=[*years, change]))

@@ -14,12 +14,10 @@ from collections.abc import Collection
 from typing import Any, cast
 
 from finagent.agent.answer.choose import Read, read_figures
+from finagent.agent.answer.compute import evidence_opening, parts_ranking
 from finagent.agent.answer.draft import Composed, Drafted, Writer, basis, draft
-from finagent.agent.answer.parts import parts_opening
-from finagent.agent.answer.passages import parts_wanted
-from finagent.agent.answer.quotes import QUOTED_LEAD, event_report, quoted_answer, source_phrase
-from finagent.agent.answer.statements import Facts, opening
-from finagent.agent.answer.wording import name
+from finagent.agent.answer.passages import years_asked
+from finagent.agent.answer.quotes import QUOTED_LEAD, event_report, quoted_answer
 from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
@@ -46,14 +44,11 @@ from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.finance.asks import Ask
-from finagent.finance.compare import Comparisons
 from finagent.finance.figures.matching import known_changes, known_facts, known_results
 from finagent.finance.figures.text import (
-    asked_line_facts,
     describe_calculation,
     figures_by_company,
     format_facts,
-    format_value,
     labelled_by_passage,
     summary_lines,
 )
@@ -69,16 +64,12 @@ from finagent.finance.figures.verify import (
     without_sentences_stating,
 )
 from finagent.finance.figures.written import numbers_in
-from finagent.finance.parts import PartsAsk
-from finagent.finance.revisions import asked_revision, revision_record, revisions
 from finagent.finance.support import (
     support_problem,
     unanswered,
     verdict_problem,
     yes_or_no_against_computed,
 )
-from finagent.finance.tables.schedule import asked_schedule, scheduled_rows
-from finagent.finance.words import rise_is_better
 
 LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
 
@@ -154,165 +145,6 @@ def period_scope(state: State, read: Read) -> PeriodScope:
         targets=targets,
         calendars={t: (int(v[0] or 12), int(v[1] or 0)) for t, v in calendars.items() if v and v[0]},
     )
-
-
-def years_asked(state: State) -> frozenset[str]:
-    """The fiscal years of the periods the question was resolved to ("2022" of "Q3 FY2022")."""
-    labels = [str(t.get("label") or "") for t in state.get("targets") or []]
-    return frozenset(y for label in labels for y in re.findall(r"(?:19|20)\d\d", label))
-
-
-def _opening(state: State, read: Read) -> str:
-    """The answer's computed first sentences: a ranking of the parts of a whole read from the tables,
-    or a yes/no the computed figures decide (a sign or a direction)."""
-    analysis = state["analysis"]
-    ask = Ask.from_dict(analysis.get("ask"))
-    if ask.parts is not None:
-        ranking = _parts_opening(state, read, ask.parts)
-        if ranking:
-            return ranking
-    if ask.kind != "direction":
-        return (
-            _revision_opening(state, read)
-            or _schedule_opening(state, read)
-            or _ratio_change_opening(state, read)
-            or _asked_line_opening(state, read)
-        )
-    facts = Facts(
-        ask=ask,
-        metric=ask.metric or "",
-        cells=[],
-        comparisons=Comparisons(calculations=[c for c in read.calculations if c.get("kind") != "formula"]),
-        names=analysis.get("names") or {},
-        formulas=[c for c in read.calculations if c.get("kind") == "formula"],
-    )
-    said = opening(facts)
-    return said.text if said.text.startswith(("Yes (", "No (")) else ""
-
-
-def _revision_opening(state: State, read: Read) -> str:
-    """ "PepsiCo raised its core constant currency EPS growth guidance by 1 percentage point, to 9
-    percent from 8 percent [ER2]." for a question asking by how much a report revised a figure, from
-    the passage of the asked period that states both (code subtracts; the model stated both and left
-    the reader to)."""
-    analysis = state["analysis"]
-    if not analysis.get("revision"):
-        return ""
-    periods = {str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")}
-    for item in read.items:
-        if periods and item.get("period_label") not in periods:
-            continue
-        revision = asked_revision(revisions(str(item.get("text") or "")), analysis.get("terms") or [])
-        ticker, label = item.get("ticker") or "", item["label"]
-        record = (
-            revision_record(revision, ticker, item.get("period_label") or "", label) if revision else None
-        )
-        if revision is None or record is None:
-            continue
-        read.calculations.append(record)
-        verb = "raised" if record["result"] > 0 else "lowered"
-        return (
-            f"{name(ticker, analysis.get('names') or {})} {verb} its {revision.what} guidance by "
-            f"{record['result_text'][1:]}, to {revision.new.text} from {revision.old.text} [{label}]."
-        )
-    return ""
-
-
-def _schedule_opening(state: State, read: Read) -> str:
-    """ "Verizon's 10-K for FY2021 [10K1] gives for 2024, in its table “The benefit payments to retirees
-    are expected to be paid as follows”: Pension Benefits $1,097 million; Health Care and Life $862
-    million." for a forecast of a year the named report schedules, read by that year's row (the model
-    could not tell the row from its neighbours in a flattened table)."""
-    analysis = state["analysis"]
-    if not analysis.get("ahead_years"):
-        return ""
-    year = analysis["ahead_years"][0]
-    periods = {str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")}
-    found = [
-        (row, item)
-        for item in read.items
-        if item.get("period_label") in periods and item.get("kind") != "news"
-        for row in scheduled_rows(str(item.get("text") or ""), year)
-    ]
-    row = asked_schedule([r for r, _ in found], analysis.get("terms") or [])
-    if row is None:
-        return ""
-    item = next(i for r, i in found if r is row)
-    table = f", in its table “{row.title}”" if row.title else ""
-    source = source_phrase(item, analysis.get("names") or {})
-    return f"{source} [{item['label']}] gives for {year}{table}: {row.reads()}."
-
-
-def _asked_line_opening(state: State, read: Read) -> str:
-    """ "Amcor's Adjusted EBITDA in FY2023 was $2,018 million [ER1]." for a question asking the value
-    of a line a table of the passages prints for the asked period, read by code, not copied by the
-    model (which took the release's "Adjusted EBIT of $1,608 million" for it)."""
-    analysis = state["analysis"]
-    if analysis.get("narrative") or analysis.get("forecast") or analysis.get("drivers"):
-        return ""
-    periods = [str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")]
-    found = asked_line_facts(analysis.get("value_line_words") or [], read.facts, periods)
-    names = analysis.get("names") or {}
-    return " ".join(
-        f"{name(f['ticker'], names)}'s {_in_a_sentence(f['metric'])} in {f['period']} was "
-        f"{format_value(f['value'], f.get('unit'))} [{f['source']}]."
-        for f in found
-    )
-
-
-def _in_a_sentence(label: str) -> str:
-    """A row's label inside a sentence: "Total net sales" -> "total net sales"; "EBITDA" stays."""
-    return label[:1].lower() + label[1:] if label[1:2].islower() else label
-
-
-def _ratio_change_opening(state: State, read: Read) -> str:
-    """ "Amcor's quick ratio rose from 0.67 in FY2022 to 0.69 in FY2023, +3.4% (computed: ...)." for a
-    question asking how a computed ratio changed ("improved or declined"), which asks no yes or no."""
-    analysis = state["analysis"]
-    wanted = analysis.get("comparisons") or {}
-    if not (wanted.get("change") or wanted.get("yoy")):
-        return ""
-    formulas = [c for c in read.calculations if c.get("kind") == "formula"]
-    levels = {(c["ticker"], c["metric"], c["period"]): c for c in formulas}
-    sentences = []
-    for change in (c for c in read.calculations if "from_period" in c):  # a formula's, by its levels
-        old = levels.get((change["ticker"], change["metric"], change["from_period"]))
-        new = levels.get((change["ticker"], change["metric"], change["to_period"]))
-        if old is None or new is None or change["result"] == 0:
-            continue
-        verb = _weighed(change["metric"], change["result"] > 0, Ask.from_dict(analysis.get("ask")))
-        sentences.append(
-            f"{name(change['ticker'], analysis.get('names') or {})}'s {change['metric']} {verb} from "
-            f"{old['result_text']} in {old['period']} to {new['result_text']} in {new['period']}, "
-            f"{change['result_text']} (computed: {change['expression']}) [{', '.join(change['sources'])}]."
-        )
-    return " ".join(sentences)
-
-
-_WEIGHS = frozenset({"impro", "deter", "worse", "weake", "stren"})
-
-
-def _weighed(metric: str, went_up: bool, ask: Ask) -> str:
-    """ "improved: it rose" when the question weighs the change as better or worse ("has the quick
-    ratio improved or declined?"): a rise is better unless the line is a cost, a debt or days."""
-    verb = "rose" if went_up else "fell"
-    if not _WEIGHS & set(ask.about):
-        return verb
-    better = went_up == rise_is_better(metric)
-    return f"{'improved' if better else 'worsened'}: it {verb}"
-
-
-def _parts_opening(state: State, read: Read, ask: PartsAsk) -> str:
-    """The parts ranking's sentences; their computed shares and changes join the calculations."""
-    analysis = state["analysis"]
-    found = parts_opening(
-        ask, read.items, parts_wanted(state), analysis.get("calendars") or {}, analysis.get("names") or {}
-    )
-    if found is None:
-        return ""
-    read.calculations += found.calculations
-    read.givens += [found.givens] if found.givens else []
-    return found.text
 
 
 def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context: Context, first: str) -> Any:
@@ -534,7 +366,7 @@ def _computed_ranking(state: State, context: Context) -> dict[str, Any] | None:
     # no model reads the passages, so every one found is searched for the table, best first
     evidence = sorted(state.get("evidence") or [], key=lambda e: -float(e.get("fused_score") or 0.0))
     read = Read(assign_labels(evidence), 0)
-    answer = _parts_opening(state, read, parts)
+    answer = parts_ranking(state, read, parts)
     if not answer:
         return None
     tools = tool_items(list(state.get("tool_results") or []))
@@ -581,7 +413,9 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         warnings="; ".join(notes) or "none",
         max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
     )
-    first = _opening(state, read) if context.ablations.use_calculator else ""  # may add computed results
+    first = (
+        evidence_opening(state, read) if context.ablations.use_calculator else ""
+    )  # may add computed results
     if not first and about_an_event_filing(analysis):  # what the 8-K reports: its own Items first
         first = event_report(read.items, analysis.get("names") or {})
     verify = _verifier(state, read, tools)

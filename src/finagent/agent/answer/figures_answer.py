@@ -10,17 +10,13 @@ and its sentences go through the one draft loop (``draft``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from finagent.agent.answer.choose import Chosen, choose_cells
+from finagent.agent.answer.compute import Computed, compute
 from finagent.agent.answer.draft import Composed, Writer, basis, draft
 from finagent.agent.answer.figures import asked_targets
-from finagent.agent.answer.prose import fact_records, formula_lines
+from finagent.agent.answer.prose import fact_records
 from finagent.agent.answer.quotes import quoted_answer
-from finagent.agent.answer.statements import Facts, Opening, opening, primary_metric
-from finagent.agent.answer.table import markdown_table
 from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
@@ -38,20 +34,7 @@ from finagent.agent.planning import NARRATIVE_WORDS
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.state import Analysis, State
-from finagent.finance.asks import Ask
-from finagent.finance.compare import Cell, Comparisons, Wanted, compare, scale_unit
-from finagent.finance.figures.formulas import (
-    FORMULAS,
-    LINE_ITEMS,
-    PRIOR,
-    Formula,
-    compute_formulas,
-    line_of_metric,
-    mean_over_periods,
-    needs_prior,
-    read_line_items,
-    with_prior_years,
-)
+from finagent.finance.compare import Cell
 from finagent.finance.figures.verify import (
     UNSUPPORTED,
     PeriodScope,
@@ -59,148 +42,12 @@ from finagent.finance.figures.verify import (
     flag_unsupported,
     verify_answer,
 )
-from finagent.finance.history import History
 from finagent.finance.support import (
     support_problem,
     unanswered,
     yes_or_no_against_computed,
 )
-from finagent.finance.words import UNIT_SCALES, parts_named
-
-
-@dataclass
-class Computed:
-    """Everything code says before the model writes: the chosen figures, the comparisons, the opening
-    sentences, the table and the calculations they rest on."""
-
-    chosen: Chosen
-    comparisons: Comparisons
-    opening: Opening
-    head: str
-    calculations: list[dict[str, Any]]
-
-
-def wanted_for(analysis: Analysis, ask: Ask) -> Wanted:
-    """The comparisons to compute: those the question's words ask for and those its ask needs."""
-    words = dict(analysis.get("comparisons") or {})
-    change = ask.change
-    history = History.from_dict(analysis.get("long_history"))
-    # A long history is read earliest against latest: its change, and its CAGR over fiscal years.
-    span = history is not None and history.test is None
-    return Wanted(
-        yoy=(bool(words.get("yoy")) or change == "yoy") and not span,
-        qoq=bool(words.get("qoq")) or change == "qoq",
-        change=bool(words.get("change")) or change in ("change", "trend") or ask.kind == "direction" or span,
-        cagr=bool(words.get("cagr"))
-        or change == "cagr"
-        or (span and history is not None and history.unit == "year"),
-        rank=bool(words.get("rank")) or ask.kind in ("ranking", "comparison"),
-        difference=bool(words.get("difference")),
-    )
-
-
-def formula_results(
-    analysis: Analysis, cells: list[Cell], items: Sequence[dict[str, Any]] = ()
-) -> list[dict[str, Any]]:
-    """The question's own computed metrics (beyond margins and free cash flow) over the cells; an
-    average's opening balance, when no cell is of the previous year, is read from the previous-year
-    column of the statements among ``items``."""
-    formulas = [FORMULAS[i] for i in analysis.get("formulas") or [] if 0 <= i < len(FORMULAS)]
-    if not formulas:
-        return []
-    inputs: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
-    for cell in cells:
-        line = line_of_metric(cell.metric)
-        if line is not None:
-            unit = scale_unit(cell.scale) if cell.unit == "USD" else cell.unit
-            source = cell.sources[0] if cell.sources else ""
-            inputs.setdefault((cell.ticker, cell.period), {}).setdefault(
-                line, {"value": float(cell.shown), "unit": unit, "source": source}
-            )
-    inputs = with_prior_years(inputs)
-    _opening_balances(inputs, formulas, items)
-    results = compute_formulas(formulas, inputs)
-    if analysis.get("average"):
-        results += mean_over_periods(results)
-    computed = analysis.get("computed") or []
-    # margins and free cash flow are compare()'s already: only their multi-year mean is new here
-    return [
-        r
-        for r in results
-        if r["metric"].startswith("average ") or r["metric"].replace(" ", "_") not in computed
-    ]
-
-
-def _opening_balances(
-    inputs: dict[tuple[str, str], dict[str, dict[str, Any]]],
-    formulas: Sequence[Formula],
-    items: Sequence[dict[str, Any]],
-) -> None:
-    """Fill each year's missing ``<line>_prior`` from its statements' previous-year column, so
-    J&J's FY2022 inventory turnover averages FY2021's inventory in, as the textbook does."""
-    prior = sorted(needs_prior(formulas))
-    if not prior:
-        return
-    filings = [i for i in items if i.get("chunk_id") is not None and i.get("kind") != "news"]
-    stated = read_line_items(filings, [LINE_ITEMS[name] for name in prior], prior)
-    for key, values in inputs.items():
-        for name, fact in stated.get(key, {}).items():
-            if name.endswith(PRIOR):
-                values.setdefault(name, {k: fact[k] for k in ("value", "unit", "source")})
-
-
-async def compute(state: State, context: Context) -> Computed:
-    """The figures, comparisons, opening sentences and table of a figure question."""
-    analysis = state["analysis"]
-    ask = Ask.from_dict(analysis.get("ask"))
-    metrics = list(analysis.get("metrics") or [])
-    chosen = await choose_cells(
-        list(state.get("figures") or []),
-        list(state.get("evidence") or []),
-        list(state.get("targets") or []),
-        metrics,
-        analysis.get("calendars") or {},
-        context,
-        analysis["question"],
-        list(analysis.get("terms") or []),
-        extract=not analysis.get("long_history"),
-    )
-    computed_metrics = list(analysis.get("computed") or [])
-    comparisons = compare(chosen.cells, wanted_for(analysis, ask), computed_metrics)
-    formulas = (
-        formula_results(analysis, [*chosen.cells, *comparisons.cells], chosen.items)
-        if context.ablations.use_calculator
-        else []
-    )
-    comparisons.calculations += formulas
-    names = analysis.get("names") or {}
-    facts = Facts(
-        ask=ask,
-        metric=primary_metric(ask, computed_metrics, metrics),
-        cells=[*chosen.cells, *comparisons.cells],
-        comparisons=comparisons,
-        names=names,
-        figures=list(state.get("figures") or []),
-        gaps=chosen.gaps,
-        formulas=formulas,
-        labels={i["chunk_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is not None},
-        document_labels={i["document_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is None},
-        history=History.from_dict(analysis.get("long_history")),
-        parts=parts_named(list(analysis.get("lines") or []), names),
-    )
-    said = opening(facts) if context.ablations.use_calculator else Opening()
-    table = markdown_table(chosen.cells, comparisons, names, metrics, chosen.gaps, ask)
-    if formulas:
-        table += "\n\n" + formula_lines(formulas, names)
-    head = "\n\n".join(p for p in (said.text, table) if p)
-    calculations = [*chosen.derivations, *comparisons.calculations, *said.calculations]
-    return Computed(
-        chosen,
-        comparisons,
-        said,
-        head,
-        calculations if context.ablations.use_calculator else chosen.derivations,
-    )
+from finagent.finance.words import UNIT_SCALES
 
 
 def _scope(state: State, computed: Computed) -> PeriodScope:

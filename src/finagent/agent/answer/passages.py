@@ -4,6 +4,7 @@ of passages the writer reads does not leave it out."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from finagent.agent.answer.parts import parts_passages
@@ -77,3 +78,9 @@ def favour_parts_tables(state: State, evidence: list[dict[str, Any]]) -> list[di
         {**e, "fused_score": float(e["fused_score"]) + LINE_LIFT} if e["chunk_id"] in holding else e
         for e in evidence
     ]
+
+
+def years_asked(state: State) -> frozenset[str]:
+    """The fiscal years of the periods the question was resolved to ("2022" of "Q3 FY2022")."""
+    labels = [str(t.get("label") or "") for t in state.get("targets") or []]
+    return frozenset(y for label in labels for y in re.findall(r"(?:19|20)\d\d", label))
