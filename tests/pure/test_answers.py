@@ -613,7 +613,7 @@ def test_a_copied_amount_takes_the_scale_its_text_prints_or_none() -> None:
 
 
 def test_the_models_copy_of_the_computed_opening_and_table_is_dropped() -> None:
-    from finagent.agent.answer.figures_answer import without_echo
+    from finagent.agent.answer.write import without_echo
 
     opening = "No (computed from the figures: Adobe's operating margin fell by 2.1 percentage points [10K1])."
     table = "| Company | Period | Operating margin |\n|---|---|---|\n| Adobe (ADBE) | FY2022 | 34.6% [10K1] |"

@@ -148,7 +148,7 @@ def test_total_debt_and_its_change_from_microsoft_balance_sheets() -> None:
     assert moved["expression"] == "diff(47237.0, 49781.0)" and moved["unit"] == "USD millions"
     from finagent.agent.answer.choose import Read
     from finagent.agent.answer.compute import evidence_opening as _opening
-    from finagent.agent.answer.evidence_answer import _computed_lines
+    from finagent.agent.answer.listing import computed_lines as _computed_lines
     from finagent.finance.asks import read_ask
 
     listed = _computed_lines([*levels, moved, change]).splitlines()
@@ -611,7 +611,7 @@ def test_a_line_printed_only_as_its_parts_is_their_sum_labelled_so() -> None:
 def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_prose_does_not() -> None:
     """AMCOR's quick ratio rose from 0.67 to 0.69, "a 3.4% jump": code states it, and when none of the
     model's sentences stands, the computed lines lead the quoted passages instead of vanishing."""
-    from finagent.agent.answer.evidence_answer import _computed_lines
+    from finagent.agent.answer.listing import computed_lines as _computed_lines
 
     def quick(period: str, result: float, text: str) -> dict[str, Any]:
         return {
@@ -663,8 +663,8 @@ def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_p
 def test_a_ratio_computed_for_its_year_is_not_taken_for_an_equal_cell_of_another_year() -> None:
     """Verizon's cash-and-receivables quick ratio for FY2022 is 0.54; a FY2021 cell of another table
     also reads 0.54. The computed ratio is the figure of its year, not "the wrong period"."""
+    from finagent.agent.answer.check import period_scope
     from finagent.agent.answer.choose import Read
-    from finagent.agent.answer.evidence_answer import period_scope
     from finagent.finance.figures.verify import verify_answer
 
     sheet = _item(

@@ -13,10 +13,10 @@ cites before anyone sees it.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from finagent.agent.answer.columns import in_its_column, table_figures
 from finagent.agent.answer.figures import (
@@ -28,7 +28,11 @@ from finagent.agent.answer.figures import (
     iso_date,
     parts_told,
 )
-from finagent.agent.answer.passages import favour_asked_lines, favour_line_items, favour_parts_tables
+from finagent.agent.answer.passages import (
+    favour_asked_lines,
+    favour_line_items,
+    favour_parts_tables,
+)
 from finagent.agent.answer.wording import display_scale
 from finagent.agent.answer.writing import (
     budgeted_evidence,
@@ -36,6 +40,7 @@ from finagent.agent.answer.writing import (
 )
 from finagent.agent.context import Context
 from finagent.agent.evidence import (
+    best_match,
     format_evidence,
     query_terms,
 )
@@ -447,3 +452,25 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
     if context.ablations.use_calculator:
         read.calculations += compute_changes(read.facts)
     return read
+
+
+def best_matching(
+    state: State, held: Mapping[str, Collection[tuple[int, int | None]]] | None = None
+) -> str | None:
+    """The company a question naming none is about: the one whose filings matched it best. The one
+    pick of the subject: the choose_subject node weighs it by the periods the store holds (``held``),
+    so a figure question is asked again about that company; the evidence writer, answering a
+    question no node chose a company for, by the passages alone."""
+    evidence = list(state.get("evidence") or [])
+    return best_match(evidence, [dict(t) for t in state.get("targets") or []], held)
+
+
+def about_best_match(state: State) -> tuple[State, str | None]:
+    """A question naming no company is answered about the company whose filings matched it best
+    (returned, for the answer's note): the evidence of the others (searched across the store) is set
+    aside, so the answer does not mix one company's cash with another's."""
+    subject = best_matching(state)
+    if subject is None:
+        return state, None
+    kept = [e for e in state.get("evidence") or [] if e.get("ticker") == subject]
+    return cast(State, {**state, "evidence": kept}), subject

@@ -11,7 +11,7 @@ decides through ``opening``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from finagent.agent.answer.choose import Chosen, Read, choose_cells
@@ -26,7 +26,6 @@ from finagent.agent.answer.movements import (
 )
 from finagent.agent.answer.parts import parts_opening
 from finagent.agent.answer.passages import parts_wanted
-from finagent.agent.answer.prose import formula_lines
 from finagent.agent.answer.quotes import source_phrase
 from finagent.agent.answer.statements import (
     Facts,
@@ -39,7 +38,6 @@ from finagent.agent.answer.statements import (
     values_opening,
     whole_company,
 )
-from finagent.agent.answer.table import markdown_table
 from finagent.agent.answer.wording import (
     name,
 )
@@ -73,13 +71,15 @@ from finagent.finance.words import parts_named, rise_is_better
 @dataclass
 class Computed:
     """Everything code says before the model writes: the chosen figures, the comparisons, the opening
-    sentences, the table and the calculations they rest on."""
+    sentences, the calculations they rest on, the question's formulas computed, and (once rendered,
+    ``render.figures_head``) the opening and table the answer begins with."""
 
     chosen: Chosen
     comparisons: Comparisons
     opening: Opening
-    head: str
     calculations: list[dict[str, Any]]
+    formulas: list[dict[str, Any]] = field(default_factory=list)
+    head: str = ""
 
 
 def wanted_for(analysis: Analysis, ask: Ask) -> Wanted:
@@ -152,7 +152,7 @@ def _opening_balances(
 
 
 async def compute(state: State, context: Context) -> Computed:
-    """The figures, comparisons, opening sentences and table of a figure question."""
+    """The figures, comparisons and opening sentences of a figure question."""
     analysis = state["analysis"]
     ask = Ask.from_dict(analysis.get("ask"))
     metrics = list(analysis.get("metrics") or [])
@@ -191,17 +191,13 @@ async def compute(state: State, context: Context) -> Computed:
         parts=parts_named(list(analysis.get("lines") or []), names),
     )
     said = opening(facts) if context.ablations.use_calculator else Opening()
-    table = markdown_table(chosen.cells, comparisons, names, metrics, chosen.gaps, ask)
-    if formulas:
-        table += "\n\n" + formula_lines(formulas, names)
-    head = "\n\n".join(p for p in (said.text, table) if p)
     calculations = [*chosen.derivations, *comparisons.calculations, *said.calculations]
     return Computed(
         chosen,
         comparisons,
         said,
-        head,
         calculations if context.ablations.use_calculator else chosen.derivations,
+        formulas,
     )
 
 
