@@ -16,7 +16,7 @@ from finagent.finance.compare import Cell
 from finagent.finance.facts import DurationClass, FiscalCalendar
 from finagent.finance.figures.verify import table_known
 from finagent.finance.filing_sections import AFTER_SIGNATURES
-from finagent.finance.metrics import BY_NAME
+from finagent.finance.metrics import BY_NAME, Metric
 
 _STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
 
@@ -80,6 +80,49 @@ def _cell(
     )
 
 
+def _statement_tables(
+    gap: dict[str, Any], metric: Metric, items: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The company's statement tables that may print the metric, the likeliest first."""
+    candidates = [
+        i
+        for i in items
+        if i.get("ticker") == gap["ticker"]
+        and i.get("kind") in _STATEMENT_KINDS
+        and "|" in (i.get("text") or "")
+        and i.get("statement") not in _OTHER_KIND[metric.kind]
+    ]
+    # the report's own statements before those filed after its signatures (an investee's)
+    candidates.sort(
+        key=lambda i: (
+            i.get("statement") != metric.statement,
+            i.get("section") == AFTER_SIGNATURES,
+            -float(i.get("fused_score") or 0),
+        )
+    )
+    return candidates
+
+
+def _first_column(
+    candidates: list[dict[str, Any]], metric: Metric, target: Any, calendar: FiscalCalendar
+) -> tuple[dict[str, Any], Any, Any, Any] | None:
+    """The first table of ``candidates`` with the metric's row and a cell of the target period's
+    column in the metric's unit: (item, table, row, cell), or None."""
+    from finagent.finance.tables import cell_for, find_row, parse_table
+
+    for item in candidates:
+        table = parse_table(item["text"], form=_form(item))
+        if table is None:
+            continue
+        row = find_row(table, metric.rows)
+        if row is None:
+            continue
+        cell = cell_for(table, row, target, calendar)
+        if cell is not None and _unit_fits(cell.unit, metric.unit):
+            return item, table, row, cell
+    return None
+
+
 def table_figures(
     gaps: list[dict[str, Any]],
     items: list[dict[str, Any]],
@@ -87,7 +130,7 @@ def table_figures(
     years: Sequence[Cell] = (),
 ) -> tuple[list[Cell], list[dict[str, Any]]]:
     """Cells read from statement tables for the gaps they answer; the gaps that remain."""
-    from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
+    from finagent.finance.tables import PeriodTarget, cell_for
 
     cells: list[Cell] = []
     remaining: list[dict[str, Any]] = []
@@ -106,34 +149,8 @@ def table_figures(
             duration=duration,
             end=iso_date(gap.get("period_end")),
         )
-        candidates = [
-            i
-            for i in items
-            if i.get("ticker") == gap["ticker"]
-            and i.get("kind") in _STATEMENT_KINDS
-            and "|" in (i.get("text") or "")
-            and i.get("statement") not in _OTHER_KIND[metric.kind]
-        ]
-        # the report's own statements before those filed after its signatures (an investee's)
-        candidates.sort(
-            key=lambda i: (
-                i.get("statement") != metric.statement,
-                i.get("section") == AFTER_SIGNATURES,
-                -float(i.get("fused_score") or 0),
-            )
-        )
-        found = None
-        for item in candidates:
-            table = parse_table(item["text"], form=_form(item))
-            if table is None:
-                continue
-            row = find_row(table, metric.rows)
-            if row is None:
-                continue
-            cell = cell_for(table, row, target, calendar)
-            if cell is not None and _unit_fits(cell.unit, metric.unit):
-                found = (item, table, row, cell)
-                break
+        candidates = _statement_tables(gap, metric, items)
+        found = _first_column(candidates, metric, target, calendar)
         if found is None:
             year_fact = next(
                 (
