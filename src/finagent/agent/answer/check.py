@@ -11,9 +11,7 @@ from typing import Any
 from finagent.agent.answer.choose import Read
 from finagent.agent.answer.compute import Computed
 from finagent.agent.answer.figures import asked_targets
-from finagent.agent.answer.writing import (
-    resolve_citations,
-)
+from finagent.agent.answer.writing import resolve_citations
 from finagent.agent.state import State
 from finagent.finance.compare import Cell
 from finagent.finance.figures.matching import known_changes, known_facts, known_results
@@ -25,12 +23,7 @@ from finagent.finance.figures.verify import (
     table_known,
     verify_answer,
 )
-from finagent.finance.support import (
-    Passage,
-    support_problem,
-    verdict_problem,
-    yes_or_no_against_computed,
-)
+from finagent.finance.support import Passage, support_problem, verdict_problem, yes_or_no_against_computed
 from finagent.finance.words import UNIT_SCALES
 
 Verify = Callable[[str], Validation]

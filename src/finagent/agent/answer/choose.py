@@ -28,22 +28,11 @@ from finagent.agent.answer.figures import (
     iso_date,
     parts_told,
 )
-from finagent.agent.answer.passages import (
-    favour_asked_lines,
-    favour_line_items,
-    favour_parts_tables,
-)
+from finagent.agent.answer.passages import favour_asked_lines, favour_line_items, favour_parts_tables
 from finagent.agent.answer.wording import display_scale
-from finagent.agent.answer.writing import (
-    budgeted_evidence,
-    favour_discussion,
-)
+from finagent.agent.answer.writing import budgeted_evidence, favour_discussion
 from finagent.agent.context import Context
-from finagent.agent.evidence import (
-    best_match,
-    format_evidence,
-    query_terms,
-)
+from finagent.agent.evidence import best_match, format_evidence, query_terms
 from finagent.agent.planning import NARRATIVE_WORDS
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
@@ -296,6 +285,7 @@ def _restated_notes(figures: Sequence[dict[str, Any]]) -> list[str]:
     ]
 
 
+# -- figures of the passages, for a question the figures lookup does not cover ---------------------
 @dataclass
 class Read:
     """What was read from the passages before the model writes: items, figures and calculations."""
@@ -454,6 +444,7 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
     return read
 
 
+# -- the company a question naming none is about ---------------------------------------------------
 def best_matching(
     state: State, held: Mapping[str, Collection[tuple[int, int | None]]] | None = None
 ) -> str | None:

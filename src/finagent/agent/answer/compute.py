@@ -38,9 +38,7 @@ from finagent.agent.answer.statements import (
     values_opening,
     whole_company,
 )
-from finagent.agent.answer.wording import (
-    name,
-)
+from finagent.agent.answer.wording import name
 from finagent.agent.context import Context
 from finagent.agent.state import Analysis, State
 from finagent.finance.asks import Ask
@@ -57,10 +55,7 @@ from finagent.finance.figures.formulas import (
     read_line_items,
     with_prior_years,
 )
-from finagent.finance.figures.text import (
-    asked_line_facts,
-    format_value,
-)
+from finagent.finance.figures.text import asked_line_facts, format_value
 from finagent.finance.history import History
 from finagent.finance.parts import PartsAsk
 from finagent.finance.revisions import asked_revision, revision_record, revisions
@@ -201,6 +196,7 @@ async def compute(state: State, context: Context) -> Computed:
     )
 
 
+# -- the computed openings of a figure question ----------------------------------------------------
 HISTORY_KEEPS = frozenset({"restatement", "overtake", "threshold", "ranking", "comparison", "stability"})
 """Asks whose own opening answers a long history too ("did its net income ever exceed $100 billion")."""
 
@@ -249,6 +245,7 @@ def opening(facts: Facts) -> Opening:
     return result
 
 
+# -- the computed openings of the answer from the passages -----------------------------------------
 def evidence_opening(state: State, read: Read) -> str:
     """The answer's computed first sentences: a ranking of the parts of a whole read from the tables,
     or a yes/no the computed figures decide (a sign or a direction)."""

@@ -1,12 +1,10 @@
-"""One figure, one choice: the value of (company, metric, period) for every answer and report.
+"""The figures from the XBRL facts: the value of (company, metric, period) for every answer and report.
 
 XBRL facts first (``finance.lookup.select``: the concept the company's statements show, the latest
-filing unless the original is asked for), then the statement table's column for the period, else the
-model (which must cite the evidence item and column it copied, with the scale it is printed in),
-else the figure is reported missing with the reason.
-
-A table is read by period, never by position: the column whose header names the target period, or
-nothing (fail closed).
+filing unless the original is asked for); the facts node looks them up, ``finagent facts`` reports
+them. For an answer, the records become cited cells here, with the items they cite and the gaps
+left; ``choose`` then fills the gaps from the statement table's column for the period (``columns``),
+else from the model's copy, else reports the figure missing with the reason.
 """
 
 from __future__ import annotations

@@ -19,27 +19,13 @@ from finagent.agent.answer.statements import (
     gap_sentences,
     who_of,
 )
-from finagent.agent.answer.wording import (
-    cite,
-    counted,
-    day_text,
-    format_amount,
-    joined,
-    period_phrase,
-)
+from finagent.agent.answer.wording import cite, counted, day_text, format_amount, joined, period_phrase
 from finagent.finance.calculator import difference, growth_pct
 from finagent.finance.compare import Cell, scale_unit
 from finagent.finance.figures.text import describe_calculation
 from finagent.finance.figures.verdict import factor_limit, sign_verdict
 from finagent.finance.metrics import COMPUTED
-from finagent.finance.outcomes import (
-    Crossing,
-    crossing,
-    restatements,
-    steadiness,
-    threshold_crossing,
-    trend,
-)
+from finagent.finance.outcomes import Crossing, crossing, restatements, steadiness, threshold_crossing, trend
 
 
 # -- changes ------------------------------------------------------------------------------------------

@@ -10,16 +10,8 @@ from typing import Any
 from finagent.agent.answer.parts import parts_passages
 from finagent.agent.state import State
 from finagent.finance.asks import Ask
-from finagent.finance.figures.formulas import (
-    Formula,
-    input_items,
-    needs_prior,
-    read_line_items,
-)
-from finagent.finance.figures.text import (
-    asked_line_facts,
-    table_facts,
-)
+from finagent.finance.figures.formulas import Formula, input_items, needs_prior, read_line_items
+from finagent.finance.figures.text import asked_line_facts, table_facts
 
 LINE_LIFT = 1.0
 

@@ -12,15 +12,10 @@ from finagent.agent.answer.compute import Computed
 from finagent.agent.answer.prose import fact_records, formula_lines
 from finagent.agent.answer.table import markdown_table
 from finagent.agent.answer.write import Written
-from finagent.agent.answer.writing import (
-    resolve_citations,
-    tool_items,
-)
+from finagent.agent.answer.writing import resolve_citations, tool_items
 from finagent.agent.state import Analysis, State
 from finagent.finance.asks import Ask
-from finagent.finance.figures.verify import (
-    Validation,
-)
+from finagent.finance.figures.verify import Validation
 
 
 def figures_head(computed: Computed, analysis: Analysis) -> str:

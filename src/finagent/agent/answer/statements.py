@@ -39,12 +39,7 @@ from finagent.finance.figures.text import describe_calculation
 from finagent.finance.figures.verdict import sign_verdict
 from finagent.finance.history import History
 from finagent.finance.metrics import COMPUTED
-from finagent.finance.outcomes import (
-    Ranking,
-    growth_kinds,
-    growth_ranking,
-    ranking,
-)
+from finagent.finance.outcomes import Ranking, growth_kinds, growth_ranking, ranking
 
 CHANGE_WORDS = {"yoy": " year over year", "qoq": " quarter over quarter", "change": "", "cagr": ""}
 

@@ -34,33 +34,17 @@ from finagent.agent.answer.writing import (
     resolve_citations,
 )
 from finagent.agent.context import Context
-from finagent.agent.evidence import (
-    assign_labels,
-    describe,
-    format_evidence,
-    query_terms,
-    subject_note,
-)
+from finagent.agent.evidence import assign_labels, describe, format_evidence, query_terms, subject_note
 from finagent.agent.planning import NARRATIVE_WORDS
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.state import Analysis, State
 from finagent.finance.asks import Ask
-from finagent.finance.figures.text import (
-    figures_by_company,
-    summary_lines,
-)
+from finagent.finance.figures.text import figures_by_company, summary_lines
 from finagent.finance.figures.verdict import with_stated_yes_no
-from finagent.finance.figures.verify import (
-    Validation,
-    check_prose,
-    verify_answer,
-    without_sentences_stating,
-)
+from finagent.finance.figures.verify import Validation, check_prose, verify_answer, without_sentences_stating
 from finagent.finance.figures.written import numbers_in
-from finagent.finance.support import (
-    unanswered,
-)
+from finagent.finance.support import unanswered
 
 
 def figures_writer(
