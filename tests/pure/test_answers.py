@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from finagent.agent.answer.compute import opening
 from finagent.agent.answer.draft import whole_sentences
-from finagent.agent.answer.statements import Facts, opening
+from finagent.agent.answer.statements import Facts
 from finagent.agent.answer.table import markdown_table
 from finagent.finance.asks import Ask, read_ask
 from finagent.finance.compare import Cell, Wanted, compare
@@ -65,7 +66,7 @@ def cell(
 def said(question: str, cells: list[Cell], tickers: list[str], metric: str = "revenue", **extra: Any) -> str:
     """The computed opening of ``question`` over ``cells`` (the question typed as analyze types it)."""
     mentions = {t: [question.find(NAMES[t][-1])] for t in tickers}
-    from finagent.agent.answer.figures_answer import wanted_for
+    from finagent.agent.answer.compute import wanted_for
 
     ask = read_ask(question, tickers, mentions, [metric], periods_named=True)
     analysis: Any = {"comparisons": Wanted.from_question(question).to_dict()}
@@ -178,7 +179,7 @@ def test_a_growth_ranking_table_is_in_growth_order() -> None:
     assert text.startswith("Ranked by revenue growth, highest first: Walmart"), text
     ask = read_ask(question, tickers, {"AAPL": [8], "WMT": [18]}, ["revenue"])
     analysis: Any = {"comparisons": Wanted.from_question(question).to_dict()}
-    from finagent.agent.answer.figures_answer import wanted_for
+    from finagent.agent.answer.compute import wanted_for
 
     table = markdown_table(years, compare(years, wanted_for(analysis, ask)), NAMES, ["revenue"], ask=ask)
     rows = [line.split(" | ")[0].strip("| ") for line in table.splitlines()[2:]]
@@ -603,7 +604,7 @@ def test_a_margin_says_how_it_is_computed_and_only_a_fourth_quarter_is_derived_f
 
 
 def test_a_copied_amount_takes_the_scale_its_text_prints_or_none() -> None:
-    from finagent.agent.answer.figures import printed_scale
+    from finagent.agent.answer.choose import printed_scale
 
     assert printed_scale(43875, "Net income for the quarter was $43,875 thousand, up from last year.") == 3
     assert printed_scale(81797, "Total net sales were $81,797 million [sic].") == 6
@@ -612,7 +613,7 @@ def test_a_copied_amount_takes_the_scale_its_text_prints_or_none() -> None:
 
 
 def test_the_models_copy_of_the_computed_opening_and_table_is_dropped() -> None:
-    from finagent.agent.answer.figures_answer import without_echo
+    from finagent.agent.answer.write import without_echo
 
     opening = "No (computed from the figures: Adobe's operating margin fell by 2.1 percentage points [10K1])."
     table = "| Company | Period | Operating margin |\n|---|---|---|\n| Adobe (ADBE) | FY2022 | 34.6% [10K1] |"

@@ -66,7 +66,7 @@ def test_an_answer_whose_every_sentence_was_withheld_is_no_answer() -> None:
     """The figures read are no stand-in for an answer nothing of which stood: it is asked of the
     sources' own sentences instead (a list like 'much expect pay spin off upjohn: 15' was returned)."""
     from finagent.agent.answer.draft import Drafted
-    from finagent.agent.answer.evidence_answer import NO_ANSWER_LEAD, why_no_answer
+    from finagent.agent.answer.write import NO_ANSWER_LEAD, why_no_answer
     from finagent.finance.figures.verify import verify_answer
 
     stand_in = f"{NO_ANSWER_LEAD}; these figures were found in the evidence."

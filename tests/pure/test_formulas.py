@@ -140,7 +140,9 @@ def test_total_debt_and_its_change_from_microsoft_balance_sheets() -> None:
     assert describe_calculation(moved) == "total debt change FY2022 -> FY2023: -$2,544 million"
     assert describe_calculation(change) == "total debt change FY2022 -> FY2023: -5.1% (-$2,544 million)"
     assert moved["expression"] == "diff(47237.0, 49781.0)" and moved["unit"] == "USD millions"
-    from finagent.agent.answer.evidence_answer import Read, _computed_lines, _opening
+    from finagent.agent.answer.choose import Read
+    from finagent.agent.answer.compute import evidence_opening as _opening
+    from finagent.agent.answer.listing import computed_lines as _computed_lines
     from finagent.finance.asks import read_ask
 
     listed = _computed_lines([*levels, moved, change]).splitlines()
@@ -456,7 +458,7 @@ def test_inventory_turnover_uses_the_average_inventory_when_the_opening_balance_
 def test_the_model_is_asked_for_the_lines_of_a_metric_nothing_computes() -> None:
     """Capital intensity's deciding ratio needs capital expenditure: that the ratios shown beside it
     could be computed does not make it any less missing."""
-    from finagent.agent.answer.evidence_answer import _uncomputed_lines
+    from finagent.agent.answer.choose import _uncomputed_lines
 
     formulas = formulas_for("Is 3M a capital-intensive business based on FY2022 data?")
     have: dict[str, Any] = {name: {} for name in ("revenue", "ppe_net", "total_assets", "net_income")}
@@ -489,7 +491,7 @@ def test_a_guarantor_groups_balance_sheet_is_not_the_companys() -> None:
 def test_the_table_that_states_a_formulas_lines_ranks_before_one_that_only_looks_like_it() -> None:
     """Verizon's asset-backed debt table is classified a balance sheet too; the quick ratio's lines are
     in the balance sheet proper, which must take the period's place."""
-    from finagent.agent.answer.evidence_answer import favour_line_items
+    from finagent.agent.answer.passages import favour_line_items
     from finagent.agent.evidence import share_evidence
 
     look_alike = _item(
@@ -562,7 +564,7 @@ def test_lines_are_read_from_the_statement_under_its_own_title_before_a_notes_ta
 def test_the_figures_path_reads_an_averages_opening_balance_from_the_statements_prior_year_column() -> None:
     """J&J's FY2022 figures hold no FY2021 inventory: its turnover is 2.72 over the average inventory
     (the balance sheet's 2021 column), not 2.49 over the year-end one."""
-    from finagent.agent.answer.figures_answer import _opening_balances
+    from finagent.agent.answer.compute import _opening_balances
 
     sheet = _item(
         "Consolidated Balance Sheets (in millions)\nItem | 2022 | 2021\nInventories | 12,483 | 10,387\n"
@@ -604,7 +606,7 @@ def test_a_line_printed_only_as_its_parts_is_their_sum_labelled_so() -> None:
 def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_prose_does_not() -> None:
     """AMCOR's quick ratio rose from 0.67 to 0.69, "a 3.4% jump": code states it, and when none of the
     model's sentences stands, the computed lines lead the quoted passages instead of vanishing."""
-    from finagent.agent.answer.evidence_answer import _computed_lines
+    from finagent.agent.answer.listing import computed_lines as _computed_lines
 
     def quick(period: str, result: float, text: str) -> dict[str, Any]:
         return {
@@ -628,7 +630,8 @@ def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_p
         "FY2023",
         "+3.4%",
     )
-    from finagent.agent.answer.evidence_answer import Read, _ratio_change_opening
+    from finagent.agent.answer.choose import Read
+    from finagent.agent.answer.compute import ratio_change_opening as _ratio_change_opening
 
     state: Any = {"analysis": {"comparisons": {"change": True}, "names": {"AMCR": ["AMCR", "Amcor"]}}}
     opening = _ratio_change_opening(state, Read([], 0, calculations=[*years, change]))
@@ -655,7 +658,8 @@ def test_a_computed_ratio_changes_in_percent_between_years_and_stands_when_the_p
 def test_a_ratio_computed_for_its_year_is_not_taken_for_an_equal_cell_of_another_year() -> None:
     """Verizon's cash-and-receivables quick ratio for FY2022 is 0.54; a FY2021 cell of another table
     also reads 0.54. The computed ratio is the figure of its year, not "the wrong period"."""
-    from finagent.agent.answer.evidence_answer import Read, period_scope
+    from finagent.agent.answer.check import period_scope
+    from finagent.agent.answer.choose import Read
     from finagent.finance.figures.verify import verify_answer
 
     sheet = _item(
@@ -728,7 +732,7 @@ def test_the_line_a_what_was_question_names_is_read_from_a_year_end_release() ->
 def test_the_table_printing_the_asked_line_ranks_first_among_the_passages() -> None:
     """The twelve-month reconciliation holds the asked line in the asked year: it is lifted above the
     three-month table that scored higher, so the budgeted passages the answer reads include it."""
-    from finagent.agent.answer.evidence_answer import LINE_LIFT, favour_asked_lines
+    from finagent.agent.answer.passages import LINE_LIFT, favour_asked_lines
     from finagent.finance.figures.text import value_line_words
 
     base = {"ticker": "AMCR", "kind": "earnings_release", "fiscal_year": 2023, "fiscal_quarter": 4}
@@ -749,7 +753,7 @@ def test_the_table_printing_the_asked_line_ranks_first_among_the_passages() -> N
 
 
 def test_a_line_read_for_its_year_and_as_the_next_years_opening_balance_is_listed_once() -> None:
-    from finagent.agent.answer.evidence_answer import _merge_facts
+    from finagent.agent.answer.choose import _merge_facts
 
     line = {"ticker": "AMCR", "period": "FY2022", "metric": "Total current liabilities", "value": 5103.0}
     line |= {"source": "10K1"}

@@ -370,7 +370,7 @@ def test_the_table_of_the_asked_parts_is_read_before_the_passages_around_it() ->
     """Code ranks from the parts table, so it must not be left out of the passages read (a segment
     note printing its table after unrelated prose ranks below the discussion pages); a segment's own
     breakdown is not lifted while the firm's total is among the passages."""
-    from finagent.agent.answer.evidence_answer import favour_parts_tables
+    from finagent.agent.answer.passages import favour_parts_tables
 
     question = "Which of JPM's business segments had the lowest net revenue in 2021 Q1?"
     ask = read_ask(question, ["JPM"], {"JPM": [10]}, []).to_dict()

@@ -204,8 +204,8 @@ def test_a_forecast_naming_a_reported_metric_is_answered_from_the_passages(monke
     (the release's guidance) do, not the figures table of Q1's diluted EPS."""
     import asyncio
 
-    from finagent.agent.answer import write
     from finagent.agent.context import Ablations, Context
+    from finagent.agent.nodes import generate as write
 
     async def answered_by(path: str) -> dict[str, Any]:
         return {"answer": path}

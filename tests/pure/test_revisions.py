@@ -53,7 +53,8 @@ def test_the_asked_revision_is_the_one_the_question_names_and_its_size_is_comput
 
 def test_the_answer_opens_with_the_computed_size_of_the_revision() -> None:
     """PepsiCo's Q1 2023 release: the model wrote "previously 8%, now 9%" and no size; code answers."""
-    from finagent.agent.answer.evidence_answer import Read, _opening
+    from finagent.agent.answer.choose import Read
+    from finagent.agent.answer.compute import evidence_opening as _opening
     from finagent.agent.understand.plan import query_terms
 
     question = (

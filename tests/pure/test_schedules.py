@@ -67,7 +67,8 @@ def test_a_forecast_looks_ahead_from_the_report_it_names() -> None:
 
 
 def test_the_answer_opens_with_the_asked_years_row_of_the_named_report() -> None:
-    from finagent.agent.answer.evidence_answer import Read, _opening
+    from finagent.agent.answer.choose import Read
+    from finagent.agent.answer.compute import evidence_opening as _opening
 
     item = {"label": "10K1", "ticker": "VZ", "kind": "10-K", "period_label": "FY2021", "text": BENEFITS}
     older = item | {"label": "10K2", "period_label": "FY2020"}  # a report the question did not name

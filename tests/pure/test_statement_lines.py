@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from finagent.agent.answer.figures import _in_its_column, table_figures
+from finagent.agent.answer.columns import in_its_column, table_figures
 from finagent.finance.facts import FiscalCalendar
 from finagent.finance.figures.formula_values import formula_results
 from finagent.finance.figures.formulas import formulas_for
@@ -152,8 +152,8 @@ def test_a_copied_value_from_a_table_of_another_year_is_refused() -> None:
     the model copies from it is not fiscal 2019's."""
     [item] = _items("KHC", KHC_CONSOLIDATING_2018)
     assert stated_scale(item["text"]) == 6
-    assert not _in_its_column(item, Decimal("26268"), "FY2019", 2019, {"KHC": [12, 0]})
-    assert _in_its_column(item, Decimal("26268"), "FY2018", 2018, {"KHC": [12, 0]})
+    assert not in_its_column(item, Decimal("26268"), "FY2019", 2019, {"KHC": [12, 0]})
+    assert in_its_column(item, Decimal("26268"), "FY2018", 2018, {"KHC": [12, 0]})
 
 
 def test_formula_questions_name_their_line_items() -> None:

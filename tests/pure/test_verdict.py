@@ -101,7 +101,8 @@ def test_no_verdict_when_the_figures_do_not_decide(question: str, calculations: 
 def test_a_computed_metric_with_no_reported_line_opens_with_its_yes_or_no() -> None:
     """Working capital computed from the balance sheet's lines (no table cell of its own) answers "does
     Corning have positive working capital?" with the computed yes, not the bare figure."""
-    from finagent.agent.answer.statements import Facts, opening
+    from finagent.agent.answer.compute import opening
+    from finagent.agent.answer.statements import Facts
     from finagent.finance.compare import Comparisons
 
     formula = {**WORKING_CAPITAL, "ticker": "GLW", "expression": "7453 - 5175", "result": 2278.0}

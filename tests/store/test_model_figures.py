@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from decimal import Decimal
 
-from finagent.agent.answer.figures import model_figures
+from finagent.agent.answer.choose import model_figures
 from finagent.agent.context import Context
 from finagent.agent.resources import close_resources, configure_resources
 from finagent.finance.lines import REPORTED

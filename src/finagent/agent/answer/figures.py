@@ -1,20 +1,15 @@
-"""One figure, one choice: the value of (company, metric, period) for every answer and report.
+"""The figures from the XBRL facts: the value of (company, metric, period) for every answer and report.
 
 XBRL facts first (``finance.lookup.select``: the concept the company's statements show, the latest
-filing unless the original is asked for), then the statement table's column for the period, else the
-model (which must cite the evidence item and column it copied, with the scale it is printed in),
-else the figure is reported missing with the reason.
-
-A table is read by period, never by position: the column whose header names the target period, or
-nothing (fail closed).
+filing unless the original is asked for); the facts node looks them up, ``finagent facts`` reports
+them. For an answer, the records become cited cells here, with the items they cite and the gaps
+left; ``choose`` then fills the gaps from the statement table's column for the period (``columns``),
+else from the model's copy, else reports the figure missing with the reason.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -22,24 +17,15 @@ from typing import Any
 from finagent.agent.answer.wording import display_scale, format_amount
 from finagent.agent.answer.writing import budgeted_evidence
 from finagent.agent.context import Context
-from finagent.agent.evidence import assign_labels, format_evidence, query_terms
-from finagent.agent.prompts import render
-from finagent.agent.resources import get_resources
-from finagent.agent.schemas import Facts, facts_schema
+from finagent.agent.evidence import assign_labels
 from finagent.agent.state import FactsTask, Target
 from finagent.finance.calculator import calculate
 from finagent.finance.compare import Cell, scale_unit
 from finagent.finance.derive import missing_reason
-from finagent.finance.facts import DurationClass, FiscalCalendar, StoredFact
-from finagent.finance.figures.text import value_in_text
-from finagent.finance.figures.verify import table_known
-from finagent.finance.figures.written import scan_figures
-from finagent.finance.filing_sections import AFTER_SIGNATURES
+from finagent.finance.facts import StoredFact
 from finagent.finance.lines import REPORTED, LineItem
 from finagent.finance.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
 from finagent.finance.split_periods import split_reason
-from finagent.finance.tables import stated_scale
-from finagent.llm.structured import structured_call
 
 
 # -- figures from the XBRL facts ------------------------------------------------------------------
@@ -161,7 +147,7 @@ def part_text(part: dict[str, Any], label: str) -> str:
     return f"{part['part']}: {shown}" + (f" [{label}]" if label else "")
 
 
-def _parts_told(gap: dict[str, Any], by_chunk: dict[int, str], by_document: dict[int, str]) -> dict[str, Any]:
+def parts_told(gap: dict[str, Any], by_chunk: dict[int, str], by_document: dict[int, str]) -> dict[str, Any]:
     """A split period's gap whose reason names each part with its value and citation."""
     parts = [part_text(p, _label(p, by_chunk, by_document)) for p in gap["parts"]]
     return {**gap, "reason": split_reason(parts, bool(gap.get("complete")))}
@@ -235,7 +221,7 @@ def _q4_of_money_flow(metric: LineItem, period: PeriodWanted) -> bool:
 
 
 # -- cells of the answer ---------------------------------------------------------------------------
-def _date(text: Any) -> date | None:
+def iso_date(text: Any) -> date | None:
     try:
         return date.fromisoformat(str(text)[:10]) if text else None
     except ValueError:
@@ -277,7 +263,7 @@ def cells_from_figures(
                 period=record["period"],
                 fiscal_year=int(record["fiscal_year"]),
                 fiscal_quarter=record.get("fiscal_quarter"),
-                period_end=_date(record.get("period_end")),
+                period_end=iso_date(record.get("period_end")),
                 value=value,
                 unit=unit,
                 scale=scale,
@@ -377,376 +363,6 @@ def _facts_source(source_uri: object) -> str:
     return "XBRL facts"
 
 
-_STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
-
-
-# A balance is never read from a statement of flows ("Trade receivables | 140" in the cash flow
-# statement is the year's change), nor a flow from a balance sheet.
-_OTHER_KIND = {"instant": ("income_statement", "cash_flow"), "duration": ("balance_sheet",)}
-
-
-def calendar_of(calendars: dict[str, Any], ticker: str) -> FiscalCalendar:
-    """The company's calendar in the state, an unknown year end read as December."""
-    return FiscalCalendar.from_dict(calendars.get(ticker))
-
-
-def _unit_fits(unit: str | None, wanted: str) -> bool:
-    """A money metric is an amount, never a percent of revenue ("Revenue | 100%" in a margin table)."""
-    if unit == "percent":
-        return False
-    if wanted == "per_share":
-        return unit is None or unit.endswith("share")
-    return unit in (None, "USD") if wanted == "money" else unit in (None, "shares")
-
-
-def _form(item: dict[str, Any]) -> str | None:
-    """The report form a table comes from: bare-year columns of a 10-K are fiscal years."""
-    return "10-K" if item.get("kind") in ("10-K", "annual_report") else item.get("kind")
-
-
-def _cell(
-    gap: dict[str, Any],
-    period: str,
-    quarter: int | None,
-    year: int,
-    cell: Any,
-    item: dict[str, Any],
-    role: str,
-) -> Cell:
-    """A figure read from a statement table cell, cited to the chunk holding the table."""
-    value = cell.base_value if cell.base_value is not None else cell.value
-    if REPORTED[gap["metric"]].outflow:  # "(1,577)" in the cash flow statement: $1,577 spent
-        value = abs(value)
-    unit = "USD/shares" if (cell.unit or "").endswith("share") else cell.unit or "USD"
-    end = cell.period.end if cell.period.end else (_date(gap.get("period_end")) if role == "target" else None)
-    return Cell(
-        ticker=gap["ticker"],
-        metric=gap["metric"],
-        period=period,
-        fiscal_year=year,
-        fiscal_quarter=quarter,
-        period_end=end,
-        value=value,
-        unit=unit,
-        scale=cell.scale if unit == "USD" else 0,
-        sources=(item["label"],),
-        role=role,
-        note="table",
-    )
-
-
-def table_figures(
-    gaps: list[dict[str, Any]],
-    items: list[dict[str, Any]],
-    calendars: dict[str, Any],
-    years: Sequence[Cell] = (),
-) -> tuple[list[Cell], list[dict[str, Any]]]:
-    """Cells read from statement tables for the gaps they answer; the gaps that remain."""
-    from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
-
-    cells: list[Cell] = []
-    remaining: list[dict[str, Any]] = []
-    for gap in gaps:
-        metric = REPORTED.get(gap["metric"])
-        if metric is None:
-            remaining.append(gap)
-            continue
-        calendar = calendar_of(calendars, gap["ticker"])
-        duration: DurationClass = (
-            "instant" if metric.instant else ("year" if gap.get("fiscal_quarter") is None else "quarter")
-        )
-        target = PeriodTarget(
-            fiscal_year=int(gap["fiscal_year"]),
-            fiscal_quarter=gap.get("fiscal_quarter"),
-            duration=duration,
-            end=_date(gap.get("period_end")),
-        )
-        candidates = [
-            i
-            for i in items
-            if i.get("ticker") == gap["ticker"]
-            and i.get("kind") in _STATEMENT_KINDS
-            and "|" in (i.get("text") or "")
-            and i.get("statement") not in _OTHER_KIND[metric.kind]
-        ]
-        # the report's own statements before those filed after its signatures (an investee's)
-        candidates.sort(
-            key=lambda i: (
-                i.get("statement") != metric.statement,
-                i.get("section") == AFTER_SIGNATURES,
-                -float(i.get("fused_score") or 0),
-            )
-        )
-        found = None
-        for item in candidates:
-            table = parse_table(item["text"], form=_form(item))
-            if table is None:
-                continue
-            row = find_row(table, metric.rows)
-            if row is None:
-                continue
-            cell = cell_for(table, row, target, calendar)
-            if cell is not None and _unit_fits(cell.unit, metric.unit):
-                found = (item, table, row, cell)
-                break
-        if found is None:
-            year_fact = next(
-                (
-                    y
-                    for y in years
-                    if (y.ticker, y.metric, y.fiscal_year)
-                    == (gap["ticker"], gap["metric"], target.fiscal_year)
-                ),
-                None,
-            )
-            derived = _q4_from_tables(gap, metric, target, candidates, calendar, year_fact)
-            if derived is None:
-                remaining.append(gap)
-            else:
-                cells.append(derived)
-            continue
-        item, table, row, cell = found
-        cells.append(
-            _cell(gap, gap["label"], gap.get("fiscal_quarter"), int(gap["fiscal_year"]), cell, item, "target")
-        )
-        # The same period a year earlier, from the comparative column of the same table (YoY).
-        prior = PeriodTarget(target.fiscal_year - 1, target.fiscal_quarter, target.duration)
-        earlier = cell_for(table, row, prior, calendar)
-        if earlier is not None:
-            label = prior.label
-            cells.append(
-                _cell(gap, label, prior.fiscal_quarter, prior.fiscal_year, earlier, item, "comparative")
-            )
-    return cells, remaining
-
-
-def _read(
-    items: list[dict[str, Any]], metric: Any, target: Any, calendar: FiscalCalendar, kinds: tuple[str, ...]
-) -> tuple[dict[str, Any], Any] | None:
-    """The first (item, cell) among ``items`` of ``kinds`` whose table states ``metric`` for ``target``."""
-    from finagent.finance.tables import cell_for, find_row, parse_table
-
-    for item in items:
-        if item.get("kind") not in kinds:
-            continue
-        table = parse_table(item["text"], form=_form(item))
-        row = find_row(table, metric.rows) if table is not None else None
-        cell = cell_for(table, row, target, calendar) if table is not None and row is not None else None
-        if cell is not None and _unit_fits(cell.unit, metric.unit) and cell.base_value is not None:
-            return item, cell
-    return None
-
-
-def _q4_from_tables(
-    gap: dict[str, Any],
-    metric: Any,
-    target: Any,
-    items: list[dict[str, Any]],
-    calendar: FiscalCalendar,
-    year_fact: Cell | None = None,
-) -> Cell | None:
-    """Q4 = the fiscal year (10-K table) − the nine months to Q3 (the Q3 10-Q's year-to-date column),
-    for money flows only; both inputs read by their periods and cited."""
-    from finagent.finance.derive import not_derivable
-    from finagent.finance.tables import PeriodTarget
-
-    if target.fiscal_quarter != 4 or not_derivable(
-        "USD" if metric.unit == "money" else "USD/shares", "quarter"
-    ):
-        return None
-    nine = _read(items, metric, PeriodTarget(target.fiscal_year, 3, "nine_months"), calendar, ("10-Q",))
-    if nine is None:
-        return None
-    nine_item, nine_cell = nine
-    year = _read(
-        items, metric, PeriodTarget(target.fiscal_year, None, "year"), calendar, ("10-K", "annual_report")
-    )
-    if year is not None:
-        year_value, year_scale = year[1].base_value, year[1].scale
-        year_source, year_end = year[0]["label"], year[1].period.end
-    elif year_fact is not None and year_fact.sources:  # the year from an XBRL fact (a 10-K comparative)
-        year_value, year_scale = year_fact.value, year_fact.scale
-        year_source, year_end = year_fact.sources[0], year_fact.period_end
-    else:
-        return None
-    nine_value = nine_cell.base_value
-    if metric.outflow:  # payments are read as amounts paid, like their XBRL facts
-        year_value, nine_value = abs(year_value), abs(nine_value)
-    return Cell(
-        ticker=gap["ticker"],
-        metric=gap["metric"],
-        period=gap["label"],
-        fiscal_year=int(gap["fiscal_year"]),
-        fiscal_quarter=4,
-        period_end=year_end or _date(gap.get("period_end")),
-        value=year_value - nine_value,
-        unit="USD",
-        scale=year_scale,
-        sources=(year_source, nine_item["label"]),
-        derived=True,
-        note="derived",
-        inputs=(year_value, nine_value),
-    )
-
-
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
-
-
-def _in_its_column(
-    item: dict[str, Any],
-    value: Decimal,
-    period: str,
-    fiscal_year: int,
-    calendars: dict[str, Any],
-    quarter: int | None = None,
-) -> bool:
-    """A value the model copied from a table must sit in the column of the period it claims (a copy from
-    the comparative column, or a "100%" of a margin table, is refused); prose cannot be checked so.
-
-    A table whose columns name no period is dated by its caption: "For the Year Ended December 29,
-    2018" over a consolidating table does not state fiscal 2019."""
-    known = table_known([item], calendars)
-    if not known:
-        caption = (item.get("text") or "").split("\n", 1)[0]
-        years = {int(y) for y in _YEAR.findall(caption)} if "|" in (item.get("text") or "") else set()
-        # a fiscal year ends in its own calendar year or early in the next; a quarter may end in the
-        # calendar year before its fiscal year (Apple's Q1 FY2023 ended December 31, 2022)
-        allowed = {fiscal_year, fiscal_year + 1} | ({fiscal_year - 1} if quarter else set())
-        return not years or bool(years & allowed)
-    tolerance = max(abs(float(value)) * 1e-9, 0.5)
-    return any(k["period"] == period and abs(k["value"] - float(value)) <= tolerance for k in known)
-
-
-def _items_for_the_model(
-    gaps: list[dict[str, Any]], items: list[dict[str, Any]], per_period: int
-) -> list[dict[str, Any]]:
-    """The best few items of each missing (company, period), as ranked: the model reads ~100 tokens/s."""
-    wanted = {(g["ticker"], g["label"]) for g in gaps}
-    relevant: list[dict[str, Any]] = []
-    taken: dict[tuple[Any, Any], int] = {}
-    for item in items:
-        key = (item.get("ticker"), item.get("period_label"))
-        if key in wanted and item.get("chunk_id") and taken.get(key, 0) < per_period:
-            taken[key] = taken.get(key, 0) + 1
-            relevant.append(item)
-    return relevant
-
-
-def printed_scale(value: float, text: str) -> int | None:
-    """The power of ten of the scale word written with ``value`` in ``text`` ("81,797 million": 6), 0
-    for a plain amount too large to be in a scale (ten million or more), None when unstated."""
-    for figure in scan_figures(text):
-        if figure.kind in ("amount", "number") and math.isclose(figure.mantissa, abs(value), rel_tol=1e-9):
-            if figure.scaled:
-                return round(math.log10(figure.scale))
-            if figure.magnitude >= 1e7:
-                return 0
-    return None
-
-
-def _copied_cell(
-    fact: Any, gap: dict[str, Any], metric: str, source: dict[str, Any], calendars: dict[str, Any]
-) -> Cell | None:
-    """A value the model copied, with the scale it is printed in, if it sits in its period's column."""
-    per_share = REPORTED[metric].unit == "per_share"  # the metric's unit, not the model's word
-    scale: int | None = {"USD millions": 6, "USD thousands": 3, "USD billions": 9}.get(fact.unit)
-    if per_share:  # "$2.68" in a table "(in millions, except per share)" is $2.68 a share
-        scale = 0
-    elif scale is None:  # "$26,268" in a table "(in millions)", or "$81,797 million" in a sentence
-        scale = stated_scale(source["text"]) or printed_scale(float(fact.value), source["text"])
-    if scale is None:
-        return None  # an amount whose scale the text does not state is withheld, never guessed
-    value = Decimal(str(fact.value)).scaleb(scale)
-    year, quarter = int(gap["fiscal_year"]), gap.get("fiscal_quarter")
-    if not _in_its_column(source, value, fact.period, year, calendars, quarter):
-        return None
-    unit = "USD/shares" if per_share else "USD"
-    return Cell(
-        ticker=fact.ticker,
-        metric=metric,
-        period=fact.period,
-        fiscal_year=year,
-        fiscal_quarter=quarter,
-        period_end=_date(gap.get("period_end")),
-        value=value,
-        unit=unit,
-        scale=display_scale(value, unit, -scale if scale else None),
-        sources=(fact.source,),
-        note="model",
-    )
-
-
-async def model_figures(
-    gaps: list[dict[str, Any]],
-    items: list[dict[str, Any]],
-    question: str,
-    item_chars: int,
-    context: Context,
-    calendars: dict[str, Any],
-    terms: Sequence[str] = (),
-) -> tuple[list[Cell], list[dict[str, Any]], list[dict[str, Any]]]:
-    """The model copies the figures still missing from the evidence of their company and period; each
-    value must be written in the item it cites. Returns (cells, remaining gaps, LLM calls)."""
-    relevant = _items_for_the_model(gaps, items, context.evidence_per_period)
-    if not relevant:
-        return [], gaps, []
-    metric_labels = sorted({REPORTED[g["metric"]].label for g in gaps if g["metric"] in REPORTED})
-    schema = facts_schema(
-        sorted({i["ticker"] for i in relevant}),
-        sorted({i["period_label"] for i in relevant}),
-        [i["label"] for i in relevant],
-        limit=min(24, 2 * len(gaps) + 2),
-        metrics=metric_labels,
-    )
-    terms = [*terms, *query_terms(metric_labels)]
-    reply, calls = await structured_call(
-        get_resources().chat_model("extract", context),
-        render(
-            "extract",
-            question=question,
-            metrics=", ".join(metric_labels),
-            evidence=format_evidence(relevant, terms, item_chars),
-        ),
-        schema,
-        role="extract",
-        default=Facts,
-    )
-    by_label = {i["label"]: i for i in relevant}
-    by_metric_label = {REPORTED[g["metric"]].label: g["metric"] for g in gaps if g["metric"] in REPORTED}
-    wanted = {(g["ticker"], g["label"]): g for g in gaps}
-    cells: list[Cell] = []
-    filled: set[tuple[str, str, str]] = set()
-    for fact in reply.facts:
-        source = by_label.get(fact.source)
-        metric = by_metric_label.get(fact.metric)
-        gap = wanted.get((fact.ticker, fact.period))
-        if source is None or metric is None or gap is None or source.get("period_label") != fact.period:
-            continue
-        if not value_in_text(fact.value, source["text"]) or (fact.ticker, fact.period, metric) in filled:
-            continue
-        cell = _copied_cell(fact, gap, metric, source, calendars)
-        if cell is not None:
-            filled.add((fact.ticker, fact.period, metric))
-            cells.append(cell)
-    remaining = [g for g in gaps if (g["ticker"], g["label"], g["metric"]) not in filled]
-    return cells, remaining, [c.to_dict() for c in calls]
-
-
-# -- the whole choice, for one answer -----------------------------------------------------------------
-@dataclass
-class Chosen:
-    """The answer's figures: citable items, cells (facts, tables, the model), derivations, what is
-    missing and why, the model calls made and warnings (restatements)."""
-
-    items: list[dict[str, Any]]
-    cells: list[Cell]
-    derivations: list[dict[str, Any]]
-    gaps: list[dict[str, Any]]
-    calls: list[dict[str, Any]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    item_chars: int = 0
-
-
 def asked_targets(targets: Sequence[Target]) -> list[Target]:
     """Target periods the answer reports: a Q4's companion fiscal year (searched for its text) is not
     itself a period the question asked about."""
@@ -798,61 +414,3 @@ def citable_items(
         ]
     )
     return items, item_chars
-
-
-async def choose_cells(
-    figures: Sequence[dict[str, Any]],
-    evidence: Sequence[dict[str, Any]],
-    targets: Sequence[Target],
-    metrics: Sequence[str],
-    calendars: dict[str, Any],
-    context: Context,
-    question: str,
-    terms: Sequence[str] = (),
-    *,
-    extract: bool = True,
-) -> Chosen:
-    """Every asked (company, period, metric): the XBRL fact, else the statement column of the period,
-    else the model's copy (with its scale and period), else a gap with the reason."""
-    looked_up = [f for f in figures if f.get("role") != "input"]
-    years_in = [f for f in figures if f.get("role") == "input"]
-    parts = [p for f in looked_up for p in f.get("parts") or []]
-    items, item_chars = citable_items([*looked_up, *years_in, *parts], evidence, context)
-    by_chunk = {i["chunk_id"]: i["label"] for i in items if i.get("chunk_id") is not None}
-    by_document = {i["document_id"]: i["label"] for i in items if i.get("chunk_id") is None}
-    cells, derivations = cells_from_figures(looked_up, by_chunk, by_document)
-    gaps = gaps_of(looked_up, asked_targets(targets), metrics)
-    # A period reported only in parts is answered with its parts: no table or model reads one of them
-    # as the whole period.
-    split = [_parts_told(g, by_chunk, by_document) for g in gaps if g.get("parts")]
-    gaps = [g for g in gaps if not g.get("parts")]
-    chosen = Chosen(items, cells, derivations, gaps, item_chars=item_chars)
-    if gaps:
-        years, _ = cells_from_figures(years_in, by_chunk, by_document)
-        from_tables, chosen.gaps = table_figures(gaps, items, calendars, years)
-        chosen.cells += from_tables
-        chosen.derivations += [d for c in from_tables if (d := derivation_record(c)) is not None]
-    if chosen.gaps and context.ablations.use_calculator and extract:  # a long history: no model call per gap
-        extracted, chosen.gaps, chosen.calls = await model_figures(
-            chosen.gaps, items, question, item_chars, context, calendars, terms
-        )
-        chosen.cells += extracted
-    chosen.gaps = [*split, *chosen.gaps]
-    chosen.warnings = [
-        f"{g['ticker']} {g['label']} {_label_of(g['metric'])}: {g['reason']}" for g in chosen.gaps
-    ] + _restated_notes(looked_up)
-    return chosen
-
-
-def _label_of(metric: str) -> str:
-    return REPORTED[metric].label.lower() if metric in REPORTED else metric.replace("_", " ")
-
-
-def _restated_notes(figures: Sequence[dict[str, Any]]) -> list[str]:
-    return [
-        f"{record['ticker']} {record['period']} {record['metric_label'].lower()} was restated: "
-        f"{restated['original']} in {restated['original_filing']}, {restated['latest']} in "
-        f"{restated['latest_filing']} (the latest is used)"
-        for record in figures
-        for restated in record.get("restated") or []
-    ]

@@ -1,30 +1,440 @@
-"""The answer writer: a figure question's computed answer, or the answer from the passages."""
+"""The model's words: the one draft loop (``draft``) run for a figure question's explanation or for
+the answer from the passages, and what stands in for words that did not stand (the filings' own
+sentences, quoted).
+
+The model writes only what code cannot (drivers, context); every sentence it writes is checked by
+the draft loop against the figures and the passages it cites (``check``), and the figures it may
+state are those chosen and computed before (``choose``, ``compute``).
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
-from finagent.agent.answer.evidence_answer import evidence_answer
-from finagent.agent.answer.figures_answer import figures_answer
+from langchain_core.messages import BaseMessage
+
+from finagent.agent.answer.check import Verify, evidence_support, evidence_verdict, figures_support
+from finagent.agent.answer.choose import Read
+from finagent.agent.answer.compute import Computed
+from finagent.agent.answer.draft import Composed, Drafted, Writer, basis, draft
+from finagent.agent.answer.listing import COMPUTED_LEAD, computed_lines, figure_list, reports_read
+from finagent.agent.answer.passages import years_asked
+from finagent.agent.answer.quotes import QUOTED_LEAD, quoted_answer
+from finagent.agent.answer.writing import (
+    MAX_SENTENCES,
+    WRITER_CHARS,
+    WRITER_TOKENS,
+    citable,
+    cite_passages,
+    drop_unknown_citations,
+    format_tool_items,
+    not_available,
+    resolve_citations,
+)
 from finagent.agent.context import Context
-from finagent.agent.state import State
-from finagent.agent.understand.plan import is_forecast
-from finagent.agent.understand.question import Question
+from finagent.agent.evidence import assign_labels, describe, format_evidence, query_terms, subject_note
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.state import Analysis, State
+from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
+from finagent.finance.asks import Ask
+from finagent.finance.figures.text import figures_by_company, summary_lines
+from finagent.finance.figures.verdict import with_stated_yes_no
+from finagent.finance.figures.verify import Validation, check_prose, verify_answer, without_sentences_stating
+from finagent.finance.figures.written import numbers_in
+from finagent.finance.support import unanswered
 
 
-async def write_answer(state: State, context: Context) -> dict[str, Any]:
-    """Figure questions (reported metrics of named companies, with figures looked up) get the computed
-    answer and its table; every other question (a ranking of one company's parts read from its
-    tables, too, and a forecast: "did PepsiCo raise its EPS guidance", which no reported EPS answers)
-    the cited answer from the passages."""
-    plan = Question.of(state)
-    parts = plan.ask.parts is not None
-    forecast = is_forecast(plan, context)
-    if plan.metrics and state.get("figures") and not parts and not forecast:
-        written = await figures_answer(state, context)
-    else:
-        written = await evidence_answer(state, context)
-    note = plan.subject_note
-    if note and str(written.get("answer") or "").strip():  # the company was chosen, not named
-        written = {**written, "answer": f"{note}\n\n{written['answer']}"}
-    return written
+def figures_writer(
+    state: State,
+    computed: Computed,
+    context: Context,
+    known_labels: set[str],
+    tail: str,
+    verify: Verify,
+    tools: list[dict[str, Any]],
+) -> Writer:
+    """The draft loop of a why/what figure question: the model explains the computed answer."""
+    analysis = state["analysis"]
+    items = computed.chosen.items
+    mode = analysis["answer_mode"]
+    shown = _shown(items)
+    market = format_tool_items(tools) if tools else "(not asked)"  # delimited: their text is data
+    messages = render(
+        "figures_why",
+        question=analysis["question"],
+        computed=computed.head,
+        passages=_passages(shown, analysis, computed.chosen.item_chars),
+        market=market,
+        max_sentences=MAX_SENTENCES.get(mode, 8),
+    )
+
+    def compose(prose: str) -> Composed:
+        notes: list[str] = []
+        prose = prose.strip()
+        if prose.startswith(("{", "[", "```", "|")):
+            notes.append("the model's answer was not prose (JSON, code or a table); it was set aside")
+            prose = ""
+        if not prose:
+            notes.append("the model returned no explanation; the answer gives the computed figures alone")
+        prose = without_echo(prose, computed.opening.sentences)
+        prose, dropped = drop_unknown_citations(prose, known_labels)
+        prose = cite_passages(prose, items)
+        head = computed.head + "\n\n" if computed.head and prose else computed.head
+        answer = "\n\n".join(p for p in (head + prose, tail) if p.strip())
+        return Composed(
+            answer or "No reported figures were found for the periods asked.",
+            prose,
+            len(head),
+            notes + dropped,
+        )
+
+    passages = citable(items, tools)
+    names = analysis.get("names") or {}
+    return Writer(
+        model=get_resources().chat_model("prose", context),
+        messages=messages,
+        compose=compose,
+        verify=verify,
+        ranks=computed.comparisons.ranks,
+        names=names,
+        support=figures_support(passages, names, computed.calculations),
+        basis=basis(shown, market),
+    )
+
+
+def _discussion(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The passages that are prose, not a table or a statement."""
+    return [i for i in items if i.get("label") and not (i.get("is_table") or i.get("statement"))]
+
+
+UNSTOOD = "no sentence of the model's explanation stood; the filings' own sentences on it are quoted"
+
+
+SAID = "the question asks what the filing says: its own sentences on it are quoted"
+
+
+def in_the_filings_words(
+    answer: str, items: list[dict[str, Any]], analysis: Analysis, note: str = UNSTOOD
+) -> tuple[str, str | None]:
+    """A why/what answer none of whose explaining sentences stood (or a question asking what the
+    filing says): the passages' own sentences on it, quoted and cited, after the computed figures,
+    with ``note`` for the warnings (None: no passage sentence shares the question's words)."""
+    terms = list(analysis.get("terms") or [])
+    names, named = analysis.get("names") or {}, analysis.get("named") or []
+    quoted = quoted_answer(_discussion(items), terms, names, why=True, named=named)
+    if not quoted:
+        return answer, None
+    return "\n\n".join(p for p in (answer, quoted) if p), note
+
+
+def _shown(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The passages a why/what answer explains the figures with: prose before tables (the figures are
+    in the table already)."""
+    discussion = [i for i in items if any(NARRATIVE_WORDS in q for q in i.get("queries") or [])]
+    discussion.sort(key=lambda i: (bool(i.get("is_table") or i.get("statement")), -float(i["fused_score"])))
+    return _per_group(discussion, 4)[:8] or [i for i in items if i.get("label")][:6]
+
+
+def _passages(chosen: list[dict[str, Any]], analysis: Analysis, item_chars: int) -> str:
+    """The shown passages, labelled, condensed to the sentences carrying the question's terms."""
+    budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
+    terms = list(analysis.get("terms") or [])
+    return format_evidence(chosen, terms, min(item_chars, max(240, budget // max(1, len(chosen)))))
+
+
+def _per_group(items: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    """At most ``limit`` items per (ticker, period), in the given order."""
+    seen: dict[tuple[Any, Any], int] = {}
+    kept = []
+    for item in items:
+        key = (item.get("ticker"), item.get("period_label"))
+        if seen.get(key, 0) < limit:
+            seen[key] = seen.get(key, 0) + 1
+            kept.append(item)
+    return kept
+
+
+_TABLE = re.compile(r"\|\s*Company\s*\|.*?(?=\n[ \t]*\n|\Z)", re.DOTALL)
+
+
+def without_echo(prose: str, opening_sentences: list[str]) -> str:
+    """The model's prose without what it copied of the computed opening and table: a number code
+    already gave is never restated."""
+    prose = _TABLE.sub("", prose)
+    for sentence in opening_sentences:
+        prose = prose.replace(sentence, "")
+    return re.sub(r"[ \t]{2,}", " ", prose).strip()
+
+
+LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
+
+
+NO_ANSWER_LEAD = "The language model did not return an answer"
+
+
+def fallback_answer(facts: list[dict[str, Any]], items: list[dict[str, Any]]) -> str:
+    """An answer built from evidence alone when the model gives none."""
+    if facts:
+        return f"{NO_ANSWER_LEAD}; these figures were found in the evidence."
+    if not items:
+        return "No evidence was found in the store for this question."
+    lines = [f"- {describe(i)}: {i['text'][:200].strip()} [{i['label']}]" for i in items[:5]]
+    return f"{NO_ANSWER_LEAD}; the most relevant evidence is:\n" + "\n".join(lines)
+
+
+def why_no_answer(drafted: Drafted, drivers: bool = False) -> str | None:
+    """Why the drafted prose is no answer: empty, only citations, cut off, or nothing of what the
+    model wrote stood (every sentence withheld, or JSON or code set aside, leaving the figures read as
+    a stand-in). A model that wrote nothing (a provider down) keeps that stand-in."""
+    if drafted.wrote and drafted.prose.startswith(NO_ANSWER_LEAD):
+        if drafted.withheld:
+            return "none of its sentences is supported by the passages it cites"
+        return "it wrote no prose (JSON or code)"
+    return unanswered(drafted.prose, drivers)
+
+
+def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context: Context, first: str) -> Any:
+    """How the model's prose becomes the evidence answer: figures checked against their company,
+    passages cited, the figures read listed, unavailable tools named."""
+    analysis = state["analysis"]
+    known = {i["label"] for i in read.items} | {t["label"] for t in tools}
+    extra = [n for t in tools for n in numbers_in(t.get("summary", ""))]
+    names = analysis.get("names") or {}
+    unavailable = not_available(list(state.get("tool_results") or []))
+    ask = Ask.from_dict(analysis.get("ask"))
+    every_report = ask.coverage == "all" or any(
+        spec.get("kind") == "held" for spec in analysis.get("time_specs") or []
+    )
+    covered = reports_read(read.items) if every_report else ""
+    figures = figure_list(read) if analysis.get("quantities", True) else ""
+
+    def compose(text: str) -> Composed:
+        notes: list[str] = []
+        if text.lstrip().startswith(("{", "[", "```")):  # JSON or code, not an answer to show
+            notes.append("the model's answer was not prose (JSON or code); it was set aside")
+            text = ""
+        if first:  # the computed yes/no leads; the model's own yes or no gives way
+            text = LEADING_YES_NO.sub("", text, count=1)
+        if not text.strip() and first:  # code's opening is the answer; the model added nothing
+            notes.append("the model returned no answer; the answer was built from the evidence alone")
+        elif not text.strip() and read.facts and analysis.get("quantities", True):
+            text = fallback_answer(read.facts, read.items)
+            notes.append("the model returned no answer; the answer was built from the evidence alone")
+        elif text.strip() and read.facts and context.ablations.use_calculator:
+            text, bad = check_prose(text, read.facts, read.calculations, extra, names, read.items)
+            if bad:
+                notes.append(
+                    "sentences of the model's answer were withheld: they stated figures found neither in "
+                    f"the evidence nor in the computed results for the company named ({', '.join(bad[:5])})"
+                )
+                text = without_sentences_stating(text, bad) or summary_lines(read.facts, read.calculations)
+        text, dropped = drop_unknown_citations(cite_passages(text, read.items), known)
+        if not first:
+            text = with_stated_yes_no(text, ask)
+        head = f"{first}\n\n" if first and text.strip() else first
+        answer = head + text
+        if covered:
+            answer += "\n\n" + covered
+        if unavailable:
+            answer += "\n\n" + unavailable
+        if figures:
+            answer += "\n\nFigures:\n" + figures
+        return Composed(answer, text, len(head), notes + dropped)
+
+    return compose
+
+
+QUOTE_POOL = 8
+"""Passages of each company and period read for sentences to quote: quoting costs no model time, so
+it reads past the few passages the model was given."""
+
+
+def _quotable(state: State, read: Read) -> list[dict[str, Any]]:
+    """The read passages, then the next-best found for the same companies and periods (labelled after
+    them and added to the answer's evidence, so a quote of one is cited and checked like the rest)."""
+
+    def group(item: dict[str, Any]) -> tuple[Any, str]:
+        return item.get("ticker"), item["period_label"]
+
+    held = {i.get("chunk_id") for i in read.items}
+    ranked = sorted(state.get("evidence") or [], key=lambda e: (-e["fused_score"], e["chunk_id"]))
+    more: list[dict[str, Any]] = []
+    for key in dict.fromkeys(group(i) for i in read.items):  # in the read passages' order
+        room = QUOTE_POOL - sum(group(i) == key for i in read.items)
+        fresh = [e for e in ranked if group(e) == key and e["chunk_id"] not in held]
+        more += fresh[: max(0, room)]
+    read.items = [*read.items, *assign_labels(more, after=read.items)]
+    return read.items
+
+
+def in_their_words(state: State, read: Read, why: str) -> tuple[str, str]:
+    """The answer when the model's was none: the passages' own sentences that answer, else a plain
+    statement of what could not be answered."""
+    analysis = state["analysis"]
+    quoted = quoted_answer(
+        _quotable(state, read),
+        list(analysis.get("terms") or []),
+        analysis.get("names") or {},
+        why=bool(analysis.get("narrative")),
+        named=analysis.get("named") or [],
+        ahead=sorted(years_asked(state)) if analysis.get("forecast") else (),
+    )
+    if quoted:
+        return quoted, f"the model's answer was not an answer ({why}); the sources' own sentences are quoted"
+    text = "finagent could not answer this question from the evidence it found."
+    return text, f"the model's answer was not an answer ({why}) and no passage answers the question"
+
+
+def quoted_instead(state: State, read: Read, tools: list[dict[str, Any]]) -> tuple[str, Validation] | None:
+    """A narrative answer in the passages' own sentences, without the model, and its figures check
+    (None: no passage answers)."""
+    answer, _ = in_their_words(state, read, "")
+    if not answer.startswith(QUOTED_LEAD):
+        return None
+    citations = resolve_citations(answer, {i["label"]: i for i in read.items}, {t["label"]: t for t in tools})
+    return answer, verify_answer(answer, [*read.items, *tools], [], citations)
+
+
+@dataclass
+class Written:
+    """What the write stage gives the answer: its text and figures check, whether it was written
+    (the model's draft stood, or code built it), and the draft loop's count of withheld sentences,
+    warnings, model calls and what the model read."""
+
+    answer: str
+    validation: Validation
+    wrote: bool
+    withheld: int = 0
+    warnings: list[str] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    drafted_from: str = ""
+    answered: bool = True
+
+
+async def write_figures(
+    state: State, computed: Computed, context: Context, tools: list[dict[str, Any]], verify: Verify
+) -> Written | None:
+    """The words of a figure answer: the model's explanation after the computed head when the
+    question asks why or what (or asks for news or market data), the filing's own sentences when it
+    asks what the filing says, else the computed head alone, with no model call (None: a follow-up
+    round added nothing the model would read, and the last answer stands)."""
+    analysis = state["analysis"]
+    items = computed.chosen.items
+    tail = not_available(list(state.get("tool_results") or []))
+    if analysis.get("narrative") or tools:
+        known_labels = {i["label"] for i in items} | {t["label"] for t in tools}
+        writer = figures_writer(state, computed, context, known_labels, tail, verify, tools)
+        if writer.stands(state):
+            return None
+        drafted = await draft(writer)
+        written = Written(
+            drafted.answer,
+            drafted.validation,
+            drafted.wrote,
+            drafted.withheld,
+            list(drafted.warnings),
+            list(drafted.calls),
+            writer.basis,
+        )
+        if analysis.get("narrative") and unanswered(drafted.prose, bool(analysis.get("drivers"))):
+            written.answer, note = in_the_filings_words(written.answer, items, analysis)
+            written.warnings += [note] if note else []
+            written.validation = verify(written.answer)
+        return written
+    said = in_the_filings_words(computed.head, items, analysis, SAID) if analysis.get("says") else None
+    if said is not None and said[1]:
+        # "what does it say about …": the computed figures, then the filing's own sentences on it
+        answer = "\n\n".join(p for p in (said[0], tail) if p)
+        return Written(answer, verify(answer), True, warnings=[SAID])
+    answer = (  # every number is computed: no model call
+        "\n\n".join(p for p in (computed.head, tail) if p)
+        or "No reported figures were found for the periods asked."
+    )
+    return Written(answer, verify(answer), True)
+
+
+def evidence_prompt(
+    state: State, read: Read, tools: list[dict[str, Any]], subject: str | None
+) -> tuple[list[BaseMessage], str]:
+    """The model's prompt for the answer from the passages (the figures read, the passages condensed
+    to the question's terms, the tools' summaries, the warnings so far), and the tools' text."""
+    analysis = state["analysis"]
+    tickers: list[str] = analysis["tickers"]
+    notes = [*(state.get("warnings") or []), *([subject_note([subject])] if subject else [])]
+    budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
+    writer_chars = min(read.item_chars, max(240, budget // max(1, len(read.items))))
+    terms = list(analysis.get("terms") or []) + query_terms(list(state.get("follow_up_queries") or []))
+    market = format_tool_items(tools) if tools else ""  # delimited: their text is data
+    messages = render(
+        "synthesis" if len(tickers) > 1 else "generate",
+        question=analysis["question"],
+        companies=", ".join(tickers),
+        facts=figures_by_company(read.facts, read.calculations)
+        if read.facts
+        else "(none read; use the passages)",
+        evidence=format_evidence(read.items, terms, writer_chars) + ("\n" + market if market else ""),
+        warnings="; ".join(notes) or "none",
+        max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
+    )
+    return messages, market
+
+
+def evidence_writer(
+    state: State,
+    read: Read,
+    tools: list[dict[str, Any]],
+    context: Context,
+    prompt: tuple[list[BaseMessage], str],
+    first: str,
+    verify: Verify,
+) -> Writer:
+    """The draft loop of the answer from the passages: the model's prompt, how its prose becomes the
+    answer after the computed ``first`` sentences, and its checks."""
+    analysis = state["analysis"]
+    messages, market = prompt
+    passages = citable(read.items, tools)
+    names = analysis.get("names") or {}
+    asked = frozenset(Ask.from_dict(analysis.get("ask")).about) | years_asked(state)
+    return Writer(
+        model=get_resources().chat_model(
+            "generate", context, max_tokens=WRITER_TOKENS.get(analysis["answer_mode"])
+        ),
+        messages=messages,
+        compose=_compose_for(state, read, tools, context, first),
+        verify=verify,
+        names=names,
+        withhold_unfound=False,  # a figure found nowhere stays, marked [unverified]
+        support=evidence_support(passages, names, read.calculations),
+        verdict=evidence_verdict(passages, names, asked, read.calculations),
+        rewrites=1 if analysis["tickers"] else 0,  # a question naming no company gets one model call
+        basis=basis(read.items, market),
+    )
+
+
+async def write_evidence(state: State, read: Read, writer: Writer, first: str, verify: Verify) -> Written:
+    """The words of the answer from the passages: the model's draft, or, when it is no answer (and
+    code wrote no opening), the passages' own sentences after the formulas computed."""
+    drafted = await draft(writer)
+    answer, validation = drafted.answer, drafted.validation
+    warnings = list(drafted.warnings)
+    # prose naming no cause for a what-drove question gives way to the passages' own causes, quoted
+    not_an_answer = None if first else why_no_answer(drafted, bool(state["analysis"].get("drivers")))
+    if not_an_answer:
+        answer, note = in_their_words(state, read, not_an_answer)
+        if lines := computed_lines(read.calculations):  # code's results stand whatever the model wrote
+            answer = f"{lines}\n\n{answer}" if answer.startswith(QUOTED_LEAD) else lines
+        warnings.append(note)
+        validation = verify(answer)
+    return Written(
+        answer,
+        validation,
+        drafted.wrote and not not_an_answer,
+        drafted.withheld,
+        warnings,
+        list(drafted.calls),
+        writer.basis,
+        answered=not not_an_answer or answer.startswith((QUOTED_LEAD, COMPUTED_LEAD)),
+    )

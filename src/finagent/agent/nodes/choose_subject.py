@@ -9,8 +9,9 @@ from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
+from finagent.agent.answer.choose import best_matching
 from finagent.agent.context import Context
-from finagent.agent.evidence import also_holding, asked_ends, best_match, subject_companies, subject_note
+from finagent.agent.evidence import also_holding, asked_ends, subject_companies, subject_note
 from finagent.agent.nodes.analyze import analyze
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
@@ -29,7 +30,7 @@ async def choose_subject(state: State, runtime: Runtime[Context]) -> dict[str, A
     # with no period asked, the store's inventory decides nothing: no query
     candidates = subject_companies(evidence, top=CANDIDATES) if asked_ends(targets) else []
     held = await asyncio.to_thread(_held, candidates)
-    subject = best_match(evidence, targets, held)
+    subject = best_matching(state, held)
     if subject is None:
         return {}
     update = await analyze({**state, "tickers": [subject]}, runtime)
