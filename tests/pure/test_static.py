@@ -131,3 +131,24 @@ def test_the_question_is_read_once_by_analyze() -> None:
         if p != agent / "nodes" / "analyze.py"
     }
     assert {name: found for name, found in calls.items() if found} == {}
+
+
+def test_after_analyze_the_plan_is_read_typed() -> None:
+    """Nodes and writers read the plan as a typed Question (``Question.of(state)``), never as the dict
+    the state stores: a key read from the dict is a key no type checks."""
+    import re
+
+    agent = ROOT / "src" / "finagent" / "agent"
+    writers = {agent / "nodes" / "analyze.py", agent / "nodes" / "choose_subject.py"}  # they write it
+    modules = [*(agent / "answer").rglob("*.py"), *(agent / "nodes").rglob("*.py"), agent / "evidence.py"]
+    dict_reads = re.compile(
+        r"""\[["']analysis["']\]|\.get\(["']analysis["']|Ask\.from_dict|History\.from_dict"""
+    )
+    found = {
+        str(p.relative_to(agent)): [
+            n for n, line in enumerate(p.read_text().splitlines(), 1) if dict_reads.search(line)
+        ]
+        for p in sorted(modules)
+        if p not in writers
+    }
+    assert {name: lines for name, lines in found.items() if lines} == {}

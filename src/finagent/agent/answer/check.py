@@ -13,6 +13,7 @@ from finagent.agent.answer.compute import Computed
 from finagent.agent.answer.figures import asked_targets
 from finagent.agent.answer.writing import resolve_citations
 from finagent.agent.state import State
+from finagent.agent.understand.question import Question
 from finagent.finance.compare import Cell
 from finagent.finance.figures.matching import known_changes, known_facts, known_results
 from finagent.finance.figures.verify import (
@@ -35,13 +36,13 @@ def figures_scope(state: State, computed: Computed) -> PeriodScope:
     """What a figure answer's numbers are checked against for their period: every chosen and computed
     figure of a known company and period, the parts of a period reported only in parts, and the
     amounts the question itself gives (a threshold)."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     targets = asked_targets(list(state.get("targets") or []))
-    calendars = analysis.get("calendars") or {}
+    calendars = plan.calendars
     known = known_figures([*computed.chosen.cells, *computed.comparisons.cells], computed.calculations)
     return PeriodScope(
         known=known + part_figures(computed.chosen.gaps),
-        names=analysis.get("names") or {},
+        names=plan.names,
         targets={
             t: [x["label"] for x in targets if x["ticker"] == t] for t in {x["ticker"] for x in targets}
         },
@@ -115,8 +116,8 @@ def period_scope(state: State, read: Read) -> PeriodScope:
     """What the answer's numbers are checked against for their period: the figures read for each
     company and period, every cell of the cited statement tables, and the computed changes and
     ratios."""
-    analysis = state["analysis"]
-    calendars = analysis.get("calendars") or {}
+    plan = Question.of(state)
+    calendars = plan.calendars
     known = table_known(read.items, calendars) + known_facts(read.facts)
     known += [k for k in known_changes(read.calculations) if k["period"]]
     known += [k for k in known_results(read.calculations) if k["period"]]  # a ratio computed for its year
@@ -126,7 +127,7 @@ def period_scope(state: State, read: Read) -> PeriodScope:
             targets.setdefault(target["ticker"], []).append(target["label"])
     return PeriodScope(
         known=known,
-        names=analysis.get("names") or {},
+        names=plan.names,
         targets=targets,
         calendars={t: c.pair for t, v in calendars.items() if (c := FiscalCalendar.known(v))},
     )

@@ -36,9 +36,9 @@ from finagent.agent.evidence import best_match, format_evidence, query_terms
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import Facts, facts_schema
-from finagent.agent.state import Analysis, State, Target
+from finagent.agent.state import State, Target
+from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
-from finagent.finance.asks import Ask
 from finagent.finance.compare import Cell
 from finagent.finance.figures.formula_values import (
     compute_formulas,
@@ -328,7 +328,7 @@ async def _extract(
 
 
 async def _formula_inputs(
-    formulas: list[Formula], items: list[dict[str, Any]], read: Read, analysis: Analysis, context: Context
+    formulas: list[Formula], items: list[dict[str, Any]], read: Read, plan: Question, context: Context
 ) -> tuple[dict[tuple[str, str], dict[str, dict[str, Any]]], int]:
     """Line items of the formulas per (ticker, period): statement rows first, then the model copies
     the missing ones (constrained to those line items) from the same periods' evidence."""
@@ -343,10 +343,10 @@ async def _formula_inputs(
     by_label = {line.input_label: line for line in wanted}
     extracted, calls, rejected = await _extract(
         items,
-        list(analysis["tickers"]),
-        analysis["question"],
+        list(plan.tickers),
+        plan.question,
         sorted(missing),
-        list(analysis.get("terms") or []),
+        list(plan.terms),
         read.item_chars,
         context,
         metrics=sorted(missing),
@@ -389,47 +389,43 @@ def _merge_facts(facts: list[dict[str, Any]], more: list[dict[str, Any]]) -> lis
 async def read_figures(state: State, context: Context, phrases: list[str]) -> Read:
     """Figures of the passages: statement rows named by the search phrases, the question's formulas
     (their line items), else the model's copies of what the tables do not state plainly."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     evidence = list(state.get("evidence") or [])
-    if analysis.get("narrative"):
+    if plan.narrative:
         evidence = favour_discussion(evidence, NARRATIVE_WORDS)
-    formulas = (
-        [FORMULAS[i] for i in analysis.get("formulas") or []] if context.ablations.use_calculator else []
-    )
+    formulas = [FORMULAS[i] for i in plan.formulas] if context.ablations.use_calculator else []
     if formulas:
         evidence = favour_line_items(evidence, formulas)
-    elif not (analysis.get("narrative") or analysis.get("forecast") or analysis.get("drivers")):
+    elif not (plan.narrative or plan.forecast or plan.drivers):
         periods = [str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")]
-        evidence = favour_asked_lines(
-            evidence, list(analysis.get("value_line_words") or []), phrases, periods
-        )
+        evidence = favour_asked_lines(evidence, list(plan.value_line_words), phrases, periods)
     evidence = favour_parts_tables(state, evidence)
-    needed = list(analysis.get("statements") or []) if formulas else []
-    figures = bool(formulas) or Ask.from_dict(analysis.get("ask")).computed
+    needed = list(plan.statements) if formulas else []
+    figures = bool(formulas) or plan.ask.computed
     items, item_chars, left_out = budgeted_evidence(evidence, context, needed, figures)
     read = Read(items, item_chars, warnings=list(left_out))
     filings = [i for i in items if i["kind"] != "news"]
     read.facts = deterministic_facts(filings, phrases)
     rejected = 0
     if formulas:  # a computed metric: its line items are the figures wanted, the calculator does the rest
-        inputs, rejected = await _formula_inputs(formulas, filings, read, analysis, context)
+        inputs, rejected = await _formula_inputs(formulas, filings, read, plan, context)
         read.facts = _merge_facts(
             without_other_readings(read.facts, inputs),
             [f for group in inputs.values() for f in group.values()],
         )
         read.calculations = compute_formulas(formulas, inputs)
-        if analysis.get("average"):
+        if plan.average:
             read.calculations += mean_over_periods(read.calculations)
         read.calculations += formula_changes(read.calculations)
-    elif analysis.get("quantities", True) and analysis.get("tickers") and not analysis.get("revision"):
+    elif plan.quantities and plan.tickers and not plan.revision:
         # The model copies figures only for named companies of a question that asks a quantity (not
         # the size of a revision: code computes it from the passage that states both figures).
         found = {(f["ticker"], f["period"]) for f in read.facts}
         uncovered = [i for i in filings if (i.get("ticker") or "", i["period_label"]) not in found]
         if uncovered:
-            terms = list(analysis.get("terms") or [])
+            terms = list(plan.terms)
             extracted, calls, rejected = await _extract(
-                uncovered, analysis["tickers"], analysis["question"], phrases, terms, item_chars, context
+                uncovered, list(plan.tickers), plan.question, phrases, terms, item_chars, context
             )
             read.facts += extracted
             read.calls += calls

@@ -40,7 +40,8 @@ from finagent.agent.answer.statements import (
 )
 from finagent.agent.answer.wording import name
 from finagent.agent.context import Context
-from finagent.agent.state import Analysis, State
+from finagent.agent.state import State
+from finagent.agent.understand.question import Question
 from finagent.finance.asks import Ask
 from finagent.finance.compare import Cell, Comparisons, Wanted, compare, scale_unit
 from finagent.finance.figures.formula_values import (
@@ -51,7 +52,6 @@ from finagent.finance.figures.formula_values import (
 )
 from finagent.finance.figures.formulas import FORMULAS, PRIOR, Formula, line_of_metric, needs_prior
 from finagent.finance.figures.text import asked_line_facts, format_value
-from finagent.finance.history import History
 from finagent.finance.lines import INPUTS
 from finagent.finance.parts import PartsAsk
 from finagent.finance.revisions import asked_revision, revision_record, revisions
@@ -73,32 +73,30 @@ class Computed:
     head: str = ""
 
 
-def wanted_for(analysis: Analysis, ask: Ask) -> Wanted:
+def wanted_for(plan: Question, ask: Ask) -> Wanted:
     """The comparisons to compute: those the question's words ask for and those its ask needs."""
-    words = dict(analysis.get("comparisons") or {})
+    words = plan.comparisons
     change = ask.change
-    history = History.from_dict(analysis.get("long_history"))
+    history = plan.long_history
     # A long history is read earliest against latest: its change, and its CAGR over fiscal years.
     span = history is not None and history.test is None
     return Wanted(
-        yoy=(bool(words.get("yoy")) or change == "yoy") and not span,
-        qoq=bool(words.get("qoq")) or change == "qoq",
-        change=bool(words.get("change")) or change in ("change", "trend") or ask.kind == "direction" or span,
-        cagr=bool(words.get("cagr"))
-        or change == "cagr"
-        or (span and history is not None and history.unit == "year"),
-        rank=bool(words.get("rank")) or ask.kind in ("ranking", "comparison"),
-        difference=bool(words.get("difference")),
+        yoy=(words.yoy or change == "yoy") and not span,
+        qoq=words.qoq or change == "qoq",
+        change=words.change or change in ("change", "trend") or ask.kind == "direction" or span,
+        cagr=words.cagr or change == "cagr" or (span and history is not None and history.unit == "year"),
+        rank=words.rank or ask.kind in ("ranking", "comparison"),
+        difference=words.difference,
     )
 
 
 def formula_results(
-    analysis: Analysis, cells: list[Cell], items: Sequence[dict[str, Any]] = ()
+    plan: Question, cells: list[Cell], items: Sequence[dict[str, Any]] = ()
 ) -> list[dict[str, Any]]:
     """The question's own computed metrics (beyond margins and free cash flow) over the cells; an
     average's opening balance, when no cell is of the previous year, is read from the previous-year
     column of the statements among ``items``."""
-    formulas = [FORMULAS[i] for i in analysis.get("formulas") or [] if 0 <= i < len(FORMULAS)]
+    formulas = [FORMULAS[i] for i in plan.formulas if 0 <= i < len(FORMULAS)]
     if not formulas:
         return []
     inputs: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
@@ -113,9 +111,9 @@ def formula_results(
     inputs = with_prior_years(inputs)
     _opening_balances(inputs, formulas, items)
     results = compute_formulas(formulas, inputs)
-    if analysis.get("average"):
+    if plan.average:
         results += mean_over_periods(results)
-    computed = analysis.get("computed") or []
+    computed = list(plan.computed)
     # margins and free cash flow are compare()'s already: only their multi-year mean is new here
     return [
         r
@@ -144,29 +142,29 @@ def _opening_balances(
 
 async def compute(state: State, context: Context) -> Computed:
     """The figures, comparisons and opening sentences of a figure question."""
-    analysis = state["analysis"]
-    ask = Ask.from_dict(analysis.get("ask"))
-    metrics = list(analysis.get("metrics") or [])
+    plan = Question.of(state)
+    ask = plan.ask
+    metrics = list(plan.metrics)
     chosen = await choose_cells(
         list(state.get("figures") or []),
         list(state.get("evidence") or []),
         list(state.get("targets") or []),
         metrics,
-        analysis.get("calendars") or {},
+        plan.calendars,
         context,
-        analysis["question"],
-        list(analysis.get("terms") or []),
-        extract=not analysis.get("long_history"),
+        plan.question,
+        list(plan.terms),
+        extract=plan.long_history is None,
     )
-    computed_metrics = list(analysis.get("computed") or [])
-    comparisons = compare(chosen.cells, wanted_for(analysis, ask), computed_metrics)
+    computed_metrics = list(plan.computed)
+    comparisons = compare(chosen.cells, wanted_for(plan, ask), computed_metrics)
     formulas = (
-        formula_results(analysis, [*chosen.cells, *comparisons.cells], chosen.items)
+        formula_results(plan, [*chosen.cells, *comparisons.cells], chosen.items)
         if context.ablations.use_calculator
         else []
     )
     comparisons.calculations += formulas
-    names = analysis.get("names") or {}
+    names = plan.names
     facts = Facts(
         ask=ask,
         metric=primary_metric(ask, computed_metrics, metrics),
@@ -178,8 +176,8 @@ async def compute(state: State, context: Context) -> Computed:
         formulas=formulas,
         labels={i["chunk_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is not None},
         document_labels={i["document_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is None},
-        history=History.from_dict(analysis.get("long_history")),
-        parts=parts_named(list(analysis.get("lines") or []), names),
+        history=plan.long_history,
+        parts=parts_named(list(plan.lines), names),
     )
     said = opening(facts) if context.ablations.use_calculator else Opening()
     calculations = [*chosen.derivations, *comparisons.calculations, *said.calculations]
@@ -245,8 +243,8 @@ def opening(facts: Facts) -> Opening:
 def evidence_opening(state: State, read: Read) -> str:
     """The answer's computed first sentences: a ranking of the parts of a whole read from the tables,
     or a yes/no the computed figures decide (a sign or a direction)."""
-    analysis = state["analysis"]
-    ask = Ask.from_dict(analysis.get("ask"))
+    plan = Question.of(state)
+    ask = plan.ask
     if ask.parts is not None:
         ranking = parts_ranking(state, read, ask.parts)
         if ranking:
@@ -263,7 +261,7 @@ def evidence_opening(state: State, read: Read) -> str:
         metric=ask.metric or "",
         cells=[],
         comparisons=Comparisons(calculations=[c for c in read.calculations if c.get("kind") != "formula"]),
-        names=analysis.get("names") or {},
+        names=plan.names,
         formulas=[c for c in read.calculations if c.get("kind") == "formula"],
     )
     said = opening(facts)
@@ -275,14 +273,14 @@ def _revision_opening(state: State, read: Read) -> str:
     percent from 8 percent [ER2]." for a question asking by how much a report revised a figure, from
     the passage of the asked period that states both (code subtracts; the model stated both and left
     the reader to)."""
-    analysis = state["analysis"]
-    if not analysis.get("revision"):
+    plan = Question.of(state)
+    if not plan.revision:
         return ""
     periods = {str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")}
     for item in read.items:
         if periods and item.get("period_label") not in periods:
             continue
-        revision = asked_revision(revisions(str(item.get("text") or "")), analysis.get("terms") or [])
+        revision = asked_revision(revisions(str(item.get("text") or "")), list(plan.terms))
         ticker, label = item.get("ticker") or "", item["label"]
         record = (
             revision_record(revision, ticker, item.get("period_label") or "", label) if revision else None
@@ -292,7 +290,7 @@ def _revision_opening(state: State, read: Read) -> str:
         read.calculations.append(record)
         verb = "raised" if record["result"] > 0 else "lowered"
         return (
-            f"{name(ticker, analysis.get('names') or {})} {verb} its {revision.what} guidance by "
+            f"{name(ticker, plan.names)} {verb} its {revision.what} guidance by "
             f"{record['result_text'][1:]}, to {revision.new.text} from {revision.old.text} [{label}]."
         )
     return ""
@@ -303,10 +301,10 @@ def _schedule_opening(state: State, read: Read) -> str:
     are expected to be paid as follows”: Pension Benefits $1,097 million; Health Care and Life $862
     million." for a forecast of a year the named report schedules, read by that year's row (the model
     could not tell the row from its neighbours in a flattened table)."""
-    analysis = state["analysis"]
-    if not analysis.get("ahead_years"):
+    plan = Question.of(state)
+    if not plan.ahead_years:
         return ""
-    year = analysis["ahead_years"][0]
+    year = plan.ahead_years[0]
     periods = {str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")}
     found = [
         (row, item)
@@ -314,12 +312,12 @@ def _schedule_opening(state: State, read: Read) -> str:
         if item.get("period_label") in periods and item.get("kind") != "news"
         for row in scheduled_rows(str(item.get("text") or ""), year)
     ]
-    row = asked_schedule([r for r, _ in found], analysis.get("terms") or [])
+    row = asked_schedule([r for r, _ in found], list(plan.terms))
     if row is None:
         return ""
     item = next(i for r, i in found if r is row)
     table = f", in its table “{row.title}”" if row.title else ""
-    source = source_phrase(item, analysis.get("names") or {})
+    source = source_phrase(item, plan.names)
     return f"{source} [{item['label']}] gives for {year}{table}: {row.reads()}."
 
 
@@ -327,12 +325,12 @@ def _asked_line_opening(state: State, read: Read) -> str:
     """ "Amcor's Adjusted EBITDA in FY2023 was $2,018 million [ER1]." for a question asking the value
     of a line a table of the passages prints for the asked period, read by code, not copied by the
     model (which took the release's "Adjusted EBIT of $1,608 million" for it)."""
-    analysis = state["analysis"]
-    if analysis.get("narrative") or analysis.get("forecast") or analysis.get("drivers"):
+    plan = Question.of(state)
+    if plan.narrative or plan.forecast or plan.drivers:
         return ""
     periods = [str(t["label"]) for t in state.get("targets") or [] if not t.get("companion")]
-    found = asked_line_facts(analysis.get("value_line_words") or [], read.facts, periods)
-    names = analysis.get("names") or {}
+    found = asked_line_facts(list(plan.value_line_words), read.facts, periods)
+    names = plan.names
     return " ".join(
         f"{name(f['ticker'], names)}'s {_in_a_sentence(f['metric'])} in {f['period']} was "
         f"{format_value(f['value'], f.get('unit'))} [{f['source']}]."
@@ -348,9 +346,9 @@ def _in_a_sentence(label: str) -> str:
 def ratio_change_opening(state: State, read: Read) -> str:
     """ "Amcor's quick ratio rose from 0.67 in FY2022 to 0.69 in FY2023, +3.4% (computed: ...)." for a
     question asking how a computed ratio changed ("improved or declined"), which asks no yes or no."""
-    analysis = state["analysis"]
-    wanted = analysis.get("comparisons") or {}
-    if not (wanted.get("change") or wanted.get("yoy")):
+    plan = Question.of(state)
+    wanted = plan.comparisons
+    if not (wanted.change or wanted.yoy):
         return ""
     formulas = [c for c in read.calculations if c.get("kind") == "formula"]
     levels = {(c["ticker"], c["metric"], c["period"]): c for c in formulas}
@@ -360,9 +358,9 @@ def ratio_change_opening(state: State, read: Read) -> str:
         new = levels.get((change["ticker"], change["metric"], change["to_period"]))
         if old is None or new is None or change["result"] == 0:
             continue
-        verb = _weighed(change["metric"], change["result"] > 0, Ask.from_dict(analysis.get("ask")))
+        verb = _weighed(change["metric"], change["result"] > 0, plan.ask)
         sentences.append(
-            f"{name(change['ticker'], analysis.get('names') or {})}'s {change['metric']} {verb} from "
+            f"{name(change['ticker'], plan.names)}'s {change['metric']} {verb} from "
             f"{old['result_text']} in {old['period']} to {new['result_text']} in {new['period']}, "
             f"{change['result_text']} (computed: {change['expression']}) [{', '.join(change['sources'])}]."
         )
@@ -384,10 +382,8 @@ def _weighed(metric: str, went_up: bool, ask: Ask) -> str:
 
 def parts_ranking(state: State, read: Read, ask: PartsAsk) -> str:
     """The parts ranking's sentences; their computed shares and changes join the calculations."""
-    analysis = state["analysis"]
-    found = parts_opening(
-        ask, read.items, parts_wanted(state), analysis.get("calendars") or {}, analysis.get("names") or {}
-    )
+    plan = Question.of(state)
+    found = parts_opening(ask, read.items, parts_wanted(state), plan.calendars, plan.names)
     if found is None:
         return ""
     read.calculations += found.calculations

@@ -27,16 +27,15 @@ from finagent.agent.context import Context
 from finagent.agent.evidence import assign_labels, subject_note
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
-from finagent.finance.asks import Ask
 
 
 def _computed_ranking(state: State, context: Context) -> dict[str, Any] | None:
     """A ranking of one company's parts (a segment, a region, a liability) read from its tables is
     the whole answer when the question asks no why: no model call (None: not such a question, or no
     table of the company and period has the parts)."""
-    analysis = state["analysis"]
-    parts = Ask.from_dict(analysis.get("ask")).parts
-    if parts is None or analysis.get("narrative") or not context.ablations.use_calculator:
+    plan = Question.of(state)
+    parts = plan.ask.parts
+    if parts is None or plan.narrative or not context.ablations.use_calculator:
         return None
     # no model reads the passages, so every one found is searched for the table, best first
     evidence = sorted(state.get("evidence") or [], key=lambda e: -float(e.get("fused_score") or 0.0))
@@ -55,18 +54,16 @@ def _computed_ranking(state: State, context: Context) -> dict[str, Any] | None:
 async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     """The cited answer from the passages (see the module docstring)."""
     subject = None
-    if not state["analysis"].get("tickers"):
+    if not Question.of(state).tickers:
         state, subject = about_best_match(state)
     computed = _computed_ranking(state, context)
     if computed is not None:
         return computed
-    analysis = state["analysis"]
-    phrases = [p for ps in analysis["keywords"].values() for p in ps] + list(
-        state.get("follow_up_queries") or []
-    )
+    plan = Question.of(state)
+    phrases = [p for ps in plan.keywords.values() for p in ps] + list(state.get("follow_up_queries") or [])
     read = await read_figures(state, context, phrases)
     tools = tool_items(list(state.get("tool_results") or []))
-    if context.narrative_answers == "quoted" and analysis.get("narrative") and not analysis.get("quantities"):
+    if context.narrative_answers == "quoted" and plan.narrative and not plan.quantities:
         quoted = quoted_instead(state, read, tools)
         if quoted is not None:
             how = "answered in the sources' own sentences (quoted answers)"
@@ -74,7 +71,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     prompt = evidence_prompt(state, read, tools, subject)  # before the opening adds its results
     first = evidence_opening(state, read) if context.ablations.use_calculator else ""
     if not first and Question.of(state).about_an_event_filing:  # what the 8-K reports: its own Items first
-        first = event_report(read.items, analysis.get("names") or {})
+        first = event_report(read.items, plan.names)
     verify = evidence_verifier(state, read, tools)
     writer = evidence_writer(state, read, tools, context, prompt, first, verify)
     if writer.stands(state):  # a follow-up round added nothing the model would read

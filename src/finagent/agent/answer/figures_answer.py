@@ -19,12 +19,13 @@ from finagent.agent.answer.write import write_figures
 from finagent.agent.answer.writing import tool_items
 from finagent.agent.context import Context
 from finagent.agent.state import State
+from finagent.agent.understand.question import Question
 
 
 async def figures_answer(state: State, context: Context) -> dict[str, Any]:
     """The cited answer of a figure question (see the module docstring)."""
     computed = await compute(state, context)
-    computed = replace(computed, head=figures_head(computed, state["analysis"]))
+    computed = replace(computed, head=figures_head(computed, Question.of(state)))
     tools = tool_items(list(state.get("tool_results") or []))
     verify = figures_verifier(state, computed, tools)
     written = await write_figures(state, computed, context, tools, verify)

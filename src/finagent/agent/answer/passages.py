@@ -9,7 +9,7 @@ from typing import Any
 
 from finagent.agent.answer.parts import parts_passages
 from finagent.agent.state import State
-from finagent.finance.asks import Ask
+from finagent.agent.understand.question import Question
 from finagent.finance.figures.formula_values import read_line_items
 from finagent.finance.figures.formulas import Formula, input_items, needs_prior
 from finagent.finance.figures.text import asked_line_facts, table_facts
@@ -62,10 +62,10 @@ def favour_parts_tables(state: State, evidence: list[dict[str, Any]]) -> list[di
     """A table whose rows are the asked parts of the whole, adding up to it for the asked period,
     ranks first: code ranks from it, so Best Buy's segment note (Domestic revenue by product category)
     must not be left out of the passages read for the MD&A pages around it."""
-    ask = Ask.from_dict(state["analysis"].get("ask")).parts
+    ask = Question.of(state).ask.parts
     if ask is None:
         return evidence
-    calendars = state["analysis"].get("calendars") or {}
+    calendars = Question.of(state).calendars
     holding = parts_passages(ask, evidence, parts_wanted(state), calendars)
     return [
         {**e, "fused_score": float(e["fused_score"]) + LINE_LIFT} if e["chunk_id"] in holding else e

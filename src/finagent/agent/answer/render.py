@@ -13,17 +13,17 @@ from finagent.agent.answer.prose import fact_records, formula_lines
 from finagent.agent.answer.table import markdown_table
 from finagent.agent.answer.write import Written
 from finagent.agent.answer.writing import resolve_citations, tool_items
-from finagent.agent.state import Analysis, State
-from finagent.finance.asks import Ask
+from finagent.agent.state import State
+from finagent.agent.understand.question import Question
 from finagent.finance.figures.verify import Validation
 
 
-def figures_head(computed: Computed, analysis: Analysis) -> str:
+def figures_head(computed: Computed, plan: Question) -> str:
     """A figure answer's beginning: the computed opening sentences, then the cited table of the
     figures and their changes, and the question's formulas line by line."""
-    names = analysis.get("names") or {}
-    metrics = list(analysis.get("metrics") or [])
-    ask = Ask.from_dict(analysis.get("ask"))
+    names = plan.names
+    metrics = list(plan.metrics)
+    ask = plan.ask
     chosen = computed.chosen
     table = markdown_table(chosen.cells, computed.comparisons, names, metrics, chosen.gaps, ask)
     if computed.formulas:

@@ -37,9 +37,9 @@ from finagent.agent.context import Context
 from finagent.agent.evidence import assign_labels, describe, format_evidence, query_terms, subject_note
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
-from finagent.agent.state import Analysis, State
+from finagent.agent.state import State
+from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
-from finagent.finance.asks import Ask
 from finagent.finance.figures.text import figures_by_company, summary_lines
 from finagent.finance.figures.verdict import with_stated_yes_no
 from finagent.finance.figures.verify import Validation, check_prose, verify_answer, without_sentences_stating
@@ -57,16 +57,16 @@ def figures_writer(
     tools: list[dict[str, Any]],
 ) -> Writer:
     """The draft loop of a why/what figure question: the model explains the computed answer."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     items = computed.chosen.items
-    mode = analysis["answer_mode"]
+    mode = plan.answer_mode
     shown = _shown(items)
     market = format_tool_items(tools) if tools else "(not asked)"  # delimited: their text is data
     messages = render(
         "figures_why",
-        question=analysis["question"],
+        question=plan.question,
         computed=computed.head,
-        passages=_passages(shown, analysis, computed.chosen.item_chars),
+        passages=_passages(shown, plan, computed.chosen.item_chars),
         market=market,
         max_sentences=MAX_SENTENCES.get(mode, 8),
     )
@@ -92,7 +92,7 @@ def figures_writer(
         )
 
     passages = citable(items, tools)
-    names = analysis.get("names") or {}
+    names = plan.names
     return Writer(
         model=get_resources().chat_model("prose", context),
         messages=messages,
@@ -117,13 +117,13 @@ SAID = "the question asks what the filing says: its own sentences on it are quot
 
 
 def in_the_filings_words(
-    answer: str, items: list[dict[str, Any]], analysis: Analysis, note: str = UNSTOOD
+    answer: str, items: list[dict[str, Any]], plan: Question, note: str = UNSTOOD
 ) -> tuple[str, str | None]:
     """A why/what answer none of whose explaining sentences stood (or a question asking what the
     filing says): the passages' own sentences on it, quoted and cited, after the computed figures,
     with ``note`` for the warnings (None: no passage sentence shares the question's words)."""
-    terms = list(analysis.get("terms") or [])
-    names, named = analysis.get("names") or {}, analysis.get("named") or []
+    terms = list(plan.terms)
+    names, named = plan.names, list(plan.named)
     quoted = quoted_answer(_discussion(items), terms, names, why=True, named=named)
     if not quoted:
         return answer, None
@@ -138,10 +138,10 @@ def _shown(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return _per_group(discussion, 4)[:8] or [i for i in items if i.get("label")][:6]
 
 
-def _passages(chosen: list[dict[str, Any]], analysis: Analysis, item_chars: int) -> str:
+def _passages(chosen: list[dict[str, Any]], plan: Question, item_chars: int) -> str:
     """The shown passages, labelled, condensed to the sentences carrying the question's terms."""
-    budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
-    terms = list(analysis.get("terms") or [])
+    budget = WRITER_CHARS.get(plan.answer_mode, WRITER_CHARS["standard"])
+    terms = list(plan.terms)
     return format_evidence(chosen, terms, min(item_chars, max(240, budget // max(1, len(chosen)))))
 
 
@@ -199,17 +199,15 @@ def why_no_answer(drafted: Drafted, drivers: bool = False) -> str | None:
 def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context: Context, first: str) -> Any:
     """How the model's prose becomes the evidence answer: figures checked against their company,
     passages cited, the figures read listed, unavailable tools named."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     known = {i["label"] for i in read.items} | {t["label"] for t in tools}
     extra = [n for t in tools for n in numbers_in(t.get("summary", ""))]
-    names = analysis.get("names") or {}
+    names = plan.names
     unavailable = not_available(list(state.get("tool_results") or []))
-    ask = Ask.from_dict(analysis.get("ask"))
-    every_report = ask.coverage == "all" or any(
-        spec.get("kind") == "held" for spec in analysis.get("time_specs") or []
-    )
+    ask = plan.ask
+    every_report = ask.coverage == "all" or any(spec.kind == "held" for spec in plan.time_specs)
     covered = reports_read(read.items) if every_report else ""
-    figures = figure_list(read) if analysis.get("quantities", True) else ""
+    figures = figure_list(read) if plan.quantities else ""
 
     def compose(text: str) -> Composed:
         notes: list[str] = []
@@ -220,7 +218,7 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
             text = LEADING_YES_NO.sub("", text, count=1)
         if not text.strip() and first:  # code's opening is the answer; the model added nothing
             notes.append("the model returned no answer; the answer was built from the evidence alone")
-        elif not text.strip() and read.facts and analysis.get("quantities", True):
+        elif not text.strip() and read.facts and plan.quantities:
             text = fallback_answer(read.facts, read.items)
             notes.append("the model returned no answer; the answer was built from the evidence alone")
         elif text.strip() and read.facts and context.ablations.use_calculator:
@@ -273,14 +271,14 @@ def _quotable(state: State, read: Read) -> list[dict[str, Any]]:
 def in_their_words(state: State, read: Read, why: str) -> tuple[str, str]:
     """The answer when the model's was none: the passages' own sentences that answer, else a plain
     statement of what could not be answered."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     quoted = quoted_answer(
         _quotable(state, read),
-        list(analysis.get("terms") or []),
-        analysis.get("names") or {},
-        why=bool(analysis.get("narrative")),
-        named=analysis.get("named") or [],
-        ahead=sorted(years_asked(state)) if analysis.get("forecast") else (),
+        list(plan.terms),
+        plan.names,
+        why=plan.narrative,
+        named=list(plan.named),
+        ahead=sorted(years_asked(state)) if plan.forecast else (),
     )
     if quoted:
         return quoted, f"the model's answer was not an answer ({why}); the sources' own sentences are quoted"
@@ -321,10 +319,10 @@ async def write_figures(
     question asks why or what (or asks for news or market data), the filing's own sentences when it
     asks what the filing says, else the computed head alone, with no model call (None: a follow-up
     round added nothing the model would read, and the last answer stands)."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     items = computed.chosen.items
     tail = not_available(list(state.get("tool_results") or []))
-    if analysis.get("narrative") or tools:
+    if plan.narrative or tools:
         known_labels = {i["label"] for i in items} | {t["label"] for t in tools}
         writer = figures_writer(state, computed, context, known_labels, tail, verify, tools)
         if writer.stands(state):
@@ -339,12 +337,12 @@ async def write_figures(
             list(drafted.calls),
             writer.basis,
         )
-        if analysis.get("narrative") and unanswered(drafted.prose, bool(analysis.get("drivers"))):
-            written.answer, note = in_the_filings_words(written.answer, items, analysis)
+        if plan.narrative and unanswered(drafted.prose, plan.drivers):
+            written.answer, note = in_the_filings_words(written.answer, items, plan)
             written.warnings += [note] if note else []
             written.validation = verify(written.answer)
         return written
-    said = in_the_filings_words(computed.head, items, analysis, SAID) if analysis.get("says") else None
+    said = in_the_filings_words(computed.head, items, plan, SAID) if plan.says else None
     if said is not None and said[1]:
         # "what does it say about …": the computed figures, then the filing's own sentences on it
         answer = "\n\n".join(p for p in (said[0], tail) if p)
@@ -361,23 +359,23 @@ def evidence_prompt(
 ) -> tuple[list[BaseMessage], str]:
     """The model's prompt for the answer from the passages (the figures read, the passages condensed
     to the question's terms, the tools' summaries, the warnings so far), and the tools' text."""
-    analysis = state["analysis"]
-    tickers: list[str] = analysis["tickers"]
+    plan = Question.of(state)
+    tickers = list(plan.tickers)
     notes = [*(state.get("warnings") or []), *([subject_note([subject])] if subject else [])]
-    budget = WRITER_CHARS.get(analysis["answer_mode"], WRITER_CHARS["standard"])
+    budget = WRITER_CHARS.get(plan.answer_mode, WRITER_CHARS["standard"])
     writer_chars = min(read.item_chars, max(240, budget // max(1, len(read.items))))
-    terms = list(analysis.get("terms") or []) + query_terms(list(state.get("follow_up_queries") or []))
+    terms = list(plan.terms) + query_terms(list(state.get("follow_up_queries") or []))
     market = format_tool_items(tools) if tools else ""  # delimited: their text is data
     messages = render(
         "synthesis" if len(tickers) > 1 else "generate",
-        question=analysis["question"],
+        question=plan.question,
         companies=", ".join(tickers),
         facts=figures_by_company(read.facts, read.calculations)
         if read.facts
         else "(none read; use the passages)",
         evidence=format_evidence(read.items, terms, writer_chars) + ("\n" + market if market else ""),
         warnings="; ".join(notes) or "none",
-        max_sentences=MAX_SENTENCES.get(analysis["answer_mode"], 8),
+        max_sentences=MAX_SENTENCES.get(plan.answer_mode, 8),
     )
     return messages, market
 
@@ -393,15 +391,13 @@ def evidence_writer(
 ) -> Writer:
     """The draft loop of the answer from the passages: the model's prompt, how its prose becomes the
     answer after the computed ``first`` sentences, and its checks."""
-    analysis = state["analysis"]
+    plan = Question.of(state)
     messages, market = prompt
     passages = citable(read.items, tools)
-    names = analysis.get("names") or {}
-    asked = frozenset(Ask.from_dict(analysis.get("ask")).about) | years_asked(state)
+    names = plan.names
+    asked = frozenset(plan.ask.about) | years_asked(state)
     return Writer(
-        model=get_resources().chat_model(
-            "generate", context, max_tokens=WRITER_TOKENS.get(analysis["answer_mode"])
-        ),
+        model=get_resources().chat_model("generate", context, max_tokens=WRITER_TOKENS.get(plan.answer_mode)),
         messages=messages,
         compose=_compose_for(state, read, tools, context, first),
         verify=verify,
@@ -409,7 +405,7 @@ def evidence_writer(
         withhold_unfound=False,  # a figure found nowhere stays, marked [unverified]
         support=evidence_support(passages, names, read.calculations),
         verdict=evidence_verdict(passages, names, asked, read.calculations),
-        rewrites=1 if analysis["tickers"] else 0,  # a question naming no company gets one model call
+        rewrites=1 if plan.tickers else 0,  # a question naming no company gets one model call
         basis=basis(read.items, market),
     )
 
@@ -421,7 +417,7 @@ async def write_evidence(state: State, read: Read, writer: Writer, first: str, v
     answer, validation = drafted.answer, drafted.validation
     warnings = list(drafted.warnings)
     # prose naming no cause for a what-drove question gives way to the passages' own causes, quoted
-    not_an_answer = None if first else why_no_answer(drafted, bool(state["analysis"].get("drivers")))
+    not_an_answer = None if first else why_no_answer(drafted, Question.of(state).drivers)
     if not_an_answer:
         answer, note = in_their_words(state, read, not_an_answer)
         if lines := computed_lines(read.calculations):  # code's results stand whatever the model wrote

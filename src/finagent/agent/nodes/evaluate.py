@@ -212,7 +212,7 @@ async def _evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 def route_after_evaluate(state: State, runtime: Runtime[Context]) -> list[Send] | Literal["finish"]:
     """Stop at the mode's threshold, its iteration limit, when satisfied or out of ideas; else search more."""
     context = runtime.context or Context()
-    mode = state["analysis"]["answer_mode"]
+    mode = Question.of(state).answer_mode
     last = (state.get("evaluations") or [{}])[-1]
     if (
         (state.get("confidence") or 0.0) >= context.threshold(mode)

@@ -26,19 +26,19 @@ class Question:
     question: str = ""
     """The question's text (cleaned): for prompts and a last-resort search phrase only."""
     tickers: tuple[str, ...] = ()
-    names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    names: dict[str, list[str]] = field(default_factory=dict)
     """Ticker -> the names and aliases a sentence may call it by."""
     period_sources: tuple[str, ...] = ()
     """The texts periods were read from: the question, then the caller's period options."""
     time_specs: tuple[TimeSpec, ...] = ()
     question_periods_only: bool = False
-    mentions: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    mentions: dict[str, list[int]] = field(default_factory=dict)
     """Ticker -> where the question names it (periods that follow a name may belong to it)."""
     intent: str = ""
     sources: tuple[str, ...] = ()
     """Kinds of source to search: filings, transcripts, news, market data."""
     answer_mode: str = "standard"
-    keywords: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    keywords: dict[str, list[str]] = field(default_factory=dict)
     """Ticker -> search phrases."""
     answer_sentence: str = ""
     """The model's answer-shaped sentence (no numbers): narrative searches lean to it."""
@@ -54,7 +54,7 @@ class Question:
     """What the company says about something: its own sentences answer it."""
     drivers: bool = False
     """What drove something: an answer naming no cause is no answer."""
-    calendars: Mapping[str, Mapping[str, int | None]] = field(default_factory=dict)
+    calendars: dict[str, dict[str, int | None]] = field(default_factory=dict)
     """Ticker -> its fiscal calendar's state form (``FiscalCalendar.state``)."""
     refusal: str = ""
     ask: Ask = field(default_factory=Ask)
@@ -139,7 +139,7 @@ class Question:
 
     def phrases_for(self, ticker: str) -> tuple[str, ...]:
         """The search phrases of one company, else the question itself (cut) as the last resort."""
-        return self.keywords.get(ticker, ()) or (self.question[:200],)
+        return tuple(self.keywords.get(ticker, ())) or (self.question[:200],)
 
 
 _TYPED_READERS: dict[str, Any] = {
@@ -158,7 +158,7 @@ def _typed(name: str, value: Any) -> Any:
     if isinstance(value, list):
         return tuple(value)
     if isinstance(value, Mapping):
-        return {k: tuple(v) if isinstance(v, list) else v for k, v in value.items()}
+        return {k: list(v) if isinstance(v, list | tuple) else v for k, v in value.items()}
     return value
 
 
