@@ -23,7 +23,7 @@ from finagent.finance.figures.reference import (
     required_figures,
 )
 from finagent.finance.support import content_words
-from finagent.finance.words import SENTENCE_BREAK
+from finagent.finance.words import BETTER_WORDS, DOWN_WORDS, SENTENCE_BREAK, UP_WORDS, WORSE_WORDS
 from finagent.llm.structured import structured_call
 
 _NO_ANSWER = re.compile(
@@ -114,16 +114,12 @@ def leads_with_reference_subject(answer: str, reference: str, question: str) -> 
     return first.startswith(name) and not first[len(name) : len(name) + 1].isalnum()
 
 
-_DIRECTIONS = {
-    "up": re.compile(r"\b(improv\w*|increas\w*|rose|rise[sn]?|grew|higher|strengthen\w*)\b", re.I),
-    "down": re.compile(
-        r"\b(declin\w*|decreas\w*|fell|falls?|drop\w*|lower|worsen\w*|deteriorat\w*|weaken\w*)\b", re.I
-    ),
-}
+# A judgement says a direction too: "improved" answers "has it risen or fallen?" as much as "rose".
+_DIRECTIONS = {"up": (UP_WORDS, BETTER_WORDS), "down": (DOWN_WORDS, WORSE_WORDS)}
 
 
 def _directions(sentence: str) -> set[str]:
-    return {name for name, words in _DIRECTIONS.items() if words.search(sentence)}
+    return {name for name, said in _DIRECTIONS.items() if any(words.search(sentence) for words in said)}
 
 
 def _first_sentence(text: str) -> str:

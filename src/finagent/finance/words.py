@@ -34,13 +34,116 @@ UNIT_SCALES: dict[str, float] = {f"USD {SCALE_NAMES[e]}s": 10.0**e for e in (3, 
 UNIT_CAPTION = re.compile(r"\bin (thousands|millions|billions)\b|\((thousands|millions|billions)\)", re.I)
 """A statement's unit caption: "(in millions)", "(Millions, except per share amounts)"."""
 
-UP_WORDS = re.compile(
-    r"\b(?:increas\w*|rose|ris(?:e|es|ing)|gr[eo]w\w*|up|higher|gain\w*|jump\w*|climb\w*|expand\w*)\b", re.I
+RISE_VERBS = (
+    "increase",
+    "rise",
+    "grow",
+    "gain",
+    "jump",
+    "climb",
+    "expand",
+    "soar",
+    "widen",
+    "deepen",
+    "raise",
 )
-DOWN_WORDS = re.compile(
-    r"\b(?:decreas\w*|declin\w*|fell|fall\w*|drop\w*|down|lower|shr[ai]nk\w*|slipp\w*|contract(?:ed|ing|ion))\b",
-    re.I,
+FALL_VERBS = (
+    *(
+        "decrease",
+        "decline",
+        "fall",
+        "drop",
+        "shrink",
+        "contract",
+        "slip",
+        "sink",
+        "tumble",
+        "plunge",
+        "narrow",
+    ),
+    *("reduce", "cut"),
 )
+"""The verbs that say a figure went up or down: the one list every reader of a direction draws on,
+in every form ("rose", "has fallen", "shrinking") through ``verb_forms``."""
+
+BETTER_VERBS = ("improve", "strengthen")
+WORSE_VERBS = ("worsen", "deteriorate", "weaken")
+"""Verbs that judge a change, not name its direction: an "improved" debt went down."""
+
+RISE_NOUNS = ("increase", "rise", "growth", "gain", "jump", "expansion")
+FALL_NOUNS = ("decrease", "decline", "drop", "fall", "reduction", "contraction")
+"""The nouns of a change ("an increase of 5%", "a 5% decline")."""
+
+RISE_ADVERBS = ("up", "higher")
+FALL_ADVERBS = ("down", "lower")
+"""The words that place a figure above or below another ("up 5%", "lower sales")."""
+
+_IRREGULAR_FORMS = {
+    "rise": ("rose", "risen"),
+    "grow": ("grew", "grown"),
+    "fall": ("fell", "fallen"),
+    "shrink": ("shrank", "shrunk"),
+    "sink": ("sank", "sunk"),
+    "cut": ("cut", "cut"),
+    "go": ("went", "gone"),
+}
+_DOUBLED = re.compile(r"^[^aeiou]*[aeiou][bdgmnpt]$")  # "drop": "dropped", "slip": "slipping"
+_ALSO_A_THING = frozenset(
+    {"contract", "contracts", "narrow", "sink", "sinks", "slip", "slips", "cut", "cuts"}
+)
+"""A verb's forms that also name a thing or a quality ("a contract", "a narrow definition"): a sentence
+saying them says no direction; a question asking "did it contract" does."""
+
+
+def _regular_forms(verb: str) -> tuple[str, str]:
+    """The past and the "-ing" form of a regular verb ("decline": "declined", "declining")."""
+    if verb.endswith("e"):
+        return f"{verb}d", f"{verb[:-1]}ing"
+    stem = verb + verb[-1] if _DOUBLED.match(verb) else verb
+    return f"{stem}ed", f"{stem}ing"
+
+
+def verb_forms(verb: str) -> tuple[str, ...]:
+    """A verb in every form: "rise", "rises", "rose", "risen", "rising"."""
+    past, ing = _regular_forms(verb)
+    if verb in _IRREGULAR_FORMS:
+        ing = f"{verb}{verb[-1]}ing" if _DOUBLED.match(verb) else ing
+        return (verb, f"{verb}es" if verb == "go" else f"{verb}s", *_IRREGULAR_FORMS[verb], ing)
+    return (verb, f"{verb}s", past, ing)
+
+
+def past_forms(verbs: Sequence[str]) -> tuple[str, ...]:
+    """The past tense of each verb ("rose", "increased"), a change told after the fact, but not one
+    that also names a thing ("a tax cut")."""
+    return tuple(past for verb in verbs if (past := verb_forms(verb)[2]) not in _ALSO_A_THING)
+
+
+def every_form(verbs: Sequence[str]) -> tuple[str, ...]:
+    """Every form of every verb."""
+    return tuple(form for verb in verbs for form in verb_forms(verb))
+
+
+def alternation(words: Sequence[str]) -> str:
+    """A regex matching any of ``words`` (longest first, so "rises" is not read as "rise")."""
+    return "|".join(re.escape(word) for word in sorted(set(words), key=len, reverse=True))
+
+
+def _said_words(verbs: Sequence[str], nouns: Sequence[str], adverbs: Sequence[str]) -> re.Pattern[str]:
+    """The words of a sentence that say a direction: the verbs' forms that name no thing, the nouns
+    and the adverbs."""
+    forms = [form for form in every_form(verbs) if form not in _ALSO_A_THING]
+    return re.compile(rf"\b(?:{alternation([*forms, *nouns, *adverbs])})\b", re.I)
+
+
+UP_WORDS = _said_words(RISE_VERBS, RISE_NOUNS, RISE_ADVERBS)
+DOWN_WORDS = _said_words(FALL_VERBS, FALL_NOUNS, FALL_ADVERBS)
+"""A word of a sentence saying a figure went up ("grew", "an increase", "higher") or down."""
+
+BETTER_FORMS = (*every_form(BETTER_VERBS), "improvement", "improvements")
+WORSE_FORMS = (*every_form(WORSE_VERBS), "deterioration")
+BETTER_WORDS = re.compile(rf"\b(?:{alternation(BETTER_FORMS)})\b", re.I)
+WORSE_WORDS = re.compile(rf"\b(?:{alternation(WORSE_FORMS)})\b", re.I)
+"""A word judging a change better ("improved", "an improvement") or worse ("deteriorating")."""
 
 LOWER_IS_BETTER = re.compile(
     r"(?<![a-z])(?:cost|expens|debt|liabilit|loss|leverage|borrow|sga|tax|payable|deficit|days|spend)", re.I

@@ -1,0 +1,63 @@
+"""The one vocabulary of figures (finance/words.py) is the one every reader uses: a word known to one
+reader is known to all."""
+
+from __future__ import annotations
+
+import pytest
+
+from finagent.evaluation.answers import asks_direction
+from finagent.finance import words
+from finagent.finance.asks import stated_direction
+from finagent.finance.figures.written import scan_figures
+from finagent.finance.parts import read_parts_ask
+
+
+def test_verb_forms_cover_regular_doubled_and_irregular_verbs() -> None:
+    assert words.verb_forms("decline") == ("decline", "declines", "declined", "declining")
+    assert words.verb_forms("drop") == ("drop", "drops", "dropped", "dropping")
+    assert words.verb_forms("rise") == ("rise", "rises", "rose", "risen", "rising")
+    assert words.verb_forms("shrink") == ("shrink", "shrinks", "shrank", "shrunk", "shrinking")
+    assert words.past_forms(("fall", "cut", "plunge")) == ("fell", "plunged")  # "a tax cut" names a thing
+
+
+@pytest.mark.parametrize(
+    "sentence", ["Revenue plunged 12%", "Sales tumbled", "Margins narrowed", "Costs were reduced"]
+)
+def test_a_fall_known_to_the_question_reader_is_known_to_every_reader(sentence: str) -> None:
+    """ "plunged", "tumbled", "narrowed", "reduced" were known only to the question reader."""
+    assert words.DOWN_WORDS.search(sentence)
+    assert not words.UP_WORDS.search(sentence)
+    assert stated_direction(sentence) is False
+
+
+@pytest.mark.parametrize(
+    "sentence", ["Revenue soared", "The loss widened", "Sales jumped", "Cloud revenue climbed"]
+)
+def test_a_rise_is_known_to_every_reader(sentence: str) -> None:
+    assert words.UP_WORDS.search(sentence)
+    assert stated_direction(sentence) is True
+
+
+def test_a_contract_says_no_direction_in_a_sentence_but_does_in_a_question() -> None:
+    assert not words.DOWN_WORDS.search("The contract was signed in 2023")
+    assert stated_direction("Did the economy contract?") is False
+
+
+def test_a_written_figure_takes_its_sign_from_every_direction_word() -> None:
+    """The figure reader knew "fell 3%" but not "plunged 3%", nor "a 3% jump"."""
+    for text, sign in (
+        ("Revenue plunged 3%", -1),
+        ("Revenue fell 3%", -1),
+        ("a 3% jump", 1),
+        ("soared 3%", 1),
+    ):
+        (figure,) = scan_figures(text)
+        assert figure.sign == sign, text
+
+
+def test_the_grader_and_the_ranker_read_the_same_directions() -> None:
+    """ "go up" and "tumbled" were unknown to the grader; "plunged" to the ranking reader."""
+    assert asks_direction("Did Apple's gross margin go up in FY2023?")
+    assert asks_direction("Has Boeing's backlog tumbled since 2019?")
+    ask = read_parts_ask("Which region's revenue plunged the most in FY2022?")
+    assert ask is not None and ask.by == "change" and not ask.highest
