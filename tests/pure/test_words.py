@@ -10,6 +10,7 @@ from finagent.finance import words
 from finagent.finance.asks import stated_direction
 from finagent.finance.figures.written import scan_figures
 from finagent.finance.parts import read_parts_ask
+from finagent.finance.support import content_words
 
 
 def test_verb_forms_cover_regular_doubled_and_irregular_verbs() -> None:
@@ -61,3 +62,11 @@ def test_the_grader_and_the_ranker_read_the_same_directions() -> None:
     assert asks_direction("Has Boeing's backlog tumbled since 2019?")
     ask = read_parts_ask("Which region's revenue plunged the most in FY2022?")
     assert ask is not None and ask.by == "change" and not ask.highest
+
+
+def test_the_support_check_holds_every_direction_word_to_its_direction() -> None:
+    """ "revenue fell" is held to "net sales decreased": "decreased" was stemmed to "decreas", apart
+    from the "decrease" that "fell" stood for."""
+    assert content_words("revenue fell") == content_words("net sales decreased") - {"net"}
+    assert content_words("sales plunged") == content_words("sales declined")
+    assert content_words("income soared") == content_words("income increased")

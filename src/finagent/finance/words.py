@@ -123,6 +123,12 @@ def every_form(verbs: Sequence[str]) -> tuple[str, ...]:
     return tuple(form for verb in verbs for form in verb_forms(verb))
 
 
+def said_forms(verbs: Sequence[str]) -> tuple[str, ...]:
+    """Every form of every verb that, in a sentence, can only be the verb ("contracted", not
+    "contract")."""
+    return tuple(form for form in every_form(verbs) if form not in _ALSO_A_THING)
+
+
 def alternation(words: Sequence[str]) -> str:
     """A regex matching any of ``words`` (longest first, so "rises" is not read as "rise")."""
     return "|".join(re.escape(word) for word in sorted(set(words), key=len, reverse=True))
@@ -131,8 +137,7 @@ def alternation(words: Sequence[str]) -> str:
 def _said_words(verbs: Sequence[str], nouns: Sequence[str], adverbs: Sequence[str]) -> re.Pattern[str]:
     """The words of a sentence that say a direction: the verbs' forms that name no thing, the nouns
     and the adverbs."""
-    forms = [form for form in every_form(verbs) if form not in _ALSO_A_THING]
-    return re.compile(rf"\b(?:{alternation([*forms, *nouns, *adverbs])})\b", re.I)
+    return re.compile(rf"\b(?:{alternation([*said_forms(verbs), *nouns, *adverbs])})\b", re.I)
 
 
 UP_WORDS = _said_words(RISE_VERBS, RISE_NOUNS, RISE_ADVERBS)
