@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from finagent.agent.answer.draft import whole_sentences
+from finagent.agent.answer.prose import sentences
+from finagent.agent.answer.quotes import _candidates
 from finagent.evaluation.answers import asks_direction
 from finagent.finance import words
-from finagent.finance.asks import stated_direction
+from finagent.finance.asks import read_ask, stated_direction
+from finagent.finance.figures.verdict import with_stated_yes_no
 from finagent.finance.figures.written import scan_figures
 from finagent.finance.parts import read_parts_ask
 from finagent.finance.support import content_words
@@ -70,3 +74,36 @@ def test_the_support_check_holds_every_direction_word_to_its_direction() -> None
     assert content_words("revenue fell") == content_words("net sales decreased") - {"net"}
     assert content_words("sales plunged") == content_words("sales declined")
     assert content_words("income soared") == content_words("income increased")
+
+
+_APPLE = (
+    "Apple Inc. (“Apple”) reported net sales of $383.3 billion in the U.S. and abroad, said Mary N. Dillon."
+)
+
+
+def test_every_sentence_reader_cuts_where_the_shared_splitter_does() -> None:
+    """ "Apple Inc. (“Apple”)", "U.S.", "Mary N. Dillon" and "$383.3" end no sentence for any reader."""
+    text = f"{_APPLE} It grew."
+    assert words.split_sentences(text) == [_APPLE, "It grew."]
+    assert [s.strip() for _, s in sentences(text)] == [_APPLE, "It grew."]
+    item = {"text": text}
+    assert [s for _, _, s in _candidates(item, content_words("sales"), why=False)] == [_APPLE]
+    assert words.split_sentences("Sales rose approx. five percent. It grew.", capital_next=True) == [
+        "Sales rose approx. five percent.",
+        "It grew.",
+    ]
+
+
+def test_an_unfinished_draft_is_not_cut_at_an_abbreviation() -> None:
+    """The draft's trailing unfinished sentence was cut after "Inc.", leaving "… by Apple Inc."."""
+    assert (
+        whole_sentences("Revenue grew 5% [10K1]. It was reported by Apple Inc. and")
+        == "Revenue grew 5% [10K1]."
+    )
+
+
+def test_the_yes_or_no_reads_the_whole_first_sentence() -> None:
+    """The first sentence was "Apple Inc.", which states no direction, so no "No" was put before it."""
+    ask = read_ask("Did Apple's net sales increase in FY2023?", ["AAPL"], {}, [])
+    answer = "Apple Inc. net sales decreased in FY2023 [10K1]."
+    assert with_stated_yes_no(answer, ask) == f"No. {answer}"

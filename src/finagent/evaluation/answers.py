@@ -23,7 +23,7 @@ from finagent.finance.figures.reference import (
     required_figures,
 )
 from finagent.finance.support import content_words
-from finagent.finance.words import BETTER_WORDS, DOWN_WORDS, SENTENCE_BREAK, UP_WORDS, WORSE_WORDS
+from finagent.finance.words import BETTER_WORDS, DOWN_WORDS, UP_WORDS, WORSE_WORDS, split_sentences
 from finagent.llm.structured import structured_call
 
 _NO_ANSWER = re.compile(
@@ -62,7 +62,7 @@ def names_reference(answer: str, reference: str) -> bool:
         return False
     if required_figures(reference):
         return False
-    first = SENTENCE_BREAK.split(first_prose_line(answer), maxsplit=1)[0]
+    first = split_sentences(first_prose_line(answer))[0]
     return wanted <= content_words(first)
 
 
@@ -123,7 +123,7 @@ def _directions(sentence: str) -> set[str]:
 
 
 def _first_sentence(text: str) -> str:
-    return SENTENCE_BREAK.split(first_prose_line(text), maxsplit=1)[0]
+    return split_sentences(first_prose_line(text))[0]
 
 
 _WH_QUESTION = re.compile(r"\b(which|what|who|whom|where|when|how)\b", re.I)

@@ -25,10 +25,10 @@ from finagent.finance.words import (
     RISE_ADVERBS,
     RISE_NOUNS,
     RISE_VERBS,
-    SENTENCE_BREAK,
     alternation,
     names_in,
     said_forms,
+    split_sentences,
 )
 
 
@@ -153,7 +153,7 @@ def content_words(text: str, names: Sequence[str] = ()) -> set[str]:
 
 def _most_shared(words: set[str], passages: Sequence[Passage]) -> int:
     """How many of the claim's words the passage sentence sharing most of them carries."""
-    parts = (part for passage in passages for part in SENTENCE_BREAK.split(passage.text))
+    parts = (part for passage in passages for part in split_sentences(passage.text))
     return max((len(words & content_words(part)) for part in parts), default=0)
 
 
@@ -168,7 +168,7 @@ def _cause_problem(sentence: str, passages: Sequence[Passage], names: Sequence[s
     if not cause:
         return None
     for passage in passages:
-        for part in SENTENCE_BREAK.split(passage.text):
+        for part in split_sentences(passage.text):
             said = _CAUSE.search(part)
             if said is None:
                 continue
@@ -414,7 +414,7 @@ def _clauses(passages: Sequence[Passage]) -> Iterator[str]:
     """The passages' clauses: a hedge reaches to the end of its clause ("Sales rose 8%, which we expect
     to continue" says the rise as fact), a question through its whole sentence."""
     for passage in passages:
-        for part in SENTENCE_BREAK.split(passage.text):
+        for part in split_sentences(passage.text):
             yield from [part] if part.rstrip().endswith("?") else _CLAUSE_BREAK.split(part)
 
 
@@ -475,11 +475,11 @@ def unanswered(text: str, drivers: bool = False) -> str | None:
         return "it stops where it announces what follows"
     if len(words) < 8 and not re.search(r"\b(?:yes|no|not)\b", bare, re.I) and len(content_words(bare)) < 3:
         return "it names its sources without saying anything about them"
-    if all(is_pointer(s) for s in SENTENCE_BREAK.split(bare.strip()) if s.strip()):
+    if all(is_pointer(s) for s in split_sentences(bare.strip()) if s.strip()):
         return "it only points to another part of the filing"
     if refers_back(bare, figure_only=True):
         return "it opens on a figure or statement it never gives"
-    said = [s for s in SENTENCE_BREAK.split(bare.strip()) if len(_LETTERS.findall(s)) > 2]
+    said = [s for s in split_sentences(bare.strip()) if len(_LETTERS.findall(s)) > 2]
     if said and all(_ABSENT.search(s) for s in said):
         return "it says only that the evidence it was given does not hold the answer"
     if drivers and not (_CAUSE.search(bare) or _DRIVEN.search(bare)):

@@ -4,7 +4,7 @@ words that say a change went up or down. One vocabulary for every reader and che
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 SCALE_EXPONENTS: dict[str, int] = {
     "thousand": 3,
@@ -129,7 +129,7 @@ def said_forms(verbs: Sequence[str]) -> tuple[str, ...]:
     return tuple(form for form in every_form(verbs) if form not in _ALSO_A_THING)
 
 
-def alternation(words: Sequence[str]) -> str:
+def alternation(words: Iterable[str]) -> str:
     """A regex matching any of ``words`` (longest first, so "rises" is not read as "rise")."""
     return "|".join(re.escape(word) for word in sorted(set(words), key=len, reverse=True))
 
@@ -188,21 +188,32 @@ def names_line(label: str, text: str) -> bool:
 NAME_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "vs")
 """Abbreviations whose period ends no sentence ("Apple Inc. (“Apple”) issued"), in filings and answers."""
 
-SENTENCE_BREAK = re.compile(
-    r"(?:(?<=[.!?])|(?<=[.!?][\"”’]))(?<!\b[A-Z]\.)"
-    + "".join(rf"(?<!\b{word}\.)" for word in (*NAME_ABBREVIATIONS, "No", "Mr", "Ms", "Dr"))
-    + r"\s+"
+NOT_AN_ABBREVIATION = (
+    r"(?<!\b[A-Z]\.)"
+    + "".join(rf"(?<!\b{word}\.)" for word in (*NAME_ABBREVIATIONS, "Mr", "Ms", "Dr"))
+    + r"(?!(?<=\bNo\.)\s+\d)"
 )
+"""Put right after a sentence's closing period: the period is not one of an abbreviation of a name
+("Apple Inc. (“Apple”)", "U.S. Bancorp"), an initial ("Mary N. Dillon"), a title ("Mr.") or a
+number's ("No. 5"), so every reader that finds a sentence's end by its own pattern ends it where
+``split_sentences`` does."""
+
+SENTENCE_BREAK = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"”’]))" + NOT_AN_ABBREVIATION + r"(?<!\bNo\.)\s+")
 """The space between two sentences of a filing or an answer: after . ! or ? (or a quotation closed
-right after one: “… this milestone.” Kenvue …), but not after an abbreviation of a name
-("Apple Inc. (“Apple”) issued", "U.S. Bancorp") or an initial ("Mary N. Dillon")."""
+right after one: “… this milestone.” Kenvue …), but not after an abbreviation or an initial; nor
+after an answer's opening "No.", which a reader of the first sentence reads with the sentence it
+answers for ("No. The margin fell …")."""
+
+_BREAK_BEFORE_CAPITAL = re.compile(SENTENCE_BREAK.pattern + r"(?=[A-Z\"“(])")
 
 
-def split_sentences(text: str) -> list[str]:
+def split_sentences(text: str, *, capital_next: bool = False) -> list[str]:
     """The sentences of a filing's or an answer's text, cut at SENTENCE_BREAK only: every reader that
     checks or quotes sentence by sentence cuts them alike (a naive cut after "Inc." left "reported
-    revenue of …" naming no company, so another company's figure passed)."""
-    return SENTENCE_BREAK.split(text)
+    revenue of …" naming no company, so another company's figure passed). ``capital_next``: cut only
+    where the next sentence opens with a capital, a quote or a parenthesis, for a reader that quotes
+    whole sentences only ("approx. five" goes on)."""
+    return (_BREAK_BEFORE_CAPITAL if capital_next else SENTENCE_BREAK).split(text)
 
 
 MONTH_NAMES = frozenset(

@@ -20,7 +20,7 @@ from finagent.finance.calculator import HELPERS, growth_pct
 from finagent.finance.facts import FiscalCalendar, report_calendar
 from finagent.finance.figures.written import counts_something, numbers_in, scan_figures
 from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
-from finagent.finance.words import SENTENCE_BREAK, UNIT_SCALES, line_words, names_line
+from finagent.finance.words import UNIT_SCALES, line_words, names_line, split_sentences
 
 
 def value_in_text(value: float, text: str) -> bool:
@@ -35,7 +35,7 @@ def labelled_by_passage(metric: str, value: float, text: str) -> bool:
     pay spin off upjohn" for a 15% royalty) names no figure of the passage."""
     if not line_words(metric):
         return True
-    pieces = (s for line in text.splitlines() for s in SENTENCE_BREAK.split(line))
+    pieces = (s for line in text.splitlines() for s in split_sentences(line))
     return any(value_in_text(value, piece) and names_line(metric, piece) for piece in pieces)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from finagent.finance.asks import Ask, stated_direction
 from finagent.finance.figures.text import describe_calculation, period_key
 from finagent.finance.judgements import judge
+from finagent.finance.words import split_sentences
 
 _WORD = re.compile(r"[a-z]{3,}")
 _GENERIC = frozenset({"total", "net", "the", "and", "for", "change", "ratio", "per", "share"})
@@ -145,7 +146,7 @@ def with_verdict(answer: str, verdict: Verdict | None) -> str:
     return f"{verdict.sentence()}{joiner}{rest}".rstrip()
 
 
-_FIRST_SENTENCE = re.compile(r"^\s*(.+?[.!?])(?:\s|$)", re.S)
+_ENDED = re.compile(r"[.!?][\"”’]?$")
 
 
 def with_stated_yes_no(answer: str, ask: Ask) -> str:
@@ -154,8 +155,8 @@ def with_stated_yes_no(answer: str, ask: Ask) -> str:
     (or a grader) is not left to infer it; the sentence itself is kept. Unchanged otherwise."""
     if ask.kind != "direction" or ask.up is None or ask.judgement or _LEADING.match(answer):
         return answer
-    first = _FIRST_SENTENCE.match(answer)
-    stated = stated_direction(first.group(1)) if first else None
+    first = split_sentences(answer.strip())[0]  # not cut at "Inc." or "U.S."
+    stated = stated_direction(first) if _ENDED.search(first) else None
     if stated is None:
         return answer
     return f"{'Yes' if stated == ask.up else 'No'}. {answer.lstrip()}"
