@@ -3,18 +3,26 @@ reader is known to all."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from finagent.agent.answer.draft import whole_sentences
 from finagent.agent.answer.prose import sentences
 from finagent.agent.answer.quotes import _candidates
+from finagent.agent.answer.wording import format_amount
 from finagent.evaluation.answers import asks_direction
 from finagent.finance import words
-from finagent.finance.asks import read_ask, stated_direction
+from finagent.finance.asks import _threshold, read_ask, stated_direction
+from finagent.finance.compare import scale_unit
 from finagent.finance.figures.verdict import with_stated_yes_no
 from finagent.finance.figures.written import scan_figures
 from finagent.finance.parts import read_parts_ask
 from finagent.finance.support import content_words
+from finagent.finance.tables.parse import _scales
+from finagent.finance.tables.schedule import _CAPTION
+from finagent.finance.tables.transposed import _LEADING_UNIT
+from finagent.ingest.sec.furniture import _UNITS_RE
 
 
 def test_verb_forms_cover_regular_doubled_and_irregular_verbs() -> None:
@@ -107,3 +115,17 @@ def test_the_yes_or_no_reads_the_whole_first_sentence() -> None:
     ask = read_ask("Did Apple's net sales increase in FY2023?", ["AAPL"], {}, [])
     answer = "Apple Inc. net sales decreased in FY2023 [10K1]."
     assert with_stated_yes_no(answer, ask) == f"No. {answer}"
+
+
+def test_every_reader_of_a_scale_knows_trillion() -> None:
+    """Four of the scale maps knew "trillion"; every one reads the table in finance/words.py now."""
+    assert words.table_unit("(in trillions)") == "USD trillions"
+    assert words.UNIT_SCALES["USD trillions"] == 1e12
+    assert _scales("(In trillions, except shares in thousands)") == (12, 3)
+    assert _LEADING_UNIT.sub("", "(in trillions) Revenue") == "Revenue"
+    assert _CAPTION.match("in trillions")
+    assert _UNITS_RE.search("Amounts in trillions")
+    assert _threshold("more than $1.5 trillion") == "1500000000000"
+    assert [f.value for f in scan_figures("It was worth $2.1 trillion.")] == [2.1e12]
+    assert scale_unit(12) == "USD trillions"
+    assert format_amount(Decimal("2100000000000"), "USD", 12) == "$2.1 trillion"

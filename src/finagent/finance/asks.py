@@ -67,9 +67,7 @@ _FIRST_TIME = re.compile(
     r"|\bin\s+which\s+(?:quarter|year|period)\b|\bfirst\s+(?:report\w*|post\w*|record\w*)\b",
     _I,
 )
-_AMOUNT = re.compile(
-    r"\$\s?(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>trillion|billion|million|thousand|tn|bn|mn|[tbmk])?\b", _I
-)
+_AMOUNT = re.compile(rf"\$\s?(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>{alternation(SCALE_EXPONENTS)})?\b", _I)
 
 # "Looking at VaR, did the risk ... decrease?": a short lead-in before the question proper.
 _LEAD_IN = (

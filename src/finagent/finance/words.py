@@ -28,10 +28,20 @@ SCALE_WORDS: dict[str, float] = {word: 10.0**exponent for word, exponent in SCAL
 SCALE_NAMES: dict[int, str] = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}
 """The word a power of ten is written with (6: "million")."""
 
-UNIT_SCALES: dict[str, float] = {f"USD {SCALE_NAMES[e]}s": 10.0**e for e in (3, 6, 9)}
-"""The units statement tables are read in, and what one of them is in dollars."""
+SCALE_PLURALS: tuple[str, ...] = tuple(f"{name}s" for name in SCALE_NAMES.values())
+"""How a table's caption writes its scale ("in millions", "(thousands)")."""
 
-UNIT_CAPTION = re.compile(r"\bin (thousands|millions|billions)\b|\((thousands|millions|billions)\)", re.I)
+UNIT_EXPONENTS: dict[str, int] = {f"USD {name}s": exponent for exponent, name in SCALE_NAMES.items()}
+"""The units statement tables are read in ("USD millions"), as a power of ten."""
+
+UNIT_SCALES: dict[str, float] = {unit: 10.0**exponent for unit, exponent in UNIT_EXPONENTS.items()}
+"""What one of a table's units is in dollars ("USD millions": 1e6)."""
+
+SCALE_UNITS: dict[int, str] = {exponent: unit for unit, exponent in UNIT_EXPONENTS.items()}
+"""The unit a power of ten of dollars is read in (6: "USD millions")."""
+
+_PLURAL = "|".join(SCALE_PLURALS)
+UNIT_CAPTION = re.compile(rf"\bin ({_PLURAL})\b|\(({_PLURAL})\)", re.I)
 """A statement's unit caption: "(in millions)", "(Millions, except per share amounts)"."""
 
 RISE_VERBS = (

@@ -20,7 +20,7 @@ from finagent.agent.answer.wording import (
 from finagent.finance.compare import Cell
 from finagent.finance.figures.matching import companies_in
 from finagent.finance.support import refers_back
-from finagent.finance.words import NOT_AN_ABBREVIATION
+from finagent.finance.words import NOT_AN_ABBREVIATION, SCALE_UNITS
 
 
 def formula_lines(calculations: Sequence[dict[str, Any]], names: dict[str, list[str]]) -> str:
@@ -43,7 +43,7 @@ def fact_records(cells: Sequence[Cell]) -> list[dict[str, Any]]:
             "period": c.period,
             "metric": _metric_label(c.metric),
             "value": float(c.shown),
-            "unit": {6: "USD millions", 3: "USD thousands", 9: "USD billions"}.get(c.scale, c.unit),
+            "unit": SCALE_UNITS.get(c.scale, c.unit),
             "source": c.sources[0] if c.sources else "",
             "method": c.note,
             "role": c.role,

@@ -20,7 +20,7 @@ from finagent.finance.calculator import HELPERS, growth_pct
 from finagent.finance.facts import FiscalCalendar, report_calendar
 from finagent.finance.figures.written import counts_something, numbers_in, scan_figures
 from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
-from finagent.finance.words import UNIT_SCALES, line_words, names_line, split_sentences
+from finagent.finance.words import SCALE_UNITS, UNIT_SCALES, line_words, names_line, split_sentences
 
 
 def value_in_text(value: float, text: str) -> bool:
@@ -232,7 +232,7 @@ def _own_targets(item: dict[str, Any], prior: bool = False) -> list[tuple[Period
 
 def _legacy_unit(unit: str | None, scale: int) -> str:
     if unit == "USD":
-        return {6: "USD millions", 3: "USD thousands", 9: "USD billions"}.get(scale, "USD")
+        return SCALE_UNITS.get(scale, "USD")
     return {"USD/share": "per share", "shares": "shares", "percent": "percent"}.get(unit or "", "other")
 
 

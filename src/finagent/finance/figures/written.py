@@ -18,6 +18,7 @@ from finagent.finance.words import (
     RISE_ADVERBS,
     RISE_NOUNS,
     RISE_VERBS,
+    SCALE_EXPONENTS,
     SCALE_WORDS,
     alternation,
     past_forms,
@@ -46,7 +47,7 @@ _SCAN = re.compile(
     r"|^[ \t]*(?:[-*•][ \t]*)?\d{1,2}[.)](?=[ \t]))"
     r"|(?P<num>(?<![\w.,/\-−])(?P<open>\()?(?P<sign>[-+−])?(?P<cur>US\$|\$|USD\s?|€|£)?(?P<sign2>[-−])?"
     r"(?P<digits>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<frac>\.\d+)?(?P<c1>\))?"
-    r"(?:\s?(?P<scale>trillion|billion|million|thousand|bn|mn|tn|[bmkt])(?![a-z]))?"
+    rf"(?:\s?(?P<scale>{alternation(SCALE_EXPONENTS)})(?![a-z]))?"
     r"(?:\s?(?P<pct>%|percentage points?|percent|per\s?cent|pp|basis points?|bps)(?![a-z]))?"
     r"(?P<times>x(?![a-z]))?(?P<c2>\))?(?![\w]))",
     re.I | re.M,
