@@ -15,7 +15,7 @@ from finagent.evaluation.answers import asks_direction
 from finagent.finance import words
 from finagent.finance.asks import _threshold, read_ask, stated_direction
 from finagent.finance.compare import scale_unit
-from finagent.finance.figures.verdict import with_stated_yes_no
+from finagent.finance.figures.verdict import Verdict, with_stated_yes_no, with_verdict
 from finagent.finance.figures.written import scan_figures
 from finagent.finance.parts import read_parts_ask
 from finagent.finance.support import content_words
@@ -129,3 +129,13 @@ def test_every_reader_of_a_scale_knows_trillion() -> None:
     assert [f.value for f in scan_figures("It was worth $2.1 trillion.")] == [2.1e12]
     assert scale_unit(12) == "USD trillions"
     assert format_amount(Decimal("2100000000000"), "USD", 12) == "$2.1 trillion"
+
+
+def test_a_contradicted_yes_or_no_is_replaced_with_its_whole_sentence() -> None:
+    """The model's "No, …" sentence ran to the first period, inside "5.5%": "5% [10K1]." was left
+    behind the computed "Yes"."""
+    answer = "No, Apple Inc. net sales fell 5.5% [10K1]. Services grew."
+    replaced = with_verdict(answer, Verdict(yes=True, grounds=(), rule="net sales rose"))
+    assert replaced == "Yes (computed from the figures: net sales rose). Services grew."
+    leading = words.LEADING_YES_NO.match("**Yes** the margin rose\nIt did.")
+    assert leading is not None and leading[0] == "**Yes** the margin rose"

@@ -214,6 +214,12 @@ right after one: “… this milestone.” Kenvue …), but not after an abbrevi
 after an answer's opening "No.", which a reader of the first sentence reads with the sentence it
 answers for ("No. The margin fell …")."""
 
+LEADING_YES_NO = re.compile(
+    r"^\s*(?:\*\*)?(yes|no)\b[^\n]*?(?:[.!?]" + NOT_AN_ABBREVIATION + r"(?=\s|$)|(?=\n)|$)[ \t]*", re.I
+)
+"""An answer's opening yes or no and the rest of its sentence ("No, revenue fell 5.5% [10K1]."), which
+ends where a sentence does: not inside "5.5%" nor after "Apple Inc."."""
+
 _BREAK_BEFORE_CAPITAL = re.compile(SENTENCE_BREAK.pattern + r"(?=[A-Z\"“(])")
 
 

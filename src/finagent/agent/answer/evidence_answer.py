@@ -100,10 +100,8 @@ from finagent.finance.support import (
     yes_or_no_against_computed,
 )
 from finagent.finance.tables.schedule import asked_schedule, scheduled_rows
-from finagent.finance.words import rise_is_better
+from finagent.finance.words import BETTER_VERBS, LEADING_YES_NO, WORSE_VERBS, rise_is_better
 from finagent.llm.structured import structured_call
-
-LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
 
 
 @dataclass
@@ -505,7 +503,7 @@ def _ratio_change_opening(state: State, read: Read) -> str:
     return " ".join(sentences)
 
 
-_WEIGHS = frozenset({"impro", "deter", "worse", "weake", "stren"})
+_WEIGHS = frozenset(verb[:5] for verb in (*BETTER_VERBS, *WORSE_VERBS))  # stems, as Ask.about holds
 
 
 def _weighed(metric: str, went_up: bool, ask: Ask) -> str:
