@@ -1,5 +1,7 @@
-"""How figures are written in filings and answers: scale words, statement unit captions, and the
-words that say a change went up or down. One vocabulary for every reader and checker of figures."""
+"""How figures are written in filings and answers: scale words, statement unit captions, the words
+that say a change went up or down, and where a sentence ends. One vocabulary for every reader and
+checker of figures: a reader needing another form of a word (a verb's past, a noun) makes it from the
+tables here, never from a list of its own."""
 
 from __future__ import annotations
 
@@ -44,34 +46,11 @@ _PLURAL = "|".join(SCALE_PLURALS)
 UNIT_CAPTION = re.compile(rf"\bin ({_PLURAL})\b|\(({_PLURAL})\)", re.I)
 """A statement's unit caption: "(in millions)", "(Millions, except per share amounts)"."""
 
-RISE_VERBS = (
-    "increase",
-    "rise",
-    "grow",
-    "gain",
-    "jump",
-    "climb",
-    "expand",
-    "soar",
-    "widen",
-    "deepen",
-    "raise",
+RISE_VERBS: tuple[str, ...] = tuple(
+    "increase rise grow gain jump climb expand soar widen deepen raise".split()
 )
-FALL_VERBS = (
-    *(
-        "decrease",
-        "decline",
-        "fall",
-        "drop",
-        "shrink",
-        "contract",
-        "slip",
-        "sink",
-        "tumble",
-        "plunge",
-        "narrow",
-    ),
-    *("reduce", "cut"),
+FALL_VERBS: tuple[str, ...] = tuple(
+    "decrease decline fall drop shrink contract slip sink tumble plunge narrow reduce cut".split()
 )
 """The verbs that say a figure went up or down: the one list every reader of a direction draws on,
 in every form ("rose", "has fallen", "shrinking") through ``verb_forms``."""
