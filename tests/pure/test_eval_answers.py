@@ -202,8 +202,12 @@ def test_a_direction_with_its_figures_is_stated_when_the_answer_opens_with_that_
     reference = "The quick ratio has slightly improved from 0.67 times to 0.69 times (3.4% jump)"
     right = "Amcor's quick ratio improved in FY2023 [10K1]. It rose from 0.67 to 0.69, +3.4% [10K1]."
     assert _graded(question, right, reference) == ("correct", "direction and figures")
-    other_way = "Amcor's quick ratio declined from 0.69 to 0.67, a 3.4% fall [10K1]."
+    other_way = "Amcor's quick ratio declined from 0.69 to 0.67, 3.4% [10K1]."
     assert _graded(question, other_way, reference) == ("incorrect", "judge")
+    # the reference's "3.4% jump" is a rise (a word of the one direction vocabulary): a "3.4% fall" is
+    # refused by the figures gate before any judge
+    fell = "Amcor's quick ratio declined from 0.69 to 0.67, a 3.4% fall [10K1]."
+    assert _graded(question, fell, reference) == ("incorrect", "figures")
     both = "Amcor's quick ratio improved, though liquidity fell: 0.67 to 0.69, 3.4% [10K1]."
     assert _graded(question, both, reference)[1] == "judge"
     which = "Which region had the biggest drop in revenues?"

@@ -24,11 +24,12 @@ def test_the_names_a_question_writes_are_its_capitalised_words_but_the_first() -
 def test_a_sentence_naming_the_line_the_question_names_is_quoted_first() -> None:
     items = [
         _item("10K1", "Revenue growth was driven by higher advertising revenue across our businesses."),
-        _item("10K2", "Cloud revenues increased on infrastructure demand from enterprise customers."),
+        # no word of growth: "increased" is "growth" to the support check, which would share it
+        _item("10K2", "Cloud revenues benefited from infrastructure demand from enterprise customers."),
     ]
     terms = query_terms([QUESTION])
     best = quoted_answer(items, terms, NAMES, why=True, limit=1, named=names_in(QUESTION))
-    assert "“Cloud revenues increased on infrastructure demand" in best
+    assert "“Cloud revenues benefited from infrastructure demand" in best
     unnamed = quoted_answer(items, terms, NAMES, why=True, limit=1)
     assert "“Revenue growth was driven by higher advertising revenue" in unnamed
     both = quoted_answer(items, terms, NAMES, why=True, named=names_in(QUESTION)).splitlines()

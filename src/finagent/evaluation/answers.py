@@ -23,7 +23,7 @@ from finagent.finance.figures.reference import (
     required_figures,
 )
 from finagent.finance.support import content_words
-from finagent.finance.words import SENTENCE_BREAK
+from finagent.finance.words import BETTER_WORDS, DOWN_WORDS, UP_WORDS, WORSE_WORDS, split_sentences
 from finagent.llm.structured import structured_call
 
 _NO_ANSWER = re.compile(
@@ -62,7 +62,7 @@ def names_reference(answer: str, reference: str) -> bool:
         return False
     if required_figures(reference):
         return False
-    first = SENTENCE_BREAK.split(first_prose_line(answer), maxsplit=1)[0]
+    first = split_sentences(first_prose_line(answer))[0]
     return wanted <= content_words(first)
 
 
@@ -114,20 +114,16 @@ def leads_with_reference_subject(answer: str, reference: str, question: str) -> 
     return first.startswith(name) and not first[len(name) : len(name) + 1].isalnum()
 
 
-_DIRECTIONS = {
-    "up": re.compile(r"\b(improv\w*|increas\w*|rose|rise[sn]?|grew|higher|strengthen\w*)\b", re.I),
-    "down": re.compile(
-        r"\b(declin\w*|decreas\w*|fell|falls?|drop\w*|lower|worsen\w*|deteriorat\w*|weaken\w*)\b", re.I
-    ),
-}
+# A judgement says a direction too: "improved" answers "has it risen or fallen?" as much as "rose".
+_DIRECTIONS = {"up": (UP_WORDS, BETTER_WORDS), "down": (DOWN_WORDS, WORSE_WORDS)}
 
 
 def _directions(sentence: str) -> set[str]:
-    return {name for name, words in _DIRECTIONS.items() if words.search(sentence)}
+    return {name for name, said in _DIRECTIONS.items() if any(words.search(sentence) for words in said)}
 
 
 def _first_sentence(text: str) -> str:
-    return SENTENCE_BREAK.split(first_prose_line(text), maxsplit=1)[0]
+    return split_sentences(first_prose_line(text))[0]
 
 
 _WH_QUESTION = re.compile(r"\b(which|what|who|whom|where|when|how)\b", re.I)

@@ -16,7 +16,16 @@ from typing import Any, Literal
 
 from finagent.finance.judgements import judgement_in
 from finagent.finance.parts import PartsAsk, read_parts_ask
-from finagent.finance.words import SCALE_EXPONENTS, rise_is_better
+from finagent.finance.words import (
+    BETTER_FORMS,
+    FALL_VERBS,
+    RISE_VERBS,
+    SCALE_EXPONENTS,
+    alternation,
+    every_form,
+    rise_is_better,
+    verb_forms,
+)
 
 AskKind = Literal[
     "value",
@@ -58,9 +67,7 @@ _FIRST_TIME = re.compile(
     r"|\bin\s+which\s+(?:quarter|year|period)\b|\bfirst\s+(?:report\w*|post\w*|record\w*)\b",
     _I,
 )
-_AMOUNT = re.compile(
-    r"\$\s?(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>trillion|billion|million|thousand|tn|bn|mn|[tbmk])?\b", _I
-)
+_AMOUNT = re.compile(rf"\$\s?(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>{alternation(SCALE_EXPONENTS)})?\b", _I)
 
 # "Looking at VaR, did the risk ... decrease?": a short lead-in before the question proper.
 _LEAD_IN = (
@@ -69,15 +76,11 @@ _LEAD_IN = (
 _YES_NO = re.compile(rf"{_LEAD_IN}(?:does|do|did|is|are|was|were|has|have|had)\b", _I)
 # "Would you call Adobe's results those of a high-growth company?": a judgement asked as an opinion.
 _ASKED_OPINION = re.compile(r"^\s*(?:would|could|can|should)\s+(?:you|we|one|it|they)\b", _I)
-_UP_WORDS = (
-    r"increas\w*|gr[eo]w|grows|grown|growing|rais\w*|rise|rises|rose|risen|rising|improv\w*|expand\w*"
-    r"|climb\w*|jump\w*"
-    r"|soar\w*|widen\w*|deepen\w*|(?:go|goes|gone|went|going)\s+up"
-)
-_DOWN_WORDS = (
-    r"decreas\w*|declin\w*|drop\w*|fall|falls|fell|fallen|falling|reduc\w*|shr[iu]nk\w*|shrank|contract(?:ed)?"
-    r"|narrow\w*|slip\w*|sank|sunk|sink\w*|tumbl\w*|plung\w*|(?:go|goes|gone|went|going)\s+down"
-)
+# A question asks a direction with a verb in any form ("did it fall", "has it risen", "an improving
+# margin"), an improvement among them (its direction depends on the line), or "go up" / "go down".
+_GOES = f"(?:{alternation(verb_forms('go'))})"
+_UP_WORDS = rf"{alternation((*every_form(RISE_VERBS), *BETTER_FORMS))}|{_GOES}\s+up"
+_DOWN_WORDS = rf"{alternation(every_form(FALL_VERBS))}|{_GOES}\s+down"
 # A loss named as the subject ("did Boeing's operating loss widen") moves against the income it is.
 _LOSS = re.compile(r"\bloss(?:es)?\b", re.IGNORECASE)
 # The direction is what is asked of the question's subject ("has Microsoft increased its debt", "was
@@ -105,6 +108,7 @@ _COMPARED = re.compile(
     _I,
 )
 _UP = re.compile(rf"^(?:{_UP_WORDS})$", _I)
+_BETTER = re.compile(rf"^(?:{alternation(BETTER_FORMS)})$", _I)
 _DOWN = re.compile(rf"^(?:{_DOWN_WORDS})$", _I)
 _SIGN = re.compile(r"\b(positive|negative)\b", _I)
 # A yes or no that is a judgement or a forecast: no computed sign answers it.
@@ -367,9 +371,9 @@ def stated_direction(sentence: str) -> bool | None:
     """The direction a sentence states ("the risk decreased" -> False, up -> True); None when it
     states none, both, an improvement (whose direction depends on the line) or a negated one."""
     words = re.findall(r"[a-z]+", sentence.lower())
-    up = any(_UP.match(w) and not w.startswith("improv") for w in words)
+    up = any(_UP.match(w) and not _BETTER.match(w) for w in words)
     down = any(_DOWN.match(w) for w in words)
-    if up == down or _NEGATION.search(sentence) or any(w.startswith("improv") for w in words):
+    if up == down or _NEGATION.search(sentence) or any(_BETTER.match(w) for w in words):
         return None
     return up
 
@@ -390,7 +394,7 @@ def _direction(
         # an adjective names its figure after it ("a widening operating loss"); a verb, before it
         after = " ".join(text[asked.end("word") :].split()[:4]) if word.lower().endswith("ing") else ""
         about = f"{asked.group('subject') or ''} {after}"
-        if word.lower().startswith("improv"):
+        if _BETTER.match(word):
             # an improvement is a rise of what is better higher (a margin), a fall of a cost or a debt
             if not metric:
                 return None

@@ -20,6 +20,7 @@ from typing import Any
 from finagent.finance.asks import ChangeWords, read_change_words
 from finagent.finance.calculator import CalcResult, cagr_pct, difference, growth_pct, margin_pct
 from finagent.finance.computed import COMPUTED
+from finagent.finance.words import SCALE_UNITS
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ class Comparisons:
 
 def scale_unit(scale: int) -> str:
     """How a calculator result in shown units reads back to dollars ("USD millions" for scale 6)."""
-    return {9: "USD billions", 6: "USD millions", 3: "USD thousands"}.get(scale, "USD")
+    return SCALE_UNITS.get(scale, "USD")
 
 
 def _record(result: CalcResult, **fields: Any) -> dict[str, Any] | None:

@@ -27,6 +27,15 @@ from finagent.finance.tables import (
     decimal_places,
     parse_number,
 )
+from finagent.finance.words import (
+    BETTER_FORMS,
+    FALL_NOUNS,
+    FALL_VERBS,
+    RISE_NOUNS,
+    RISE_VERBS,
+    alternation,
+    every_form,
+)
 
 RankBy = Literal["level", "change", "share", "list"]
 
@@ -59,9 +68,10 @@ _SHARE_NOUN = re.compile(rf"\b(?P<noun>{_NOUN})\b", _I)
 # Lower case only: "Best Buy" names a company, "the best" ranks.
 _HIGH = re.compile(r"\b(?:largest|highest|biggest|greatest|most|top|best|strongest|leading|maximum)\b")
 _LOW = re.compile(r"\b(?:smallest|lowest|least|worst|weakest|minimum)\b")
-_DOWN = re.compile(r"\b(?:drop\w*|declin\w*|decreas\w*|fall\w*|fell|shr[ai]nk\w*|contract\w*)\b", _I)
+# "Which region fell the most?" ranks falls; any other change ("grew", "improved", "performed") rises.
+_DOWN = re.compile(rf"\b(?:{alternation((*every_form(FALL_VERBS), *FALL_NOUNS))})\b", _I)
 _CHANGE = re.compile(
-    r"\b(?:grow\w*|grew|increas\w*|ris(?:e|es|ing)|rose|gain\w*|perform\w*|chang\w*|improv\w*)\b", _I
+    rf"\b(?:{alternation((*every_form(RISE_VERBS), *RISE_NOUNS, *BETTER_FORMS))}|perform\w*|chang\w*)\b", _I
 )
 # Lines that reconcile the parts to the total are not parts to rank.
 _NOT_A_PART = re.compile(r"\b(?:eliminat\w*|unallocated|reconcil\w*|inter-?segment|adjustments?)\b", _I)

@@ -14,16 +14,16 @@ from typing import Any
 from finagent.finance.figures.text import period_key
 from finagent.finance.figures.written import WrittenFigure, scan_figures
 from finagent.finance.periods.period import FiscalPeriod
-from finagent.finance.words import DOWN_WORDS, LOWER_IS_BETTER, UP_WORDS
+from finagent.finance.words import BETTER_WORDS, DOWN_WORDS, LOWER_IS_BETTER, UP_WORDS, WORSE_WORDS
 
-_BETTER = re.compile(r"\b(?:improv\w*|strengthen\w*)\b", re.I)
-_WORSE = re.compile(r"\b(?:worsen\w*|deteriorat\w*|weaken\w*)\b", re.I)
 # Lines where a fall is the improvement; other lines ("improved" a margin, ratio, income) rise.
 _HIGHER_IS_BETTER = re.compile(
     r"\b(?:ratio|margin\w*|return\w*|coverage|turnover|income|profit\w*|revenue\w*|sales|earnings|cash)\b",
     re.I,
 )
-_ALSO_DOWN = re.compile(r"\b(?:reduc\w*|cut|lowered)\b", re.I)
+# A fall told with a word that elsewhere names a thing or a level ("cut", "lowered"): a stated change
+# from A to B says which it is.
+_ALSO_DOWN = re.compile(r"\b(?:cut|lowered)\b", re.I)
 _RANGE = re.compile(r"\b(?:rang\w*|vary\w*|varie\w*|anywhere)\s+from$", re.I)
 _NUMERIC = {"amount", "number", "count"}
 _CLAUSE_BREAK = re.compile(r"[;:]|,\s+(?:while|whereas|but)\b|\b(?:while|whereas|but)\b", re.I)
@@ -147,8 +147,8 @@ def _stated_direction(clause: str) -> tuple[int, str]:
     words = [(m.start(), 1, m.group(0)) for m in UP_WORDS.finditer(clause)]
     words += [(m.start(), -1, m.group(0)) for m in DOWN_WORDS.finditer(clause)]
     words += [(m.start(), -1, m.group(0)) for m in _ALSO_DOWN.finditer(clause)]
-    words += [(m.start(), 2, m.group(0)) for m in _BETTER.finditer(clause)]
-    words += [(m.start(), -2, m.group(0)) for m in _WORSE.finditer(clause)]
+    words += [(m.start(), 2, m.group(0)) for m in BETTER_WORDS.finditer(clause)]
+    words += [(m.start(), -2, m.group(0)) for m in WORSE_WORDS.finditer(clause)]
     if not words:
         return 0, ""
     _, said, word = max(words)

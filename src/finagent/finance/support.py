@@ -17,7 +17,19 @@ from finagent.finance.figures.evidence_items import EvidenceItem, evidence_items
 from finagent.finance.figures.matching import calc_candidates, close_to, companies_in, stating_tokens
 from finagent.finance.figures.written import SMALL_COUNT, WrittenFigure, scan_figures
 from finagent.finance.stated_change import against_computed, contradicted_change
-from finagent.finance.words import MONTH_NAMES, SENTENCE_BREAK, names_in
+from finagent.finance.words import (
+    FALL_ADVERBS,
+    FALL_NOUNS,
+    FALL_VERBS,
+    MONTH_NAMES,
+    RISE_ADVERBS,
+    RISE_NOUNS,
+    RISE_VERBS,
+    alternation,
+    names_in,
+    said_forms,
+    split_sentences,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,21 +85,13 @@ _SYNONYMS = {
     "cost": "expense",
     "expenses": "expense",
     "spending": "expense",
-    "decline": "decrease",
-    "declined": "decrease",
-    "declines": "decrease",
-    "fell": "decrease",
-    "lower": "decrease",
-    "drop": "decrease",
-    "dropped": "decrease",
-    "rose": "increase",
-    "grew": "increase",
-    "growth": "increase",
-    "higher": "increase",
     # an outlook: a question asks what a company "forecasts", its filing says what it "expects"
     "forecast": "expect",
     "anticipate": "expect",
     "anticipat": "expect",
+    # every word of a direction is the direction: "rose" and "increased" are held to "grew"
+    **dict.fromkeys((*said_forms(RISE_VERBS), *RISE_NOUNS, *RISE_ADVERBS), "increase"),
+    **dict.fromkeys((*said_forms(FALL_VERBS), *FALL_NOUNS, *FALL_ADVERBS), "decrease"),
 }
 
 # "may" in lower case only: "May 31, 2018" is a month.
@@ -149,7 +153,7 @@ def content_words(text: str, names: Sequence[str] = ()) -> set[str]:
 
 def _most_shared(words: set[str], passages: Sequence[Passage]) -> int:
     """How many of the claim's words the passage sentence sharing most of them carries."""
-    parts = (part for passage in passages for part in SENTENCE_BREAK.split(passage.text))
+    parts = (part for passage in passages for part in split_sentences(passage.text))
     return max((len(words & content_words(part)) for part in parts), default=0)
 
 
@@ -164,7 +168,7 @@ def _cause_problem(sentence: str, passages: Sequence[Passage], names: Sequence[s
     if not cause:
         return None
     for passage in passages:
-        for part in SENTENCE_BREAK.split(passage.text):
+        for part in split_sentences(passage.text):
             said = _CAUSE.search(part)
             if said is None:
                 continue
@@ -410,7 +414,7 @@ def _clauses(passages: Sequence[Passage]) -> Iterator[str]:
     """The passages' clauses: a hedge reaches to the end of its clause ("Sales rose 8%, which we expect
     to continue" says the rise as fact), a question through its whole sentence."""
     for passage in passages:
-        for part in SENTENCE_BREAK.split(passage.text):
+        for part in split_sentences(passage.text):
             yield from [part] if part.rstrip().endswith("?") else _CLAUSE_BREAK.split(part)
 
 
@@ -471,11 +475,11 @@ def unanswered(text: str, drivers: bool = False) -> str | None:
         return "it stops where it announces what follows"
     if len(words) < 8 and not re.search(r"\b(?:yes|no|not)\b", bare, re.I) and len(content_words(bare)) < 3:
         return "it names its sources without saying anything about them"
-    if all(is_pointer(s) for s in SENTENCE_BREAK.split(bare.strip()) if s.strip()):
+    if all(is_pointer(s) for s in split_sentences(bare.strip()) if s.strip()):
         return "it only points to another part of the filing"
     if refers_back(bare, figure_only=True):
         return "it opens on a figure or statement it never gives"
-    said = [s for s in SENTENCE_BREAK.split(bare.strip()) if len(_LETTERS.findall(s)) > 2]
+    said = [s for s in split_sentences(bare.strip()) if len(_LETTERS.findall(s)) > 2]
     if said and all(_ABSENT.search(s) for s in said):
         return "it says only that the evidence it was given does not hold the answer"
     if drivers and not (_CAUSE.search(bare) or _DRIVEN.search(bare)):
@@ -483,10 +487,18 @@ def unanswered(text: str, drivers: bool = False) -> str | None:
     return None
 
 
+# "growth came from higher iPhone sales", "revenue rose on strong demand": a move said with its cause.
+_MOVES_SAID = (
+    *RISE_ADVERBS,
+    *FALL_ADVERBS,
+    *RISE_NOUNS,
+    *FALL_NOUNS,
+    *said_forms((*RISE_VERBS, *FALL_VERBS)),
+)
 _DRIVEN = re.compile(
     r"\b(?:contribut\w*|came from|thanks to|led to|(?:boost|fuel|help)(?:ed|s)?|"
-    r"(?:on|from) (?:higher|lower|strong\w*|weak\w*|increased|decreased|growth)|"
-    r"(?:ros|gr[eo]w|increas|fell|fall|declin|decreas|climb|drop|jump)\w* on)\b",
+    rf"(?:on|from) (?:{alternation(_MOVES_SAID)}|strong\w*|weak\w*)|"
+    rf"(?:{alternation(_MOVES_SAID)}) on)\b",
     re.I,
 )
 """Ways besides the causal connectives (``_CAUSE``) that a sentence names a driver ("growth came from
@@ -504,7 +516,7 @@ _FIGURE_NOUN = (
 _BACK = r"^\W*(?:this|these|that|those|such)\s+(?:\w+\s+)?"
 _REFERS_TO_FIGURE = re.compile(_BACK + _FIGURE_NOUN + r"\b", re.I)
 _REFERS_BACK = re.compile(
-    _BACK + r"(?:" + _FIGURE_NOUN + r"|results?|increases?|decreases?|declines?|changes?|growth|gains?|"
+    _BACK + r"(?:" + _FIGURE_NOUN + rf"|results?|(?:{alternation((*RISE_NOUNS, *FALL_NOUNS))})s?|changes?|"
     r"losses?|differences?|ratios?|margins?|percentages?)\b|^\W*(?:this|that|it)\s+(?:is|was|represents|"
     r"reflects|includes|indicates|means|suggests|shows)\b",
     re.I,

@@ -1,10 +1,12 @@
-"""How figures are written in filings and answers: scale words, statement unit captions, and the
-words that say a change went up or down. One vocabulary for every reader and checker of figures."""
+"""How figures are written in filings and answers: scale words, statement unit captions, the words
+that say a change went up or down, and where a sentence ends. One vocabulary for every reader and
+checker of figures: a reader needing another form of a word (a verb's past, a noun) makes it from the
+tables here, never from a list of its own."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 SCALE_EXPONENTS: dict[str, int] = {
     "thousand": 3,
@@ -28,19 +30,114 @@ SCALE_WORDS: dict[str, float] = {word: 10.0**exponent for word, exponent in SCAL
 SCALE_NAMES: dict[int, str] = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}
 """The word a power of ten is written with (6: "million")."""
 
-UNIT_SCALES: dict[str, float] = {f"USD {SCALE_NAMES[e]}s": 10.0**e for e in (3, 6, 9)}
-"""The units statement tables are read in, and what one of them is in dollars."""
+SCALE_PLURALS: tuple[str, ...] = tuple(f"{name}s" for name in SCALE_NAMES.values())
+"""How a table's caption writes its scale ("in millions", "(thousands)")."""
 
-UNIT_CAPTION = re.compile(r"\bin (thousands|millions|billions)\b|\((thousands|millions|billions)\)", re.I)
+UNIT_EXPONENTS: dict[str, int] = {f"USD {name}s": exponent for exponent, name in SCALE_NAMES.items()}
+"""The units statement tables are read in ("USD millions"), as a power of ten."""
+
+UNIT_SCALES: dict[str, float] = {unit: 10.0**exponent for unit, exponent in UNIT_EXPONENTS.items()}
+"""What one of a table's units is in dollars ("USD millions": 1e6)."""
+
+SCALE_UNITS: dict[int, str] = {exponent: unit for unit, exponent in UNIT_EXPONENTS.items()}
+"""The unit a power of ten of dollars is read in (6: "USD millions")."""
+
+_PLURAL = "|".join(SCALE_PLURALS)
+UNIT_CAPTION = re.compile(rf"\bin ({_PLURAL})\b|\(({_PLURAL})\)", re.I)
 """A statement's unit caption: "(in millions)", "(Millions, except per share amounts)"."""
 
-UP_WORDS = re.compile(
-    r"\b(?:increas\w*|rose|ris(?:e|es|ing)|gr[eo]w\w*|up|higher|gain\w*|jump\w*|climb\w*|expand\w*)\b", re.I
+RISE_VERBS: tuple[str, ...] = tuple(
+    "increase rise grow gain jump climb expand soar widen deepen raise".split()
 )
-DOWN_WORDS = re.compile(
-    r"\b(?:decreas\w*|declin\w*|fell|fall\w*|drop\w*|down|lower|shr[ai]nk\w*|slipp\w*|contract(?:ed|ing|ion))\b",
-    re.I,
+FALL_VERBS: tuple[str, ...] = tuple(
+    "decrease decline fall drop shrink contract slip sink tumble plunge narrow reduce cut".split()
 )
+"""The verbs that say a figure went up or down: the one list every reader of a direction draws on,
+in every form ("rose", "has fallen", "shrinking") through ``verb_forms``."""
+
+BETTER_VERBS = ("improve", "strengthen")
+WORSE_VERBS = ("worsen", "deteriorate", "weaken")
+"""Verbs that judge a change, not name its direction: an "improved" debt went down."""
+
+RISE_NOUNS = ("increase", "rise", "growth", "gain", "jump", "expansion")
+FALL_NOUNS = ("decrease", "decline", "drop", "fall", "reduction", "contraction")
+"""The nouns of a change ("an increase of 5%", "a 5% decline")."""
+
+RISE_ADVERBS = ("up", "higher")
+FALL_ADVERBS = ("down", "lower")
+"""The words that place a figure above or below another ("up 5%", "lower sales")."""
+
+_IRREGULAR_FORMS = {
+    "rise": ("rose", "risen"),
+    "grow": ("grew", "grown"),
+    "fall": ("fell", "fallen"),
+    "shrink": ("shrank", "shrunk"),
+    "sink": ("sank", "sunk"),
+    "cut": ("cut", "cut"),
+    "go": ("went", "gone"),
+}
+_DOUBLED = re.compile(r"^[^aeiou]*[aeiou][bdgmnpt]$")  # "drop": "dropped", "slip": "slipping"
+_ALSO_A_THING = frozenset(
+    {"contract", "contracts", "narrow", "sink", "sinks", "slip", "slips", "cut", "cuts"}
+)
+"""A verb's forms that also name a thing or a quality ("a contract", "a narrow definition"): a sentence
+saying them says no direction; a question asking "did it contract" does."""
+
+
+def _regular_forms(verb: str) -> tuple[str, str]:
+    """The past and the "-ing" form of a regular verb ("decline": "declined", "declining")."""
+    if verb.endswith("e"):
+        return f"{verb}d", f"{verb[:-1]}ing"
+    stem = verb + verb[-1] if _DOUBLED.match(verb) else verb
+    return f"{stem}ed", f"{stem}ing"
+
+
+def verb_forms(verb: str) -> tuple[str, ...]:
+    """A verb in every form: "rise", "rises", "rose", "risen", "rising"."""
+    past, ing = _regular_forms(verb)
+    if verb in _IRREGULAR_FORMS:
+        ing = f"{verb}{verb[-1]}ing" if _DOUBLED.match(verb) else ing
+        return (verb, f"{verb}es" if verb == "go" else f"{verb}s", *_IRREGULAR_FORMS[verb], ing)
+    return (verb, f"{verb}s", past, ing)
+
+
+def past_forms(verbs: Sequence[str]) -> tuple[str, ...]:
+    """The past tense of each verb ("rose", "increased"), a change told after the fact, but not one
+    that also names a thing ("a tax cut")."""
+    return tuple(past for verb in verbs if (past := verb_forms(verb)[2]) not in _ALSO_A_THING)
+
+
+def every_form(verbs: Sequence[str]) -> tuple[str, ...]:
+    """Every form of every verb."""
+    return tuple(form for verb in verbs for form in verb_forms(verb))
+
+
+def said_forms(verbs: Sequence[str]) -> tuple[str, ...]:
+    """Every form of every verb that, in a sentence, can only be the verb ("contracted", not
+    "contract")."""
+    return tuple(form for form in every_form(verbs) if form not in _ALSO_A_THING)
+
+
+def alternation(words: Iterable[str]) -> str:
+    """A regex matching any of ``words`` (longest first, so "rises" is not read as "rise")."""
+    return "|".join(re.escape(word) for word in sorted(set(words), key=len, reverse=True))
+
+
+def _said_words(verbs: Sequence[str], nouns: Sequence[str], adverbs: Sequence[str]) -> re.Pattern[str]:
+    """The words of a sentence that say a direction: the verbs' forms that name no thing, the nouns
+    and the adverbs."""
+    return re.compile(rf"\b(?:{alternation([*said_forms(verbs), *nouns, *adverbs])})\b", re.I)
+
+
+UP_WORDS = _said_words(RISE_VERBS, RISE_NOUNS, RISE_ADVERBS)
+DOWN_WORDS = _said_words(FALL_VERBS, FALL_NOUNS, FALL_ADVERBS)
+"""A word of a sentence saying a figure went up ("grew", "an increase", "higher") or down."""
+
+BETTER_FORMS = (*every_form(BETTER_VERBS), "improvement", "improvements")
+WORSE_FORMS = (*every_form(WORSE_VERBS), "deterioration")
+BETTER_WORDS = re.compile(rf"\b(?:{alternation(BETTER_FORMS)})\b", re.I)
+WORSE_WORDS = re.compile(rf"\b(?:{alternation(WORSE_FORMS)})\b", re.I)
+"""A word judging a change better ("improved", "an improvement") or worse ("deteriorating")."""
 
 LOWER_IS_BETTER = re.compile(
     r"(?<![a-z])(?:cost|expens|debt|liabilit|loss|leverage|borrow|sga|tax|payable|deficit|days|spend)", re.I
@@ -80,21 +177,38 @@ def names_line(label: str, text: str) -> bool:
 NAME_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "vs")
 """Abbreviations whose period ends no sentence ("Apple Inc. (“Apple”) issued"), in filings and answers."""
 
-SENTENCE_BREAK = re.compile(
-    r"(?:(?<=[.!?])|(?<=[.!?][\"”’]))(?<!\b[A-Z]\.)"
-    + "".join(rf"(?<!\b{word}\.)" for word in (*NAME_ABBREVIATIONS, "No", "Mr", "Ms", "Dr"))
-    + r"\s+"
+NOT_AN_ABBREVIATION = (
+    r"(?<!\b[A-Z]\.)"
+    + "".join(rf"(?<!\b{word}\.)" for word in (*NAME_ABBREVIATIONS, "Mr", "Ms", "Dr"))
+    + r"(?!(?<=\bNo\.)\s+\d)"
 )
+"""Put right after a sentence's closing period: the period is not one of an abbreviation of a name
+("Apple Inc. (“Apple”)", "U.S. Bancorp"), an initial ("Mary N. Dillon"), a title ("Mr.") or a
+number's ("No. 5"), so every reader that finds a sentence's end by its own pattern ends it where
+``split_sentences`` does."""
+
+SENTENCE_BREAK = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"”’]))" + NOT_AN_ABBREVIATION + r"(?<!\bNo\.)\s+")
 """The space between two sentences of a filing or an answer: after . ! or ? (or a quotation closed
-right after one: “… this milestone.” Kenvue …), but not after an abbreviation of a name
-("Apple Inc. (“Apple”) issued", "U.S. Bancorp") or an initial ("Mary N. Dillon")."""
+right after one: “… this milestone.” Kenvue …), but not after an abbreviation or an initial; nor
+after an answer's opening "No.", which a reader of the first sentence reads with the sentence it
+answers for ("No. The margin fell …")."""
+
+LEADING_YES_NO = re.compile(
+    r"^\s*(?:\*\*)?(yes|no)\b[^\n]*?(?:[.!?]" + NOT_AN_ABBREVIATION + r"(?=\s|$)|(?=\n)|$)[ \t]*", re.I
+)
+"""An answer's opening yes or no and the rest of its sentence ("No, revenue fell 5.5% [10K1]."), which
+ends where a sentence does: not inside "5.5%" nor after "Apple Inc."."""
+
+_BREAK_BEFORE_CAPITAL = re.compile(SENTENCE_BREAK.pattern + r"(?=[A-Z\"“(])")
 
 
-def split_sentences(text: str) -> list[str]:
+def split_sentences(text: str, *, capital_next: bool = False) -> list[str]:
     """The sentences of a filing's or an answer's text, cut at SENTENCE_BREAK only: every reader that
     checks or quotes sentence by sentence cuts them alike (a naive cut after "Inc." left "reported
-    revenue of …" naming no company, so another company's figure passed)."""
-    return SENTENCE_BREAK.split(text)
+    revenue of …" naming no company, so another company's figure passed). ``capital_next``: cut only
+    where the next sentence opens with a capital, a quote or a parenthesis, for a reader that quotes
+    whole sentences only ("approx. five" goes on)."""
+    return (_BREAK_BEFORE_CAPITAL if capital_next else SENTENCE_BREAK).split(text)
 
 
 MONTH_NAMES = frozenset(

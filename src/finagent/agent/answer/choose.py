@@ -60,6 +60,7 @@ from finagent.finance.figures.text import (
 from finagent.finance.figures.written import scan_figures
 from finagent.finance.lines import REPORTED, LineItem
 from finagent.finance.tables import stated_scale
+from finagent.finance.words import UNIT_EXPONENTS
 from finagent.llm.structured import structured_call
 
 # -- the model's copies: the one place a figure is copied by the model from a passage ----------------
@@ -134,7 +135,7 @@ def _copied_cell(
 ) -> Cell | None:
     """A value the model copied, with the scale it is printed in, if it sits in its period's column."""
     per_share = REPORTED[metric].unit == "per_share"  # the metric's unit, not the model's word
-    scale: int | None = {"USD millions": 6, "USD thousands": 3, "USD billions": 9}.get(fact.unit)
+    scale: int | None = UNIT_EXPONENTS.get(fact.unit)
     if per_share:  # "$2.68" in a table "(in millions, except per share)" is $2.68 a share
         scale = 0
     elif scale is None:  # "$26,268" in a table "(in millions)", or "$81,797 million" in a sentence

@@ -56,7 +56,7 @@ from finagent.finance.lines import INPUTS
 from finagent.finance.parts import PartsAsk
 from finagent.finance.revisions import asked_revision, revision_record, revisions
 from finagent.finance.tables.schedule import asked_schedule, scheduled_rows
-from finagent.finance.words import parts_named, rise_is_better
+from finagent.finance.words import BETTER_VERBS, WORSE_VERBS, parts_named, rise_is_better
 
 
 @dataclass
@@ -367,7 +367,7 @@ def ratio_change_opening(state: State, read: Read) -> str:
     return " ".join(sentences)
 
 
-_WEIGHS = frozenset({"impro", "deter", "worse", "weake", "stren"})
+_WEIGHS = frozenset(verb[:5] for verb in (*BETTER_VERBS, *WORSE_VERBS))  # stems, as Ask.about holds
 
 
 def _weighed(metric: str, went_up: bool, ask: Ask) -> str:

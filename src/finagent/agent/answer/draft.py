@@ -23,13 +23,14 @@ from finagent.agent.answer.prose import sentences, withhold
 from finagent.finance.citations import cited_labels
 from finagent.finance.figures.verify import Validation
 from finagent.finance.support import is_verdict, unanswered
+from finagent.finance.words import NOT_AN_ABBREVIATION
 from finagent.llm.structured import text_call
 from finagent.resources import read_prompt
 
 # A sentence ends at . ! ? (then closing quotes, brackets or a citation), or at a citation; a list or
-# table line is whole.
+# table line is whole. Not at the period of an abbreviation or an initial ("Apple Inc. (“Apple”)").
 _WHOLE_END = re.compile(r"(?:[.!?][\"')\]*]*|\])(?:\s*\[[^\]]{1,40}\])*[\"')\]*]*$")
-_SENTENCE_END = re.compile(r"[.!?][\"')\]*]*(?:\s*\[[^\]]{1,40}\])*(?=\s)")
+_SENTENCE_END = re.compile(rf"[.!?]{NOT_AN_ABBREVIATION}[\"')\]*]*(?:\s*\[[^\]]{{1,40}}\])*(?=\s)")
 
 
 def whole_sentences(text: str) -> str:

@@ -20,7 +20,7 @@ from finagent.agent.answer.wording import (
 from finagent.finance.compare import Cell
 from finagent.finance.figures.matching import companies_in
 from finagent.finance.support import refers_back
-from finagent.finance.words import NAME_ABBREVIATIONS
+from finagent.finance.words import NOT_AN_ABBREVIATION, SCALE_UNITS
 
 
 def formula_lines(calculations: Sequence[dict[str, Any]], names: dict[str, list[str]]) -> str:
@@ -43,7 +43,7 @@ def fact_records(cells: Sequence[Cell]) -> list[dict[str, Any]]:
             "period": c.period,
             "metric": _metric_label(c.metric),
             "value": float(c.shown),
-            "unit": {6: "USD millions", 3: "USD thousands", 9: "USD billions"}.get(c.scale, c.unit),
+            "unit": SCALE_UNITS.get(c.scale, c.unit),
             "source": c.sources[0] if c.sources else "",
             "method": c.note,
             "role": c.role,
@@ -64,9 +64,9 @@ _LOW = frozenset({"lowest", "smallest", "least", "weakest"})
 # (“Apple”)", "Mary N. Dillon") or before a lower-case word, and before a numbered list its colon ends
 # the lead-in.
 _SENTENCE = re.compile(
-    r".+?(?:(?<!^\d)(?<![\s:(]\d)(?<![\s:(]\d\d)(?<!\b[A-Z])"
-    + "".join(rf"(?<!\b{word})" for word in NAME_ABBREVIATIONS)
-    + r"[.!?](?=\s|$)(?![ \t]+[a-z])|:(?=\s+\d{1,2}\.\s)|\n|$)",
+    r".+?(?:(?<!^\d)(?<![\s:(]\d)(?<![\s:(]\d\d)[.!?]"
+    + NOT_AN_ABBREVIATION
+    + r"(?=\s|$)(?![ \t]+[a-z])|:(?=\s+\d{1,2}\.\s)|\n|$)",
     re.S,
 )
 

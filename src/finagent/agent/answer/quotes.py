@@ -14,9 +14,8 @@ from typing import Any
 from finagent.agent.answer.wording import name, owned
 from finagent.finance.filing_sections import event_item
 from finagent.finance.support import content_words, is_pointer
-from finagent.finance.words import SENTENCE_BREAK
+from finagent.finance.words import split_sentences
 
-_SPLIT = re.compile(SENTENCE_BREAK.pattern + r"(?=[A-Z\"“(])")
 _FISCAL_YEAR = re.compile(r"\b(?:fiscal(?: year)?|FY)\s?(\d{4})\b", re.I)
 _CAUSE = re.compile(r"\b(?:due to|driven by|because|primarily|result of|attributable|offset|reflect)", re.I)
 MIN_CHARS, MAX_CHARS = 25, 420
@@ -51,7 +50,7 @@ def _candidates(
     looked_to = re.compile(rf"\b(?:{'|'.join(later)})\b") if later else None
     found = []
     lines = [ln for ln in (item.get("text") or "").splitlines() if ln.strip() and "|" not in ln]
-    for position, sentence in enumerate(_SPLIT.split(" ".join(lines))):
+    for position, sentence in enumerate(split_sentences(" ".join(lines), capital_next=True)):
         sentence = sentence.strip()
         letters = sum(ch.isalpha() for ch in sentence)
         if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2 or is_pointer(sentence):
@@ -156,7 +155,7 @@ def event_openings(items: Sequence[dict[str, Any]], names: dict[str, list[str]],
         heading = _ITEM_HEADING.match(text)
         if not heading or not event_item(item.get("kind"), item.get("section")):
             continue
-        first = _shortened(next(iter(_SPLIT.split(text[heading.end() :])), "").strip())
+        first = _shortened(split_sentences(text[heading.end() :], capital_next=True)[0].strip())
         if len(first) >= MIN_CHARS:
             title = heading.group(1).rstrip(".")
             lines.append(f"- {source_phrase(item, names)}, {title}: “{first}” [{item['label']}]")

@@ -10,6 +10,7 @@ from decimal import Decimal
 from finagent.finance.compare import Cell
 from finagent.finance.computed import COMPUTED
 from finagent.finance.lines import REPORTED
+from finagent.finance.words import SCALE_NAMES
 
 SOURCE_NOTES = {
     "xbrl": "",
@@ -17,7 +18,6 @@ SOURCE_NOTES = {
     "table": "from the statement table",
     "model": "model-extracted",
 }
-SCALE_WORDS = {9: " billion", 6: " million", 3: " thousand"}
 
 
 def display_scale(value: Decimal, unit: str | None, decimals: int | None) -> int:
@@ -70,7 +70,7 @@ def format_amount(value: Decimal, unit: str, scale: int) -> str:
         places = 1
     number = f"{abs(shown):,.{places}f}"
     sign = "-" if shown < 0 else ""
-    words = SCALE_WORDS.get(scale, "")
+    words = f" {SCALE_NAMES[scale]}" if scale in SCALE_NAMES else ""
     lowered = unit.lower()
     if lowered == "percent":
         return f"{sign}{number}%"

@@ -45,6 +45,7 @@ from finagent.finance.figures.verdict import with_stated_yes_no
 from finagent.finance.figures.verify import Validation, check_prose, verify_answer, without_sentences_stating
 from finagent.finance.figures.written import numbers_in
 from finagent.finance.support import unanswered
+from finagent.finance.words import LEADING_YES_NO
 
 
 def figures_writer(
@@ -167,9 +168,6 @@ def without_echo(prose: str, opening_sentences: list[str]) -> str:
     for sentence in opening_sentences:
         prose = prose.replace(sentence, "")
     return re.sub(r"[ \t]{2,}", " ", prose).strip()
-
-
-LEADING_YES_NO = re.compile(r"^\s*(?:\*\*)?(?:yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
 
 
 NO_ANSWER_LEAD = "The language model did not return an answer"

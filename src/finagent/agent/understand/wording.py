@@ -27,7 +27,7 @@ from finagent.finance.metrics import computed_in, metrics_in
 from finagent.finance.periods import dated_documents, named_kinds, preferred_granularity, undated_document
 from finagent.finance.periods.grammar import DatedDocument
 from finagent.finance.revisions import asks_revision_size
-from finagent.finance.words import line_names, names_in
+from finagent.finance.words import SCALE_PLURALS, line_names, names_in
 
 _MARKET_CUES = re.compile(
     r"\b(stock|share price|trading|trades|traded|market cap\w*|valuation|quote|52[- ]week|price target)\b",
@@ -63,7 +63,7 @@ _AVERAGE = re.compile(r"\b(average|mean)\b", re.I)
 _QUANTITY = re.compile(
     r"\bhow\s+(?:much|many|large|big|high|low)\b|\b(?:amount|number|value|ratio|margin|rate|percent\w*"
     r"|proportion|share|total|sum|figure|balance|cost|price|per\s+share|dividends?)\b|[$%]|\bin\s+(?:usd|"
-    r"millions|billions|thousands)\b",
+    rf"{'|'.join(SCALE_PLURALS)})\b",
     re.I,
 )
 

@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING, Any
 from finagent.finance.figures.matching import companies_in, direction_error, matches_known
 from finagent.finance.figures.written import WrittenFigure, scan_figures
 from finagent.finance.periods.period import FiscalPeriod, period_label
-from finagent.finance.words import names_line
+from finagent.finance.words import (
+    FALL_NOUNS,
+    FALL_VERBS,
+    RISE_NOUNS,
+    RISE_VERBS,
+    alternation,
+    names_line,
+    past_forms,
+)
 
 if TYPE_CHECKING:
     from finagent.finance.facts import FiscalCalendar
@@ -70,15 +78,14 @@ def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> 
     return labels
 
 
+_CHANGE_NOUN = alternation((*RISE_NOUNS, *FALL_NOUNS, "change"))
+_CHANGED = alternation(past_forms((*RISE_VERBS, *FALL_VERBS)))
 _CHANGE_BEFORE = re.compile(
-    r"\b(?:(?:increase|decrease|rise|drop|decline|gain|growth|change|jump|fall|reduction)s?\s+(?:of|by)"
-    r"|(?:grew|rose|fell|declined|increased|decreased|dropped|jumped|climbed|slipped|gained|shrank)"
-    r"(?:\s+by)?)\s+(?:about\s+|approximately\s+|nearly\s+|roughly\s+)?$",
+    rf"\b(?:(?:{_CHANGE_NOUN})s?\s+(?:of|by)|(?:{_CHANGED})(?:\s+by)?)"
+    r"\s+(?:about\s+|approximately\s+|nearly\s+|roughly\s+)?$",
     re.I,
 )
-_CHANGE_AFTER = re.compile(
-    r"^\)?\s*(?:increase|decrease|rise|drop|decline|gain|jump|fall|reduction|growth)\b", re.I
-)
+_CHANGE_AFTER = re.compile(rf"^\)?\s*(?:{_CHANGE_NOUN})\b", re.I)
 
 
 def _change_context(sentence: str, start: int, end: int) -> bool:

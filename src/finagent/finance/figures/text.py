@@ -21,7 +21,7 @@ from finagent.finance.facts import FiscalCalendar, report_calendar
 from finagent.finance.figures.written import counts_something, numbers_in, scan_figures
 from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.tables import PeriodTarget, cell_for, find_row, parse_table
-from finagent.finance.words import SENTENCE_BREAK, UNIT_SCALES, line_words, names_line
+from finagent.finance.words import SCALE_UNITS, UNIT_SCALES, line_words, names_line, split_sentences
 
 
 def value_in_text(value: float, text: str) -> bool:
@@ -36,7 +36,7 @@ def labelled_by_passage(metric: str, value: float, text: str) -> bool:
     pay spin off upjohn" for a 15% royalty) names no figure of the passage."""
     if not line_words(metric):
         return True
-    pieces = (s for line in text.splitlines() for s in SENTENCE_BREAK.split(line))
+    pieces = (s for line in text.splitlines() for s in split_sentences(line))
     return any(value_in_text(value, piece) and names_line(metric, piece) for piece in pieces)
 
 
@@ -233,7 +233,7 @@ def _own_targets(item: dict[str, Any], prior: bool = False) -> list[tuple[Period
 
 def _legacy_unit(unit: str | None, scale: int) -> str:
     if unit == "USD":
-        return {6: "USD millions", 3: "USD thousands", 9: "USD billions"}.get(scale, "USD")
+        return SCALE_UNITS.get(scale, "USD")
     return {"USD/share": "per share", "shares": "shares", "percent": "percent"}.get(unit or "", "other")
 
 

@@ -17,10 +17,10 @@ from typing import Any
 from finagent.finance.asks import Ask, stated_direction
 from finagent.finance.figures.text import describe_calculation, period_key
 from finagent.finance.judgements import judge
+from finagent.finance.words import LEADING_YES_NO, split_sentences
 
 _WORD = re.compile(r"[a-z]{3,}")
 _GENERIC = frozenset({"total", "net", "the", "and", "for", "change", "ratio", "per", "share"})
-_LEADING = re.compile(r"^\s*(?:\*\*)?(yes|no)\b[^.!?\n]*[.!?]?[ \t]*", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +137,7 @@ def with_verdict(answer: str, verdict: Verdict | None) -> str:
     none gets the computed sentence first."""
     if verdict is None:
         return answer
-    leading = _LEADING.match(answer)
+    leading = LEADING_YES_NO.match(answer)
     if leading and (leading.group(1).lower() == "yes") == verdict.yes and not verdict.rule:
         return answer  # a judgement's opening is always code's: the model's reasons for it are its own
     rest = answer[leading.end() :] if leading else answer.lstrip()
@@ -145,17 +145,17 @@ def with_verdict(answer: str, verdict: Verdict | None) -> str:
     return f"{verdict.sentence()}{joiner}{rest}".rstrip()
 
 
-_FIRST_SENTENCE = re.compile(r"^\s*(.+?[.!?])(?:\s|$)", re.S)
+_ENDED = re.compile(r"[.!?][\"”’]?$")
 
 
 def with_stated_yes_no(answer: str, ask: Ask) -> str:
     """A direction question's answer that states the direction without a yes or no ("Looking at VaR,
     the risk decreased [10Q1].") opens with the yes or no its own first sentence states, so a reader
     (or a grader) is not left to infer it; the sentence itself is kept. Unchanged otherwise."""
-    if ask.kind != "direction" or ask.up is None or ask.judgement or _LEADING.match(answer):
+    if ask.kind != "direction" or ask.up is None or ask.judgement or LEADING_YES_NO.match(answer):
         return answer
-    first = _FIRST_SENTENCE.match(answer)
-    stated = stated_direction(first.group(1)) if first else None
+    first = split_sentences(answer.strip())[0]  # not cut at "Inc." or "U.S."
+    stated = stated_direction(first) if _ENDED.search(first) else None
     if stated is None:
         return answer
     return f"{'Yes' if stated == ask.up else 'No'}. {answer.lstrip()}"

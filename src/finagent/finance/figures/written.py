@@ -4,6 +4,7 @@ and the words around them that say a change went up or down."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -11,7 +12,18 @@ from typing import Any
 
 from finagent.finance.dates import MONTH_NAME_PATTERN, month_of
 from finagent.finance.periods.period import period_label
-from finagent.finance.words import SCALE_WORDS
+from finagent.finance.words import (
+    FALL_ADVERBS,
+    FALL_NOUNS,
+    FALL_VERBS,
+    RISE_ADVERBS,
+    RISE_NOUNS,
+    RISE_VERBS,
+    SCALE_EXPONENTS,
+    SCALE_WORDS,
+    alternation,
+    past_forms,
+)
 
 _YEAR = r"(?:19|20)\d\d"
 
@@ -36,7 +48,7 @@ _SCAN = re.compile(
     r"|^[ \t]*(?:[-*•][ \t]*)?\d{1,2}[.)](?=[ \t]))"
     r"|(?P<num>(?<![\w.,/\-−])(?P<open>\()?(?P<sign>[-+−])?(?P<cur>US\$|\$|USD\s?|€|£)?(?P<sign2>[-−])?"
     r"(?P<digits>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<frac>\.\d+)?(?P<c1>\))?"
-    r"(?:\s?(?P<scale>trillion|billion|million|thousand|bn|mn|tn|[bmkt])(?![a-z]))?"
+    rf"(?:\s?(?P<scale>{alternation(SCALE_EXPONENTS)})(?![a-z]))?"
     r"(?:\s?(?P<pct>%|percentage points?|percent|per\s?cent|pp|basis points?|bps)(?![a-z]))?"
     r"(?P<times>x(?![a-z]))?(?P<c2>\))?(?![\w]))",
     re.I | re.M,
@@ -53,24 +65,16 @@ _COUNT_NOUN = re.compile(
 _HEDGE = r"(?:by\s+)?(?:about\s+|approximately\s+|roughly\s+|nearly\s+|almost\s+|some\s+|around\s+)?"
 
 
-_DOWN_BEFORE = re.compile(
-    r"\b(?:decreased|declined|fell|dropped|shrank|contracted|slipped|down|lower|(?:a\s+)?(?:decrease|"
-    rf"decline|drop|reduction|fall|contraction)\s+of)\s+{_HEDGE}$",
-    re.I,
-)
+def _said_before(verbs: Sequence[str], adverbs: Sequence[str], nouns: Sequence[str]) -> re.Pattern[str]:
+    """The words right before a figure that give its direction ("fell 3%", "up 3%", "a decline of")."""
+    said = alternation((*past_forms(verbs), *adverbs))
+    return re.compile(rf"\b(?:{said}|(?:an?\s+)?(?:{alternation(nouns)})\s+of)\s+{_HEDGE}$", re.I)
 
 
-_UP_BEFORE = re.compile(
-    r"\b(?:increased|rose|grew|climbed|gained|expanded|up|higher|(?:an?\s+)?(?:increase|rise|growth|"
-    rf"gain|expansion)\s+of)\s+{_HEDGE}$",
-    re.I,
-)
-
-
-_DOWN_AFTER = re.compile(r"^\s*(?:decrease|decline|drop|reduction|contraction|lower|less|down)\b", re.I)
-
-
-_UP_AFTER = re.compile(r"^\s*(?:increase|rise|growth|gain|higher|more|up)\b", re.I)
+_DOWN_BEFORE = _said_before(FALL_VERBS, FALL_ADVERBS, FALL_NOUNS)
+_UP_BEFORE = _said_before(RISE_VERBS, RISE_ADVERBS, RISE_NOUNS)
+_DOWN_AFTER = re.compile(rf"^\s*(?:{alternation((*FALL_NOUNS, *FALL_ADVERBS, 'less'))})\b", re.I)
+_UP_AFTER = re.compile(rf"^\s*(?:{alternation((*RISE_NOUNS, *RISE_ADVERBS, 'more'))})\b", re.I)
 
 
 # -- tokens ------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from finagent.finance.tables.headers import (
     safe_date,
 )
 from finagent.finance.tables.records import PeriodTable, TableRow
+from finagent.finance.words import SCALE_EXPONENTS, SCALE_NAMES, SCALE_PLURALS
 
 # -- header tokens -------------------------------------------------------------------------------------
 
@@ -173,12 +174,17 @@ def _loose_row(line: str, n: int) -> list[str] | None:
 
 # -- tables ------------------------------------------------------------------------------------------
 
-_SCALE_WORDS = {"thousands": 3, "millions": 6, "billions": 9}
-_SHARE_SCALE = re.compile(
-    r"\bshares?\b[^()]{0,50}?\bin (thousands|millions|billions)|\b(thousands|millions) of shares\b", re.I
-)
+_PLURALS = "|".join(SCALE_PLURALS)
+_SHARE_SCALE = re.compile(rf"\bshares?\b[^()]{{0,50}}?\bin ({_PLURALS})|\b({_PLURALS}) of shares\b", re.I)
 # "(In millions)", and the singular after a currency sign, as non-US filers head tables ("($ million)").
-_SCALE = re.compile(r"\b(thousands|millions|billions)\b|(?:\$|US\$|€|£)\s?(thousand|million|billion)\b", re.I)
+_SCALE = re.compile(rf"\b({_PLURALS})\b|(?:\$|US\$|€|£)\s?({'|'.join(SCALE_NAMES.values())})\b", re.I)
+
+
+def _scale_of(word: str) -> int:
+    """The power of ten a caption's scale word stands for ("millions": 6)."""
+    return SCALE_EXPONENTS[word.lower().removesuffix("s")]
+
+
 _ANNUAL = re.compile(r"\byears? ended\b|\bfiscal years?\b|\btwelve months\b|\b5[23] weeks\b", re.I)
 # A statement of flows: its columns dated by a day alone ("December 28, 2019") are the years ended
 # then (Kraft Heinz heads its statements of income and cash flows by dates, as balance sheets are).
@@ -194,9 +200,9 @@ def _scales(text: str) -> tuple[int | None, int | None]:
     """(money, share) scales: "In millions, except number of shares, which are reflected in
     thousands" gives (6, 3); "Dollars & Shares in Millions" (6, 6); no share phrase, the same."""
     share = _SHARE_SCALE.search(text)
-    share_scale = _SCALE_WORDS[(share.group(1) or share.group(2)).lower()] if share else None
+    share_scale = _scale_of(share.group(1) or share.group(2)) if share else None
     money = _SCALE.search(text[: share.start()] + text[share.end() :] if share else text)
-    money_scale = _SCALE_WORDS[(money.group(1) or f"{money.group(2)}s").lower()] if money else share_scale
+    money_scale = _scale_of(money.group(1) or money.group(2)) if money else share_scale
     return money_scale, share_scale if share_scale is not None else money_scale
 
 

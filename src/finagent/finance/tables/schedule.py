@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from finagent.finance.words import table_unit
+from finagent.finance.words import SCALE_PLURALS, table_unit
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _VALUE = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\)?")
-_CAPTION = re.compile(r"^\(?(?:dollars\s+)?in\s+(?:thousands|millions|billions)\)?$|^year$", re.I)
+_CAPTION = re.compile(rf"^\(?(?:dollars\s+)?in\s+(?:{'|'.join(SCALE_PLURALS)})\)?$|^year$", re.I)
 _TITLE = re.compile(r"([^.:\n]{12,300}):\s*\n")
 MIN_YEARS = 3  # consecutive year rows that make a schedule, not a year mentioned beside figures
 

@@ -23,9 +23,10 @@ from collections.abc import Sequence
 
 from finagent.finance.tables.groups import TOTAL_WORDS, split_names, total_label
 from finagent.finance.tables.records import ColumnPeriod, PeriodTable, TableRow
+from finagent.finance.words import SCALE_PLURALS
 
 _YEAR = re.compile(r"^(?:19|20)\d{2}$")
-_LEADING_UNIT = re.compile(r"^\s*\((?:in\s+)?(?:thousands|millions|billions)[^)]*\)\s*", re.IGNORECASE)
+_LEADING_UNIT = re.compile(rf"^\s*\((?:in\s+)?(?:{'|'.join(SCALE_PLURALS)})[^)]*\)\s*", re.IGNORECASE)
 
 
 def transposed_tables(tables: Sequence[PeriodTable]) -> list[PeriodTable]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from finagent.finance.words import SCALE_PLURALS
 from finagent.ingest.html_text import DIGIT_RE, Unit
 from finagent.ingest.sec.headings import ITEM_RE, PART_RE
 
@@ -19,7 +20,7 @@ _RULE_RE = re.compile(r"^[\s_\-–—=*.·•]+$")
 _TRAILING_PAGE_RE = re.compile(r"(?:(?<!\d)\d{1,3}|(?<![\w.])[ivxl]{1,6})$")
 
 
-_UNITS_RE = re.compile(r"\b(?:thousands|millions|billions)\b", re.I)
+_UNITS_RE = re.compile(rf"\b(?:{'|'.join(SCALE_PLURALS)})\b", re.I)
 
 
 _MAX_FURNITURE = 120
