@@ -16,6 +16,7 @@ from finagent.agent.answer.compute import opening
 from finagent.agent.answer.draft import whole_sentences
 from finagent.agent.answer.statements import Facts
 from finagent.agent.answer.table import markdown_table
+from finagent.agent.understand.question import Question
 from finagent.finance.asks import Ask, read_ask
 from finagent.finance.compare import Cell, Wanted, compare
 from finagent.finance.periods import parse_time_phrases
@@ -69,7 +70,7 @@ def said(question: str, cells: list[Cell], tickers: list[str], metric: str = "re
     from finagent.agent.answer.compute import wanted_for
 
     ask = read_ask(question, tickers, mentions, [metric], periods_named=True)
-    analysis: Any = {"comparisons": Wanted.from_question(question).to_dict()}
+    analysis = Question(comparisons=Wanted.from_question(question))
     comparisons = compare(cells, wanted_for(analysis, ask))
     facts = Facts(ask, metric, cells, comparisons, NAMES, **extra)
     return opening(facts).text
@@ -178,7 +179,7 @@ def test_a_growth_ranking_table_is_in_growth_order() -> None:
     text = said(question, years, tickers)
     assert text.startswith("Ranked by revenue growth, highest first: Walmart"), text
     ask = read_ask(question, tickers, {"AAPL": [8], "WMT": [18]}, ["revenue"])
-    analysis: Any = {"comparisons": Wanted.from_question(question).to_dict()}
+    analysis = Question(comparisons=Wanted.from_question(question))
     from finagent.agent.answer.compute import wanted_for
 
     table = markdown_table(years, compare(years, wanted_for(analysis, ask)), NAMES, ["revenue"], ask=ask)
