@@ -302,7 +302,7 @@ def test_search_kinds_and_priors_pick_the_periods_report() -> None:
         "kinds": ["10-K", "earnings_release", "8-K"],
     }
     from finagent.agent.understand.plan import question_traits
-    from finagent.agent.understand.wording import read_wording
+    from finagent.agent.understand.question_words import read_wording
     from finagent.finance.periods import parse_time_phrases
 
     def analysed(question: str) -> Question:

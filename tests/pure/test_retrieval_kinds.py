@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from finagent.agent.understand.plan import event_days, question_traits, required_sources
-from finagent.agent.understand.wording import read_wording
+from finagent.agent.understand.question_words import read_wording
 from finagent.finance.periods import parse_time_phrases
 
 

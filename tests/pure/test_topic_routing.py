@@ -73,7 +73,7 @@ def _planned(question: str) -> list[dict[str, Any]]:
     from finagent.agent.context import Context
     from finagent.agent.nodes.fan_out import plan_searches
     from finagent.agent.understand.plan import question_traits
-    from finagent.agent.understand.wording import read_wording
+    from finagent.agent.understand.question_words import read_wording
 
     specs = parse_time_phrases(question)
     analysis: dict[str, Any] = {
@@ -126,7 +126,7 @@ def _undated(question: str, annual_topics_undated: bool = True) -> frozenset[str
     from finagent.agent.nodes.resolve_periods import _specs
     from finagent.agent.understand.plan import question_traits
     from finagent.agent.understand.question import Question
-    from finagent.agent.understand.wording import read_wording
+    from finagent.agent.understand.question_words import read_wording
 
     specs = parse_time_phrases(question)
     traits = question_traits(read_wording(question), specs, ["X"], {}, [], [])

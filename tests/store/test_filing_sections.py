@@ -64,7 +64,7 @@ def _plan(question: str, targets: list[dict[str, Any]], **levers: bool) -> list[
     from finagent.agent.context import Ablations, Context
     from finagent.agent.nodes.fan_out import plan_searches
     from finagent.agent.understand.plan import question_traits
-    from finagent.agent.understand.wording import read_wording
+    from finagent.agent.understand.question_words import read_wording
 
     tickers = sorted({t["ticker"] for t in targets if t.get("ticker")})
     specs = parse_time_phrases(question)

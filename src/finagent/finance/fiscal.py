@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date
 
 from finagent.finance.companies import StoredCompany, lookup_builtin
-from finagent.finance.periods.calendar import (
+from finagent.finance.periods.fiscal_calendar import (
     CompanyCalendar,
     FiscalCalendar,
     fiscal_period,

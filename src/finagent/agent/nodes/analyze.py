@@ -20,7 +20,7 @@ from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_sch
 from finagent.agent.state import State, reset
 from finagent.agent.understand.plan import figure_keywords
 from finagent.agent.understand.question import Question
-from finagent.agent.understand.reading import (
+from finagent.agent.understand.question_reader import (
     ModelReading,
     Reading,
     plan_question,

@@ -16,7 +16,7 @@ from finagent.agent.context import Context
 from finagent.agent.evidence import query_terms
 from finagent.agent.understand.entities import find_companies, unknown_ticker_mentions
 from finagent.agent.understand.question import Question
-from finagent.agent.understand.wording import Wording
+from finagent.agent.understand.question_words import Wording
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.asks import read_ask
 from finagent.finance.citations import CITATION, LABEL

@@ -55,8 +55,8 @@ Rules for the ambiguous cases:
   a filing's comparative columns must not add periods the store has no document for.
 """
 
-from finagent.finance.periods.calendar import CompanyCalendar, FiscalCalendar
 from finagent.finance.periods.earlier import nearest_earlier_report
+from finagent.finance.periods.fiscal_calendar import CompanyCalendar, FiscalCalendar
 from finagent.finance.periods.grammar import (
     DATED_DOCUMENT_DAYS,
     PERIOD_EXAMPLES,

@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import date
 
 from finagent.finance.dates import month_of
-from finagent.finance.periods.calendar import nominal_month_end
+from finagent.finance.periods.fiscal_calendar import nominal_month_end
 from finagent.finance.periods.spec import TimeSpec, Unit, from_month_index, month_index
 from finagent.finance.periods.tokens import (
     IGNORE_CASE,

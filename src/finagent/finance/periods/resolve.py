@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 from typing import cast
 
-from finagent.finance.periods.calendar import CompanyCalendar, last_quarter_end_before
+from finagent.finance.periods.fiscal_calendar import CompanyCalendar, last_quarter_end_before
 from finagent.finance.periods.grammar import AROUND_DAYS, TWELVE_MONTHS
 from finagent.finance.periods.inventory import (
     Inventory,

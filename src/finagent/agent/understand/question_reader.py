@@ -24,7 +24,7 @@ from finagent.agent.understand.plan import (
     sanitize_phrases,
 )
 from finagent.agent.understand.question import Question
-from finagent.agent.understand.wording import Wording, read_wording
+from finagent.agent.understand.question_words import Wording, read_wording
 from finagent.db.companies import StoredCompany
 from finagent.finance.figures.formulas import metrics_for_formulas
 from finagent.finance.history import History, read_history
