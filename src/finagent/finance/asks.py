@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
+from finagent.finance.change_words import ChangeKind, ChangeWords, read_change_words
 from finagent.finance.judgements import judgement_in
 from finagent.finance.parts import PartsAsk, read_parts_ask
 from finagent.finance.words import (
@@ -39,7 +40,6 @@ AskKind = Literal[
     "stability",
     "narrative",
 ]
-ChangeKind = Literal["yoy", "qoq", "cagr", "trend", "change"]
 Coverage = Literal["latest", "all"]
 
 _I = re.IGNORECASE
@@ -145,29 +145,11 @@ _GROWTH = re.compile(
     r"|\bslowest\b|\bcagr\b|\bcompound(?:ed)?\s+annual\b|\byear[- ]over[- ]year\b|\byoy\b",
     _I,
 )
-_YOY = re.compile(
-    r"\byear[- ]over[- ]year\b|\byoy\b|\by/y\b|\bprior[- ]year\b|\ba\s+year\s+(?:earlier|ago|before)\b"
-    r"|\b(?:same|corresponding|comparable|equivalent)\s+(?:fiscal\s+)?(?:quarter|period)\b|\byear[- ]ago\b",
-    _I,
-)
 # One company's figure set against itself in another period: "Q2 2025 versus Q2 2024".
 _VERSUS = re.compile(
     r"\b(?:versus|vs\.?|compared?\s+(?:with|to)|against)\s+(?:(?:that\s+of|in|for)\s+)?(?:the\s+)?"
     r"(?:Q[1-4]\b|H[12]\b|FY\s?\d|fiscal\b|(?:19|20)\d\d\b|(?:first|second|third|fourth)\s+quarter\b"
     r"|(?:same|prior|previous|preceding|corresponding|comparable)\b|a\s+year\b|last\s+year\b)",
-    _I,
-)
-_QOQ = re.compile(r"\bquarter[- ]over[- ]quarter\b|\bqoq\b|\bq/q\b|\bsequential(?:ly)?\b", _I)
-_CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\b|\bannuali[sz]ed\s+(?:[\w-]+\s+){0,2}?growth\b", _I)
-_TREND = re.compile(
-    r"\btrend\w*\b|\bevol(?:ve|ved|ving|ution)\b|\bfluctuat\w*\b|\bdevelop(?:ed|ment)?\b|\bprogress\w*\b"
-    r"|\bshift\w*\b|\bmov(?:e|ed|ement)\b|\bvar(?:y|ied|iation)\b|\bover\s+time\b|\bthrough\s+the\b"
-    r"|\bfrom\s+(?:quarter|year|period)\s+to\s+(?:quarter|year|period)\b|\btrajectory\b|\bpattern\b",
-    _I,
-)
-_CHANGE = re.compile(
-    r"\bgr[eo]w(?:th|n|s|ing)?\b|\bchang\w*\b|\bincreas\w*\b|\bdecreas\w*\b|\bdeclin\w*\b|\bdrop\w*\b"
-    r"|\brise|rose|risen\b|\bfell\b|\bfall\w*\b|\bsince\b|\bfrom\s+\S+\s+to\b",
     _I,
 )
 # Reports in the plural, or each of them: a question about what the company's reports say over time.
@@ -261,57 +243,6 @@ def _order(mentions: dict[str, list[int]], tickers: list[str]) -> list[str]:
     """Tickers in the order the question first names them (unnamed ones last, as given)."""
     first = {t: min(mentions[t]) for t in tickers if mentions.get(t)}
     return sorted(tickers, key=lambda t: (first.get(t, 10**9), tickers.index(t)))
-
-
-# Words that set periods side by side, so their comparative columns belong in the answer ("grew",
-# "compared with", "over the quarters"), whether or not the ask itself is a change.
-_COMPARATIVE = re.compile(
-    r"\bgr[eo]w(?:th|n|s|ing)?\b|\bchang\w*\b|\bincreas\w*\b|\bdecreas\w*\b|\bdeclin\w*\b|\btrend\w*\b"
-    r"|\bevolv\w*\b|\bmov(?:e|ed)\b|\bover (?:the|these|those) (?:quarters|years|periods)\b"
-    r"|\bcompar\w* (?:with|to|against)\b|\bsince\b|\bfrom \S+ to\b",
-    _I,
-)
-_COMPARING = re.compile(
-    r"\bwhich\b|\bhighest\b|\blowest\b|\blargest\b|\bsmallest\b|\bmost\b|\bleast\b|\brank\w*\b"
-    r"|\bcompar\w*\b|\bmore\b|\bless\b|\bbigger\b|\bhigher\b|\blower\b|\bvs\.?\b|\bversus\b|\bleads?\b",
-    _I,
-)
-_HOW_MUCH_APART = re.compile(
-    r"\bhow much (?:more|less|higher|lower|bigger|larger|smaller)\b|\bdifference\b|\bgap\b|\bexceed\w*\b"
-    r"|\boutpac\w*\b|\bby how much\b",
-    _I,
-)
-
-
-@dataclass(frozen=True, slots=True)
-class ChangeWords:
-    """The question's words about change and comparison, read once: the ask's change and the
-    comparisons the answer computes both come from this one reading."""
-
-    cagr: bool = False
-    qoq: bool = False
-    yoy: bool = False
-    trend: bool = False
-    change: bool = False
-    comparative: bool = False
-    """Periods set side by side ("grew", "compared with"): their comparative columns are shown."""
-    rank: bool = False
-    difference: bool = False
-
-
-def read_change_words(question: str) -> ChangeWords:
-    """Which change and comparison words the question uses."""
-    text = question.replace("’", "'")
-    return ChangeWords(
-        cagr=bool(_CAGR.search(text)),
-        qoq=bool(_QOQ.search(text)),
-        yoy=bool(_YOY.search(text)),
-        trend=bool(_TREND.search(text)),
-        change=bool(_CHANGE.search(text)),
-        comparative=bool(_COMPARATIVE.search(text)),
-        rank=bool(_COMPARING.search(text)),
-        difference=bool(_HOW_MUCH_APART.search(text)),
-    )
 
 
 def _change_kind(words: ChangeWords, text: str, several_periods: bool) -> ChangeKind | None:

@@ -17,8 +17,8 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
-from finagent.finance.asks import ChangeWords, read_change_words
 from finagent.finance.calculator import CalcResult, cagr_pct, difference, growth_pct, margin_pct
+from finagent.finance.change_words import ChangeWords, read_change_words
 from finagent.finance.computed import COMPUTED
 from finagent.finance.words import SCALE_UNITS
 

@@ -18,7 +18,7 @@ from finagent.agent.understand.vocabulary import (
     statement_phrases,
     statements_for,
 )
-from finagent.finance.asks import ChangeWords, read_change_words
+from finagent.finance.change_words import ChangeWords, read_change_words
 from finagent.finance.compare import Wanted
 from finagent.finance.figures.formulas import Formula, formulas_for
 from finagent.finance.figures.text import value_line_words
