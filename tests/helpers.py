@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import gzip
 import json
 import os
@@ -168,3 +169,11 @@ def write_edgar_8k(root: Path) -> Path:
     )
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def called_name(call: ast.Call) -> str:
+    """The name a call calls: ``f`` of ``f(...)`` and of ``x.f(...)``; "" for anything else."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""

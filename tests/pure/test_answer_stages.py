@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.helpers import called_name
+
 SRC = Path(__file__).resolve().parents[2] / "src" / "finagent"
 
 
@@ -26,15 +28,7 @@ def _modules_rendering(prompt: str) -> list[str]:
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and node.args):
                 continue
-            func = node.func
-            called = (
-                func.id
-                if isinstance(func, ast.Name)
-                else func.attr
-                if isinstance(func, ast.Attribute)
-                else ""
-            )
-            if called == "render" and prompt in _names(node.args[0]):
+            if called_name(node) == "render" and prompt in _names(node.args[0]):
                 found.append(str(path.relative_to(SRC)))
     return found
 

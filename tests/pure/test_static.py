@@ -104,20 +104,10 @@ QUESTION_READERS = {
 def _calls_of(path: Path, names: set[str]) -> list[str]:
     import ast
 
-    found = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Call):
-            func = node.func
-            name = (
-                func.attr
-                if isinstance(func, ast.Attribute)
-                else func.id
-                if isinstance(func, ast.Name)
-                else ""
-            )
-            if name in names:
-                found.append(f"{node.lineno}: {name}")
-    return found
+    from tests.helpers import called_name
+
+    calls = (node for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Call))
+    return [f"{node.lineno}: {called_name(node)}" for node in calls if called_name(node) in names]
 
 
 def test_the_question_is_read_once_by_analyze() -> None:
