@@ -7,14 +7,14 @@ from typing import Any
 import pytest
 
 from finagent.agent.schemas import facts_schema
-from finagent.finance.figures.formula_values import (
+from finagent.finance.figures.text import describe_calculation
+from finagent.finance.formula_values import (
     compute_formulas,
     formula_changes,
     read_line_items,
     with_prior_years,
 )
-from finagent.finance.figures.formulas import FORMULAS, base_name, formulas_for, input_items, needs_prior
-from finagent.finance.figures.text import describe_calculation
+from finagent.finance.formulas import FORMULAS, base_name, formulas_for, input_items, needs_prior
 from finagent.finance.lines import INPUTS
 from finagent.finance.statements import classify_statement
 from tests.helpers import financebench_page_chunks
@@ -214,7 +214,7 @@ def test_vocabulary_phrases_and_statement_routing(
 
 
 def test_average_of_a_computed_metric_over_the_years_asked() -> None:
-    from finagent.finance.figures.formula_values import average_over_periods
+    from finagent.finance.formula_values import average_over_periods
 
     def statement(year: int, revenue: str, operating: str, depreciation: str) -> dict[str, Any]:
         text = (
@@ -359,8 +359,8 @@ def test_inputs_in_different_scales_are_converted_before_they_are_combined() -> 
 def test_the_figures_answer_computes_the_questions_own_metric_from_its_period_true_figures() -> None:
     """The figures path reads each year's line items by period; the formula and the multi-year mean
     are the calculator's (General Mills' "working capital ratio", Nike's "COGS as a % of revenue")."""
-    from finagent.finance.figures.formula_values import formula_results
-    from finagent.finance.figures.formulas import metrics_for_formulas
+    from finagent.finance.formula_values import formula_results
+    from finagent.finance.formulas import metrics_for_formulas
     from finagent.finance.lines import REPORTED
 
     question = "What is General Mills's FY2020 working capital ratio? Define working capital ratio as ..."
@@ -765,7 +765,7 @@ def test_a_line_read_for_its_year_and_as_the_next_years_opening_balance_is_liste
 def test_a_line_the_formula_reads_is_listed_in_the_value_it_reads() -> None:
     """One figure, one choice: Amcor's FY2023 inventories are the statement's two lines summed
     ($2,213 million), so a note's "Inventories" row of $60 million is not listed beside them."""
-    from finagent.finance.figures.formula_values import without_other_readings
+    from finagent.finance.formula_values import without_other_readings
 
     summed = {"ticker": "AMCR", "period": "FY2023", "metric": "inventories (sum of 2 lines)", "value": 2213.0}
     inputs = {("AMCR", "FY2023"): {"inventories": summed}}

@@ -11,8 +11,8 @@ import pytest
 
 from finagent.agent.answer.columns import in_its_column, table_figures
 from finagent.finance.facts import FiscalCalendar
-from finagent.finance.figures.formula_values import formula_results
-from finagent.finance.figures.formulas import formulas_for
+from finagent.finance.formula_values import formula_results
+from finagent.finance.formulas import formulas_for
 from finagent.finance.metrics import metrics_in
 from finagent.finance.statements import classify_statement
 from finagent.finance.tables import PeriodTarget, cell_for, parse_table, stated_scale

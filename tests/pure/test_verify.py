@@ -10,8 +10,6 @@ import pytest
 
 from finagent.agent.evidence import assign_labels, citation_record
 from finagent.finance.citations import cited_labels
-from finagent.finance.figures.formula_values import compute_formulas
-from finagent.finance.figures.formulas import formulas_for
 from finagent.finance.figures.text import (
     compute_changes,
     describe_calculation,
@@ -31,6 +29,8 @@ from finagent.finance.figures.verify import (
     flag_unsupported,
     verify_answer,
 )
+from finagent.finance.formula_values import compute_formulas
+from finagent.finance.formulas import formulas_for
 from tests.store.test_graph import QUARTERS  # the synthetic quarters the graph tests store
 
 

@@ -13,7 +13,7 @@ class Computed:
     """A metric computed from two lines of one company and period: margins, free cash flow.
 
     Two paths compute it, each reading the question its own way: the reported-figures path
-    (``metrics.computed_in``) matches ``words``; the statement-formula path (``figures.formulas``)
+    (``metrics.computed_in``) matches ``words``; the statement-formula path (``formulas``)
     matches ``cue`` and evaluates ``expressions`` in order. They differ on purpose where noted.
     """
 

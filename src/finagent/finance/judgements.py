@@ -3,7 +3,7 @@
 "Is 3M a capital-intensive business?", "Does Verizon have a healthy liquidity profile based on its
 quick ratio?", "Are J&J's financials those of a high growth company?" ask for a yes or no that no
 filing states. A small model answers them by mood ("the company is investing more in its assets"),
-so code computes the ratio that decides (``figures.formulas``), compares it with the rule's
+so code computes the ratio that decides (``formulas``), compares it with the rule's
 threshold and says the rule in the answer, beside the other ratios an analyst would look at.
 """
 

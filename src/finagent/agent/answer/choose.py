@@ -40,15 +40,6 @@ from finagent.agent.state import State, Target
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
 from finagent.finance.compare import Cell
-from finagent.finance.figures.formula_values import (
-    compute_formulas,
-    formula_changes,
-    mean_over_periods,
-    read_line_items,
-    with_prior_years,
-    without_other_readings,
-)
-from finagent.finance.figures.formulas import FORMULAS, Formula, input_items, needs_prior
 from finagent.finance.figures.text import (
     after_its_report,
     compute_changes,
@@ -58,6 +49,15 @@ from finagent.finance.figures.text import (
     verify_facts,
 )
 from finagent.finance.figures.written import scan_figures
+from finagent.finance.formula_values import (
+    compute_formulas,
+    formula_changes,
+    mean_over_periods,
+    read_line_items,
+    with_prior_years,
+    without_other_readings,
+)
+from finagent.finance.formulas import FORMULAS, Formula, input_items, needs_prior
 from finagent.finance.lines import REPORTED, LineItem
 from finagent.finance.tables import stated_scale
 from finagent.finance.words import UNIT_EXPONENTS

@@ -44,14 +44,14 @@ from finagent.agent.state import State
 from finagent.agent.understand.question import Question
 from finagent.finance.asks import Ask
 from finagent.finance.compare import Cell, Comparisons, Wanted, compare, scale_unit
-from finagent.finance.figures.formula_values import (
+from finagent.finance.figures.text import asked_line_facts, format_value
+from finagent.finance.formula_values import (
     compute_formulas,
     mean_over_periods,
     read_line_items,
     with_prior_years,
 )
-from finagent.finance.figures.formulas import FORMULAS, PRIOR, Formula, line_of_metric, needs_prior
-from finagent.finance.figures.text import asked_line_facts, format_value
+from finagent.finance.formulas import FORMULAS, PRIOR, Formula, line_of_metric, needs_prior
 from finagent.finance.lines import INPUTS
 from finagent.finance.parts import PartsAsk
 from finagent.finance.revisions import asked_revision, revision_record, revisions

@@ -20,7 +20,7 @@ from finagent.agent.understand.question_words import Wording
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.asks import read_ask
 from finagent.finance.citations import CITATION, LABEL
-from finagent.finance.figures.formulas import FORMULAS
+from finagent.finance.formulas import FORMULAS
 from finagent.finance.history import History
 from finagent.finance.lines import REPORTED
 from finagent.finance.periods import TimeSpec

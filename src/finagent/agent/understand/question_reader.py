@@ -26,7 +26,7 @@ from finagent.agent.understand.plan import (
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.question_words import Wording, read_wording
 from finagent.db.companies import StoredCompany
-from finagent.finance.figures.formulas import metrics_for_formulas
+from finagent.finance.formulas import metrics_for_formulas
 from finagent.finance.history import History, read_history
 from finagent.finance.lines import REPORTED
 from finagent.finance.metrics import metrics_in

@@ -20,9 +20,9 @@ from finagent.agent.understand.vocabulary import (
 )
 from finagent.finance.change_words import ChangeWords, read_change_words
 from finagent.finance.compare import Wanted
-from finagent.finance.figures.formulas import Formula, formulas_for
 from finagent.finance.figures.text import value_line_words
 from finagent.finance.filing_sections import SectionTopic, section_topics
+from finagent.finance.formulas import Formula, formulas_for
 from finagent.finance.metrics import computed_in, metrics_in
 from finagent.finance.periods import dated_documents, named_kinds, preferred_granularity, undated_document
 from finagent.finance.periods.grammar import DatedDocument

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from finagent.finance.figures.formulas import formulas_for, input_items
+from finagent.finance.formulas import formulas_for, input_items
 from finagent.finance.lines import line
 from finagent.finance.statements import BALANCE, CASH_FLOW, EQUITY, INCOME
 

@@ -1,4 +1,4 @@
-"""The values of formulas (``figures.formulas``): their lines read from statement tables or reported
+"""The values of formulas (``formulas``): their lines read from statement tables or reported
 figures, evaluated by the calculator per company and fiscal year, and their changes and means.
 
 End-of-period balances are used; a formula never mixes periods or companies.
@@ -13,8 +13,8 @@ from itertools import pairwise
 from typing import Any
 
 from finagent.finance.calculator import calculate, difference
-from finagent.finance.figures.formulas import PRIOR, Formula, line_of_metric
 from finagent.finance.figures.text import growth_change, parts_sum_fact, period_key, table_facts
+from finagent.finance.formulas import PRIOR, Formula, line_of_metric
 from finagent.finance.lines import INPUTS, LineItem
 from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.statements import titled
