@@ -67,3 +67,12 @@ def test_the_ask_and_the_comparisons_read_the_same_change_words(question: str, c
     wanted = Wanted.from_words(read_change_words(question))
     assert ask.change == change
     assert getattr(wanted, change)
+
+
+def test_the_state_schema_names_every_field_of_the_plan() -> None:
+    """Studio and the server's schema show the plan by the state's ``Analysis`` keys: the same fields."""
+    from dataclasses import fields
+
+    from finagent.agent.state import Analysis
+
+    assert set(Analysis.__annotations__) == {f.name for f in fields(Question)}

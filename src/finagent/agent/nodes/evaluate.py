@@ -127,42 +127,46 @@ async def evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 async def _evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    context = runtime.context or Context()
+    """The grade by code when code can give it, else the model's grade blended with coverage."""
+    graded = computed_grade(state) or _graded_without_model(state)
+    if graded is not None:
+        return graded
+    return await _model_grade(state, runtime.context or Context())
+
+
+def _computed_record(
+    state: State, coverage_share: float, confidence: float, satisfied: bool, why: str
+) -> dict[str, Any]:
+    record = {
+        "iteration": state.get("iterations") or 0,
+        "model_ok": False,
+        "coverage": round(coverage_share, 3),
+        "confidence": confidence,
+        "satisfied": satisfied,
+        "graded": why,
+    }
+    return {"evaluations": [record], "confidence": confidence, "follow_up_queries": []}
+
+
+def _graded_without_model(state: State) -> dict[str, Any] | None:
+    """No answer to grade, no company named, or every figure found and verified: graded by code."""
     plan = Question.of(state)
-    computed = computed_grade(state)
-    if computed is not None:
-        return computed
     if state.get("answered") is False:  # nothing written was an answer: nothing to grade
-        record = {
-            "iteration": state.get("iterations") or 0,
-            "model_ok": False,
-            "coverage": round(coverage(state), 3),
-            "confidence": 0.0,
-            "satisfied": False,
-            "graded": "not an answer (empty, only citations or cut off): confidence 0",
-        }
-        return {"evaluations": [record], "confidence": 0.0, "follow_up_queries": []}
+        why = "not an answer (empty, only citations or cut off): confidence 0"
+        return _computed_record(state, coverage(state), 0.0, False, why)
     if not plan.tickers or plan.subject_note:  # no company named: no model grade
         share = coverage(state)
-        record = {
-            "iteration": state.get("iterations") or 0,
-            "model_ok": False,
-            "coverage": round(share, 3),
-            "confidence": round(NO_COMPANY_CAP * share, 3),
-            "satisfied": True,
-            "graded": "computed: no company named, so no grade beyond the evidence found",
-        }
-        return {"evaluations": [record], "confidence": record["confidence"], "follow_up_queries": []}
+        why = "computed: no company named, so no grade beyond the evidence found"
+        return _computed_record(state, share, round(NO_COMPANY_CAP * share, 3), True, why)
     if figures_complete(state):
-        record = {
-            "iteration": state.get("iterations") or 0,
-            "model_ok": False,
-            "coverage": 1.0,
-            "confidence": FIGURES_CONFIDENCE,
-            "satisfied": True,
-            "graded": "figures complete and verified for their periods (no model grade needed)",
-        }
-        return {"evaluations": [record], "confidence": FIGURES_CONFIDENCE, "follow_up_queries": []}
+        why = "figures complete and verified for their periods (no model grade needed)"
+        return _computed_record(state, 1.0, FIGURES_CONFIDENCE, True, why)
+    return None
+
+
+async def _model_grade(state: State, context: Context) -> dict[str, Any]:
+    """The model grades completeness, specificity, accuracy and clarity; coverage and the checks cap it."""
+    plan = Question.of(state)
     targets = ", ".join(f"{t.get('ticker') or ''} {t['label']}".strip() for t in state.get("targets") or [])
     messages = render(
         "evaluate",
@@ -180,16 +184,7 @@ async def _evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     )
     model_ok = bool(calls) and calls[-1].ok
     share = coverage(state)
-    model_score = (reply.completeness + reply.specificity + reply.accuracy + reply.clarity) / 400
-    # Without a grade, coverage alone never reaches a threshold; an answer the model did not write
-    # (built from evidence after a failure) is low-confidence by construction.
-    confidence = LLM_WEIGHT * model_score + (1 - LLM_WEIGHT) * share if model_ok else 0.6 * share
-    if not state.get("draft_ok", True):
-        confidence = min(confidence, 0.3)
-    if (state.get("validation") or {}).get("status") == UNSUPPORTED_FIGURES:
-        confidence = min(confidence, UNSUPPORTED_CAP)  # a figure nobody can check is not a confident answer
-    if state.get("withheld"):  # sentences its citations did not support: below the bar, search again
-        confidence = min(confidence, context.threshold(plan.answer_mode) - WITHHELD_MARGIN)
+    confidence = _capped(state, context, plan, reply, model_ok, share)
     names = [n for aliases in plan.names.values() for n in aliases] or list(plan.tickers)
     done = {s["query"].lower() for s in state.get("searches") or []}
     follow_ups = [q for q in sanitize_phrases(list(reply.follow_up_keywords), names) if q.lower() not in done]
@@ -207,6 +202,23 @@ async def _evaluate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "follow_up_queries": follow_ups,
         "llm_calls": [c.to_dict() for c in calls],
     }
+
+
+def _capped(
+    state: State, context: Context, plan: Question, reply: Evaluation, model_ok: bool, share: float
+) -> float:
+    """The model's grade blended with coverage, held down by what the checks found."""
+    model_score = (reply.completeness + reply.specificity + reply.accuracy + reply.clarity) / 400
+    # Without a grade, coverage alone never reaches a threshold; an answer the model did not write
+    # (built from evidence after a failure) is low-confidence by construction.
+    confidence = LLM_WEIGHT * model_score + (1 - LLM_WEIGHT) * share if model_ok else 0.6 * share
+    if not state.get("draft_ok", True):
+        confidence = min(confidence, 0.3)
+    if (state.get("validation") or {}).get("status") == UNSUPPORTED_FIGURES:
+        confidence = min(confidence, UNSUPPORTED_CAP)  # a figure nobody can check is not a confident answer
+    if state.get("withheld"):  # sentences its citations did not support: below the bar, search again
+        confidence = min(confidence, context.threshold(plan.answer_mode) - WITHHELD_MARGIN)
+    return confidence
 
 
 def route_after_evaluate(state: State, runtime: Runtime[Context]) -> list[Send] | Literal["finish"]:
