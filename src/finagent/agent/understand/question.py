@@ -119,8 +119,6 @@ class Question:
             return cls()
         known = {f.name for f in fields(cls)}
         values = {k: _typed(k, v) for k, v in data.items() if k in known and v is not None}
-        if "undated_kinds" in data and data["undated_kinds"] is not None:
-            values["undated_kinds"] = tuple(data["undated_kinds"])
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
