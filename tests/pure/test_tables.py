@@ -13,7 +13,8 @@ import pytest
 
 from finagent.finance.documents import ChunkDraft
 from finagent.finance.facts import FiscalCalendar
-from finagent.finance.statements import BALANCE, CASH_FLOW, INCOME, classify_statement
+from finagent.finance.line_item import BALANCE, CASH_FLOW, INCOME
+from finagent.finance.statements import classify_statement
 from finagent.finance.tables import (
     PeriodTable,
     PeriodTarget,

@@ -15,7 +15,8 @@ import pytest
 
 from finagent.finance.documents import ParsedDocument
 from finagent.finance.facts import Fact, StoredFact
-from finagent.finance.lines import REPORTED, LineItem
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import REPORTED
 from finagent.finance.lookup import PeriodWanted, select
 from finagent.finance.xbrl.xml import namespace_family, standard_concept
 from finagent.ingest.discover import discover

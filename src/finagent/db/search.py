@@ -16,7 +16,7 @@ from finagent.db.filters import SearchFilters, clean_text
 from finagent.errors import SearchInputError
 from finagent.finance.filing_sections import EXHIBITS_ITEM, RELEASE_OPENING
 from finagent.finance.fiscal import quarter_label
-from finagent.finance.statements import STATEMENTS
+from finagent.finance.line_item import STATEMENTS
 from finagent.resources import read_sql
 
 # An 8-K's own Items, its account of the event (finance.filing_sections.event_item), as SQL over

@@ -15,7 +15,8 @@ from typing import Any
 from finagent.finance.calculator import calculate, difference
 from finagent.finance.figures.text import growth_change, parts_sum_fact, period_key, table_facts
 from finagent.finance.formulas import PRIOR, Formula, line_of_metric
-from finagent.finance.lines import INPUTS, LineItem
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import INPUTS
 from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.statements import titled
 from finagent.finance.words import UNIT_SCALES

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from finagent.finance.computed import COMPUTED
 from finagent.finance.judgements import BY_NAME as JUDGEMENTS
-from finagent.finance.lines import INPUTS, LineItem, input_of
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import INPUTS, input_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from finagent.finance.facts import StoredFact, duration_class, fiscal_label
-from finagent.finance.lines import LineItem
+from finagent.finance.line_item import LineItem
 from finagent.finance.periods.period import period_label
 from finagent.finance.split_periods import part_roles
 

@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import re
 
-INCOME = "income_statement"
-BALANCE = "balance_sheet"
-CASH_FLOW = "cash_flow"
-EQUITY = "equity"
-STATEMENTS = (INCOME, BALANCE, CASH_FLOW, EQUITY)
+from finagent.finance.line_item import BALANCE, CASH_FLOW, EQUITY, INCOME
 
 _CAPTIONS = (
     (CASH_FLOW, re.compile(r"statements? of cash flows?", re.I)),

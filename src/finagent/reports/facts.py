@@ -24,7 +24,8 @@ from finagent.errors import SearchInputError
 from finagent.finance.calculator import growth_pct
 from finagent.finance.facts import StoredFact
 from finagent.finance.fiscal import calendar_for
-from finagent.finance.lines import REPORTED, LineItem
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import REPORTED
 from finagent.finance.lookup import PeriodWanted
 from finagent.finance.metrics import metrics_in
 from finagent.finance.periods import TargetPeriod, TimeSpec, resolve_periods

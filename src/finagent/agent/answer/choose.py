@@ -58,7 +58,8 @@ from finagent.finance.formula_values import (
     without_other_readings,
 )
 from finagent.finance.formulas import FORMULAS, Formula, input_items, needs_prior
-from finagent.finance.lines import REPORTED, LineItem
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import REPORTED
 from finagent.finance.tables import stated_scale
 from finagent.finance.words import UNIT_EXPONENTS
 from finagent.llm.structured import structured_call

@@ -16,7 +16,8 @@ from finagent.finance.compare import Cell
 from finagent.finance.facts import DurationClass, FiscalCalendar
 from finagent.finance.figures.verify import table_known
 from finagent.finance.filing_sections import AFTER_SIGNATURES
-from finagent.finance.lines import REPORTED, LineItem
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import REPORTED
 
 _STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
 

@@ -23,7 +23,8 @@ from finagent.finance.calculator import calculate
 from finagent.finance.compare import Cell, scale_unit
 from finagent.finance.derive import missing_reason
 from finagent.finance.facts import StoredFact
-from finagent.finance.lines import REPORTED, LineItem
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import REPORTED
 from finagent.finance.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
 from finagent.finance.split_periods import split_reason
 
