@@ -9,15 +9,9 @@ import pytest
 from finagent.agent.evidence import assign_labels, condense, select_evidence, share_evidence
 from finagent.agent.state import append, append_unique, merge_evidence, reset
 from finagent.finance.citations import cited_labels
-from finagent.finance.figures.text import (
-    compute_changes,
-    format_facts,
-    format_value,
-    labelled_by_passage,
-    period_key,
-    value_in_text,
-    verify_facts,
-)
+from finagent.finance.figure_records import format_facts, format_value, period_key
+from finagent.finance.figures.text import labelled_by_passage, value_in_text, verify_facts
+from finagent.finance.period_changes import compute_changes
 
 
 def _ev(

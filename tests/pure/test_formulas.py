@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from finagent.agent.schemas import facts_schema
-from finagent.finance.figures.text import describe_calculation
+from finagent.finance.figure_records import describe_calculation
 from finagent.finance.formula_values import (
     compute_formulas,
     formula_changes,
@@ -704,7 +704,8 @@ def test_the_line_a_what_was_question_names_is_read_from_a_year_end_release() ->
     """Amcor's fourth-quarter release tables the whole year: "Adjusted non-GAAP EBITDA" is its
     "Adjusted EBITDA" row, in dollars (its thousands separator says it is no percent under a growth
     heading), for FY2023; the question's line is read by code, not by the model."""
-    from finagent.finance.figures.text import asked_line_facts, deterministic_facts, value_line_words
+    from finagent.finance.asked_lines import asked_line_facts, value_line_words
+    from finagent.finance.report_tables import deterministic_facts
 
     release = {
         "ticker": "AMCR",
@@ -733,7 +734,7 @@ def test_the_table_printing_the_asked_line_ranks_first_among_the_passages() -> N
     """The twelve-month reconciliation holds the asked line in the asked year: it is lifted above the
     three-month table that scored higher, so the budgeted passages the answer reads include it."""
     from finagent.agent.answer.passages import LINE_LIFT, favour_asked_lines
-    from finagent.finance.figures.text import value_line_words
+    from finagent.finance.asked_lines import value_line_words
 
     base = {"ticker": "AMCR", "kind": "earnings_release", "fiscal_year": 2023, "fiscal_quarter": 4}
     base |= {"period_label": "Q4 FY2023", "period_end": "2023-06-30"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from finagent.agent.answer.parts import parts_opening
-from finagent.finance.parts import read_parts_ask
+from finagent.finance.parts_ask import read_parts_ask
 from finagent.finance.tables import grouped_tables, parse_tables
 from finagent.finance.tables.groups import split_names
 

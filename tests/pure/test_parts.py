@@ -9,7 +9,8 @@ import pytest
 from finagent.agent.answer.parts import PartsOpening, parts_opening
 from finagent.finance.asks import Ask, read_ask
 from finagent.finance.facts import FiscalCalendar
-from finagent.finance.parts import blocks_for, read_parts_ask
+from finagent.finance.parts import blocks_for
+from finagent.finance.parts_ask import read_parts_ask
 from finagent.finance.tables import parse_tables
 
 BALANCE_SHEET = """CONSOLIDATED BALANCE SHEETS

@@ -10,13 +10,7 @@ import pytest
 
 from finagent.agent.evidence import assign_labels, citation_record
 from finagent.finance.citations import cited_labels
-from finagent.finance.figures.text import (
-    compute_changes,
-    describe_calculation,
-    format_facts,
-    sort_facts,
-    summary_lines,
-)
+from finagent.finance.figure_records import describe_calculation, format_facts, sort_facts, summary_lines
 from finagent.finance.figures.verify import (
     MARK,
     NEEDS_REVIEW,
@@ -31,6 +25,7 @@ from finagent.finance.figures.verify import (
 )
 from finagent.finance.formula_values import compute_formulas
 from finagent.finance.formulas import formulas_for
+from finagent.finance.period_changes import compute_changes
 from tests.store.test_graph import QUARTERS  # the synthetic quarters the graph tests store
 
 

@@ -17,7 +17,7 @@ from finagent.finance.asks import _threshold, read_ask, stated_direction
 from finagent.finance.compare import scale_unit
 from finagent.finance.figures.verdict import Verdict, with_stated_yes_no, with_verdict
 from finagent.finance.figures.written import scan_figures
-from finagent.finance.parts import read_parts_ask
+from finagent.finance.parts_ask import read_parts_ask
 from finagent.finance.support import content_words
 from finagent.finance.tables.parse import _scales
 from finagent.finance.tables.schedule import _CAPTION

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from finagent.finance.change_words import ChangeKind, ChangeWords, read_change_words
 from finagent.finance.judgements import judgement_in
-from finagent.finance.parts import PartsAsk, read_parts_ask
+from finagent.finance.parts_ask import PartsAsk, read_parts_ask
 from finagent.finance.words import (
     BETTER_FORMS,
     FALL_VERBS,

@@ -13,11 +13,13 @@ from itertools import pairwise
 from typing import Any
 
 from finagent.finance.calculator import calculate, difference
-from finagent.finance.figures.text import growth_change, parts_sum_fact, period_key, table_facts
+from finagent.finance.figure_records import period_key
 from finagent.finance.formulas import PRIOR, Formula, line_of_metric
 from finagent.finance.line_item import LineItem
 from finagent.finance.lines import INPUTS
+from finagent.finance.period_changes import growth_change
 from finagent.finance.periods.period import FiscalPeriod
+from finagent.finance.report_tables import parts_sum_fact, table_facts
 from finagent.finance.statements import titled
 from finagent.finance.words import UNIT_SCALES
 

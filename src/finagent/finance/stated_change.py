@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from finagent.finance.figures.text import period_key
+from finagent.finance.figure_records import period_key
 from finagent.finance.figures.written import WrittenFigure, scan_figures
 from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.words import BETTER_WORDS, DOWN_WORDS, LOWER_IS_BETTER, UP_WORDS, WORSE_WORDS

@@ -23,7 +23,7 @@ from finagent.agent.answer.wording import cite, counted, day_text, format_amount
 from finagent.finance.calculator import difference, growth_pct
 from finagent.finance.compare import Cell, scale_unit
 from finagent.finance.computed import COMPUTED
-from finagent.finance.figures.text import describe_calculation
+from finagent.finance.figure_records import describe_calculation
 from finagent.finance.figures.verdict import factor_limit, sign_verdict
 from finagent.finance.outcomes import Crossing, crossing, restatements, steadiness, threshold_crossing, trend
 

@@ -17,7 +17,6 @@ from finagent.finance.facts import FiscalCalendar
 from finagent.finance.figures.scope import item_calendar
 from finagent.finance.parts import (
     Part,
-    PartsAsk,
     PartsBlock,
     block_score,
     blocks_for,
@@ -28,6 +27,7 @@ from finagent.finance.parts import (
     totals_for,
     whole_key,
 )
+from finagent.finance.parts_ask import PartsAsk
 from finagent.finance.tables import PeriodTable, grouped_tables, parse_tables, transposed_tables
 from finagent.finance.words import SCALE_NAMES
 

@@ -36,7 +36,7 @@ from finagent.finance.asks import Ask
 from finagent.finance.calculator import difference
 from finagent.finance.compare import Cell, Comparisons, scale_unit, unreported_margins
 from finagent.finance.computed import COMPUTED
-from finagent.finance.figures.text import describe_calculation
+from finagent.finance.figure_records import describe_calculation
 from finagent.finance.figures.verdict import sign_verdict
 from finagent.finance.history import History
 from finagent.finance.outcomes import Ranking, growth_kinds, growth_ranking, ranking

@@ -16,7 +16,7 @@ from finagent.agent.understand.plan import is_forecast
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
 from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
-from finagent.finance.parts import PartsAsk
+from finagent.finance.parts_ask import PartsAsk
 from finagent.finance.periods import (
     FACTS_KIND,
     FiscalPeriod,

@@ -18,9 +18,9 @@ from finagent.agent.understand.vocabulary import (
     statement_phrases,
     statements_for,
 )
+from finagent.finance.asked_lines import value_line_words
 from finagent.finance.change_words import ChangeWords, read_change_words
 from finagent.finance.compare import Wanted
-from finagent.finance.figures.text import value_line_words
 from finagent.finance.filing_sections import SectionTopic, section_topics
 from finagent.finance.formulas import Formula, formulas_for
 from finagent.finance.metrics import computed_in, metrics_in

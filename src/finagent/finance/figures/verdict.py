@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from finagent.finance.asks import Ask, stated_direction
-from finagent.finance.figures.text import describe_calculation, period_key
+from finagent.finance.figure_records import describe_calculation, period_key
 from finagent.finance.judgements import judge
 from finagent.finance.words import LEADING_YES_NO, split_sentences
 
