@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from finagent.finance.formulas import formulas_for, input_items
+from finagent.finance.compute.formulas import formulas_for, input_items
 from finagent.finance.line_item import BALANCE, CASH_FLOW, EQUITY, INCOME
 from finagent.finance.lines import line
 
