@@ -39,13 +39,13 @@ from benchmarks.figures import (
 from finagent.db.chunks import cited_texts
 from finagent.db.database import open_database
 from finagent.finance.ask.asks import read_ask
+from finagent.finance.check.answer_shape import unanswered
 from finagent.finance.check.support import (
     MIN_WORDS,
     Passage,
     content_words,
     is_verdict,
     support_problem,
-    unanswered,
     verdict_problem,
 )
 from finagent.finance.citations import cited_labels

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from finagent.finance.check.support import Passage, support_problem, unanswered
+from finagent.finance.check.answer_shape import unanswered
+from finagent.finance.check.support import Passage, support_problem
 
 NAMES = {"AAPL": ["Apple", "Apple Inc."], "MSFT": ["Microsoft"]}
 MDNA = Passage(

@@ -17,8 +17,8 @@ from finagent.agent.answer.wording import (
 from finagent.agent.answer.wording import (
     name as _name,
 )
+from finagent.finance.check.answer_shape import refers_back
 from finagent.finance.check.matching import companies_in
-from finagent.finance.check.support import refers_back
 from finagent.finance.compute.compare import Cell
 from finagent.finance.words import NOT_AN_ABBREVIATION, SCALE_UNITS
 

@@ -40,7 +40,7 @@ from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
-from finagent.finance.check.support import unanswered
+from finagent.finance.check.answer_shape import unanswered
 from finagent.finance.check.verdict import with_stated_yes_no
 from finagent.finance.check.verify import Validation, check_prose, verify_answer, without_sentences_stating
 from finagent.finance.figure_records import figures_by_company, summary_lines

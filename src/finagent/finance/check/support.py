@@ -25,7 +25,6 @@ from finagent.finance.words import (
     RISE_ADVERBS,
     RISE_NOUNS,
     RISE_VERBS,
-    alternation,
     names_in,
     said_forms,
     split_sentences,
@@ -112,7 +111,7 @@ _KEEPS_MODALITY = re.compile(
 )
 """Words by which a sentence keeps a passage's possibility a possibility."""
 
-_CAUSE = re.compile(
+CAUSE = re.compile(
     r"\b(?:driven\s+by|due\s+(?:primarily\s+|mainly\s+|largely\s+)?to|because\s+of|because|as\s+a\s+result"
     r"\s+of|(?:a|the)\s+result\s+of|resulted\s+from|attributable\s+to|attributed\s+to|caused\s+by"
     r"|resulting\s+from|reflect(?:s|ed|ing)?"
@@ -160,7 +159,7 @@ def _most_shared(words: set[str], passages: Sequence[Passage]) -> int:
 def _cause_problem(sentence: str, passages: Sequence[Passage], names: Sequence[str]) -> str | None:
     """A "driven by / due to" sentence needs a passage sentence that explains the same line by the
     same cause: the line before the passage's "due to", the cause after it."""
-    match = _CAUSE.search(sentence)
+    match = CAUSE.search(sentence)
     if match is None:
         return None
     effect = content_words(sentence[: match.start()], names)
@@ -169,7 +168,7 @@ def _cause_problem(sentence: str, passages: Sequence[Passage], names: Sequence[s
         return None
     for passage in passages:
         for part in split_sentences(passage.text):
-            said = _CAUSE.search(part)
+            said = CAUSE.search(part)
             if said is None:
                 continue
             because = content_words(part[said.end() :])
@@ -203,7 +202,7 @@ def support_problem(
     if quoted_verbatim(sentence, passages):
         return None  # the source's own words, introduced by whose they are
     if not cited:
-        if computed and not _CAUSE.search(sentence) and any(f.kind != "date" for f in scan_figures(sentence)):
+        if computed and not CAUSE.search(sentence) and any(f.kind != "date" for f in scan_figures(sentence)):
             return None  # it restates a computed figure, which the figures check holds
         return "it cites no passage" if _is_claim(sentence, words, aliases) else None
     if len(words) >= CITED_MIN_WORDS and _is_claim(sentence, words, aliases):
@@ -439,99 +438,3 @@ def _modality_problem(sentence: str, words: set[str], cited: Sequence[Passage]) 
     if said:
         return f"the passage only says it as a possibility ('{said}'); the sentence states it as fact"
     return None
-
-
-_LETTERS = re.compile(r"[A-Za-z]{2,}")
-# "… as follows:" or a heading "4. **Conclusion:**" at the very end: what it announces never came.
-_PROMISES = re.compile(r":\s*\**\s*$")
-_DANGLING = re.compile(r"(?:\[[^\]]*|\b(?:and|or|the|of|to|a|an|with|by|in|from|for))\s*$", re.I)
-_MATERIAL = r"(?:evidence|figures|passages|sources|data|information|context|excerpts|items|documents)"
-_ABSENT = re.compile(
-    r"\b(?:(?:is|are|was|were)\s+(?:not|never)\s+(?:provided|given|mentioned|available|stated|specified|"
-    r"included|found|disclosed)|(?:is|are)\s+missing|(?:does|do)\s+not\s+(?:provide|give|mention|contain|"
-    r"include|specify|state)|no\s+(?:information|data|mention|figure))\b"
-    rf"[^.!?]*\b{_MATERIAL}\b"
-    rf"|\b(?:the\s+)?(?:given|provided|available)\s+{_MATERIAL}\s+(?:does|do)\s+not\b",
-    re.I,
-)
-"""A sentence about the material the model was given rather than the question: "the amount is not
-provided in the given figures", "the information is missing from the evidence items provided"."""
-
-
-def unanswered(text: str, drivers: bool = False) -> str | None:
-    """Why a text is not an answer at all (empty, only citations, cut off, only a pointer elsewhere;
-    with ``drivers``, for a question asking what drove something, naming no cause), else None."""
-    bare = CITATION.sub(" ", text)
-    bare = re.sub(r"\[[^\]]{0,12}\]?", " ", bare)  # a broken label "[1" or "[10K"
-    words = _LETTERS.findall(bare)
-    if not text.strip():
-        return "it is empty"
-    if len(words) < 3 and not re.match(r"\s*(?:yes|no)\b", bare, re.I):
-        return "it holds only citations or symbols"
-    stripped = text.rstrip()
-    if _DANGLING.search(stripped) or not re.search(r"[.!?:)\]\"'*|%\d]\s*$", stripped):
-        return "it is cut off mid-sentence"
-    if _PROMISES.search(stripped):
-        return "it stops where it announces what follows"
-    if len(words) < 8 and not re.search(r"\b(?:yes|no|not)\b", bare, re.I) and len(content_words(bare)) < 3:
-        return "it names its sources without saying anything about them"
-    if all(is_pointer(s) for s in split_sentences(bare.strip()) if s.strip()):
-        return "it only points to another part of the filing"
-    if refers_back(bare, figure_only=True):
-        return "it opens on a figure or statement it never gives"
-    said = [s for s in split_sentences(bare.strip()) if len(_LETTERS.findall(s)) > 2]
-    if said and all(_ABSENT.search(s) for s in said):
-        return "it says only that the evidence it was given does not hold the answer"
-    if drivers and not (_CAUSE.search(bare) or _DRIVEN.search(bare)):
-        return "it names no cause, and the question asks what drove it"
-    return None
-
-
-# "growth came from higher iPhone sales", "revenue rose on strong demand": a move said with its cause.
-_MOVES_SAID = (
-    *RISE_ADVERBS,
-    *FALL_ADVERBS,
-    *RISE_NOUNS,
-    *FALL_NOUNS,
-    *said_forms((*RISE_VERBS, *FALL_VERBS)),
-)
-_DRIVEN = re.compile(
-    r"\b(?:contribut\w*|came from|thanks to|led to|(?:boost|fuel|help)(?:ed|s)?|"
-    rf"(?:on|from) (?:{alternation(_MOVES_SAID)}|strong\w*|weak\w*)|"
-    rf"(?:{alternation(_MOVES_SAID)}) on)\b",
-    re.I,
-)
-"""Ways besides the causal connectives (``_CAUSE``) that a sentence names a driver ("growth came from
-higher iPhone sales", "Services contributed most")."""
-
-
-_POINTER = re.compile(
-    r"\bincorporated (?:herein )?by reference\b|^\W*(?:see|refer to|for (?:a|further|more) \w+ see)\b", re.I
-)
-
-
-_FIGURE_NOUN = (
-    r"(?:figures?|amounts?|numbers?|values?|totals?|sums?|estimates?|calculations?|information|data)"
-)
-_BACK = r"^\W*(?:this|these|that|those|such)\s+(?:\w+\s+)?"
-_REFERS_TO_FIGURE = re.compile(_BACK + _FIGURE_NOUN + r"\b", re.I)
-_REFERS_BACK = re.compile(
-    _BACK + r"(?:" + _FIGURE_NOUN + rf"|results?|(?:{alternation((*RISE_NOUNS, *FALL_NOUNS))})s?|changes?|"
-    r"losses?|differences?|ratios?|margins?|percentages?)\b|^\W*(?:this|that|it)\s+(?:is|was|represents|"
-    r"reflects|includes|indicates|means|suggests|shows)\b",
-    re.I,
-)
-
-
-def refers_back(sentence: str, figure_only: bool = False) -> bool:
-    """A sentence that opens on something said before it ("This figure is derived from …", "That
-    increase reflects …"): after a sentence withheld, it says nothing. With ``figure_only``, only one
-    opening on a figure ("This amount …"), which even as an answer's first sentence names nothing (an
-    opening "This increase was driven by …" can mean the question's increase)."""
-    return bool((_REFERS_TO_FIGURE if figure_only else _REFERS_BACK).search(sentence))
-
-
-def is_pointer(sentence: str) -> bool:
-    """A sentence that sends the reader elsewhere instead of saying anything ("The information is
-    incorporated herein by reference to Note 19", "See Item 7")."""
-    return bool(_POINTER.search(sentence))
