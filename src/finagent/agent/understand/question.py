@@ -16,7 +16,7 @@ from finagent.finance.ask.asks import Ask
 from finagent.finance.ask.long_history import History
 from finagent.finance.compute.compare import Wanted
 from finagent.finance.periods import TimeSpec
-from finagent.finance.periods.grammar import DatedDocument
+from finagent.finance.periods.named_documents import DatedDocument
 
 
 @dataclass(frozen=True)

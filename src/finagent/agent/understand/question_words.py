@@ -25,7 +25,7 @@ from finagent.finance.compute.compare import Wanted
 from finagent.finance.compute.formulas import Formula, formulas_for
 from finagent.finance.compute.revisions import asks_revision_size
 from finagent.finance.periods import dated_documents, named_kinds, preferred_granularity, undated_document
-from finagent.finance.periods.grammar import DatedDocument
+from finagent.finance.periods.named_documents import DatedDocument
 from finagent.finance.read.filing_sections import SectionTopic, section_topics
 from finagent.finance.words import SCALE_PLURALS, line_names, names_in
 
