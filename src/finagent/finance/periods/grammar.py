@@ -212,6 +212,10 @@ def _attach_lone_quarters(atoms: list[Atom], text: str) -> list[Atom]:
     return sorted([*kept, *out], key=lambda a: a.start)
 
 
+_Carried = tuple[int, Unit | None, int]
+"""(end, unit, slack) of the last dated month: months listed after it share its reading."""
+
+
 def parse_time_phrases(question: str) -> list[TimeSpec]:
     """Every time phrase of the question as a ``TimeSpec``, in order of appearance, deduplicated."""
     text = question.translate(NORMALISE)
@@ -219,12 +223,11 @@ def parse_time_phrases(question: str) -> list[TimeSpec]:
     atoms = _attach_lone_quarters(atoms, text)
     compare = bool(_COMPARE.search(text))
     specs: list[TimeSpec] = []
-    carried: tuple[int, Unit | None, int] | None = None  # (end, unit, slack) of the last dated month
+    carried: _Carried | None = None
     i = 0
     while i < len(atoms):
-        atom = atoms[i]
+        atom, nxt = atoms[i], atoms[i + 1] if i + 1 < len(atoms) else None
         if atom.spec is not None:  # complete already (relative phrases, halves, attached quarters)
-            nxt = atoms[i + 1] if i + 1 < len(atoms) else None
             anchored = _anchored(atom, nxt, text, question) if nxt is not None else None
             if anchored is not None and nxt is not None:  # "the last 3 quarters through June 2024"
                 specs.append(anchored)
@@ -234,66 +237,81 @@ def parse_time_phrases(question: str) -> list[TimeSpec]:
             specs.append(atom.spec)
             i += 1
             continue
-        prefix = text[: atom.start]
-        nxt = atoms[i + 1] if i + 1 < len(atoms) else None
-        if nxt is not None and nxt.spec is None:
-            opener = _OPENER.search(prefix)
-            connector = _CONNECTOR.fullmatch(text[atom.end : nxt.start])
-            if connector is not None:
-                word = connector.group("c").lower()
-                op = opener.group("op").lower() if opener else None
-                is_range = (word != "and" or op == "between") and not (
-                    word == "to" and op is None and compare
-                )
-                start = opener.start() if opener else atom.start
-                ended = _end_context(text[:start]) if opener else None
-                start = ended[0] if ended else start
-                spec = _range_spec(atom, nxt, question[start : nxt.end], start) if is_range else None
-                if spec is not None and spec.kind == "date_range" and ended is not None:
-                    spec = replace(spec, unit=ended[1], slack=ended[2])
-                if spec is not None:
-                    specs.append(spec)
-                    claimed.append((start, nxt.end))
-                    i += 2
-                    continue
-        since = _SINCE.search(prefix)
-        if since is not None:
-            phrase = question[since.start() : atom.end]
-            if atom.kind == "year" and atom.year:
-                specs.append(TimeSpec.since_year(atom.year, text=phrase, position=since.start()))
-                i += 1
-                continue
-            if atom.kind == "quarter" and atom.year:
-                specs.append(
-                    TimeSpec.since_year(
-                        atom.year, quarter=atom.quarter, text=phrase, position=since.start(), unit="quarter"
-                    )
-                )
-                i += 1
-                continue
-            if atom.kind == "month" and atom.first_month:
-                specs.append(TimeSpec.date_range(atom.first_month, None, text=phrase, position=since.start()))
-                i += 1
-                continue
-        start = atom.start
-        if atom.kind == "month":
-            context = _end_context(prefix)
-            unit: Unit | None = None
-            slack = 0
-            if context is not None:
-                start, unit, slack = context
-                claimed.append((start, atom.start))
-            elif carried is not None and _LIST_JOIN.fullmatch(text[carried[0] : atom.start]):
-                unit, slack = carried[1], carried[2]
-            carried = (atom.end, unit, slack)
-            specs += _month_specs(atom, question[start : atom.end], start, unit, slack)
-            i += 1
+        ranged = (
+            _range_at(atom, nxt, text, question, compare) if nxt is not None and nxt.spec is None else None
+        )
+        if ranged is not None:
+            specs.append(ranged[0])
+            claimed.append(ranged[1])
+            i += 2
             continue
-        single = _single_spec(atom, question[start : atom.end], start)
-        if single is not None:
+        since = _since_spec(atom, text, question)
+        if since is not None:
+            specs.append(since)
+        elif atom.kind == "month":
+            months, carried = _month_specs_at(atom, text, question, carried, claimed)
+            specs += months
+        elif (single := _single_spec(atom, question[atom.start : atom.end], atom.start)) is not None:
             specs.append(single)
         i += 1
     return _finish(specs, text, claimed)
+
+
+def _range_at(
+    atom: Atom, nxt: Atom, text: str, question: str, compare: bool
+) -> tuple[TimeSpec, tuple[int, int]] | None:
+    """The range two atoms make with the words around them ("from 2019 to 2021", "between Q1 and Q3
+    2023", "the quarters ended March through June 2023") and the text it claims; None when they make
+    none ("2019 and 2021" are two periods, and so is "2019 to 2021" in a comparison)."""
+    opener = _OPENER.search(text[: atom.start])
+    connector = _CONNECTOR.fullmatch(text[atom.end : nxt.start])
+    if connector is None:
+        return None
+    word = connector.group("c").lower()
+    op = opener.group("op").lower() if opener else None
+    if (word == "and" and op != "between") or (word == "to" and op is None and compare):
+        return None
+    start = opener.start() if opener else atom.start
+    ended = _end_context(text[:start]) if opener else None
+    start = ended[0] if ended else start
+    spec = _range_spec(atom, nxt, question[start : nxt.end], start)
+    if spec is not None and spec.kind == "date_range" and ended is not None:
+        spec = replace(spec, unit=ended[1], slack=ended[2])
+    return (spec, (start, nxt.end)) if spec is not None else None
+
+
+def _since_spec(atom: Atom, text: str, question: str) -> TimeSpec | None:
+    """ "since 2019", "starting Q2 2023", "beginning March 2022": from that year, quarter or month on;
+    None when no such word stands before the atom."""
+    since = _SINCE.search(text[: atom.start])
+    if since is None:
+        return None
+    phrase, position = question[since.start() : atom.end], since.start()
+    if atom.kind == "year" and atom.year:
+        return TimeSpec.since_year(atom.year, text=phrase, position=position)
+    if atom.kind == "quarter" and atom.year:
+        return TimeSpec.since_year(
+            atom.year, quarter=atom.quarter, text=phrase, position=position, unit="quarter"
+        )
+    if atom.kind == "month" and atom.first_month:
+        return TimeSpec.date_range(atom.first_month, None, text=phrase, position=position)
+    return None
+
+
+def _month_specs_at(
+    atom: Atom, text: str, question: str, carried: _Carried | None, claimed: list[tuple[int, int]]
+) -> tuple[list[TimeSpec], _Carried]:
+    """A month's specs, read with the words before it that make it a period's end ("the quarter ended
+    around June 2023", whose text is added to ``claimed``) or, listed after such a month ("... and March
+    2023"), with that month's reading; and the reading the months after it carry on."""
+    start, unit, slack = atom.start, None, 0
+    context = _end_context(text[: atom.start])
+    if context is not None:
+        start, unit, slack = context
+        claimed.append((start, atom.start))
+    elif carried is not None and _LIST_JOIN.fullmatch(text[carried[0] : atom.start]):
+        unit, slack = carried[1], carried[2]
+    return _month_specs(atom, question[start : atom.end], start, unit, slack), (atom.end, unit, slack)
 
 
 def _finish(specs: list[TimeSpec], text: str, claimed: list[tuple[int, int]]) -> list[TimeSpec]:
