@@ -14,7 +14,8 @@ Modules: ``period`` (``FiscalPeriod``: a fiscal year and a span of it, and its l
 ``fiscal_calendar`` (``FiscalCalendar``: dates <-> fiscal periods),
 ``spec`` (TimeSpec, inventory records, month arithmetic), ``rules`` (the phrase rules),
 ``grammar`` (phrases → specs), ``named_documents`` (documents named by kind or day), ``inventory``
-(the store's periods, indexed) and ``resolve`` (the resolver).
+(the store's periods, indexed), ``by_month`` (the periods that months name) and ``resolve`` (the
+resolver).
 
 Rules for the ambiguous cases:
 
