@@ -136,6 +136,14 @@ class _Resolver(MonthReader):
 
     def expand(self, spec: TimeSpec, prefer: Prefer) -> list[tuple[Key, bool]]:
         """Period keys a spec asks for, each flagged True when generated (not named explicitly)."""
+        if spec.kind in ("fiscal_year", "fiscal_quarter", "year_range", "quarter_range"):
+            return self.named(spec)
+        if spec.kind in ("date_range", "reported"):
+            return self.dated(spec)
+        return self.counted(spec, prefer)
+
+    def named(self, spec: TimeSpec) -> list[tuple[Key, bool]]:
+        """A fiscal year or quarter named, or a range of them ("FY2019 to FY2021", "Q1 to Q3 2023")."""
         quarterly = spec.unit == "quarter"
         if spec.kind == "fiscal_year" and spec.year is not None:
             if quarterly:  # every quarter, or the first n ("the first three quarters of fiscal 2024")
@@ -157,10 +165,18 @@ class _Resolver(MonthReader):
             return [((y, None), True) for y in range(spec.start_year, spec.end_year + 1)]
         if spec.kind == "quarter_range" and spec.start_quarter and spec.end_quarter:
             return [(k, True) for k in self.quarters_between(spec.start_quarter, spec.end_quarter)]
+        return []
+
+    def dated(self, spec: TimeSpec) -> list[tuple[Key, bool]]:
+        """Months or days named ("the quarter ended June 30, 2023", "during 2023"), or the months the
+        periods were reported in."""
         if spec.kind == "date_range" and spec.start_date is not None:
             last = spec.end_date or self.today
             if spec.span:
-                return [(k, True) for k in self.within_span(spec.start_date, last, quarterly=quarterly)]
+                return [
+                    (k, True)
+                    for k in self.within_span(spec.start_date, last, quarterly=spec.unit == "quarter")
+                ]
             annual = spec.unit == "year"
             keys = self.ending_in(spec.start_date, last, annual=annual, slack=spec.slack, day=spec.day)
             if keys:
@@ -172,6 +188,12 @@ class _Resolver(MonthReader):
             return self.containing(spec, last, annual=annual)
         if spec.kind == "reported" and spec.start_date is not None:
             return [(k, True) for k in self.reported_in(spec)]
+        return []
+
+    def counted(self, spec: TimeSpec, prefer: Prefer) -> list[tuple[Key, bool]]:
+        """Periods counted from what the store holds: the last n quarters or years, since a year, the
+        latest, every period held."""
+        quarterly = spec.unit == "quarter"
         if spec.kind == "last_quarters" and spec.n:
             if spec.start_date is not None and spec.end_date is not None:
                 return [(k, True) for k in self.quarters_through(spec)]
