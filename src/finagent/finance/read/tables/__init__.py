@@ -19,15 +19,10 @@ disagree, or when a line-item phrase matches rows with different values. Pure fu
 
 from finagent.finance.read.tables.column_periods import column_target, columns_for
 from finagent.finance.read.tables.groups import grouped_tables
-from finagent.finance.read.tables.parse import (
-    decimal_places,
-    parse_number,
-    parse_table,
-    parse_tables,
-    stated_scale,
-)
+from finagent.finance.read.tables.parse import parse_table, parse_tables, stated_scale
 from finagent.finance.read.tables.reading import cell_for, find_row, label_match, row_unit, table_cells
 from finagent.finance.read.tables.records import ColumnPeriod, PeriodTable, PeriodTarget, TableCell, TableRow
+from finagent.finance.read.tables.rows import decimal_places, parse_number
 from finagent.finance.read.tables.transposed import transposed_tables
 
 __all__ = [

@@ -7,8 +7,8 @@ from collections.abc import Iterator, Sequence
 
 from finagent.finance.fact_records import FiscalCalendar
 from finagent.finance.read.tables.column_periods import column_matches, columns_for
-from finagent.finance.read.tables.parse import parse_number
 from finagent.finance.read.tables.records import PeriodTable, PeriodTarget, TableCell, TableRow
+from finagent.finance.read.tables.rows import parse_number
 
 _WORD = re.compile(r"[a-z][a-z&\-]+")
 
