@@ -277,15 +277,40 @@ def _starts_header(line: str) -> bool:
 def _build(
     header_lines: list[str], body: list[str], caption: str | None, form: str | None
 ) -> PeriodTable | None:
+    """The table of a header and its body: None when the header names no period columns that fit the
+    rows, or no row holds a value."""
     widths = [len(cells) - 1 for cells in map(_split, body) if cells is not None and _is_data(cells)]
+    head = _header_text(header_lines)
+    header = _table_header(header_lines, head, widths)
+    rows = _rows(header_lines, body, header) if header is not None else []
+    if header is None or not rows:
+        return None
+    scale_text = "\n".join(filter(None, (caption, "\n".join(header_lines))))
+    scale, share_scale = _scales(scale_text)
+    annual = not _INTERIM.search(head) and (
+        bool(_ANNUAL.search(head)) or (form or "").upper().startswith("10-K")
+    )
+    flows = bool(_FLOWS.search("\n".join(filter(None, (caption, *header_lines)))))
+    return PeriodTable(
+        "\n".join(header_lines), header.columns, tuple(rows), scale, share_scale, annual, flows
+    )
+
+
+def _table_header(header_lines: list[str], head: str, widths: list[int]) -> Header | None:
+    """The header whose period columns fit the rows' ``widths``, bare years dated by the caption and
+    physical columns aligned; None when it has no columns, or names its columns by something other
+    than periods ("Common stock | Retained earnings")."""
     if any(_named_columns(line) for line in header_lines):
         return None
-    head = _header_text(header_lines)
     header = _fit(_header_tokens(head), widths)
     header = _complete_years(header, header_tokens("\n".join(header_lines)))
     header = _aligned_layout(header, header_lines, widths)
-    if not header.columns:
-        return None
+    return header if header.columns else None
+
+
+def _rows(header_lines: list[str], body: list[str], header: Header) -> list[TableRow]:
+    """The body's rows, their values in the header's columns, each under the section heading above
+    it; a row whose values fit no layout is kept ambiguous, unless they are its group's total."""
     n = len(header.columns)
     rows: list[TableRow] = []
     # A prose line above a row is its heading, or the start of its label when the row's label
@@ -325,17 +350,7 @@ def _build(
             section = None if split[-1].label == heading else section  # the group ends at its total
             continue
         rows.append(TableRow(label, assigned, heading, ambiguous, tuple(values)))
-    if not rows:
-        return None
-    scale_text = "\n".join(filter(None, (caption, "\n".join(header_lines))))
-    scale, share_scale = _scales(scale_text)
-    annual = not _INTERIM.search(head) and (
-        bool(_ANNUAL.search(head)) or (form or "").upper().startswith("10-K")
-    )
-    flows = bool(_FLOWS.search("\n".join(filter(None, (caption, *header_lines)))))
-    return PeriodTable(
-        "\n".join(header_lines), header.columns, tuple(rows), scale, share_scale, annual, flows
-    )
+    return rows
 
 
 def _aligned_layout(header: Header, header_lines: list[str], widths: list[int]) -> Header:
