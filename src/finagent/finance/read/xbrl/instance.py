@@ -112,6 +112,23 @@ def _instance_items(root: etree._Element) -> Iterator[etree._Element]:
             yield el
 
 
+def _concept_labels(
+    root: etree._Element,
+    label_linkbase_xml: bytes | None,
+    find_labels: Callable[[list[str]], bytes | None] | None,
+) -> tuple[dict[str, str], list[str]]:
+    """The concepts' labels from the label linkbase (given, or found by the instance's schemaRefs), and
+    why there are none when it cannot be read: the numbers do not need their names, they are read."""
+    if label_linkbase_xml is None and find_labels is not None:
+        label_linkbase_xml = find_labels(schema_refs(root))
+    if not label_linkbase_xml:
+        return {}, []
+    try:
+        return linkbase_labels(label_linkbase_xml), []
+    except XbrlError as exc:
+        return {}, [f"label linkbase unreadable ({exc})"]
+
+
 def extract_instance_facts(
     instance_xml: bytes,
     label_linkbase_xml: bytes | None = None,
@@ -124,17 +141,10 @@ def extract_instance_facts(
     root, warnings = parse_xml(instance_xml)
     if not is_instance_root(root):
         raise XbrlError(f"not an XBRL instance (root element {root.tag!r})")
-    if label_linkbase_xml is None and find_labels is not None:
-        label_linkbase_xml = find_labels(schema_refs(root))
-    labels: dict[str, str] = {}
-    if label_linkbase_xml:
-        try:
-            labels = linkbase_labels(label_linkbase_xml)
-        except XbrlError as exc:  # the numbers do not need their names: read them, say why unnamed
-            warnings = [*warnings, f"label linkbase unreadable ({exc})"]
+    labels, unread = _concept_labels(root, label_linkbase_xml, find_labels)
     header = FactHeader([root])
     dei: dict[str, str] = {}
-    out = FactExtraction(warnings=warnings)
+    out = FactExtraction(warnings=[*warnings, *unread])
     drafts: list[Fact] = []
     for el in _instance_items(root):
         local = etree.QName(el).localname

@@ -3,7 +3,7 @@ context, unit, scale, sign and the statement row that shows it; duplicates recon
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -28,18 +28,6 @@ from finagent.finance.read.xbrl.xml import (
     xml_attr,
     xml_local,
 )
-
-# --------------------------------------------------------------------------- parsing bytes
-
-
-# --------------------------------------------------------------------------- small helpers
-
-
-# --------------------------------------------------------------------------- contexts and units
-
-
-# --------------------------------------------------------------------------- value transforms
-
 
 # --------------------------------------------------------------------------- iXBRL
 
@@ -86,6 +74,17 @@ def _row_label(row: etree._Element, el: etree._Element, cache: dict[etree._Eleme
     return label
 
 
+@dataclass
+class _Document:
+    """What each fact of one iXBRL document is read with: its contexts and units, the facts it hides,
+    the ixt formats met so far and the row labels found so far."""
+
+    header: FactHeader
+    hidden: set[etree._Element]
+    formats: Formats = field(default_factory=Formats)
+    labels: dict[etree._Element, _RowLabel] = field(default_factory=dict)
+
+
 def extract_ixbrl_facts(
     root: etree._Element,
     calendar: FiscalCalendar | None,
@@ -97,80 +96,83 @@ def extract_ixbrl_facts(
     """
     els = fact_elements(root) if elements is None else elements
     out = FactExtraction(elements=len(els))
-    header = FactHeader(root.iter(*RESOURCES_TAGS))
-    hidden_set = {e for h in root.iter(*HIDDEN_TAGS) for e in h.iter(*FACT_TAGS)}
-    formats = Formats()
-    labels: dict[etree._Element, _RowLabel] = {}
+    document = _Document(
+        FactHeader(root.iter(*RESOURCES_TAGS)),
+        {e for h in root.iter(*HIDDEN_TAGS) for e in h.iter(*FACT_TAGS)},
+    )
     drafts: list[Fact] = []
     for ordinal, el in enumerate(els):
-        ident = el.get("id") or ""
-        concept = standard_concept((el.get("name") or "").strip(), el.nsmap)
-        where = ident or concept or f"#{ordinal}"
-        ctx = header.context((xml_attr(el, "contextRef") or "").strip())
-        if not concept:
-            out.skipped.append((where, "no name"))
-            continue
-        if ctx is None:
-            out.skipped.append((where, f"unknown context {xml_attr(el, 'contextRef')!r}"))
-            continue
-        if ctx.end is None:
-            out.skipped.append((where, "context has no dated period"))
-            continue
-        unit_ref = (xml_attr(el, "unitRef") or "").strip()
-        unit = header.unit(unit_ref)
-        if unit is None:
-            out.skipped.append((where, f"unknown unit {unit_ref!r}"))
-            continue
-        ok, decimals = parse_decimals(el.get("decimals"))
-        try:
-            scale = int(el.get("scale") or 0)
-        except ValueError:
-            ok = False
-        if not ok or abs(scale) > MAX_SCALE:
-            out.skipped.append((where, f"bad decimals/scale {el.get('decimals')!r}/{el.get('scale')!r}"))
-            continue
-        hidden, row = _placement(el, hidden_set)
-        text = element_text(el)
-        nil = is_nil(el)
-        value: Decimal | None = None
-        if not nil and len(text) > MAX_NUMBER_TEXT:
-            out.skipped.append((where, f"{len(text)} characters of text is not a number"))
-            continue
-        if not nil:
-            fmt = el.get("format")
-            if fmt:
-                func, reason = formats.transform(el, fmt)
-                if func is None:
-                    out.skipped.append((where, str(reason)))
-                    continue
-                raw = func(text)
-            else:
-                raw = plain_number(text)
-            if raw is None:
-                out.skipped.append((where, f"text {text[:40]!r} is not a number for format {fmt!r}"))
-                continue
-            value = exact_value(raw, scale, (el.get("sign") or "").strip() == "-")
-        extra = ctx.fact_extra(ordinal, ident)
-        drafts.append(
-            Fact(
-                concept=concept,
-                value=value,
-                unit=unit,
-                decimals=decimals,
-                period_start=ctx.start,
-                period_end=ctx.end,
-                dimensions=ctx.dimensions,
-                is_nil=nil,
-                hidden=hidden,
-                label=_row_label(row, el, labels) if row is not None else None,
-                display=None if hidden else (text or None),
-                scale=scale,
-                context_id=(xml_attr(el, "contextRef") or "").strip(),
-                extra=extra,
-            )
-        )
+        read = _read_fact(el, ordinal, document)
+        if isinstance(read, Fact):
+            drafts.append(read)
+        else:
+            out.skipped.append(read)
     finish_facts(out, drafts, calendar)
     return out
+
+
+def _read_fact(el: etree._Element, ordinal: int, document: _Document) -> Fact | tuple[str, str]:
+    """One ix:nonFraction as a Fact, or (where it is, why it is skipped)."""
+    ident = el.get("id") or ""
+    concept = standard_concept((el.get("name") or "").strip(), el.nsmap)
+    where = ident or concept or f"#{ordinal}"
+    ctx = document.header.context((xml_attr(el, "contextRef") or "").strip())
+    if not concept:
+        return where, "no name"
+    if ctx is None:
+        return where, f"unknown context {xml_attr(el, 'contextRef')!r}"
+    if ctx.end is None:
+        return where, "context has no dated period"
+    unit_ref = (xml_attr(el, "unitRef") or "").strip()
+    unit = document.header.unit(unit_ref)
+    if unit is None:
+        return where, f"unknown unit {unit_ref!r}"
+    ok, decimals = parse_decimals(el.get("decimals"))
+    try:
+        scale = int(el.get("scale") or 0)
+    except ValueError:
+        ok = False
+    if not ok or abs(scale) > MAX_SCALE:
+        return where, f"bad decimals/scale {el.get('decimals')!r}/{el.get('scale')!r}"
+    hidden, row = _placement(el, document.hidden)
+    text = element_text(el)
+    nil = is_nil(el)
+    value = None if nil else _value(el, text, scale, document.formats)
+    if isinstance(value, str):
+        return where, value
+    return Fact(
+        concept=concept,
+        value=value,
+        unit=unit,
+        decimals=decimals,
+        period_start=ctx.start,
+        period_end=ctx.end,
+        dimensions=ctx.dimensions,
+        is_nil=nil,
+        hidden=hidden,
+        label=_row_label(row, el, document.labels) if row is not None else None,
+        display=None if hidden else (text or None),
+        scale=scale,
+        context_id=(xml_attr(el, "contextRef") or "").strip(),
+        extra=ctx.fact_extra(ordinal, ident),
+    )
+
+
+def _value(el: etree._Element, text: str, scale: int, formats: Formats) -> Decimal | str:
+    """The exact value a fact's text states in its ixt format, scaled and signed; or why it has none."""
+    if len(text) > MAX_NUMBER_TEXT:
+        return f"{len(text)} characters of text is not a number"
+    fmt = el.get("format")
+    if fmt:
+        func, reason = formats.transform(el, fmt)
+        if func is None:
+            return str(reason)
+        raw = func(text)
+    else:
+        raw = plain_number(text)
+    if raw is None:
+        return f"text {text[:40]!r} is not a number for format {fmt!r}"
+    return exact_value(raw, scale, (el.get("sign") or "").strip() == "-")
 
 
 def ixbrl_facts(root: etree._Element, calendar: FiscalCalendar | None) -> list[Fact]:
@@ -231,9 +233,3 @@ def finish_facts(out: FactExtraction, drafts: list[Fact], calendar: FiscalCalend
             out.facts.append(f.in_calendar(calendar))
         else:
             out.facts.append(replace(f, duration=duration_class(f.period_start, f.period_end)))
-
-
-# --------------------------------------------------------------------------- fiscal calendar
-
-
-# --------------------------------------------------------------------------- instance documents
