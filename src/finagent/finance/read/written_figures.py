@@ -173,32 +173,14 @@ def _number_figure(match: re.Match[str], text: str) -> WrittenFigure | None:
     scale = SCALE_WORDS.get(scale_word, 1.0)
     if pct in ("bps", "basis point", "basis points"):
         scale = 0.01
-    percent = bool(pct)
-    if percent:
-        kind = "percent"
-    elif g["cur"]:
-        kind = "amount"
-    elif _COUNT_NOUN.match(text, end):
-        kind = "count"
-    elif scale_word:
-        kind = "amount"
-    elif not g["frac"] and "," not in g["digits"] and len(digits) == 4 and 1900 <= int(digits) <= 2100:
+    kind = _number_kind(g, text, end, digits, mantissa)
+    if kind == "date":
         year = int(digits)
         value = float(year)
         return WrittenFigure(
             shown, start, "date", value, value, value, 1.0, False, False, 0, 0.0, ("year", year)
         )
-    elif not g["frac"] and mantissa <= SMALL_COUNT and not g["times"]:
-        kind = "count"
-    else:
-        kind = "number"
-    explicit = g["sign"] or g["sign2"]
-    if explicit:
-        sign = 1 if explicit == "+" else -1
-    elif g["open"] and closed and not percent:
-        sign = -1  # "(370)": accounting negative; "(13.7%)" in prose is an aside, its sign unknown
-    else:
-        sign = _direction(text, start, end)
+    sign = _sign(g, closed, text, start, end)
     magnitude = float(Decimal(digits + (g["frac"] or "")) * Decimal(repr(scale)))  # 8.3 bn is 8.3e9 exactly
     value = -magnitude if sign < 0 else magnitude
     tolerance = 0.5 * 10.0**-decimals * scale
@@ -215,6 +197,34 @@ def _number_figure(match: re.Match[str], text: str) -> WrittenFigure | None:
         sign,
         tolerance,
     )
+
+
+def _number_kind(g: dict[str, Any], text: str, end: int, digits: str, mantissa: float) -> str:
+    """What a written number is: a percent, an amount (a currency or a scale word), a count (of shares,
+    stores, or a small whole number), a bare year ("date"), or a plain number."""
+    if g["pct"]:
+        return "percent"
+    if g["cur"]:
+        return "amount"
+    if _COUNT_NOUN.match(text, end):
+        return "count"
+    if g["scale"]:
+        return "amount"
+    if not g["frac"] and "," not in g["digits"] and len(digits) == 4 and 1900 <= int(digits) <= 2100:
+        return "date"
+    if not g["frac"] and mantissa <= SMALL_COUNT and not g["times"]:
+        return "count"
+    return "number"
+
+
+def _sign(g: dict[str, Any], closed: bool, text: str, start: int, end: int) -> int:
+    """-1 / +1 as written ("-1.4%", "(370)") or said around it ("a 1.4% decrease"); 0 when unknown."""
+    explicit = g["sign"] or g["sign2"]
+    if explicit:
+        return 1 if explicit == "+" else -1
+    if g["open"] and closed and not g["pct"]:
+        return -1  # "(370)": accounting negative; "(13.7%)" in prose is an aside, its sign unknown
+    return _direction(text, start, end)
 
 
 def scan_figures(text: str) -> list[WrittenFigure]:
