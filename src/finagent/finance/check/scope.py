@@ -11,10 +11,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from finagent.finance.check.matching import companies_in, direction_error, matches_known
+from finagent.finance.fact_records import FiscalCalendar, report_calendar
 from finagent.finance.periods.period import FiscalPeriod, period_label
+from finagent.finance.read.tables import parse_tables, table_cells
 from finagent.finance.read.written_figures import WrittenFigure, scan_figures
 from finagent.finance.words import (
     FALL_NOUNS,
@@ -25,9 +27,6 @@ from finagent.finance.words import (
     names_line,
     past_forms,
 )
-
-if TYPE_CHECKING:
-    from finagent.finance.fact_records import FiscalCalendar
 
 _ORDINAL_QUARTER = re.compile(
     r"\b(first|second|third|fourth|1st|2nd|3rd|4th)[-\s]+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:the\s+)?"
@@ -57,8 +56,6 @@ class PeriodScope:
 def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> set[str]:
     """Fiscal period labels a sentence states: "Q3 FY2023", "FY2024", "fiscal 2024", "the fourth
     quarter of fiscal 2024", or a date ("the quarter ended July 1, 2023") read on each company's calendar."""
-    from finagent.finance.fiscal import FiscalCalendar
-
     labels: set[str] = set()
     for match in _ORDINAL_QUARTER.finditer(sentence):
         labels.add(period_label(int(match.group(2)), _ORDINALS[match.group(1).lower()]))
@@ -165,8 +162,6 @@ def _another_company(figure: WrittenFigure, said: set[str], scope: PeriodScope) 
 def item_calendar(item: dict[str, Any], calendars: dict[str, Any]) -> FiscalCalendar | None:
     """The fiscal calendar a passage's columns are read in: the company's, else the one its report's
     own metadata implies (None when neither is known)."""
-    from finagent.finance.fact_records import FiscalCalendar, report_calendar
-
     known = FiscalCalendar.known(calendars.get(str(item.get("ticker") or "")))
     if known is not None:
         return known
@@ -181,8 +176,6 @@ def item_calendar(item: dict[str, Any], calendars: dict[str, Any]) -> FiscalCale
 def table_known(items: Sequence[dict[str, Any]], calendars: dict[str, Any]) -> list[dict[str, Any]]:
     """Every figure the cited statement tables state, with its company and the period its column
     names: what tells "the right number" from "the right number for the wrong period"."""
-    from finagent.finance.read.tables import parse_tables, table_cells
-
     known: list[dict[str, Any]] = []
     for item in items:
         ticker, text = item.get("ticker"), str(item.get("text") or "")
