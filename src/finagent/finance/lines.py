@@ -27,7 +27,7 @@ def _i(*names: str) -> tuple[str, ...]:
     return tuple(f"ifrs-full:{n}" for n in names)
 
 
-# Reported lines first, in the order a question's words are matched (``metrics.metrics_in``).
+# Reported lines first, in the order a question's words are matched (``ask.asked_metrics.metrics_in``).
 LINES: tuple[LineItem, ...] = (
     LineItem(
         "cost_of_revenue",

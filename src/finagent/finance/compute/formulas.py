@@ -3,7 +3,7 @@
 Analysts ask for ratios ("operating margin", "quick ratio", "DPO") that no filing states as a row.
 A small model computes them poorly, so the line items (``finance.lines``) are read from the
 statements (table rows, else the model copies them), and the calculator evaluates the formula
-(``figures.formula_values``). Margins and free cash flow come from their one definition
+(``formula_values``). Margins and free cash flow come from their one definition
 (``finance.computed``).
 """
 

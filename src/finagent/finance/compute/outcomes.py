@@ -1,6 +1,6 @@
 """What the figures say about the ask: the order of a ranking, the first period one company overtook
 another or crossed a threshold, the winner of a growth comparison, a restatement's two values (the
-yes or no of a direction is ``figures.verdict``'s). Computed from period-true cells (``compare.Cell``),
+yes or no of a direction is ``check.verdict``'s). Computed from period-true cells (``compare.Cell``),
 never written by a model.
 
 Periods of different companies are aligned by the date they end (fiscal labels differ): quarters
