@@ -9,8 +9,8 @@ data: XML is parsed without entity resolution or network access, values are only
 numbers, and anything that does not parse is skipped with a recorded reason, never guessed.
 Why plain lxml rather than an XBRL library: see docs/xbrl-libraries.md.
 
-Modules: ``xml`` (safe parsing, element helpers), ``contexts`` (contexts and units), ``formats``
-(ixt transforms), ``facts`` (iXBRL facts), ``instance`` (instance documents and label linkbases),
+Modules: ``xml`` (safe parsing, element helpers), ``contexts`` (contexts and units), ``ixt_formats``
+(ixt transforms), ``ixbrl_facts`` (iXBRL facts), ``instance`` (instance documents and label linkbases),
 ``calendar`` (a filer's fiscal calendar from its dei facts).
 
 Trees come in two shapes and both are handled: namespaced XHTML (the XML parser; ix namespace
