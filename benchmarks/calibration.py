@@ -27,7 +27,7 @@ from finagent.agent.context import DEFAULT_THRESHOLDS
 from finagent.agent.nodes.evaluate import WITHHELD_MARGIN
 from finagent.db.chunks import cited_texts
 from finagent.db.database import open_database
-from finagent.finance.support import unanswered
+from finagent.finance.check.answer_shape import unanswered
 
 BUCKETS = ((0.0, 0.5, "< 0.5"), (0.5, 0.8, "0.5–0.8"), (0.8, 0.95, "0.8–0.95"), (0.95, 1.01, "≥ 0.95"))
 

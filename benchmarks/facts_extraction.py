@@ -19,7 +19,7 @@ from pathlib import Path
 from common import SHARED_DATA, embedded_server, fresh_database, machine, open_db, write_result
 
 from finagent.embeddings import get_embedder
-from finagent.finance.xbrl import filing_calendar, instance_facts, ixbrl_facts, parse_ixbrl
+from finagent.finance.read.xbrl import filing_calendar, instance_facts, ixbrl_facts, parse_ixbrl
 from finagent.ingest.discover import discover
 from finagent.ingest.ixbrl import _dei_facts
 from finagent.ingest.pipeline import IngestPipeline

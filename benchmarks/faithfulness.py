@@ -5,7 +5,7 @@ Narrative questions of our own over ``../shared`` (drivers, risks, segments, eve
 system, in the same run, against the store each system's figures benchmark built
 (``python -m benchmarks.figures`` first). Each sentence of the answer's words (not its tables or
 figure lists) is held to the full text of the chunks it cites by the support rules of
-``finagent.finance.support`` (words, company, year, modality, causes, news as news); a sentence with
+``finagent.finance.check.support`` (words, company, year, modality, causes, news as news); a sentence with
 no citation counts as unsupported when it states something (four content words or more).
 
     python -m benchmarks.faithfulness --system before=/tmp/finagent-main --system after=. \
@@ -38,17 +38,17 @@ from benchmarks.figures import (
 
 from finagent.db.chunks import cited_texts
 from finagent.db.database import open_database
-from finagent.finance.asks import read_ask
-from finagent.finance.citations import cited_labels
-from finagent.finance.support import (
+from finagent.finance.ask.asks import read_ask
+from finagent.finance.check.answer_shape import unanswered
+from finagent.finance.check.support import (
     MIN_WORDS,
     Passage,
     content_words,
     is_verdict,
     support_problem,
-    unanswered,
     verdict_problem,
 )
+from finagent.finance.citations import cited_labels
 from finagent.settings import Settings
 
 QUESTIONS = REPO / "benchmarks" / "faithfulness" / "questions.jsonl"

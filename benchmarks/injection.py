@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import RESULTS, SHARED_DATA, machine
 
-from finagent.finance.documents import ChunkDraft
+from finagent.finance.document_records import ChunkDraft
 from finagent.ingest.discover import discover
 from finagent.ingest.pipeline import chunk_document
 from finagent.settings import Settings

@@ -90,7 +90,7 @@ def build_corpus(db: Database, minimum: int, real_documents: int) -> dict[str, i
 
 
 def _target(uri: str, wanted: set[tuple[str, int]]) -> bool:
-    from finagent.finance.companies import lookup_builtin
+    from finagent.finance.company_registry import lookup_builtin
 
     name = uri.rsplit("#", 1)[-1]
     parts = name.split("_")

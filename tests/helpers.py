@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from finagent.finance.documents import Block, ChunkDraft, ParsedDocument, SourceItem, sha256_bytes
-from finagent.finance.facts import Fact, StoredFact
+from finagent.finance.document_records import Block, ChunkDraft, ParsedDocument, SourceItem, sha256_bytes
+from finagent.finance.fact_records import Fact, StoredFact
 from finagent.ingest.chunking import chunk_pages
 from finagent.ingest.pdf import page_text_blocks
 

@@ -177,7 +177,7 @@ def test_revenue_is_explained_by_the_causes_the_discussion_gives_not_by_expenses
 ) -> None:
     """A driver sentence names a cause the cited passage gives for that line: net sales by product or
     region, never the period's expenses; and the answer is a real answer, not citations alone."""
-    from finagent.finance.support import unanswered
+    from finagent.finance.check.answer_shape import unanswered
 
     answer, _ = ask(
         filings_db, "What drove the change in Apple's revenue in the quarter ended December 31, 2022?"

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from finagent.finance.support import unanswered
+from finagent.finance.check.answer_shape import unanswered
 from tests.conftest import create_database, require_shared
 from tests.helpers import full_submission, plain_8k
 from tests.store.test_cli import finagent

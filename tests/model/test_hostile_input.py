@@ -34,7 +34,7 @@ from finagent.db import Database
 from finagent.db.catalog import company_coverage
 from finagent.embeddings import get_embedder
 from finagent.errors import FinagentError
-from finagent.finance.documents import Block, ParsedDocument
+from finagent.finance.document_records import Block, ParsedDocument
 from finagent.ingest.discover import discover
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.retrieval.service import search_store

@@ -8,16 +8,10 @@ import pytest
 
 from finagent.agent.evidence import assign_labels, condense, select_evidence, share_evidence
 from finagent.agent.state import append, append_unique, merge_evidence, reset
+from finagent.finance.check.copied_figures import labelled_by_passage, value_in_text, verify_facts
 from finagent.finance.citations import cited_labels
-from finagent.finance.figures.text import (
-    compute_changes,
-    format_facts,
-    format_value,
-    labelled_by_passage,
-    period_key,
-    value_in_text,
-    verify_facts,
-)
+from finagent.finance.compute.period_changes import compute_changes
+from finagent.finance.figure_records import format_facts, format_value, period_key
 
 
 def _ev(
@@ -274,7 +268,7 @@ def test_period_key_and_value_format() -> None:
 
 
 def test_prose_check_catches_misattributed_and_reversed_changes() -> None:
-    from finagent.finance.figures.verify import check_prose
+    from finagent.finance.check.verify import check_prose
 
     facts = [
         {"ticker": "AAPL", "value": 81797.0, "source": "10Q4", "period": "Q3 FY2023"},

@@ -17,8 +17,8 @@ from finagent.agent.answer.draft import whole_sentences
 from finagent.agent.answer.statements import Facts
 from finagent.agent.answer.table import markdown_table
 from finagent.agent.understand.question import Question
-from finagent.finance.asks import Ask, read_ask
-from finagent.finance.compare import Cell, Wanted, compare
+from finagent.finance.ask.asks import Ask, read_ask
+from finagent.finance.compute.compare import Cell, Wanted, compare
 from finagent.finance.periods import parse_time_phrases
 
 NAMES = {
@@ -421,7 +421,7 @@ def test_a_draft_cut_by_the_token_limit_loses_its_unfinished_sentence() -> None:
 
 
 def test_another_companys_number_is_unsupported_and_the_reason_says_whose_it_is() -> None:
-    from finagent.finance.figures.verify import UNSUPPORTED, PeriodScope, verify_answer
+    from finagent.finance.check.verify import UNSUPPORTED, PeriodScope, verify_answer
 
     known = [
         {"ticker": "NVDA", "period": "Q4 FY2024", "value": 22_103e6, "kind": "amount", "what": "revenue"},

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from finagent.finance.documents import Block, ChunkDraft
+from finagent.finance.document_records import Block, ChunkDraft
 from finagent.ingest.chunking import chunk_blocks, chunk_pages
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import ijson
 import pytest
 
-from finagent.finance.company_facts import FilingFacts, form_kind, infer_calendar, inferred_decimals
-from finagent.finance.facts import FiscalCalendar
+from finagent.finance.fact_records import FiscalCalendar
+from finagent.finance.read.sec_company_facts import FilingFacts, form_kind, infer_calendar, inferred_decimals
 from finagent.ingest.companyfacts_reader import CompanyFactsFormatError, read_company_facts
 from finagent.ingest.discover import discover
 
@@ -149,7 +149,7 @@ def test_a_figure_read_from_company_facts_names_them_as_its_source() -> None:
 
 def test_a_ticker_not_held_names_the_companies_held_under_their_cik() -> None:
     from finagent.errors import SearchInputError
-    from finagent.finance.companies import StoredCompany
+    from finagent.finance.company_registry import StoredCompany
     from finagent.reports.facts import resolve_tickers
 
     held = [

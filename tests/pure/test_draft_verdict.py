@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from finagent.agent.answer.draft import Composed, Writer, draft
-from finagent.finance.asks import read_ask
-from finagent.finance.figures.verify import verify_answer
-from finagent.finance.support import Passage, support_problem, verdict_problem
+from finagent.finance.ask.asks import read_ask
+from finagent.finance.check.support import Passage, support_problem, verdict_problem
+from finagent.finance.check.verify import verify_answer
 from tests.fakes import ScriptedChatModel
 
 QUESTION = "Is CVS Health a capital-intensive business based on FY2022 data?"
@@ -67,7 +67,7 @@ def test_an_answer_whose_every_sentence_was_withheld_is_no_answer() -> None:
     sources' own sentences instead (a list like 'much expect pay spin off upjohn: 15' was returned)."""
     from finagent.agent.answer.draft import Drafted
     from finagent.agent.answer.write import NO_ANSWER_LEAD, why_no_answer
-    from finagent.finance.figures.verify import verify_answer
+    from finagent.finance.check.verify import verify_answer
 
     stand_in = f"{NO_ANSWER_LEAD}; these figures were found in the evidence."
     validation = verify_answer(stand_in, [], [])

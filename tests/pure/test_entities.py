@@ -6,7 +6,7 @@ import pytest
 
 from finagent.agent.understand.entities import find_companies, strip_legal_suffixes, unknown_ticker_mentions
 from finagent.db.companies import StoredCompany
-from finagent.finance.companies import BUILTIN_COMPANIES
+from finagent.finance.company_registry import BUILTIN_COMPANIES
 
 COMPANIES = [
     StoredCompany(c.ticker, c.name, c.aliases, c.fiscal_year_end_month, 0) for c in BUILTIN_COMPANIES

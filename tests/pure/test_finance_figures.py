@@ -8,13 +8,13 @@ from decimal import Decimal
 
 import pytest
 
-from finagent.finance.compare import Cell, Wanted, compare
-from finagent.finance.derive import FY_MINUS_9M, YTD_DIFFERENCE, derive_quarters, not_derivable
-from finagent.finance.facts import Fact, FiscalCalendar, StoredFact, duration_class, fiscal_label
+from finagent.finance.ask.asked_metrics import computed_in, metrics_in
+from finagent.finance.compute.compare import Cell, Wanted, compare
+from finagent.finance.fact_records import Fact, FiscalCalendar, StoredFact, duration_class, fiscal_label
 from finagent.finance.lines import REPORTED
-from finagent.finance.lookup import PeriodWanted, restatements_of, select
-from finagent.finance.metrics import computed_in, metrics_in
 from finagent.finance.numbers import contains_number, printed_forms
+from finagent.finance.read.derive import FY_MINUS_9M, YTD_DIFFERENCE, derive_quarters, not_derivable
+from finagent.finance.read.lookup import PeriodWanted, restatements_of, select
 
 REV = "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
 APPLE = FiscalCalendar(9)

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from finagent.errors import ParseError
-from finagent.finance.companies import lookup_builtin
-from finagent.finance.documents import ParsedDocument
+from finagent.finance.company_registry import lookup_builtin
+from finagent.finance.document_records import ParsedDocument
 from finagent.ingest.financebench import discover_financebench
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"

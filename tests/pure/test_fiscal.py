@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from finagent.finance.companies import lookup_builtin
+from finagent.finance.company_registry import lookup_builtin
 from finagent.finance.fiscal import fiscal_period, last_quarter_end_before, quarter_end, quarter_label
 
 

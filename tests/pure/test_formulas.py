@@ -7,16 +7,16 @@ from typing import Any
 import pytest
 
 from finagent.agent.schemas import facts_schema
-from finagent.finance.figures.text import describe_calculation
-from finagent.finance.formula_values import (
+from finagent.finance.compute.formula_values import (
     compute_formulas,
     formula_changes,
     read_line_items,
     with_prior_years,
 )
-from finagent.finance.formulas import FORMULAS, base_name, formulas_for, input_items, needs_prior
+from finagent.finance.compute.formulas import FORMULAS, base_name, formulas_for, input_items, needs_prior
+from finagent.finance.figure_records import describe_calculation
 from finagent.finance.lines import INPUTS
-from finagent.finance.statements import classify_statement
+from finagent.finance.read.statement_titles import classify_statement
 from tests.helpers import financebench_page_chunks
 
 
@@ -143,7 +143,7 @@ def test_total_debt_and_its_change_from_microsoft_balance_sheets() -> None:
     from finagent.agent.answer.choose import Read
     from finagent.agent.answer.compute import evidence_opening as _opening
     from finagent.agent.answer.listing import computed_lines as _computed_lines
-    from finagent.finance.asks import read_ask
+    from finagent.finance.ask.asks import read_ask
 
     listed = _computed_lines([*levels, moved, change]).splitlines()
     assert [line.split(" (computed")[0] for line in listed[3:]] == [
@@ -214,7 +214,7 @@ def test_vocabulary_phrases_and_statement_routing(
 
 
 def test_average_of_a_computed_metric_over_the_years_asked() -> None:
-    from finagent.finance.formula_values import average_over_periods
+    from finagent.finance.compute.formula_values import average_over_periods
 
     def statement(year: int, revenue: str, operating: str, depreciation: str) -> dict[str, Any]:
         text = (
@@ -359,8 +359,8 @@ def test_inputs_in_different_scales_are_converted_before_they_are_combined() -> 
 def test_the_figures_answer_computes_the_questions_own_metric_from_its_period_true_figures() -> None:
     """The figures path reads each year's line items by period; the formula and the multi-year mean
     are the calculator's (General Mills' "working capital ratio", Nike's "COGS as a % of revenue")."""
-    from finagent.finance.formula_values import formula_results
-    from finagent.finance.formulas import metrics_for_formulas
+    from finagent.finance.compute.formula_values import formula_results
+    from finagent.finance.compute.formulas import metrics_for_formulas
     from finagent.finance.lines import REPORTED
 
     question = "What is General Mills's FY2020 working capital ratio? Define working capital ratio as ..."
@@ -519,7 +519,7 @@ def test_the_table_that_states_a_formulas_lines_ranks_before_one_that_only_looks
 
 
 def test_a_line_copied_for_a_later_year_than_its_report_is_no_reported_figure() -> None:
-    from finagent.finance.figures.text import after_its_report
+    from finagent.finance.check.copied_figures import after_its_report
 
     report = {"label": "10K1", "period_label": "FY2022"}
     assert after_its_report({"period": "FY2023", "value": 2439}, report)  # AMCOR's inventories, copied
@@ -660,7 +660,7 @@ def test_a_ratio_computed_for_its_year_is_not_taken_for_an_equal_cell_of_another
     also reads 0.54. The computed ratio is the figure of its year, not "the wrong period"."""
     from finagent.agent.answer.check import period_scope
     from finagent.agent.answer.choose import Read
-    from finagent.finance.figures.verify import verify_answer
+    from finagent.finance.check.verify import verify_answer
 
     sheet = _item(
         "Consolidated Balance Sheets (dollars in millions)\nAt December 31, | 2022 | 2021\n"
@@ -704,7 +704,8 @@ def test_the_line_a_what_was_question_names_is_read_from_a_year_end_release() ->
     """Amcor's fourth-quarter release tables the whole year: "Adjusted non-GAAP EBITDA" is its
     "Adjusted EBITDA" row, in dollars (its thousands separator says it is no percent under a growth
     heading), for FY2023; the question's line is read by code, not by the model."""
-    from finagent.finance.figures.text import asked_line_facts, deterministic_facts, value_line_words
+    from finagent.finance.ask.asked_lines import asked_line_facts, value_line_words
+    from finagent.finance.read.report_tables import deterministic_facts
 
     release = {
         "ticker": "AMCR",
@@ -733,7 +734,7 @@ def test_the_table_printing_the_asked_line_ranks_first_among_the_passages() -> N
     """The twelve-month reconciliation holds the asked line in the asked year: it is lifted above the
     three-month table that scored higher, so the budgeted passages the answer reads include it."""
     from finagent.agent.answer.passages import LINE_LIFT, favour_asked_lines
-    from finagent.finance.figures.text import value_line_words
+    from finagent.finance.ask.asked_lines import value_line_words
 
     base = {"ticker": "AMCR", "kind": "earnings_release", "fiscal_year": 2023, "fiscal_quarter": 4}
     base |= {"period_label": "Q4 FY2023", "period_end": "2023-06-30"}
@@ -765,7 +766,7 @@ def test_a_line_read_for_its_year_and_as_the_next_years_opening_balance_is_liste
 def test_a_line_the_formula_reads_is_listed_in_the_value_it_reads() -> None:
     """One figure, one choice: Amcor's FY2023 inventories are the statement's two lines summed
     ($2,213 million), so a note's "Inventories" row of $60 million is not listed beside them."""
-    from finagent.finance.formula_values import without_other_readings
+    from finagent.finance.compute.formula_values import without_other_readings
 
     summed = {"ticker": "AMCR", "period": "FY2023", "metric": "inventories (sum of 2 lines)", "value": 2213.0}
     inputs = {("AMCR", "FY2023"): {"inventories": summed}}

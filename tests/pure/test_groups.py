@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from finagent.agent.answer.parts import parts_opening
-from finagent.finance.parts import read_parts_ask
-from finagent.finance.tables import grouped_tables, parse_tables
-from finagent.finance.tables.groups import split_names
+from finagent.finance.ask.parts_ask import read_parts_ask
+from finagent.finance.read.tables import grouped_tables, parse_tables
+from finagent.finance.read.tables.groups import split_names
 
 # As the PDF text layer prints JPMorgan's 10-Q page: the names run together, two tables for the five
 # segments and the total, and the net income row broken over lines by footnote marks.

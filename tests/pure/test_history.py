@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from finagent.cli.facts_cmd import TERMINAL, bar, split_items, spread_options
-from finagent.finance.history import gap_runs, held_range, meeting, read_history
+from finagent.finance.ask.long_history import gap_runs, held_range, meeting, read_history
 from finagent.finance.periods import parse_time_phrases
 from finagent.finance.periods.ranges import PeriodRangeError, parse_range
 

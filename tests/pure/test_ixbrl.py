@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from finagent.errors import ParseError
-from finagent.finance.documents import ParsedDocument
+from finagent.finance.document_records import ParsedDocument
 from finagent.ingest.chunking import chunk_blocks
 from finagent.ingest.ixbrl import discover_edgar, parse_edgar_submission, parse_ixbrl_html
 

@@ -7,12 +7,12 @@ from datetime import date
 import pytest
 
 from finagent.agent.understand.vocabulary import STATEMENT_TERMS, statements_for
+from finagent.finance.ask.asked_metrics import computed_in, metrics_in
+from finagent.finance.compute.formulas import FORMULAS, base_name, formulas_for, line_of_metric
 from finagent.finance.computed import COMPUTED
-from finagent.finance.formulas import FORMULAS, base_name, formulas_for, line_of_metric
+from finagent.finance.line_item import CASH_FLOW
 from finagent.finance.lines import INPUTS, LINES, REPORTED, input_of, line
-from finagent.finance.lookup import PeriodWanted, select
-from finagent.finance.metrics import computed_in, metrics_in
-from finagent.finance.statements import CASH_FLOW
+from finagent.finance.read.lookup import PeriodWanted, select
 from finagent.finance.words import rise_is_better
 from tests.pure.test_finance_figures import stored
 

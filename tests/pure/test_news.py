@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from finagent.errors import ParseError
-from finagent.finance.documents import ParsedDocument
+from finagent.finance.document_records import ParsedDocument
 from finagent.ingest.news import discover_news, parse_news_date
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from finagent.agent.answer.parts import PartsOpening, parts_opening
-from finagent.finance.asks import Ask, read_ask
-from finagent.finance.facts import FiscalCalendar
-from finagent.finance.parts import blocks_for, read_parts_ask
-from finagent.finance.tables import parse_tables
+from finagent.finance.ask.asks import Ask, read_ask
+from finagent.finance.ask.parts_ask import read_parts_ask
+from finagent.finance.compute.part_blocks import blocks_for
+from finagent.finance.fact_records import FiscalCalendar
+from finagent.finance.read.tables import parse_tables
 
 BALANCE_SHEET = """CONSOLIDATED BALANCE SHEETS
 December 31 (Millions, except share data) | 2022 | 2021

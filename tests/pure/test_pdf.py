@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 
 from finagent.errors import ParseError
-from finagent.finance.documents import ParsedDocument
+from finagent.finance.document_records import ParsedDocument
 from finagent.ingest.pdf import discover_pdfs
 from finagent.ingest.pdf_tables import compact_table_rows
 from finagent.ingest.sec.cover import parse_cover

@@ -8,16 +8,16 @@ from dataclasses import fields
 from datetime import date
 from decimal import Decimal
 
-from finagent.finance.derive import (
+from finagent.finance.fact_records import Fact, FiscalCalendar, StoredFact
+from finagent.finance.lines import REPORTED
+from finagent.finance.read.derive import (
     FY_MINUS_9M,
     FY_MINUS_QUARTERS,
     DerivedFact,
     derive_quarters,
     missing_reason,
 )
-from finagent.finance.facts import Fact, FiscalCalendar, StoredFact
-from finagent.finance.lines import REPORTED
-from finagent.finance.lookup import PeriodWanted, Selection, select
+from finagent.finance.read.lookup import PeriodWanted, Selection, select
 from tests.helpers import as_stored
 from tests.pure.test_finance_figures import REV, stored
 
@@ -105,7 +105,7 @@ def kinds(facts: Sequence[Fact]) -> dict[tuple[date | None, date], str]:
 
 
 def test_a_quarter_split_by_an_emergence_is_two_stubs_and_the_comparatives_stay_periods() -> None:
-    from finagent.finance.split_periods import name_periods
+    from finagent.finance.read.split_periods import name_periods
 
     facts = [
         reported(date(2010, 7, 1), date(2010, 7, 21)),
@@ -130,7 +130,7 @@ def test_a_quarter_split_by_an_emergence_is_two_stubs_and_the_comparatives_stay_
 def test_short_events_tagged_beside_a_quarter_do_not_split_it() -> None:
     """Small filers tag events of a few days (a note issued Jul 1–Jul 7, a subsequent event Oct 1–Oct 2)
     right after a quarter: they complete no period, so the quarters stay quarters (seen in a real 10-Q)."""
-    from finagent.finance.split_periods import name_periods
+    from finagent.finance.read.split_periods import name_periods
 
     facts = [
         reported(date(2024, 7, 1), date(2024, 9, 30)),
@@ -147,7 +147,7 @@ def test_short_events_tagged_beside_a_quarter_do_not_split_it() -> None:
 
 
 def test_predecessor_and_successor_members_are_their_parts_consolidated_figures() -> None:
-    from finagent.finance.split_periods import name_periods
+    from finagent.finance.read.split_periods import name_periods
 
     axis = "us-gaap:StatementScenarioAxis"
     facts = [
@@ -164,8 +164,8 @@ def test_predecessor_and_successor_members_are_their_parts_consolidated_figures(
 
 
 def test_quarters_of_a_10k_and_52_53_week_periods_are_not_stubs() -> None:
-    from finagent.finance.facts import duration_class
-    from finagent.finance.split_periods import name_periods
+    from finagent.finance.fact_records import duration_class
+    from finagent.finance.read.split_periods import name_periods
 
     apple = FiscalCalendar(9)
     year53 = (date(2022, 9, 25), date(2023, 9, 30))  # 53 weeks: 371 days
@@ -186,7 +186,7 @@ def test_quarters_of_a_10k_and_52_53_week_periods_are_not_stubs() -> None:
 
 
 def test_a_transition_period_is_named_so_and_never_a_year() -> None:
-    from finagent.finance.split_periods import name_periods
+    from finagent.finance.read.split_periods import name_periods
 
     facts = [
         reported(date(2019, 7, 1), date(2019, 12, 31)),  # six months after a change from a June year end
@@ -206,8 +206,8 @@ def select_annual(facts: Sequence[Fact], year: int) -> Selection | None:
 
 
 def test_the_successor_part_stated_as_the_quarter_is_unsupported() -> None:
-    from finagent.finance.figures.scope import PeriodScope
-    from finagent.finance.figures.verify import UNSUPPORTED, verify_answer
+    from finagent.finance.check.scope import PeriodScope
+    from finagent.finance.check.verify import UNSUPPORTED, verify_answer
 
     known = [
         {

@@ -9,9 +9,9 @@ import pytest
 from finagent.agent.understand.plan import question_traits
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.question_words import read_wording
-from finagent.finance.asks import read_ask
-from finagent.finance.change_words import read_change_words
-from finagent.finance.compare import Wanted
+from finagent.finance.ask.asks import read_ask
+from finagent.finance.ask.change_words import read_change_words
+from finagent.finance.compute.compare import Wanted
 from finagent.finance.periods import parse_time_phrases
 
 

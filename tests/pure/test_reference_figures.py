@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from finagent.finance.figures.reference import gate, gate_any, leading_yes_no, missing_figures
+from finagent.finance.check.reference import gate, gate_any, leading_yes_no, missing_figures
 
 
 @pytest.mark.parametrize(

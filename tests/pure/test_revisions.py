@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from finagent.finance.revisions import asked_revision, asks_revision_size, revisions, size_text
+from finagent.finance.compute.revisions import asked_revision, asks_revision_size, revisions, size_text
 
 RELEASE = (
     "For fiscal year 2023, the Company now expects to deliver 8 percent organic revenue growth\n"

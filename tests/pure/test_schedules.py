@@ -9,7 +9,7 @@ import pytest
 
 from finagent.agent.understand.plan import ahead_years, query_terms
 from finagent.finance.periods import parse_time_phrases
-from finagent.finance.tables.schedule import asked_schedule, scheduled_rows
+from finagent.finance.read.tables.schedule import asked_schedule, scheduled_rows
 
 BENEFITS = (
     "Estimated Future Benefit Payments\n"

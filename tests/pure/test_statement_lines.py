@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from finagent.agent.answer.columns import in_its_column, table_figures
-from finagent.finance.facts import FiscalCalendar
-from finagent.finance.formula_values import formula_results
-from finagent.finance.formulas import formulas_for
-from finagent.finance.metrics import metrics_in
-from finagent.finance.statements import classify_statement
-from finagent.finance.tables import PeriodTarget, cell_for, parse_table, stated_scale
+from finagent.finance.ask.asked_metrics import metrics_in
+from finagent.finance.compute.formula_values import formula_results
+from finagent.finance.compute.formulas import formulas_for
+from finagent.finance.fact_records import FiscalCalendar
+from finagent.finance.read.statement_titles import classify_statement
+from finagent.finance.read.tables import PeriodTarget, cell_for, parse_table, stated_scale
 from tests.helpers import financebench_page_chunks
 
 DECEMBER = FiscalCalendar(12)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from finagent.finance.statements import BALANCE, CASH_FLOW, EQUITY, INCOME, classify_statement
+from finagent.finance.line_item import BALANCE, CASH_FLOW, EQUITY, INCOME
+from finagent.finance.read.statement_titles import classify_statement
 from finagent.ingest.chunking import chunk_blocks
 from finagent.ingest.ixbrl import parse_ixbrl_html
 from tests.conftest import require_shared

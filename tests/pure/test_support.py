@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from finagent.finance.support import Passage, support_problem, unanswered
+from finagent.finance.check.answer_shape import unanswered
+from finagent.finance.check.support import Passage, support_problem
 
 NAMES = {"AAPL": ["Apple", "Apple Inc."], "MSFT": ["Microsoft"]}
 MDNA = Passage(
@@ -327,13 +328,13 @@ CVS = {"CVS": ["CVS", "CVS Health"], **NAMES}
 
 def asked(question: str) -> frozenset[str]:
     """The question's words as analyze keeps them (``Ask.about``: five-letter prefixes)."""
-    from finagent.finance.asks import read_ask
+    from finagent.finance.ask.asks import read_ask
 
     return frozenset(read_ask(question, [], {}, []).about)
 
 
 def test_a_yes_that_restates_the_question_stands_on_the_answers_cited_sentences() -> None:
-    from finagent.finance.support import is_verdict, verdict_problem
+    from finagent.finance.check.support import is_verdict, verdict_problem
 
     question = "Has CVS Health reported any materially important ongoing legal battles from 2022?"
     sentence = "Yes, CVS Health has reported materially important ongoing legal battles in 2022."
@@ -356,7 +357,7 @@ def test_a_yes_that_restates_the_question_stands_on_the_answers_cited_sentences(
 
 
 def test_a_yes_cannot_turn_a_rumour_or_an_unrelated_passage_into_an_announcement() -> None:
-    from finagent.finance.support import verdict_problem
+    from finagent.finance.check.support import verdict_problem
 
     question = "Did Apple announce that it would acquire Peloton in 2024?"
     sentence = "Yes, Apple announced that it would acquire Peloton in 2024."
@@ -407,7 +408,7 @@ CHANGES = [
     ],
 )
 def test_a_direction_the_computed_figures_contradict_is_refused(sentence: str, why: str) -> None:
-    from finagent.finance.stated_change import against_computed
+    from finagent.finance.check.stated_change import against_computed
 
     assert str(against_computed(sentence, [*QUICK, *CHANGES])).startswith(why)
 
@@ -422,7 +423,7 @@ def test_a_direction_the_computed_figures_contradict_is_refused(sentence: str, w
     ],
 )
 def test_directions_that_agree_or_cannot_be_read_stand(sentence: str) -> None:
-    from finagent.finance.stated_change import against_computed
+    from finagent.finance.check.stated_change import against_computed
 
     assert against_computed(sentence, [*QUICK, *CHANGES]) is None
 
@@ -430,7 +431,7 @@ def test_directions_that_agree_or_cannot_be_read_stand(sentence: str) -> None:
 def test_only_the_answers_yes_or_no_is_held_to_the_computed_direction() -> None:
     """A driver sentence about a part ("Services net sales increased") is not the computed total's
     direction; the answer's yes or no about the line is."""
-    from finagent.finance.support import yes_or_no_against_computed
+    from finagent.finance.check.support import yes_or_no_against_computed
 
     total = [{**CHANGES[0], "metric": "Total net sales", "result": -5.5, "result_text": "-5.5%"}]
     driver = "Services net sales increased due to higher advertising and cloud revenue [10Q1]."

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from finagent.finance.documents import ChunkDraft
-from finagent.finance.facts import FiscalCalendar
-from finagent.finance.statements import BALANCE, CASH_FLOW, INCOME, classify_statement
-from finagent.finance.tables import (
+from finagent.finance.document_records import ChunkDraft
+from finagent.finance.fact_records import FiscalCalendar
+from finagent.finance.line_item import BALANCE, CASH_FLOW, INCOME
+from finagent.finance.read.statement_titles import classify_statement
+from finagent.finance.read.tables import (
     PeriodTable,
     PeriodTarget,
     TableCell,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from finagent.finance.filing_sections import event_item, section_topics, sections_for
 from finagent.finance.periods import parse_time_phrases
+from finagent.finance.read.filing_sections import event_item, section_topics, sections_for
 
 MDA_10K, NOTES_10K = "item_7", "item_8"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from finagent.errors import ParseError
-from finagent.finance.documents import ParsedDocument
+from finagent.finance.document_records import ParsedDocument
 from finagent.ingest.transcript_formats import PREPARED, QA
 from finagent.ingest.transcripts import (
     discover_transcripts,

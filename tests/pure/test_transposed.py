@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from finagent.finance.tables import parse_tables, transposed_tables
-from finagent.finance.tables.groups import split_names
+from finagent.finance.read.tables import parse_tables, transposed_tables
+from finagent.finance.read.tables.groups import split_names
 
 ON_SIDE = """(Millions) United States EMEA APAC LACC Other Unallocated Consolidated 2022
 Total revenues net of interest expense | $41,396 | $4,871 | $3,835 | $2,917 | $(157) | $52,862

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from finagent.finance.documents import Block
+from finagent.finance.document_records import Block
 from finagent.finance.untrusted import Flag, assess, assess_passage, left_out_warning
 from finagent.ingest.chunking import chunk_blocks
 from finagent.ingest.html_text import Walker

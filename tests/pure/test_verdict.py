@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from finagent.finance.asks import Ask, read_ask
-from finagent.finance.figures.verdict import Verdict, with_verdict
-from finagent.finance.figures.verdict import sign_verdict as decide
+from finagent.finance.ask.asks import Ask, read_ask
+from finagent.finance.check.verdict import Verdict, with_verdict
+from finagent.finance.check.verdict import sign_verdict as decide
 
 
 def sign_verdict(question: str, calculations: list[dict[str, Any]]) -> Verdict | None:
@@ -103,7 +103,7 @@ def test_a_computed_metric_with_no_reported_line_opens_with_its_yes_or_no() -> N
     Corning have positive working capital?" with the computed yes, not the bare figure."""
     from finagent.agent.answer.compute import opening
     from finagent.agent.answer.statements import Facts
-    from finagent.finance.compare import Comparisons
+    from finagent.finance.compute.compare import Comparisons
 
     formula = {**WORKING_CAPITAL, "ticker": "GLW", "expression": "7453 - 5175", "result": 2278.0}
     formula |= {"result_text": "$2,278 million", "sources": ["10K1"]}
@@ -228,7 +228,7 @@ def test_a_liquidity_judgement_shows_the_cash_and_receivables_quick_ratio_beside
 def test_a_direction_answer_opens_with_the_yes_or_no_its_first_sentence_states(
     answer: str, expected: str
 ) -> None:
-    from finagent.finance.figures.verdict import with_stated_yes_no
+    from finagent.finance.check.verdict import with_stated_yes_no
 
     question = (
         "Looking at VaR, did the risk that JPM faced in the second fiscal quarter of 2023 decrease "

@@ -9,15 +9,7 @@ from typing import Any
 import pytest
 
 from finagent.agent.evidence import assign_labels, citation_record
-from finagent.finance.citations import cited_labels
-from finagent.finance.figures.text import (
-    compute_changes,
-    describe_calculation,
-    format_facts,
-    sort_facts,
-    summary_lines,
-)
-from finagent.finance.figures.verify import (
+from finagent.finance.check.verify import (
     MARK,
     NEEDS_REVIEW,
     UNSUPPORTED,
@@ -29,8 +21,11 @@ from finagent.finance.figures.verify import (
     flag_unsupported,
     verify_answer,
 )
-from finagent.finance.formula_values import compute_formulas
-from finagent.finance.formulas import formulas_for
+from finagent.finance.citations import cited_labels
+from finagent.finance.compute.formula_values import compute_formulas
+from finagent.finance.compute.formulas import formulas_for
+from finagent.finance.compute.period_changes import compute_changes
+from finagent.finance.figure_records import describe_calculation, format_facts, sort_facts, summary_lines
 from tests.store.test_graph import QUARTERS  # the synthetic quarters the graph tests store
 
 
@@ -328,7 +323,7 @@ def test_a_rounded_calculation_is_checked_on_its_figures_not_its_digits(items: l
 
 
 def test_the_counts_an_expression_passes_are_its_cagr_years_and_rounding_digits() -> None:
-    from finagent.finance.calculator import count_arguments
+    from finagent.finance.compute.safe_calculator import count_arguments
 
     assert count_arguments("cagr(65398, 65984, 2)") == [2.0]
     assert count_arguments("round(growth(94836, 81797), 1)") == [1.0]
@@ -512,7 +507,7 @@ def test_no_figures_is_verified() -> None:
 
 
 def test_the_right_number_for_the_wrong_period_is_unsupported_naming_its_period() -> None:
-    from finagent.finance.figures.verify import PeriodScope
+    from finagent.finance.check.verify import PeriodScope
 
     table = (
         "CONSOLIDATED STATEMENTS OF OPERATIONS (in millions)\nYear Ended December 31,\n2022 | 2023 | 2024\n"
@@ -527,7 +522,7 @@ def test_the_right_number_for_the_wrong_period_is_unsupported_naming_its_period(
         "fiscal_year": 2024,
         "period_end": "2024-12-31",
     }
-    from finagent.finance.figures.verify import table_known
+    from finagent.finance.check.verify import table_known
 
     scope = PeriodScope(
         known=table_known([item], {"AMZN": [12, 0]}),
@@ -562,7 +557,7 @@ def test_a_figure_in_a_verbatim_quote_is_the_sources_own_words() -> None:
     """A quote “…” [label] whose words are the cited passage's own reports what the source wrote: its
     figures are read as written, not held to the question's period. A quote that is not the passage's
     own words is checked like any sentence."""
-    from finagent.finance.figures.verify import PeriodScope, table_known
+    from finagent.finance.check.verify import PeriodScope, table_known
 
     text = (
         "CONSOLIDATED STATEMENTS OF OPERATIONS (in millions)\nYear Ended December 31,\n2022 | 2023 | 2024\n"
@@ -591,7 +586,7 @@ def test_a_figure_in_a_verbatim_quote_is_the_sources_own_words() -> None:
 def test_a_balance_at_a_years_end_is_stated_for_that_year() -> None:
     """Working capital is a balance ("FY2022 end"): a sentence about FY2022, the year ended on that day
     or the balance as of it states its period; a sentence about another year does not."""
-    from finagent.finance.figures.verify import PeriodScope
+    from finagent.finance.check.verify import PeriodScope
 
     known = [
         {
@@ -617,7 +612,7 @@ def test_a_balance_at_a_years_end_is_stated_for_that_year() -> None:
 
 
 def test_a_level_stated_as_a_change_and_a_decline_called_growth_are_unsupported() -> None:
-    from finagent.finance.figures.verify import PeriodScope
+    from finagent.finance.check.verify import PeriodScope
 
     known = [
         {"ticker": "AMZN", "period": "FY2024", "value": 59248e6, "kind": "amount", "what": "net income"},
@@ -659,8 +654,8 @@ def test_the_writers_sentence_check_and_the_answer_check_are_one_rule() -> None:
     """The draft check and the final check read figures with the same scanner and matching: a figure
     in another scale, a date, a small count and a tools' number pass both; a change the wrong way
     round fails both."""
-    from finagent.finance.figures.matching import known_changes, known_facts
-    from finagent.finance.figures.verify import PeriodScope, check_prose
+    from finagent.finance.check.matching import known_changes, known_facts
+    from finagent.finance.check.verify import PeriodScope, check_prose
 
     facts = [APPLE_Q3_SALES]
     calcs = [
@@ -695,7 +690,7 @@ def test_the_writers_sentence_check_and_the_answer_check_are_one_rule() -> None:
 
 
 def test_numbers_in_reads_numbers_not_dates_or_labels() -> None:
-    from finagent.finance.figures.written import numbers_in
+    from finagent.finance.read.written_figures import numbers_in
 
     text = "Net sales | 81,797 | (1,234) | 44.5% for the quarter ended September 30, 2023 (Q3 FY2023, 10-Q)"
     assert numbers_in(text) == [81797.0, 1234.0, 44.5]
@@ -705,7 +700,7 @@ def test_numbers_in_reads_numbers_not_dates_or_labels() -> None:
 def test_a_threshold_the_question_gives_is_no_companys_figure_for_a_period() -> None:
     """ "… moved by up to 1.1 percentage points from FY2015 to FY2023, within 2%": the 2% is the
     question's own limit, not Best Buy's 2% revenue change of FY2016 stated for the wrong years."""
-    from finagent.finance.figures.verify import PeriodScope
+    from finagent.finance.check.verify import PeriodScope
 
     change = {"ticker": "BBY", "period": "FY2016", "value": -2.0, "kind": "percent", "what": "revenue"}
     known = [change | {"change": True}]
@@ -728,7 +723,7 @@ def test_another_lines_value_for_another_period_is_a_coincidence_when_no_period_
     """The cited table prints Consumer & Community Banking's $3,100 million net income; JPMorgan's cash
     taxes paid over six months were $3,100 million too. A sentence that writes no period and is not
     about taxes keeps the cited figure; one that writes the wrong period is still caught."""
-    from finagent.finance.figures.verify import PeriodScope
+    from finagent.finance.check.verify import PeriodScope
 
     taxes = {"ticker": "JPM", "period": "6M FY2022", "value": 3.1e9, "kind": "amount"}
     known = [taxes | {"what": "Cash income taxes paid, net"}]
@@ -752,7 +747,7 @@ def test_another_lines_value_for_another_period_is_a_coincidence_when_no_period_
 def test_a_name_abbreviation_ends_no_sentence_in_the_figure_checks() -> None:
     """The sentence checks cut sentences as every other reader does: cut after "Corp.", "reported net
     sales of $81.8 billion" named no company, and Apple's figure passed as Microsoft's."""
-    from finagent.finance.figures.verify import check_prose, without_sentences_stating
+    from finagent.finance.check.verify import check_prose, without_sentences_stating
 
     facts = [APPLE_Q3_SALES]
     names = {"AAPL": ["Apple"], "MSFT": ["Microsoft"]}

@@ -13,15 +13,15 @@ from finagent.agent.answer.quotes import _candidates
 from finagent.agent.answer.wording import format_amount
 from finagent.evaluation.answers import asks_direction
 from finagent.finance import words
-from finagent.finance.asks import _threshold, read_ask, stated_direction
-from finagent.finance.compare import scale_unit
-from finagent.finance.figures.verdict import Verdict, with_stated_yes_no, with_verdict
-from finagent.finance.figures.written import scan_figures
-from finagent.finance.parts import read_parts_ask
-from finagent.finance.support import content_words
-from finagent.finance.tables.parse import _scales
-from finagent.finance.tables.schedule import _CAPTION
-from finagent.finance.tables.transposed import _LEADING_UNIT
+from finagent.finance.ask.asks import _threshold, read_ask, stated_direction
+from finagent.finance.ask.parts_ask import read_parts_ask
+from finagent.finance.check.support import content_words
+from finagent.finance.check.verdict import Verdict, with_stated_yes_no, with_verdict
+from finagent.finance.compute.compare import scale_unit
+from finagent.finance.read.tables.parse import _scales
+from finagent.finance.read.tables.schedule import _CAPTION
+from finagent.finance.read.tables.transposed import _LEADING_UNIT
+from finagent.finance.read.written_figures import scan_figures
 from finagent.ingest.sec.furniture import _UNITS_RE
 
 

@@ -17,9 +17,9 @@ import pytest
 from lxml import etree
 from lxml import html as lxml_html
 
-from finagent.finance.documents import ParsedDocument
-from finagent.finance.facts import Fact, FiscalCalendar
-from finagent.finance.xbrl import (
+from finagent.finance.document_records import ParsedDocument
+from finagent.finance.fact_records import Fact, FiscalCalendar
+from finagent.finance.read.xbrl import (
     XbrlError,
     extract_ixbrl_facts,
     filing_calendar,

@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from finagent.finance.documents import ParsedDocument
-from finagent.finance.facts import Fact, StoredFact
-from finagent.finance.lines import REPORTED, LineItem
-from finagent.finance.lookup import PeriodWanted, select
-from finagent.finance.xbrl.xml import namespace_family, standard_concept
+from finagent.finance.document_records import ParsedDocument
+from finagent.finance.fact_records import Fact, StoredFact
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import REPORTED
+from finagent.finance.read.lookup import PeriodWanted, select
+from finagent.finance.read.xbrl.xml import namespace_family, standard_concept
 from finagent.ingest.discover import discover
 from finagent.ingest.ixbrl import parse_edgar_submission, parse_ixbrl_html
 from finagent.ingest.sec.submission import submission_documents

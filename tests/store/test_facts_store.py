@@ -12,8 +12,8 @@ import psycopg
 from finagent.db import Database
 from finagent.db.facts import derivation_inputs, load_facts
 from finagent.embeddings import get_embedder
-from finagent.finance.documents import Block, ParsedDocument
-from finagent.finance.facts import Fact, FiscalCalendar
+from finagent.finance.document_records import Block, ParsedDocument
+from finagent.finance.fact_records import Fact, FiscalCalendar
 from finagent.ingest.pipeline import IngestPipeline, IngestReport
 from finagent.settings import Settings
 from tests.helpers import item

@@ -44,7 +44,7 @@ from finagent.db import Database
 from finagent.db.embedded import EmbeddedPostgres
 from finagent.embeddings import get_embedder
 from finagent.errors import FinagentError
-from finagent.finance.documents import Block, ParsedDocument
+from finagent.finance.document_records import Block, ParsedDocument
 from finagent.ingest.chunking import chunk_blocks
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings

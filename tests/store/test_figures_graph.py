@@ -19,7 +19,7 @@ from finagent.agent.resources import close_resources, configure_resources
 from finagent.db import Database
 from finagent.db.companies import ListedCompany, load_listed_companies
 from finagent.embeddings import get_embedder
-from finagent.finance.documents import Block
+from finagent.finance.document_records import Block
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
@@ -32,7 +32,7 @@ EPS = "us-gaap:EarningsPerShareDiluted"
 def eps_annual() -> Any:
     from decimal import Decimal
 
-    from finagent.finance.facts import Fact, FiscalCalendar
+    from finagent.finance.fact_records import Fact, FiscalCalendar
 
     doc = annual()
     eps = Fact(EPS, Decimal("6.08"), "USD/shares", 2, date(2023, 10, 1), date(2024, 9, 28), display="6.08")
@@ -44,7 +44,7 @@ def microsoft_quarters() -> list[Any]:
     """Microsoft's Q3 FY2024 10-Q: the quarter and the same quarter a year earlier."""
     from decimal import Decimal
 
-    from finagent.finance.facts import Fact, FiscalCalendar
+    from finagent.finance.fact_records import Fact, FiscalCalendar
 
     msft = FiscalCalendar(6)
     rev = "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"

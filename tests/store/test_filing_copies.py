@@ -18,7 +18,7 @@ from finagent.cli import ingest_cmd
 from finagent.cli.main import app
 from finagent.db import Database
 from finagent.db.catalog import list_documents
-from finagent.finance.documents import Block, ParsedDocument
+from finagent.finance.document_records import Block, ParsedDocument
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.ingest.xbrl_instance import parse_xbrl_instance
 from finagent.retrieval import SearchFilters, hybrid_search

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from finagent.db.filters import SearchFilters
-from finagent.finance.filing_sections import COVER, FINANCIAL_TOPICS, SECTION_TOPICS, sections_for
 from finagent.finance.periods import parse_time_phrases
+from finagent.finance.read.filing_sections import COVER, FINANCIAL_TOPICS, SECTION_TOPICS, sections_for
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_the_planner_adds_one_item_search_per_period_with_its_lever() -> None:
 
 def test_item_and_cover_searches_on_a_real_store(db: Any, settings: Any) -> None:
     from finagent.embeddings import get_embedder
-    from finagent.finance.documents import Block
+    from finagent.finance.document_records import Block
     from finagent.ingest.pipeline import IngestPipeline
     from finagent.retrieval import hybrid_search
     from tests.helpers import item, make_doc

@@ -19,7 +19,7 @@ from finagent.agent.progress import describe_update
 from finagent.agent.resources import close_resources, configure_resources
 from finagent.db import Database
 from finagent.embeddings import get_embedder
-from finagent.finance.documents import Block, ParsedDocument
+from finagent.finance.document_records import Block, ParsedDocument
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
 from tests.conftest import make_settings

@@ -16,7 +16,7 @@ from finagent.agent.evidence import query_terms
 from finagent.agent.nodes.evaluate import evaluate
 from finagent.agent.resources import close_resources, configure_resources
 from finagent.agent.understand.vocabulary import asks_drivers
-from finagent.finance.asks import read_ask
+from finagent.finance.ask.asks import read_ask
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
 

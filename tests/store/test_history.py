@@ -20,8 +20,8 @@ from finagent.agent.graph import build_graph
 from finagent.agent.resources import close_resources, configure_resources
 from finagent.db import open_database
 from finagent.embeddings import get_embedder
-from finagent.finance.documents import Block, ParsedDocument
-from finagent.finance.facts import Fact, FiscalCalendar
+from finagent.finance.document_records import Block, ParsedDocument
+from finagent.finance.fact_records import Fact, FiscalCalendar
 from finagent.ingest.pipeline import IngestPipeline
 from tests.conftest import create_database, make_settings
 from tests.fakes import ScriptedModels

@@ -15,7 +15,7 @@ from finagent.agent.graph import build_graph
 from finagent.agent.resources import close_resources, configure_resources
 from finagent.db import Database
 from finagent.embeddings import get_embedder
-from finagent.finance.documents import Block
+from finagent.finance.document_records import Block
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels

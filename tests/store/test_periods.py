@@ -12,7 +12,7 @@ import pytest
 from finagent.db import Database
 from finagent.db.companies import StoredCompany
 from finagent.db.periods import _periods_by_ticker, aload_available_periods, load_available_periods
-from finagent.finance.companies import lookup_builtin
+from finagent.finance.company_registry import lookup_builtin
 from finagent.finance.fiscal import CompanyCalendar, calendar_for
 from finagent.finance.periods import (
     AvailablePeriod,

@@ -153,7 +153,7 @@ def test_migration_converts_a_vector_store_and_finds_the_same_passages(
 def test_chunks_written_after_the_migration_are_halfvec(db: Database) -> None:
     """The ingest's COPY writes halfvec (pgvector's HalfVector) and the store reads them back."""
     from finagent.embeddings import get_embedder
-    from finagent.finance.documents import Block
+    from finagent.finance.document_records import Block
     from finagent.ingest.pipeline import IngestPipeline
     from tests.helpers import item, make_doc
 

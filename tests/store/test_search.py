@@ -11,7 +11,7 @@ from finagent.db import Database
 from finagent.db.search import SearchHit
 from finagent.embeddings import get_embedder
 from finagent.errors import SearchInputError
-from finagent.finance.documents import Block
+from finagent.finance.document_records import Block
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.retrieval import SearchFilters, hybrid_search
 from finagent.settings import Settings

@@ -21,8 +21,8 @@ from finagent.agent.resources import close_resources, configure_resources
 from finagent.db import open_database
 from finagent.db.facts import load_facts
 from finagent.embeddings import get_embedder
-from finagent.finance.documents import Block
-from finagent.finance.facts import Fact, FiscalCalendar
+from finagent.finance.document_records import Block
+from finagent.finance.fact_records import Fact, FiscalCalendar
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.ingest.xbrl_instance import discover_xbrl_instances
 from finagent.reports.facts import facts_table

@@ -11,7 +11,7 @@ from finagent.db import Database
 from finagent.db.migrate import apply_migrations, migration_files
 from finagent.embeddings import get_embedder
 from finagent.errors import DatabaseError, ParseError
-from finagent.finance.documents import Block, SourceItem
+from finagent.finance.document_records import Block, SourceItem
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.retrieval import SearchFilters, hybrid_search
 from finagent.settings import Settings

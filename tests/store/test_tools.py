@@ -524,7 +524,7 @@ def test_calculator_refuses_hostile_input(
 
 
 def test_refused_names_never_reach_the_parser(monkeypatch: pytest.MonkeyPatch) -> None:
-    from finagent.finance import calculator as implementation  # the tool's calculator lives in finance/
+    from finagent.finance.compute import safe_calculator as implementation  # the tool's calculator: finance/
 
     seen: list[str] = []
     real = implementation.parse_expr

@@ -158,7 +158,7 @@ def test_status_coverage_and_flagged_list_show_them(store: Database, cli: CliRun
 def test_news_tool_excerpt_skips_flagged_text(db: Database, settings: Settings) -> None:
     """The offline news tool shows an article's first chunk: never a flagged one."""
     from finagent.db.news import recent_news
-    from finagent.finance.documents import Block
+    from finagent.finance.document_records import Block
     from tests.helpers import item, make_doc
 
     doc = make_doc(

@@ -22,8 +22,8 @@ from finagent.agent.understand.entities import company_like_mentions
 from finagent.agent.understand.vocabulary import is_narrative
 from finagent.db import Database
 from finagent.embeddings import get_embedder
-from finagent.finance.documents import Block
-from finagent.finance.figures.verify import check_prose, without_sentences_stating
+from finagent.finance.check.verify import check_prose, without_sentences_stating
+from finagent.finance.document_records import Block
 from finagent.finance.periods import period_problem
 from finagent.ingest.pipeline import IngestPipeline
 from finagent.settings import Settings

@@ -12,8 +12,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from finagent.db.search import SearchHit
+from finagent.finance.check.reference import SCOPE_NOTE_LEAD
 from finagent.finance.citations import OTHER_PREFIX
-from finagent.finance.figures.reference import SCOPE_NOTE_LEAD
 from finagent.finance.fiscal import quarter_label
 from finagent.finance.periods import TimeSpec
 from finagent.finance.untrusted import strip_invisible

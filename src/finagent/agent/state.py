@@ -90,7 +90,7 @@ class Analysis(TypedDict, total=False):
     calendars: dict[str, dict[str, int | None]]
     refusal: str
     # What the question's words ask, read once by analyze (understand.plan.question_traits):
-    ask: dict[str, Any]  # finance.asks.Ask.to_dict(): value, ranking, change, overtake, direction, ...
+    ask: dict[str, Any]  # finance.ask.asks.Ask.to_dict(): value, ranking, change, overtake, direction, ...
     breakdown: bool  # about a part of the company (segment, region, product line)
     forecast: bool  # what is expected (guidance, outlook), which statements never report
     ahead_years: list[int]  # years a forecast looks ahead to from an earlier named report (its schedules)
@@ -99,8 +99,8 @@ class Analysis(TypedDict, total=False):
     event_words: bool  # a corporate event reported on an 8-K (a new CEO, an acquisition)
     event_days: list[str]  # ISO days the question dates a filing or an event by
     dated_documents: list[dict[str, Any]]  # finance.periods.DatedDocument.to_dict(): "the 8-K dated ..."
-    sections: list[str]  # report sections that discuss the question's topics (finance.filing_sections)
-    topics: list[str]  # names of those topics (finance.filing_sections): one section search each
+    sections: list[str]  # report sections that discuss the question's topics (finance.read.filing_sections)
+    topics: list[str]  # names of those topics (finance.read.filing_sections): one section search each
     undated_kinds: list[str] | None  # "this 10-K" with no year: kinds of document pointed at
     annual_topic: bool  # about what the annual report sets out (the business, risks, legal matters)
     named_kinds: list[str]  # document kinds the question names ("in its 10-Q", "on the call")
@@ -114,7 +114,8 @@ class Analysis(TypedDict, total=False):
     lines: list[str]  # the named parts whose revenue it asks about ("Google Cloud revenue"), companies' too
     subject_needed: bool  # a figure question naming no company: asked again about the best match
     subject_note: str  # the sentence naming the company a question naming none was answered about
-    long_history: dict[str, Any] | None  # finance.history.History.to_dict(): a range, "since", "ever", "all"
+    # finance.ask.long_history.History.to_dict(): a range, "since", "ever", "all"
+    long_history: dict[str, Any] | None
 
 
 class Target(TypedDict, total=False):
@@ -216,4 +217,4 @@ class SearchTask(TypedDict):
     exact: NotRequired[bool]  # the period's own documents or nothing (no covering annual report)
     table: NotRequired[bool]  # a table sought by the words its rows print: full text weighs as meaning does
     answer_sentence: NotRequired[str]  # the answer as a filing would word it: the meaning vector leans to it
-    sections: NotRequired[list[str]]  # report Items only (finance.filing_sections), e.g. item_3
+    sections: NotRequired[list[str]]  # report Items only (finance.read.filing_sections), e.g. item_3

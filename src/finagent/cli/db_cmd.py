@@ -141,7 +141,7 @@ def flagged(
 ) -> None:
     """Passages stored flagged (text addressed to AI systems, hidden text): never used as evidence."""
     from finagent.db.chunks import flagged_passages
-    from finagent.finance.companies import normalize_ticker
+    from finagent.finance.company_registry import normalize_ticker
 
     with store() as db, db.connection() as conn:
         passages = flagged_passages(conn, normalize_ticker(ticker) if ticker else None, limit)

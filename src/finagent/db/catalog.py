@@ -15,7 +15,7 @@ import psycopg
 from finagent.db.companies import list_companies, resolve_company
 from finagent.db.facts import FactCoverage, fact_coverage
 from finagent.errors import SearchInputError
-from finagent.finance.facts import fiscal_label
+from finagent.finance.fact_records import fiscal_label
 from finagent.finance.fiscal import quarter_label
 from finagent.resources import read_sql
 

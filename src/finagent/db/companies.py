@@ -8,7 +8,7 @@ from typing import Any
 
 import psycopg
 
-from finagent.finance.companies import StoredCompany, normalize_name
+from finagent.finance.company_registry import StoredCompany, normalize_name
 from finagent.resources import read_sql
 
 

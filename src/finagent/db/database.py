@@ -19,7 +19,7 @@ from finagent.db.chunks import rescan_flags
 from finagent.db.embedded import EmbeddedPostgres
 from finagent.db.migrate import apply_migrations
 from finagent.errors import DatabaseError, first_line
-from finagent.finance.companies import BUILTIN_COMPANIES
+from finagent.finance.company_registry import BUILTIN_COMPANIES
 from finagent.resources import read_sql
 from finagent.settings import Settings, get_settings
 

@@ -12,8 +12,8 @@ from pgvector import HalfVector
 from psycopg.types.json import Jsonb
 
 from finagent.db.facts import restore_document_facts, supersede_document_facts, write_facts
-from finagent.finance.documents import ChunkDraft, ParsedDocument
-from finagent.finance.facts import Filing
+from finagent.finance.document_records import ChunkDraft, ParsedDocument
+from finagent.finance.fact_records import Filing
 from finagent.resources import read_sql
 
 _COPY_TYPES = [

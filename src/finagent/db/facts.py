@@ -11,9 +11,9 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from finagent.finance.derive import DerivedFact
-from finagent.finance.facts import Fact, Filing, StoredFact
-from finagent.finance.split_periods import name_periods
+from finagent.finance.fact_records import Fact, Filing, StoredFact
+from finagent.finance.read.derive import DerivedFact
+from finagent.finance.read.split_periods import name_periods
 from finagent.resources import read_sql
 
 

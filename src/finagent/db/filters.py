@@ -8,9 +8,9 @@ from datetime import date
 from psycopg import sql
 
 from finagent.errors import SearchInputError
-from finagent.finance.companies import normalize_ticker
-from finagent.finance.documents import KINDS
-from finagent.finance.filing_sections import COVER
+from finagent.finance.company_registry import normalize_ticker
+from finagent.finance.document_records import KINDS
+from finagent.finance.read.filing_sections import COVER
 
 MIN_YEAR, MAX_YEAR = 1990, 2100
 _KIND_ALIASES = {k.lower().replace("-", "").replace("_", ""): k for k in KINDS}

@@ -14,12 +14,12 @@ from psycopg.rows import dict_row
 
 from finagent.db.filters import SearchFilters, clean_text
 from finagent.errors import SearchInputError
-from finagent.finance.filing_sections import EXHIBITS_ITEM, RELEASE_OPENING
 from finagent.finance.fiscal import quarter_label
-from finagent.finance.statements import STATEMENTS
+from finagent.finance.line_item import STATEMENTS
+from finagent.finance.read.filing_sections import EXHIBITS_ITEM, RELEASE_OPENING
 from finagent.resources import read_sql
 
-# An 8-K's own Items, its account of the event (finance.filing_sections.event_item), as SQL over
+# An 8-K's own Items, its account of the event (finance.read.filing_sections.event_item), as SQL over
 # chunks c: the search lifts them and always keeps some of them as candidates.
 _EVENT_ITEM = sql.SQL(
     "(c.kind = '8-K' AND c.section LIKE 'item\\_%%' AND (c.section <> {exhibits} OR c.text ~* {release}))"

@@ -15,14 +15,14 @@ from pydantic import BaseModel, Field
 
 from finagent.agent.prompts import render
 from finagent.errors import FinagentError
-from finagent.finance.figures.reference import (
+from finagent.finance.check.reference import (
     first_prose_line,
     gate,
     leading_yes_no,
     missing_figures,
     required_figures,
 )
-from finagent.finance.support import content_words
+from finagent.finance.check.support import content_words
 from finagent.finance.words import BETTER_WORDS, DOWN_WORDS, UP_WORDS, WORSE_WORDS, split_sentences
 from finagent.llm.structured import structured_call
 
@@ -203,7 +203,7 @@ async def grade(
     judge: Runnable | None,
 ) -> dict[str, Any]:
     """Verdict for one answer. No judge may call an answer correct unless it passes the gate
-    (``finance.figures.reference``): the reference's leading yes/no and every figure it states. A
+    (``finance.check.reference``): the reference's leading yes/no and every figure it states. A
     reference that is only a figure, a short name named by the answer's first sentence, a metric said
     not to apply, a direction or a yes or no with figures, is then decided; any other goes to the judge."""
     if failed_to_answer(answer):

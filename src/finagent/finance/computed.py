@@ -13,8 +13,9 @@ class Computed:
     """A metric computed from two lines of one company and period: margins, free cash flow.
 
     Two paths compute it, each reading the question its own way: the reported-figures path
-    (``metrics.computed_in``) matches ``words``; the statement-formula path (``formulas``)
-    matches ``cue`` and evaluates ``expressions`` in order. They differ on purpose where noted.
+    (``ask.asked_metrics.computed_in``) matches ``words``; the statement-formula path
+    (``compute.formulas``) matches ``cue`` and evaluates ``expressions`` in order. They differ on
+    purpose where noted.
     """
 
     name: str
@@ -89,4 +90,5 @@ COMPUTED: dict[str, Computed] = {
         ),
     )
 }
-"""Computed metrics by name, in the order a question's words are matched (``metrics.computed_in``)."""
+"""Computed metrics by name, in the order a question's words are matched
+(``ask.asked_metrics.computed_in``)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from finagent.finance.companies import StoredCompany, lookup_builtin
+from finagent.finance.company_registry import StoredCompany, lookup_builtin
 from finagent.finance.periods.fiscal_calendar import (
     CompanyCalendar,
     FiscalCalendar,

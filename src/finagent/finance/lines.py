@@ -15,65 +15,8 @@ Ratios (margins, free cash flow) are never looked up: they are computed from two
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
 
-from finagent.finance.statements import BALANCE, CASH_FLOW, INCOME
-
-Kind = Literal["duration", "instant"]
-UnitClass = Literal["money", "per_share", "shares"]
-
-
-@dataclass(frozen=True, slots=True)
-class LineItem:
-    """A financial line: its concepts, the words that name it, and how each path reads it."""
-
-    name: str
-    label: str
-    statement: str
-    concepts: tuple[str, ...] = ()
-    """us-gaap concepts stating it, best first: the figures lookup reads them (none: no fact is read)."""
-    ifrs_concepts: tuple[str, ...] = ()
-    """ifrs-full concepts stating it, best first; stored for IFRS filers, not yet read by the lookup."""
-    kind: Kind = "duration"
-    unit: UnitClass = "money"
-    question: str = ""
-    """Regex of the words a question uses for it (matched case-insensitively, whole words)."""
-    rows: tuple[str, ...] = ()
-    """Row wordings of a statement table, for filings without XBRL (PDFs): best first."""
-    outflow: bool = False
-    """A payment (capex, dividends paid): its XBRL concept states the amount paid, a positive number,
-    while the cash flow statement shows it in parentheses; a table cell is read as the amount."""
-    parts: tuple[str, ...] = ()
-    """Candidates that state the whole line only when the company reports one of them alone (a
-    goods-only maker's SalesRevenueGoodsNet); reported beside each other they are its parts."""
-    higher_is_better: bool = True
-    """A rise is an improvement (revenue), not a cost, a debt or a liability."""
-    input_rows: tuple[str, ...] = ()
-    """Row wordings a formula's read of it matches, best first (its own list, not ``rows``); none:
-    no formula reads it."""
-    input: str = ""
-    """Its name in a formula's expression (``{inventories}``); default: its name, if a formula reads it."""
-    input_label: str = ""
-    """The label a formula's read of it carries ("total revenue"); default: its label in lower case."""
-    input_parts: re.Pattern[str] | None = None
-    """Row wordings of its parts, summed when the statement prints them under its heading with no
-    total row (Amcor's raw materials and finished goods under "Inventories, net")."""
-
-    def __post_init__(self) -> None:
-        if self.input_rows and not self.input:
-            object.__setattr__(self, "input", self.name)
-        if self.input_rows and not self.input_label:
-            object.__setattr__(self, "input_label", self.label.lower())
-
-    @property
-    def instant(self) -> bool:
-        return self.kind == "instant"
-
-    @property
-    def reported(self) -> bool:
-        """A line the figures lookup reads from XBRL facts (a "metric")."""
-        return bool(self.concepts)
+from finagent.finance.line_item import BALANCE, CASH_FLOW, INCOME, LineItem
 
 
 def _g(*names: str) -> tuple[str, ...]:
@@ -84,7 +27,7 @@ def _i(*names: str) -> tuple[str, ...]:
     return tuple(f"ifrs-full:{n}" for n in names)
 
 
-# Reported lines first, in the order a question's words are matched (``metrics.metrics_in``).
+# Reported lines first, in the order a question's words are matched (``ask.asked_metrics.metrics_in``).
 LINES: tuple[LineItem, ...] = (
     LineItem(
         "cost_of_revenue",

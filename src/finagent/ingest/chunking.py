@@ -24,7 +24,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from finagent.finance.documents import Block, ChunkDraft
+from finagent.finance.document_records import Block, ChunkDraft
 
 _JOIN = "\n\n"
 # Trailing pieces shorter than this are merged into the previous chunk of the run.

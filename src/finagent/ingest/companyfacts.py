@@ -7,7 +7,7 @@ zip holds and a file that fails half-way leaves nothing behind.
 Stored as one document per filing (accession) with the facts that filing reported: the kind follows
 the form, the source is the filing's EDGAR folder, so the same filing read again from a newer file is
 a new version of the same document (or unchanged), and an iXBRL or XBRL-instance copy of it is
-another copy of one filing (its facts count once, see ``finance.facts.Filing``).
+another copy of one filing (its facts count once, see ``finance.fact_records.Filing``).
 """
 
 from __future__ import annotations
@@ -46,8 +46,10 @@ from finagent.db.company_facts import (
     upsert_company,
 )
 from finagent.db.documents import record_event
-from finagent.finance.companies import StoredCompany
-from finagent.finance.company_facts import (
+from finagent.finance.company_registry import StoredCompany
+from finagent.finance.fact_records import Filing, FiscalCalendar
+from finagent.finance.fiscal import calendar_for
+from finagent.finance.read.sec_company_facts import (
     CompanyFile,
     FilingFacts,
     annual_form,
@@ -55,8 +57,6 @@ from finagent.finance.company_facts import (
     form_kind,
     infer_calendar,
 )
-from finagent.finance.facts import Filing, FiscalCalendar
-from finagent.finance.fiscal import calendar_for
 from finagent.ingest.companyfacts_reader import CompanyFactsFormatError, read_company_facts
 from finagent.ingest.facts_upkeep import refresh_company_facts
 from finagent.ingest.pipeline import IngestReport

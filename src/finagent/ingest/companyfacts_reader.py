@@ -18,8 +18,8 @@ from typing import IO, cast
 
 import ijson
 
-from finagent.finance.company_facts import TAXONOMIES, CompanyFile, FilingFacts, inferred_decimals
-from finagent.finance.facts import duration_class
+from finagent.finance.fact_records import duration_class
+from finagent.finance.read.sec_company_facts import TAXONOMIES, CompanyFile, FilingFacts, inferred_decimals
 
 _ACCESSION = re.compile(r"^\d{10}-\d{2}-\d{6}$")
 _FACT_DEPTH = 7  # root, facts, taxonomy, concept, units, unit array, fact

@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import Path
 
 from finagent.errors import FinagentError
-from finagent.finance.documents import SourceItem
+from finagent.finance.document_records import SourceItem
 from finagent.ingest.formats import Hints, folder_readers, reader_for, supported_formats
 
 # Files that accompany data sets but are not documents: ignored silently.

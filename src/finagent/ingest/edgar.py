@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 
 from finagent.errors import ConfigError, FinagentError
-from finagent.finance.companies import normalize_ticker
+from finagent.finance.company_registry import normalize_ticker
 from finagent.settings import Settings, get_settings
 
 _FORM = re.compile(r"^\d{1,2}-[A-Z]{1,2}(/A)?$", re.IGNORECASE)

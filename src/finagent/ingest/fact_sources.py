@@ -10,8 +10,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from finagent.finance.documents import Block, ChunkDraft
-from finagent.finance.facts import Fact
+from finagent.finance.document_records import Block, ChunkDraft
+from finagent.finance.fact_records import Fact
 from finagent.finance.numbers import contains_number
 
 _JOIN = 2  # len("\n\n"), the separator the chunker joins blocks with

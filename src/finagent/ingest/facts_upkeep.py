@@ -24,8 +24,8 @@ from finagent.db.facts import (
     unlinked_facts,
     unlinked_filings,
 )
-from finagent.finance.derive import derive_quarters
 from finagent.finance.numbers import contains_number, printed_forms
+from finagent.finance.read.derive import derive_quarters
 
 _WORD = re.compile(r"[a-z]{3,}")
 _SHORT = 4  # numbers with fewer digits than this also need a matching row label ("6.16", "2024")

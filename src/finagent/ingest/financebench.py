@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from finagent.errors import ParseError
-from finagent.finance.companies import lookup_builtin
-from finagent.finance.documents import ParsedDocument, SourceItem, sha256_bytes, unusable_item
+from finagent.finance.company_registry import lookup_builtin
+from finagent.finance.document_records import ParsedDocument, SourceItem, sha256_bytes, unusable_item
 from finagent.finance.fiscal import fiscal_period, quarter_end, quarter_label
 from finagent.ingest.pdf import page_text_blocks, parse_cover
 from finagent.ingest.transcripts import as_utc

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from finagent.finance.documents import SourceItem
+from finagent.finance.document_records import SourceItem
 from finagent.ingest.hints import Hints
 
 

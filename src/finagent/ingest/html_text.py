@@ -12,14 +12,12 @@ from typing import Any
 
 from lxml import etree
 
-from finagent.finance.xbrl import (
-    FACT_TAGS,
-)
+from finagent.finance.read.xbrl import FACT_TAGS
 
 IX_NS = "http://www.xbrl.org/2013/inlineXBRL"
 
 
-# Private Unit.meta key: ordinals (finance.xbrl.fact_elements order) of the facts a unit shows.
+# Private Unit.meta key: ordinals (finance.read.xbrl.fact_elements order) of the facts a unit shows.
 # Popped before blocks leave the parser, so it never reaches chunk metadata.
 FACT_KEY = "_fact_ordinals"
 

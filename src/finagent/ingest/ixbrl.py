@@ -48,14 +48,9 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from finagent.errors import ParseError
-from finagent.finance.documents import Block, ParsedDocument, SourceItem, sha256_bytes
-from finagent.finance.facts import Fact, FiscalCalendar
-from finagent.finance.xbrl import (
-    XbrlError,
-    extract_ixbrl_facts,
-    fact_elements,
-    raw_fact_count,
-)
+from finagent.finance.document_records import Block, ParsedDocument, SourceItem, sha256_bytes
+from finagent.finance.fact_records import Fact, FiscalCalendar
+from finagent.finance.read.xbrl import XbrlError, extract_ixbrl_facts, fact_elements, raw_fact_count
 from finagent.ingest.hints import Hints
 from finagent.ingest.html_text import (
     FACT_KEY,

@@ -20,9 +20,9 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from finagent.errors import ParseError, SkipDocument
-from finagent.finance.companies import lookup_builtin
+from finagent.finance.company_registry import lookup_builtin
 from finagent.finance.dates import MONTHS
-from finagent.finance.documents import Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
+from finagent.finance.document_records import Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
 from finagent.finance.fiscal import fiscal_period
 
 _ALIASES: dict[str, tuple[str, ...]] = {

@@ -30,8 +30,15 @@ from typing import Any
 import pymupdf
 
 from finagent.errors import ParseError
-from finagent.finance.companies import Company, lookup_builtin
-from finagent.finance.documents import KINDS, Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
+from finagent.finance.company_registry import Company, lookup_builtin
+from finagent.finance.document_records import (
+    KINDS,
+    Block,
+    ParsedDocument,
+    SourceItem,
+    sha256_bytes,
+    unusable_item,
+)
 from finagent.finance.fiscal import fiscal_period, nominal_month_end, quarter_label
 from finagent.ingest.pdf_metadata import PdfHints, coerce_date, hints_from_filename, read_manifest
 from finagent.ingest.sec.cover import FYE_RX, CoverInfo, normalize_form, parse_cover

@@ -12,7 +12,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from finagent.finance.companies import lookup_builtin
+from finagent.finance.company_registry import lookup_builtin
 from finagent.ingest.sec.cover import normalize_form
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from finagent.finance.documents import Block
+from finagent.finance.document_records import Block
 
 _CELL = (
     r"(?:[(\[]?[$€£]?[(\[]?[-+−]?\d[\d,]*(?:\.\d+)?%?[)\]]?%?\*?|[$€£%]|—|–|-|−|\(?pts\)?|bps|x|n/?m|N/?M)"

@@ -30,8 +30,8 @@ from finagent.db.documents import (
 )
 from finagent.embeddings import Embedder
 from finagent.errors import FinagentError, ParseError, SkipDocument
-from finagent.finance.documents import ChunkDraft, ParsedDocument, SourceItem
-from finagent.finance.statements import classify_statement
+from finagent.finance.document_records import ChunkDraft, ParsedDocument, SourceItem
+from finagent.finance.read.statement_titles import classify_statement
 from finagent.finance.untrusted import Classifier
 from finagent.ingest.chunking import chunk_blocks, chunk_pages
 from finagent.ingest.fact_sources import fact_chunk_ordinals

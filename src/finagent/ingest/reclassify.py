@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 
 from finagent.db.chunks import statement_candidates, update_statements
-from finagent.finance.statements import classify_statement
+from finagent.finance.read.statement_titles import classify_statement
 
 BATCH = 2000
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 
 from finagent.errors import ConfigError
-from finagent.finance.documents import Block, ChunkDraft
+from finagent.finance.document_records import Block, ChunkDraft
 from finagent.finance.untrusted import Classifier, assess, assess_passage
 from finagent.settings import Settings
 

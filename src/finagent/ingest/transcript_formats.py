@@ -8,7 +8,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from finagent.finance.documents import Block
+from finagent.finance.document_records import Block
 
 PREPARED = "prepared_remarks"
 

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from finagent.errors import ParseError, SkipDocument
-from finagent.finance.companies import Company, lookup_builtin, normalize_name
-from finagent.finance.documents import ParsedDocument, SourceItem, sha256_bytes, unusable_item
+from finagent.finance.company_registry import Company, lookup_builtin, normalize_name
+from finagent.finance.document_records import ParsedDocument, SourceItem, sha256_bytes, unusable_item
 from finagent.finance.fiscal import fiscal_period, last_quarter_end_before, quarter_end
 from finagent.ingest.transcript_formats import (
     INLINE_SPEAKER,

@@ -19,10 +19,10 @@ from typing import Any
 from lxml import etree
 
 from finagent.errors import ParseError
-from finagent.finance.documents import ParsedDocument, SourceItem, sha256_bytes
-from finagent.finance.xbrl import XBRLI, FactExtraction, XbrlError, extract_instance_facts
-from finagent.finance.xbrl.instance import label_linkbase_refs
-from finagent.finance.xbrl.xml import LINKBASE
+from finagent.finance.document_records import ParsedDocument, SourceItem, sha256_bytes
+from finagent.finance.read.xbrl import XBRLI, FactExtraction, XbrlError, extract_instance_facts
+from finagent.finance.read.xbrl.instance import label_linkbase_refs
+from finagent.finance.read.xbrl.xml import LINKBASE
 from finagent.ingest.hints import Hints
 from finagent.ingest.sec.cover import filing_metadata
 from finagent.ingest.sec.submission import SubmissionDocument

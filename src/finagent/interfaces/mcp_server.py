@@ -351,7 +351,7 @@ async def get_market_data(
     """Market data for a ticker from Yahoo Finance; offline (no network or FINAGENT_OFFLINE=1) the
     recorded prices are used and labelled as such. No data is reported as ok=false with a warning."""
     from finagent.agent.resources import get_resources
-    from finagent.finance.companies import normalize_ticker
+    from finagent.finance.company_registry import normalize_ticker
     from finagent.tools.market import get_key_statistics, get_price_history, get_quote
 
     symbol = await _in_thread(lambda: normalize_ticker(ticker))

@@ -21,14 +21,15 @@ from finagent.db.companies import StoredCompany, list_companies, resolve_company
 from finagent.db.facts import load_facts
 from finagent.db.periods import load_inventory
 from finagent.errors import SearchInputError
-from finagent.finance.calculator import growth_pct
-from finagent.finance.facts import StoredFact
+from finagent.finance.ask.asked_metrics import metrics_in
+from finagent.finance.compute.safe_calculator import growth_pct
+from finagent.finance.fact_records import StoredFact
 from finagent.finance.fiscal import calendar_for
-from finagent.finance.lines import REPORTED, LineItem
-from finagent.finance.lookup import PeriodWanted
-from finagent.finance.metrics import metrics_in
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import REPORTED
 from finagent.finance.periods import TargetPeriod, TimeSpec, resolve_periods
 from finagent.finance.periods.ranges import PeriodRangeError, option_specs
+from finagent.finance.read.lookup import PeriodWanted
 
 RESTATED_KEYS = ("original", "original_filing", "latest", "latest_filing")
 MAX_TICKERS = 12

@@ -1,6 +1,6 @@
 """The calculator tool's implementation lives in the finance domain (pure); this name stays for callers."""
 
-from finagent.finance.calculator import (
+from finagent.finance.compute.safe_calculator import (
     HELPERS,
     CalcResult,
     CalculationError,

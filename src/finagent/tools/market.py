@@ -15,7 +15,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from finagent.errors import FinagentError
-from finagent.finance.companies import normalize_ticker
+from finagent.finance.company_registry import normalize_ticker
 from finagent.settings import Settings
 from finagent.tools import network
 from finagent.tools.data_dirs import display_path, market_data_dir

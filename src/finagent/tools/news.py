@@ -18,7 +18,7 @@ import psycopg
 
 from finagent.db.news import recent_news
 from finagent.errors import FinagentError, ParseError
-from finagent.finance.companies import normalize_ticker
+from finagent.finance.company_registry import normalize_ticker
 from finagent.settings import Settings
 from finagent.tools import network
 from finagent.tools.data_dirs import display_path, news_data_dir

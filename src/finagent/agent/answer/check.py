@@ -1,6 +1,6 @@
 """The checks of an answer: every figure it states is checked for its company and period against
-what was chosen, read and computed (the figures check, ``finance.figures.verify``), and every
-sentence the model writes against the passages it cites (the support check, ``finance.support``).
+what was chosen, read and computed (the figures check, ``finance.check.verify``), and every
+sentence the model writes against the passages it cites (the support check, ``finance.check.support``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,14 @@ from finagent.agent.answer.figures import asked_targets
 from finagent.agent.answer.writing import resolve_citations
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
-from finagent.finance.compare import Cell
-from finagent.finance.figures.matching import known_changes, known_facts, known_results
-from finagent.finance.figures.verify import (
+from finagent.finance.check.matching import known_changes, known_facts, known_results
+from finagent.finance.check.support import (
+    Passage,
+    support_problem,
+    verdict_problem,
+    yes_or_no_against_computed,
+)
+from finagent.finance.check.verify import (
     UNSUPPORTED,
     PeriodScope,
     Validation,
@@ -24,8 +29,8 @@ from finagent.finance.figures.verify import (
     table_known,
     verify_answer,
 )
+from finagent.finance.compute.compare import Cell
 from finagent.finance.periods import FiscalCalendar
-from finagent.finance.support import Passage, support_problem, verdict_problem, yes_or_no_against_computed
 from finagent.finance.words import UNIT_SCALES
 
 Verify = Callable[[str], Validation]

@@ -39,17 +39,9 @@ from finagent.agent.schemas import Facts, facts_schema
 from finagent.agent.state import State, Target
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
-from finagent.finance.compare import Cell
-from finagent.finance.figures.text import (
-    after_its_report,
-    compute_changes,
-    deterministic_facts,
-    sort_facts,
-    value_in_text,
-    verify_facts,
-)
-from finagent.finance.figures.written import scan_figures
-from finagent.finance.formula_values import (
+from finagent.finance.check.copied_figures import after_its_report, value_in_text, verify_facts
+from finagent.finance.compute.compare import Cell
+from finagent.finance.compute.formula_values import (
     compute_formulas,
     formula_changes,
     mean_over_periods,
@@ -57,9 +49,14 @@ from finagent.finance.formula_values import (
     with_prior_years,
     without_other_readings,
 )
-from finagent.finance.formulas import FORMULAS, Formula, input_items, needs_prior
-from finagent.finance.lines import REPORTED, LineItem
-from finagent.finance.tables import stated_scale
+from finagent.finance.compute.formulas import FORMULAS, Formula, input_items, needs_prior
+from finagent.finance.compute.period_changes import compute_changes
+from finagent.finance.figure_records import sort_facts
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import REPORTED
+from finagent.finance.read.report_tables import deterministic_facts
+from finagent.finance.read.tables import stated_scale
+from finagent.finance.read.written_figures import scan_figures
 from finagent.finance.words import UNIT_EXPONENTS
 from finagent.llm.structured import structured_call
 

@@ -12,11 +12,12 @@ from decimal import Decimal
 from typing import Any
 
 from finagent.agent.answer.figures import iso_date
-from finagent.finance.compare import Cell
-from finagent.finance.facts import DurationClass, FiscalCalendar
-from finagent.finance.figures.verify import table_known
-from finagent.finance.filing_sections import AFTER_SIGNATURES
-from finagent.finance.lines import REPORTED, LineItem
+from finagent.finance.check.verify import table_known
+from finagent.finance.compute.compare import Cell
+from finagent.finance.fact_records import DurationClass, FiscalCalendar
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import REPORTED
+from finagent.finance.read.filing_sections import AFTER_SIGNATURES
 
 _STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
 
@@ -108,7 +109,7 @@ def _first_column(
 ) -> tuple[dict[str, Any], Any, Any, Any] | None:
     """The first table of ``candidates`` with the metric's row and a cell of the target period's
     column in the metric's unit: (item, table, row, cell), or None."""
-    from finagent.finance.tables import cell_for, find_row, parse_table
+    from finagent.finance.read.tables import cell_for, find_row, parse_table
 
     for item in candidates:
         table = parse_table(item["text"], form=_form(item))
@@ -130,7 +131,7 @@ def table_figures(
     years: Sequence[Cell] = (),
 ) -> tuple[list[Cell], list[dict[str, Any]]]:
     """Cells read from statement tables for the gaps they answer; the gaps that remain."""
-    from finagent.finance.tables import PeriodTarget, cell_for
+    from finagent.finance.read.tables import PeriodTarget, cell_for
 
     cells: list[Cell] = []
     remaining: list[dict[str, Any]] = []
@@ -186,7 +187,7 @@ def _read(
     items: list[dict[str, Any]], metric: Any, target: Any, calendar: FiscalCalendar, kinds: tuple[str, ...]
 ) -> tuple[dict[str, Any], Any] | None:
     """The first (item, cell) among ``items`` of ``kinds`` whose table states ``metric`` for ``target``."""
-    from finagent.finance.tables import cell_for, find_row, parse_table
+    from finagent.finance.read.tables import cell_for, find_row, parse_table
 
     for item in items:
         if item.get("kind") not in kinds:
@@ -209,8 +210,8 @@ def _q4_from_tables(
 ) -> Cell | None:
     """Q4 = the fiscal year (10-K table) − the nine months to Q3 (the Q3 10-Q's year-to-date column),
     for money flows only; both inputs read by their periods and cited."""
-    from finagent.finance.derive import not_derivable
-    from finagent.finance.tables import PeriodTarget
+    from finagent.finance.read.derive import not_derivable
+    from finagent.finance.read.tables import PeriodTarget
 
     if target.fiscal_quarter != 4 or not_derivable(
         "USD" if metric.unit == "money" else "USD/shares", "quarter"

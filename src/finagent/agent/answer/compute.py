@@ -42,20 +42,21 @@ from finagent.agent.answer.wording import name
 from finagent.agent.context import Context
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
-from finagent.finance.asks import Ask
-from finagent.finance.compare import Cell, Comparisons, Wanted, compare, scale_unit
-from finagent.finance.figures.text import asked_line_facts, format_value
-from finagent.finance.formula_values import (
+from finagent.finance.ask.asked_lines import asked_line_facts
+from finagent.finance.ask.asks import Ask
+from finagent.finance.ask.parts_ask import PartsAsk
+from finagent.finance.compute.compare import Cell, Comparisons, Wanted, compare, scale_unit
+from finagent.finance.compute.formula_values import (
     compute_formulas,
     mean_over_periods,
     read_line_items,
     with_prior_years,
 )
-from finagent.finance.formulas import FORMULAS, PRIOR, Formula, line_of_metric, needs_prior
+from finagent.finance.compute.formulas import FORMULAS, PRIOR, Formula, line_of_metric, needs_prior
+from finagent.finance.compute.revisions import asked_revision, revision_record, revisions
+from finagent.finance.figure_records import format_value
 from finagent.finance.lines import INPUTS
-from finagent.finance.parts import PartsAsk
-from finagent.finance.revisions import asked_revision, revision_record, revisions
-from finagent.finance.tables.schedule import asked_schedule, scheduled_rows
+from finagent.finance.read.tables.schedule import asked_schedule, scheduled_rows
 from finagent.finance.words import BETTER_VERBS, WORSE_VERBS, parts_named, rise_is_better
 
 

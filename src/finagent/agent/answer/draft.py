@@ -20,9 +20,10 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from finagent.agent.answer.prose import sentences, withhold
+from finagent.finance.check.answer_shape import unanswered
+from finagent.finance.check.support import is_verdict
+from finagent.finance.check.verify import Validation
 from finagent.finance.citations import cited_labels
-from finagent.finance.figures.verify import Validation
-from finagent.finance.support import is_verdict, unanswered
 from finagent.finance.words import NOT_AN_ABBREVIATION
 from finagent.llm.structured import text_call
 from finagent.resources import read_prompt

@@ -1,6 +1,6 @@
 """The figures from the XBRL facts: the value of (company, metric, period) for every answer and report.
 
-XBRL facts first (``finance.lookup.select``: the concept the company's statements show, the latest
+XBRL facts first (``finance.read.lookup.select``: the concept the company's statements show, the latest
 filing unless the original is asked for); the facts node looks them up, ``finagent facts`` reports
 them. For an answer, the records become cited cells here, with the items they cite and the gaps
 left; ``choose`` then fills the gaps from the statement table's column for the period (``columns``),
@@ -19,13 +19,14 @@ from finagent.agent.answer.writing import budgeted_evidence
 from finagent.agent.context import Context
 from finagent.agent.evidence import assign_labels
 from finagent.agent.state import FactsTask, Target
-from finagent.finance.calculator import calculate
-from finagent.finance.compare import Cell, scale_unit
-from finagent.finance.derive import missing_reason
-from finagent.finance.facts import StoredFact
-from finagent.finance.lines import REPORTED, LineItem
-from finagent.finance.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
-from finagent.finance.split_periods import split_reason
+from finagent.finance.compute.compare import Cell, scale_unit
+from finagent.finance.compute.safe_calculator import calculate
+from finagent.finance.fact_records import StoredFact
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import REPORTED
+from finagent.finance.read.derive import missing_reason
+from finagent.finance.read.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
+from finagent.finance.read.split_periods import split_reason
 
 
 # -- figures from the XBRL facts ------------------------------------------------------------------

@@ -1,14 +1,15 @@
-"""The computed opening of a long-history question (``finance.history``): earliest against latest with
-the calculator's change and CAGR, or for "ever" a yes or no decided over every period held, naming the
-periods and values that decide it; the periods with no figure are named, never filled in."""
+"""The computed opening of a long-history question (``finance.ask.long_history``): earliest against
+latest with the calculator's change and CAGR, or for "ever" a yes or no decided over every period
+held, naming the periods and values that decide it; the periods with no figure are named, never
+filled in."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from finagent.agent.answer.wording import cite, counted, joined
-from finagent.finance.compare import Cell
-from finagent.finance.history import History, gap_runs, meeting
+from finagent.finance.ask.long_history import History, gap_runs, meeting
+from finagent.finance.compute.compare import Cell
 
 MAX_NAMED = 8
 """Periods that meet an "ever" test named one by one; more are counted, the first and last named."""

@@ -7,7 +7,8 @@ from collections.abc import Collection
 from typing import Any
 
 from finagent.agent.answer.choose import Read
-from finagent.finance.figures.text import describe_calculation, format_facts, labelled_by_passage
+from finagent.finance.check.copied_figures import labelled_by_passage
+from finagent.finance.figure_records import describe_calculation, format_facts
 
 
 def reports_read(items: list[dict[str, Any]]) -> str:

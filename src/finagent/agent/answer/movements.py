@@ -20,12 +20,19 @@ from finagent.agent.answer.statements import (
     who_of,
 )
 from finagent.agent.answer.wording import cite, counted, day_text, format_amount, joined, period_phrase
-from finagent.finance.calculator import difference, growth_pct
-from finagent.finance.compare import Cell, scale_unit
+from finagent.finance.check.verdict import factor_limit, sign_verdict
+from finagent.finance.compute.compare import Cell, scale_unit
+from finagent.finance.compute.outcomes import (
+    Crossing,
+    crossing,
+    restatements,
+    steadiness,
+    threshold_crossing,
+    trend,
+)
+from finagent.finance.compute.safe_calculator import difference, growth_pct
 from finagent.finance.computed import COMPUTED
-from finagent.finance.figures.text import describe_calculation
-from finagent.finance.figures.verdict import factor_limit, sign_verdict
-from finagent.finance.outcomes import Crossing, crossing, restatements, steadiness, threshold_crossing, trend
+from finagent.finance.figure_records import describe_calculation
 
 
 # -- changes ------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The computed opening of a question that ranks the parts of a whole ("which region fell the most?"):
-the parts are read from the passages' statement tables (``finance.parts``), ranked by code, and the
-sentence names the winner, its figure and the others, citing the passage; the shares and changes
-are calculator results, so the answer's check finds every number it states."""
+the parts are read from the passages' statement tables (``finance.compute.part_blocks``), ranked by
+code, and the sentence names the winner, its figure and the others, citing the passage; the shares
+and changes are calculator results, so the answer's check finds every number it states."""
 
 from __future__ import annotations
 
@@ -13,11 +13,10 @@ from typing import Any
 
 from finagent.agent.answer.wording import joined
 from finagent.agent.answer.wording import name as display_name
-from finagent.finance.facts import FiscalCalendar
-from finagent.finance.figures.scope import item_calendar
-from finagent.finance.parts import (
+from finagent.finance.ask.parts_ask import PartsAsk
+from finagent.finance.check.scope import item_calendar
+from finagent.finance.compute.part_blocks import (
     Part,
-    PartsAsk,
     PartsBlock,
     block_score,
     blocks_for,
@@ -28,7 +27,8 @@ from finagent.finance.parts import (
     totals_for,
     whole_key,
 )
-from finagent.finance.tables import PeriodTable, grouped_tables, parse_tables, transposed_tables
+from finagent.finance.fact_records import FiscalCalendar
+from finagent.finance.read.tables import PeriodTable, grouped_tables, parse_tables, transposed_tables
 from finagent.finance.words import SCALE_NAMES
 
 _MAX_LISTED = 6

@@ -10,9 +10,10 @@ from typing import Any
 from finagent.agent.answer.parts import parts_passages
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
-from finagent.finance.figures.text import asked_line_facts, table_facts
-from finagent.finance.formula_values import read_line_items
-from finagent.finance.formulas import Formula, input_items, needs_prior
+from finagent.finance.ask.asked_lines import asked_line_facts
+from finagent.finance.compute.formula_values import read_line_items
+from finagent.finance.compute.formulas import Formula, input_items, needs_prior
+from finagent.finance.read.report_tables import table_facts
 
 LINE_LIFT = 1.0
 

@@ -17,9 +17,9 @@ from finagent.agent.answer.wording import (
 from finagent.agent.answer.wording import (
     name as _name,
 )
-from finagent.finance.compare import Cell
-from finagent.finance.figures.matching import companies_in
-from finagent.finance.support import refers_back
+from finagent.finance.check.answer_shape import refers_back
+from finagent.finance.check.matching import companies_in
+from finagent.finance.compute.compare import Cell
 from finagent.finance.words import NOT_AN_ABBREVIATION, SCALE_UNITS
 
 

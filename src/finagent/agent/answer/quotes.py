@@ -12,8 +12,9 @@ from collections.abc import Sequence, Set
 from typing import Any
 
 from finagent.agent.answer.wording import name, owned
-from finagent.finance.filing_sections import event_item
-from finagent.finance.support import content_words, is_pointer
+from finagent.finance.check.answer_shape import is_pointer
+from finagent.finance.check.support import content_words
+from finagent.finance.read.filing_sections import event_item
 from finagent.finance.words import split_sentences
 
 _FISCAL_YEAR = re.compile(r"\b(?:fiscal(?: year)?|FY)\s?(\d{4})\b", re.I)

@@ -15,7 +15,7 @@ from finagent.agent.answer.write import Written
 from finagent.agent.answer.writing import resolve_citations, tool_items
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
-from finagent.finance.figures.verify import Validation
+from finagent.finance.check.verify import Validation
 
 
 def figures_head(computed: Computed, plan: Question) -> str:

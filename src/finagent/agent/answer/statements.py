@@ -1,4 +1,4 @@
-"""The answer's first sentences, computed: they answer the ask (``finance.asks.Ask``) with the
+"""The answer's first sentences, computed: they answer the ask (``finance.ask.asks.Ask``) with the
 figures and the calculator's results, each cited, before any table or prose.
 
 A ranking gives the order with values and periods (the period of a company whose fiscal year differs
@@ -32,14 +32,14 @@ from finagent.agent.answer.wording import (
     period_phrase,
     possessive,
 )
-from finagent.finance.asks import Ask
-from finagent.finance.calculator import difference
-from finagent.finance.compare import Cell, Comparisons, scale_unit, unreported_margins
+from finagent.finance.ask.asks import Ask
+from finagent.finance.ask.long_history import History
+from finagent.finance.check.verdict import sign_verdict
+from finagent.finance.compute.compare import Cell, Comparisons, scale_unit, unreported_margins
+from finagent.finance.compute.outcomes import Ranking, growth_kinds, growth_ranking, ranking
+from finagent.finance.compute.safe_calculator import difference
 from finagent.finance.computed import COMPUTED
-from finagent.finance.figures.text import describe_calculation
-from finagent.finance.figures.verdict import sign_verdict
-from finagent.finance.history import History
-from finagent.finance.outcomes import Ranking, growth_kinds, growth_ranking, ranking
+from finagent.finance.figure_records import describe_calculation
 
 CHANGE_WORDS = {"yoy": " year over year", "qoq": " quarter over quarter", "change": "", "cagr": ""}
 

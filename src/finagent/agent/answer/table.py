@@ -23,9 +23,9 @@ from finagent.agent.answer.wording import (
     metric_scales,
     period_text,
 )
-from finagent.finance.asks import Ask
-from finagent.finance.compare import Cell, Comparisons
-from finagent.finance.outcomes import aligned, growth_kinds, growth_ranking
+from finagent.finance.ask.asks import Ask
+from finagent.finance.compute.compare import Cell, Comparisons
+from finagent.finance.compute.outcomes import aligned, growth_kinds, growth_ranking
 from finagent.finance.periods.period import FiscalPeriod
 
 RowKey = tuple[str, str]  # (ticker, period label)

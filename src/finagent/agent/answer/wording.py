@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from decimal import Decimal
 
-from finagent.finance.compare import Cell
+from finagent.finance.compute.compare import Cell
 from finagent.finance.computed import COMPUTED
 from finagent.finance.lines import REPORTED
 from finagent.finance.words import SCALE_NAMES

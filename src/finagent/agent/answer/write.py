@@ -40,11 +40,11 @@ from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
-from finagent.finance.figures.text import figures_by_company, summary_lines
-from finagent.finance.figures.verdict import with_stated_yes_no
-from finagent.finance.figures.verify import Validation, check_prose, verify_answer, without_sentences_stating
-from finagent.finance.figures.written import numbers_in
-from finagent.finance.support import unanswered
+from finagent.finance.check.answer_shape import unanswered
+from finagent.finance.check.verdict import with_stated_yes_no
+from finagent.finance.check.verify import Validation, check_prose, verify_answer, without_sentences_stating
+from finagent.finance.figure_records import figures_by_company, summary_lines
+from finagent.finance.read.written_figures import numbers_in
 from finagent.finance.words import LEADING_YES_NO
 
 

@@ -13,8 +13,8 @@ from finagent.agent.evidence import (
     citation_record,
     share_evidence,
 )
+from finagent.finance.check.support import Passage
 from finagent.finance.citations import cited_labels
-from finagent.finance.support import Passage
 from finagent.finance.words import split_sentences
 
 MAX_SENTENCES = {"direct": 4, "standard": 8, "detailed": 14, "deep": 20}

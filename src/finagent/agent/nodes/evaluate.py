@@ -16,8 +16,8 @@ from finagent.agent.schemas import Evaluation
 from finagent.agent.state import State
 from finagent.agent.understand.plan import sanitize_phrases
 from finagent.agent.understand.question import Question
-from finagent.finance.figures.text import format_facts
-from finagent.finance.figures.verify import UNSUPPORTED as UNSUPPORTED_FIGURES
+from finagent.finance.check.verify import UNSUPPORTED as UNSUPPORTED_FIGURES
+from finagent.finance.figure_records import format_facts
 from finagent.finance.lines import REPORTED
 from finagent.llm.structured import structured_call
 

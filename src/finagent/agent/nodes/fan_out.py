@@ -15,13 +15,13 @@ from finagent.agent.state import FactsTask, SearchTask, State, Target
 from finagent.agent.understand.plan import is_forecast
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
-from finagent.finance.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
-from finagent.finance.parts import PartsAsk
+from finagent.finance.ask.parts_ask import PartsAsk
 from finagent.finance.periods import (
     FACTS_KIND,
     FiscalPeriod,
     period_label,
 )
+from finagent.finance.read.filing_sections import FINANCIAL_TOPICS, SECTIONED_KINDS, topic_named
 
 FILING_KINDS_QUARTER = ["10-Q", "earnings_release", "8-K"]
 

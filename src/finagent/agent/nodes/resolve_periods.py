@@ -15,8 +15,8 @@ from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
 from finagent.db.periods import DatedMatch, documents_dated, load_inventory
+from finagent.finance.ask.long_history import History, held_range
 from finagent.finance.fiscal import calendar_for
-from finagent.finance.history import History, held_range
 from finagent.finance.periods import (
     DATED_DOCUMENT_DAYS,
     DatedDocument,

@@ -206,9 +206,9 @@ def listed_name_candidates(question: str) -> tuple[list[str], list[str]]:
 
     Symbols: ``$TICKER`` tokens and bare capitals (not stop words). Names: every run of up to four
     capitalised words, possessives stripped ("Tesla's" -> "tesla", "Berkshire Hathaway"), in the form
-    ``companies.normalize_name`` gives SEC's titles ("Tesla, Inc." -> "tesla").
+    ``company_registry.normalize_name`` gives SEC's titles ("Tesla, Inc." -> "tesla").
     """
-    from finagent.finance.companies import normalize_name
+    from finagent.finance.company_registry import normalize_name
 
     symbols = [m.group(1).upper() for m in _DOLLAR.finditer(question)]
     symbols += [

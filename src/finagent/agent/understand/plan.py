@@ -1,7 +1,7 @@
 """The question read once into the plan every later node follows (``state.Analysis``).
 
 Pure functions over the question text, the resolved companies and the parsed time phrases: what is
-asked (``finance.asks.Ask``), which metrics and formulas, which document kinds and report sections,
+asked (``finance.ask.asks.Ask``), which metrics and formulas, which document kinds and report sections,
 whether it is a forecast, an event, a narrative. Nodes after analyze read these fields and never
 parse the question again.
 """
@@ -18,10 +18,10 @@ from finagent.agent.understand.entities import find_companies, unknown_ticker_me
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.question_words import Wording
 from finagent.db.companies import StoredCompany, resolve_company
-from finagent.finance.asks import read_ask
+from finagent.finance.ask.asks import read_ask
+from finagent.finance.ask.long_history import History
 from finagent.finance.citations import CITATION, LABEL
-from finagent.finance.formulas import FORMULAS
-from finagent.finance.history import History
+from finagent.finance.compute.formulas import FORMULAS
 from finagent.finance.lines import REPORTED
 from finagent.finance.periods import TimeSpec
 

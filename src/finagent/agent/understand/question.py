@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from finagent.finance.asks import Ask
-from finagent.finance.compare import Wanted
-from finagent.finance.history import History
+from finagent.finance.ask.asks import Ask
+from finagent.finance.ask.long_history import History
+from finagent.finance.compute.compare import Wanted
 from finagent.finance.periods import TimeSpec
-from finagent.finance.periods.grammar import DatedDocument
+from finagent.finance.periods.named_documents import DatedDocument
 
 
 @dataclass(frozen=True)

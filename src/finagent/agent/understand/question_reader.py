@@ -26,10 +26,10 @@ from finagent.agent.understand.plan import (
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.question_words import Wording, read_wording
 from finagent.db.companies import StoredCompany
-from finagent.finance.formulas import metrics_for_formulas
-from finagent.finance.history import History, read_history
+from finagent.finance.ask.asked_metrics import metrics_in
+from finagent.finance.ask.long_history import History, read_history
+from finagent.finance.compute.formulas import metrics_for_formulas
 from finagent.finance.lines import REPORTED
-from finagent.finance.metrics import metrics_in
 from finagent.finance.periods import FiscalCalendar, TimeSpec, invalid_quarters, parse_time_phrases
 from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 
@@ -261,7 +261,7 @@ def refused_question(question: str, message: str, period_sources: list[str]) -> 
 def _fye(company: StoredCompany | None, ticker: str) -> int | None:
     if company is not None and company.fiscal_year_end_month:
         return company.fiscal_year_end_month
-    from finagent.finance.companies import lookup_builtin
+    from finagent.finance.company_registry import lookup_builtin
 
     builtin = lookup_builtin(ticker)
     return builtin.fiscal_year_end_month if builtin else None

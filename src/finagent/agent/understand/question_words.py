@@ -18,15 +18,15 @@ from finagent.agent.understand.vocabulary import (
     statement_phrases,
     statements_for,
 )
-from finagent.finance.change_words import ChangeWords, read_change_words
-from finagent.finance.compare import Wanted
-from finagent.finance.figures.text import value_line_words
-from finagent.finance.filing_sections import SectionTopic, section_topics
-from finagent.finance.formulas import Formula, formulas_for
-from finagent.finance.metrics import computed_in, metrics_in
+from finagent.finance.ask.asked_lines import value_line_words
+from finagent.finance.ask.asked_metrics import computed_in, metrics_in
+from finagent.finance.ask.change_words import ChangeWords, read_change_words
+from finagent.finance.compute.compare import Wanted
+from finagent.finance.compute.formulas import Formula, formulas_for
+from finagent.finance.compute.revisions import asks_revision_size
 from finagent.finance.periods import dated_documents, named_kinds, preferred_granularity, undated_document
-from finagent.finance.periods.grammar import DatedDocument
-from finagent.finance.revisions import asks_revision_size
+from finagent.finance.periods.named_documents import DatedDocument
+from finagent.finance.read.filing_sections import SectionTopic, section_topics
 from finagent.finance.words import SCALE_PLURALS, line_names, names_in
 
 _MARKET_CUES = re.compile(

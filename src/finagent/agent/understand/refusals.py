@@ -17,7 +17,7 @@ from finagent.db.companies import (
     listed_matches,
     listed_names,
 )
-from finagent.finance.companies import normalize_name
+from finagent.finance.company_registry import normalize_name
 
 ADD_HINT = "`finagent ingest edgar TICKER` (or `finagent ingest path <folder>`)"
 

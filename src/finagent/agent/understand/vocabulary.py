@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from finagent.finance.formulas import formulas_for, input_items
+from finagent.finance.compute.formulas import formulas_for, input_items
+from finagent.finance.line_item import BALANCE, CASH_FLOW, EQUITY, INCOME
 from finagent.finance.lines import line
-from finagent.finance.statements import BALANCE, CASH_FLOW, EQUITY, INCOME
 
 
 def _line_term(cue: str, phrase: str, name: str) -> tuple[str, str, str]:

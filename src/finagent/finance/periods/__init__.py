@@ -7,13 +7,14 @@ store lacks them, so this is plain deterministic code with tests, never a model'
 
 Two steps: ``parse_time_phrases`` turns the question into company-independent ``TimeSpec``\\ s;
 ``resolve_periods`` turns specs into ``TargetPeriod``\\ s for one company, using its
-``CompanyCalendar`` (``calendar``) and the ``AvailablePeriod`` inventory the store reports
+``CompanyCalendar`` (``fiscal_calendar``) and the ``AvailablePeriod`` inventory the store reports
 (``db.periods``).
 
 Modules: ``period`` (``FiscalPeriod``: a fiscal year and a span of it, and its label),
-``calendar`` (``FiscalCalendar``: dates <-> fiscal periods),
+``fiscal_calendar`` (``FiscalCalendar``: dates <-> fiscal periods),
 ``spec`` (TimeSpec, inventory records, month arithmetic), ``rules`` (the phrase rules),
-``grammar`` (phrases → specs), ``inventory`` (the store's periods, indexed) and ``resolve`` (the
+``grammar`` (phrases → specs), ``named_documents`` (documents named by kind or day), ``inventory``
+(the store's periods, indexed), ``by_month`` (the periods that months name) and ``resolve`` (the
 resolver).
 
 Rules for the ambiguous cases:
@@ -49,7 +50,7 @@ Rules for the ambiguous cases:
 * a document named by its day ("the 8-K dated / of / filed on December 2, 2024", "its December 2,
   2024 8-K") is the stored document of that day, by its event or filing date, the nearest within
   ``DATED_DOCUMENT_DAYS`` (warned when not exact), never the fiscal quarter around the day; only
-  when the store has none is the day read as a period (``grammar.dated_documents``);
+  when the store has none is the day read as a period (``named_documents.dated_documents``);
 * XBRL facts (inventory kind ``"facts"``) make an explicitly named period available, but never
   move "latest", the "last N" anchors, "across these quarters" or the nearest earlier report:
   a filing's comparative columns must not add periods the store has no document for.
@@ -58,19 +59,21 @@ Rules for the ambiguous cases:
 from finagent.finance.periods.earlier import nearest_earlier_report
 from finagent.finance.periods.fiscal_calendar import CompanyCalendar, FiscalCalendar
 from finagent.finance.periods.grammar import (
-    DATED_DOCUMENT_DAYS,
     PERIOD_EXAMPLES,
-    DatedDocument,
-    dated_documents,
     invalid_quarters,
-    named_kinds,
     parse_time_phrases,
     period_problem,
     preferred_granularity,
     specs_per_company,
-    undated_document,
 )
 from finagent.finance.periods.inventory import PeriodResolution, TargetPeriod
+from finagent.finance.periods.named_documents import (
+    DATED_DOCUMENT_DAYS,
+    DatedDocument,
+    dated_documents,
+    named_kinds,
+    undated_document,
+)
 from finagent.finance.periods.period import FiscalPeriod, Span, period_label
 from finagent.finance.periods.resolve import resolve_periods
 from finagent.finance.periods.spec import FACTS_KIND, AvailablePeriod, TimeSpec

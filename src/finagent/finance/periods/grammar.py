@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -212,6 +212,10 @@ def _attach_lone_quarters(atoms: list[Atom], text: str) -> list[Atom]:
     return sorted([*kept, *out], key=lambda a: a.start)
 
 
+_Carried = tuple[int, Unit | None, int]
+"""(end, unit, slack) of the last dated month: months listed after it share its reading."""
+
+
 def parse_time_phrases(question: str) -> list[TimeSpec]:
     """Every time phrase of the question as a ``TimeSpec``, in order of appearance, deduplicated."""
     text = question.translate(NORMALISE)
@@ -219,12 +223,11 @@ def parse_time_phrases(question: str) -> list[TimeSpec]:
     atoms = _attach_lone_quarters(atoms, text)
     compare = bool(_COMPARE.search(text))
     specs: list[TimeSpec] = []
-    carried: tuple[int, Unit | None, int] | None = None  # (end, unit, slack) of the last dated month
+    carried: _Carried | None = None
     i = 0
     while i < len(atoms):
-        atom = atoms[i]
+        atom, nxt = atoms[i], atoms[i + 1] if i + 1 < len(atoms) else None
         if atom.spec is not None:  # complete already (relative phrases, halves, attached quarters)
-            nxt = atoms[i + 1] if i + 1 < len(atoms) else None
             anchored = _anchored(atom, nxt, text, question) if nxt is not None else None
             if anchored is not None and nxt is not None:  # "the last 3 quarters through June 2024"
                 specs.append(anchored)
@@ -234,66 +237,81 @@ def parse_time_phrases(question: str) -> list[TimeSpec]:
             specs.append(atom.spec)
             i += 1
             continue
-        prefix = text[: atom.start]
-        nxt = atoms[i + 1] if i + 1 < len(atoms) else None
-        if nxt is not None and nxt.spec is None:
-            opener = _OPENER.search(prefix)
-            connector = _CONNECTOR.fullmatch(text[atom.end : nxt.start])
-            if connector is not None:
-                word = connector.group("c").lower()
-                op = opener.group("op").lower() if opener else None
-                is_range = (word != "and" or op == "between") and not (
-                    word == "to" and op is None and compare
-                )
-                start = opener.start() if opener else atom.start
-                ended = _end_context(text[:start]) if opener else None
-                start = ended[0] if ended else start
-                spec = _range_spec(atom, nxt, question[start : nxt.end], start) if is_range else None
-                if spec is not None and spec.kind == "date_range" and ended is not None:
-                    spec = replace(spec, unit=ended[1], slack=ended[2])
-                if spec is not None:
-                    specs.append(spec)
-                    claimed.append((start, nxt.end))
-                    i += 2
-                    continue
-        since = _SINCE.search(prefix)
-        if since is not None:
-            phrase = question[since.start() : atom.end]
-            if atom.kind == "year" and atom.year:
-                specs.append(TimeSpec.since_year(atom.year, text=phrase, position=since.start()))
-                i += 1
-                continue
-            if atom.kind == "quarter" and atom.year:
-                specs.append(
-                    TimeSpec.since_year(
-                        atom.year, quarter=atom.quarter, text=phrase, position=since.start(), unit="quarter"
-                    )
-                )
-                i += 1
-                continue
-            if atom.kind == "month" and atom.first_month:
-                specs.append(TimeSpec.date_range(atom.first_month, None, text=phrase, position=since.start()))
-                i += 1
-                continue
-        start = atom.start
-        if atom.kind == "month":
-            context = _end_context(prefix)
-            unit: Unit | None = None
-            slack = 0
-            if context is not None:
-                start, unit, slack = context
-                claimed.append((start, atom.start))
-            elif carried is not None and _LIST_JOIN.fullmatch(text[carried[0] : atom.start]):
-                unit, slack = carried[1], carried[2]
-            carried = (atom.end, unit, slack)
-            specs += _month_specs(atom, question[start : atom.end], start, unit, slack)
-            i += 1
+        ranged = (
+            _range_at(atom, nxt, text, question, compare) if nxt is not None and nxt.spec is None else None
+        )
+        if ranged is not None:
+            specs.append(ranged[0])
+            claimed.append(ranged[1])
+            i += 2
             continue
-        single = _single_spec(atom, question[start : atom.end], start)
-        if single is not None:
+        since = _since_spec(atom, text, question)
+        if since is not None:
+            specs.append(since)
+        elif atom.kind == "month":
+            months, carried = _month_specs_at(atom, text, question, carried, claimed)
+            specs += months
+        elif (single := _single_spec(atom, question[atom.start : atom.end], atom.start)) is not None:
             specs.append(single)
         i += 1
     return _finish(specs, text, claimed)
+
+
+def _range_at(
+    atom: Atom, nxt: Atom, text: str, question: str, compare: bool
+) -> tuple[TimeSpec, tuple[int, int]] | None:
+    """The range two atoms make with the words around them ("from 2019 to 2021", "between Q1 and Q3
+    2023", "the quarters ended March through June 2023") and the text it claims; None when they make
+    none ("2019 and 2021" are two periods, and so is "2019 to 2021" in a comparison)."""
+    opener = _OPENER.search(text[: atom.start])
+    connector = _CONNECTOR.fullmatch(text[atom.end : nxt.start])
+    if connector is None:
+        return None
+    word = connector.group("c").lower()
+    op = opener.group("op").lower() if opener else None
+    if (word == "and" and op != "between") or (word == "to" and op is None and compare):
+        return None
+    start = opener.start() if opener else atom.start
+    ended = _end_context(text[:start]) if opener else None
+    start = ended[0] if ended else start
+    spec = _range_spec(atom, nxt, question[start : nxt.end], start)
+    if spec is not None and spec.kind == "date_range" and ended is not None:
+        spec = replace(spec, unit=ended[1], slack=ended[2])
+    return (spec, (start, nxt.end)) if spec is not None else None
+
+
+def _since_spec(atom: Atom, text: str, question: str) -> TimeSpec | None:
+    """ "since 2019", "starting Q2 2023", "beginning March 2022": from that year, quarter or month on;
+    None when no such word stands before the atom."""
+    since = _SINCE.search(text[: atom.start])
+    if since is None:
+        return None
+    phrase, position = question[since.start() : atom.end], since.start()
+    if atom.kind == "year" and atom.year:
+        return TimeSpec.since_year(atom.year, text=phrase, position=position)
+    if atom.kind == "quarter" and atom.year:
+        return TimeSpec.since_year(
+            atom.year, quarter=atom.quarter, text=phrase, position=position, unit="quarter"
+        )
+    if atom.kind == "month" and atom.first_month:
+        return TimeSpec.date_range(atom.first_month, None, text=phrase, position=position)
+    return None
+
+
+def _month_specs_at(
+    atom: Atom, text: str, question: str, carried: _Carried | None, claimed: list[tuple[int, int]]
+) -> tuple[list[TimeSpec], _Carried]:
+    """A month's specs, read with the words before it that make it a period's end ("the quarter ended
+    around June 2023", whose text is added to ``claimed``) or, listed after such a month ("... and March
+    2023"), with that month's reading; and the reading the months after it carry on."""
+    start, unit, slack = atom.start, None, 0
+    context = _end_context(text[: atom.start])
+    if context is not None:
+        start, unit, slack = context
+        claimed.append((start, atom.start))
+    elif carried is not None and _LIST_JOIN.fullmatch(text[carried[0] : atom.start]):
+        unit, slack = carried[1], carried[2]
+    return _month_specs(atom, question[start : atom.end], start, unit, slack), (atom.end, unit, slack)
 
 
 def _finish(specs: list[TimeSpec], text: str, claimed: list[tuple[int, int]]) -> list[TimeSpec]:
@@ -381,14 +399,6 @@ def _narrowed(specs: list[TimeSpec]) -> list[TimeSpec]:
 
 _TEN_Q = re.compile(r"\b10-?Qs?\b|\bquarterly\s+(?:reports?|filings?)\b", _I)
 _TEN_K = re.compile(r"\b10-?Ks?\b|\bannual\s+(?:reports?|filings?)\b", _I)
-_KIND_WORDS = (
-    ("10-Q", re.compile(r"\b10-?Qs?\b|\bquarterly\s+reports?\b", _I)),
-    ("10-K", re.compile(r"\b10-?Ks?\b|\bannual\s+reports?\b", _I)),
-    ("annual_report", re.compile(r"\bannual\s+reports?\b", _I)),
-    ("transcript", re.compile(r"\b(?:earnings|conference)\s+calls?\b|\btranscripts?\b", _I)),
-    ("earnings_release", re.compile(r"\b(?:earnings|press)\s+releases?\b", _I)),
-    ("8-K", re.compile(r"\b8-?Ks?\b", _I)),
-)
 
 
 def specs_per_company(
@@ -411,34 +421,6 @@ def specs_per_company(
             return None
         owned[max(before)[1]].append(spec)
     return owned if all(owned.values()) else None
-
-
-def named_kinds(question: str) -> frozenset[str]:
-    """Document kinds the question names ("in its Q2 10-Q", "on the earnings call"); empty if none."""
-    text = question.translate(NORMALISE)
-    return frozenset(kind for kind, rx in _KIND_WORDS if rx.search(text))
-
-
-_THIS_DOCUMENT = re.compile(
-    r"\b(?:this|these|the attached|the provided|the given)\s+"
-    r"(?P<doc>10-?K|annual reports?|10-?Q|quarterly reports?|reports?|filings?|documents?)\b",
-    _I,
-)
-
-
-def undated_document(question: str) -> frozenset[str] | None:
-    """The kinds of document a question points at without dating it ("mentioned in this 10K report",
-    "in these filings"): every stored year of them is a candidate, ranked by content, not the newest.
-    None when the question points at no such document; empty for any report."""
-    match = _THIS_DOCUMENT.search(question.translate(NORMALISE))
-    if match is None:
-        return None
-    doc = match.group("doc").lower().replace("-", "")
-    if doc.startswith(("10k", "annual")):
-        return frozenset({"10-K", "annual_report"})
-    if doc.startswith(("10q", "quarterly")):
-        return frozenset({"10-Q"})
-    return frozenset()
 
 
 def preferred_granularity(question: str) -> Prefer:
@@ -484,92 +466,3 @@ def period_problem(text: str) -> str | None:
     if not specs or leftover:
         return f"'{' '.join(leftover) or value}' is not a period"
     return None
-
-
-DATED_DOCUMENT_DAYS = 5
-"""How far from the day a question dates a document by ("the 8-K dated ...") a stored one may be."""
-_EVENT_DOCUMENT_KINDS = frozenset({"8-K", "earnings_release"})
-_ANY_FILING = frozenset({"8-K", "earnings_release", "10-K", "10-Q", "annual_report"})
-_DOCUMENT_NOUNS = (
-    (r"8-?Ks?|current\s+reports?|form\s+8-?K", frozenset({"8-K"})),
-    (r"10-?Ks?|annual\s+reports?", frozenset({"10-K", "annual_report"})),
-    (r"10-?Qs?|quarterly\s+reports?", frozenset({"10-Q"})),
-    (r"(?:earnings|press)\s+releases?", _EVENT_DOCUMENT_KINDS),
-    (r"filings?|reports?|announcements?|releases?", _ANY_FILING),
-)
-_DOCUMENT_NOUN = "|".join(
-    f"(?P<n{i}>(?:{rx})(?:\\s+(?:filings?|reports?|documents?))?)"
-    for i, (rx, _) in enumerate(_DOCUMENT_NOUNS)
-)
-# "the 8-K dated / of / filed on <day>", "its current report from <day>", "the filing made on <day>".
-_DATED_BEFORE = re.compile(
-    rf"\b(?:{_DOCUMENT_NOUN})\s+(?:(?:that\s+)?(?:was|were|it)\s+|(?:which|that)\s+)?"
-    r"(?:dated|of|from|on|(?:filed|made|released|issued|published|submitted|furnished)(?:\s+on)?)\s+"
-    r"(?:the\s+)?$",
-    _I,
-)
-# "filed on <day>", "dated <day>" with no document named: a filing of any kind.
-_DATED_ALONE = re.compile(r"\b(?:filed|files|file|dated)\s+(?:on\s+)?$", _I)
-# "its December 2, 2024 8-K": the day before the document.
-_DATED_AFTER = re.compile(rf"^\s*(?:{_DOCUMENT_NOUN})\b", _I)
-
-
-@dataclass(frozen=True)
-class DatedDocument:
-    """A document the question names by its day ("the 8-K dated December 2, 2024"): resolved to the
-    stored document of that day (its event or filing date), not to the fiscal period around it."""
-
-    day: date
-    kinds: frozenset[str]
-    text: str
-    position: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "day": self.day.isoformat(),
-            "kinds": sorted(self.kinds),
-            "text": self.text,
-            "position": self.position,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> DatedDocument:
-        return cls(
-            date.fromisoformat(str(data["day"])),
-            frozenset(data.get("kinds") or ()),
-            str(data.get("text", "")),
-            int(data.get("position", 0)),
-        )
-
-    def names(self, spec: TimeSpec) -> bool:
-        """Whether ``spec`` is this document's day (then it names no fiscal period)."""
-        return spec.kind == "date_range" and spec.day == self.day and spec.position == self.position
-
-
-def _noun_kinds(match: re.Match[str]) -> frozenset[str]:
-    for index, (_, kinds) in enumerate(_DOCUMENT_NOUNS):
-        if match.group(f"n{index}"):
-            return kinds
-    return _ANY_FILING
-
-
-def dated_documents(question: str) -> list[DatedDocument]:
-    """The documents a question names by an exact day: "the 8-K dated / of / filed on <day>", "its
-    <day> 8-K", "the filing made on <day>". A day that closes a period ("the quarter ended ...") or
-    stands alone ("on December 2, 2024") names no document."""
-    text = question.translate(NORMALISE)
-    found: list[DatedDocument] = []
-    for spec in parse_time_phrases(question):
-        if spec.kind != "date_range" or spec.day is None or spec.span or spec.unit is not None:
-            continue
-        before = text[: spec.position]
-        after = text[spec.position + len(spec.text) :]
-        match = _DATED_BEFORE.search(before) or _DATED_AFTER.match(after)
-        if match is not None:
-            kinds = _noun_kinds(match)
-        elif _DATED_ALONE.search(before):
-            kinds = _ANY_FILING
-        else:
-            continue
-        found.append(DatedDocument(spec.day, kinds, spec.text, spec.position))
-    return found

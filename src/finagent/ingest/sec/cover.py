@@ -9,14 +9,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from finagent.finance.companies import lookup_builtin
+from finagent.finance.company_registry import lookup_builtin
 from finagent.finance.dates import parse_date
-from finagent.finance.facts import FiscalCalendar
+from finagent.finance.fact_records import FiscalCalendar
 from finagent.finance.fiscal import fiscal_period, fiscal_year_of_annual, nominal_month_end, quarter_label
-from finagent.finance.xbrl import (
-    filing_calendar,
-    fye_month,
-)
+from finagent.finance.read.xbrl import filing_calendar, fye_month
 from finagent.ingest.hints import Hints
 from finagent.ingest.html_text import Unit, norm_space
 from finagent.ingest.sec.submission import SubmissionHeader

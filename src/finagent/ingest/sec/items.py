@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from finagent.finance.documents import Block
+from finagent.finance.document_records import Block
 from finagent.ingest.html_text import Unit, norm_space
 from finagent.ingest.sec.furniture import PAGE_NUMBER_RE
 from finagent.ingest.sec.headings import ITEM_RE, ITEMS_10K, ITEMS_10Q, PART_RE, ROMAN

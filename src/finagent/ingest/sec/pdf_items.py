@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from finagent.finance.documents import Block
+from finagent.finance.document_records import Block
 from finagent.ingest.pdf_tables import segment_blocks
 from finagent.ingest.sec.headings import ITEMS_8K, ITEMS_10K, ITEMS_10Q, LINE_ITEM_RE, PART_RE, ROMAN
 
