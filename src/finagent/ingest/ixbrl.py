@@ -66,7 +66,13 @@ from finagent.ingest.html_text import (
     norm_space,
     plain_text_units,
 )
-from finagent.ingest.sec.cover import FilingMeta, downloader_identity, has_cover_text, read_metadata
+from finagent.ingest.sec.cover import (
+    FilingMeta,
+    downloader_identity,
+    has_cover_text,
+    identity_metadata,
+    read_metadata,
+)
 from finagent.ingest.sec.furniture import drop_page_furniture
 from finagent.ingest.sec.items import sectioned_blocks
 from finagent.ingest.sec.submission import (
@@ -267,13 +273,7 @@ def _read_units(
 
 def _document_metadata(meta: FilingMeta, header: SubmissionHeader | None) -> dict[str, Any]:
     """The document's stored metadata: its form, where each field was read, and what disagreed."""
-    metadata: dict[str, Any] = {"form": meta.form, "metadata_sources": meta.sources}
-    if meta.notes:
-        metadata["identity_notes"] = meta.notes
-    if meta.amendment:
-        metadata["amendment"] = True
-    if meta.cik:
-        metadata["cik"] = meta.cik
+    metadata: dict[str, Any] = {"form": meta.form, **identity_metadata(meta)}
     if header is not None and header.accession:
         metadata["accession"] = header.accession
     if meta.dei_fiscal_year is not None and meta.computed_fiscal_year not in (None, meta.dei_fiscal_year):

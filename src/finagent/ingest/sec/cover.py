@@ -48,6 +48,19 @@ class _Meta:
 FilingMeta = _Meta
 
 
+def identity_metadata(meta: FilingMeta) -> dict[str, Any]:
+    """A filing document's stored metadata on who filed what: where each field was read, the options
+    that disagreed with the filing, an amendment, the CIK."""
+    metadata: dict[str, Any] = {"metadata_sources": meta.sources}
+    if meta.notes:
+        metadata["identity_notes"] = meta.notes
+    if meta.amendment:
+        metadata["amendment"] = True
+    if meta.cik:
+        metadata["cik"] = meta.cik
+    return metadata
+
+
 def filing_metadata(dei: dict[str, str], path: Path, hints: Hints | None = None) -> FilingMeta:
     """Document metadata from dei cover facts alone (XBRL instance documents have no cover text)."""
     return read_metadata(dei, None, [], path, hints)
