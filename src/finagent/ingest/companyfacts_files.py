@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from finagent.ingest.folders import files_under
+
 
 @dataclass(frozen=True, slots=True)
 class FactsFile:
@@ -72,13 +74,7 @@ def discover_company_facts(path: Path) -> Found:
     if path.is_file():
         candidates = [path]
     elif path.is_dir():
-        candidates = sorted(
-            p
-            for p in path.rglob("*")
-            if p.is_file()
-            and p.suffix.lower() in (".json", ".zip")
-            and not any(part.startswith(".") for part in p.relative_to(path).parts)
-        )
+        candidates = files_under(path, lambda p: p.suffix.lower() in (".json", ".zip"))
     else:
         found.failed.append((str(path), "no such file or folder"))
         return found

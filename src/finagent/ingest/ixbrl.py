@@ -56,6 +56,7 @@ from finagent.finance.xbrl import (
     fact_elements,
     raw_fact_count,
 )
+from finagent.ingest.folders import files_under
 from finagent.ingest.hints import Hints
 from finagent.ingest.html_text import (
     FACT_KEY,
@@ -153,13 +154,7 @@ def discover_edgar(path: Path, hints: Hints | None = None) -> list[SourceItem]:
     if path.is_file():
         files = [path]
     elif path.is_dir():
-        files = sorted(
-            p
-            for p in path.rglob("*")
-            if (_is_html(p) or p.name == _SUBMISSION_NAME)
-            and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            and p.is_file()
-        )
+        files = files_under(path, lambda p: _is_html(p) or p.name == _SUBMISSION_NAME)
     else:
         return []
     submission_dirs = {p.parent for p in files if p.name == _SUBMISSION_NAME}

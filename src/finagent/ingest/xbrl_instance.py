@@ -23,6 +23,7 @@ from finagent.finance.documents import ParsedDocument, SourceItem, sha256_bytes
 from finagent.finance.xbrl import XBRLI, FactExtraction, XbrlError, extract_instance_facts
 from finagent.finance.xbrl.instance import label_linkbase_refs
 from finagent.finance.xbrl.xml import LINKBASE
+from finagent.ingest.folders import files_under
 from finagent.ingest.hints import Hints
 from finagent.ingest.sec.cover import FilingMeta, filing_metadata, identity_metadata
 from finagent.ingest.sec.submission import SubmissionDocument
@@ -121,13 +122,7 @@ def discover_xbrl_instances(path: Path, hints: Hints | None = None) -> list[Sour
     if path.is_file():
         candidates = [path]
     elif path.is_dir():
-        candidates = sorted(
-            p
-            for p in path.rglob("*")
-            if p.is_file()
-            and not is_linkbase_or_schema(p)
-            and not any(part.startswith(".") for part in p.relative_to(path).parts)
-        )
+        candidates = files_under(path, lambda p: not is_linkbase_or_schema(p))
     else:
         return []
     return [
