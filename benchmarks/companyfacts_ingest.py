@@ -27,7 +27,8 @@ from typing import Any
 from common import SHARED_DATA, embedded_server, fresh_database, machine, open_db, write_result
 
 from finagent.db import Database
-from finagent.ingest.companyfacts import discover_company_facts, ingest_company_facts
+from finagent.ingest.companyfacts import ingest_company_facts
+from finagent.ingest.companyfacts_files import discover_company_facts
 
 SNOW = SHARED_DATA / "edgar-history" / "companyfacts" / "CIK0001640147.json"
 _PAGE = os.sysconf("SC_PAGE_SIZE")

@@ -84,15 +84,7 @@ async def aask(
     ``on_token`` receives the answer draft as the model writes it. Only then is the "messages" stream
     mode added: it makes streaming-capable chat models stream, so runs without it stay untouched.
     """
-    if not question or not question.strip():
-        raise FinagentError("the question is empty")
-    if thread and not (len(thread) <= MAX_THREAD_CHARS and thread.isprintable()):
-        raise FinagentError(f"the thread id must be at most {MAX_THREAD_CHARS} printable characters")
-    for period in periods or []:
-        problem = option_problem(period)
-        if problem:
-            raise FinagentError(f"invalid period '{period}': {problem}; {PERIOD_EXAMPLES}")
-    question = question.encode("utf-8", "replace").decode("utf-8")  # undecodable bytes (argv) -> "?"
+    question = _checked_question(question, thread, periods)
     run_context = context or Context()
     if provider:
         run_context = replace(run_context, provider=provider)
@@ -115,6 +107,27 @@ async def aask(
             record_failed_run, progress, run_context, f"{type(exc).__name__}: {exc}", thread
         )
         raise
+    return _answer(question, output, progress, time.perf_counter() - started, thread)
+
+
+def _checked_question(question: str, thread: str | None, periods: list[str] | None) -> str:
+    """The question as the graph takes it, after refusing what no run could use (an empty question,
+    a thread id no index can key, a period the options do not read)."""
+    if not question or not question.strip():
+        raise FinagentError("the question is empty")
+    if thread and not (len(thread) <= MAX_THREAD_CHARS and thread.isprintable()):
+        raise FinagentError(f"the thread id must be at most {MAX_THREAD_CHARS} printable characters")
+    for period in periods or []:
+        problem = option_problem(period)
+        if problem:
+            raise FinagentError(f"invalid period '{period}': {problem}; {PERIOD_EXAMPLES}")
+    return question.encode("utf-8", "replace").decode("utf-8")  # undecodable bytes (argv) -> "?"
+
+
+def _answer(
+    question: str, output: dict[str, Any], progress: dict[str, Any], seconds: float, thread: str | None
+) -> Answer:
+    """The finished run as an Answer; its model calls without their prompts and replies."""
     return Answer(
         question=question,
         answer=output.get("answer", ""),
@@ -127,7 +140,7 @@ async def aask(
             {k: v for k, v in c.items() if k not in ("prompt", "reply")}
             for c in progress.get("llm_calls") or []
         ],
-        wall_time_s=round(time.perf_counter() - started, 2),
+        wall_time_s=round(seconds, 2),
         thread=thread,
         run_id=output.get("run_id"),
         validation=output.get("validation"),

@@ -221,6 +221,10 @@ def _statements_kept(ranked: list[dict[str, Any]], statements: Sequence[str]) ->
     return kept
 
 
+_Key = tuple[str, str]
+"""A company-period of the evidence: (ticker, period label)."""
+
+
 def share_evidence(
     evidence: Sequence[dict[str, Any]],
     per_period: int,
@@ -240,22 +244,38 @@ def share_evidence(
     places go to the passages that discuss it. ``left out`` names the company-periods that got no
     place and counts the lower-ranked chunks cut.
     """
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    groups: dict[_Key, list[dict[str, Any]]] = defaultdict(list)
     for item in evidence:
         groups[(item.get("ticker") or "", item["period_label"])].append(item)
-    tops: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for key, members in groups.items():
-        ranked = sorted(members, key=lambda e: (-e["fused_score"], e["chunk_id"]))
-        top = ranked[:per_period]
-        kept = _statements_kept(ranked, statements) if figures else []
-        for item in kept:
-            droppable = [e for e in reversed(top) if e not in kept]
-            if item not in top and droppable:
-                top.remove(droppable[0])
-                top.append(item)
-        tops[key] = top
+    tops = {key: _period_top(members, per_period, statements, figures) for key, members in groups.items()}
     display = sorted(tops, key=lambda k: (k[0], _period_sort_key(groups[k][0])))
-    by_ticker: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    taken = _places(tops, display, max_items)
+    chosen = [item for key in display for item in tops[key][: taken[key]]]
+    return chosen, _left_out(tops, display, taken, max_items)
+
+
+def _period_top(
+    members: Sequence[dict[str, Any]], per_period: int, statements: Sequence[str], figures: bool
+) -> list[dict[str, Any]]:
+    """A period's best ``per_period`` chunks, its must-keep statement chunks (when the question asks a
+    figure) taking the last of its places."""
+    ranked = sorted(members, key=lambda e: (-e["fused_score"], e["chunk_id"]))
+    top = ranked[:per_period]
+    kept = _statements_kept(ranked, statements) if figures else []
+    for item in kept:
+        droppable = [e for e in reversed(top) if e not in kept]
+        if item not in top and droppable:
+            top.remove(droppable[0])
+            top.append(item)
+    return top
+
+
+def _places(
+    tops: dict[_Key, list[dict[str, Any]]], display: list[_Key], max_items: int
+) -> defaultdict[_Key, int]:
+    """How many of each company-period's chunks get a place: rounds of one each, companies taking
+    turns (each one's newest period first), until ``max_items`` are placed."""
+    by_ticker: dict[str, list[_Key]] = defaultdict(list)
     for key in reversed(display):  # newest period first within each company
         by_ticker[key[0]].append(key)
     turns = [
@@ -264,14 +284,20 @@ def share_evidence(
         for queue in by_ticker.values()
         if i < len(queue)
     ]
-    taken: dict[tuple[str, str], int] = defaultdict(int)
+    taken: defaultdict[_Key, int] = defaultdict(int)
     room = max_items
     for depth in range(max((len(t) for t in tops.values()), default=0)):
         for key in turns:
             if room > 0 and depth < len(tops[key]):
                 taken[key] += 1
                 room -= 1
-    chosen = [item for key in display for item in tops[key][: taken[key]]]
+    return taken
+
+
+def _left_out(
+    tops: dict[_Key, list[dict[str, Any]]], display: list[_Key], taken: dict[_Key, int], max_items: int
+) -> list[str]:
+    """The notes on what the budget cut: company-periods with no place, and lower-ranked chunks."""
     dropped = [f"{k[0]} {k[1]}".strip() for k in display if not taken[k]]
     cut = sum(len(tops[k]) - taken[k] for k in display if taken[k])
     left_out: list[str] = []
@@ -281,7 +307,7 @@ def share_evidence(
         )
     if cut:
         left_out.append(f"{cut} lower-ranked passage(s) were left out to fit {max_items} passages per answer")
-    return chosen, left_out
+    return left_out
 
 
 RANGE_KINDS = frozenset({"held", "last_quarters", "last_years", "quarter_range", "year_range", "since_year"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, Any
@@ -148,6 +149,43 @@ def ask_command(
     ] = False,
 ) -> None:
     """Answer a financial question from the store, with citations."""
+    _check_options(question, period, mode, provider, as_json=as_json, jsonl_events=jsonl_events)
+    output_path = check_output_path(output) if output is not None else None
+    from finagent.agent.api import ask
+    from finagent.agent.context import Context
+
+    shown = _Progress.choose(quiet=quiet, as_json=as_json, jsonl_events=jsonl_events)
+    answer = shown.run(
+        lambda: ask(
+            question,
+            tickers=ticker,
+            periods=period,
+            mode=mode,
+            provider=provider,
+            thread=thread,
+            on_update=shown.on_update,
+            on_token=shown.on_token,
+            context=Context(narrative_answers="quoted") if quoted else None,
+        )
+    )
+    _print_result(answer, as_json=as_json, jsonl_events=jsonl_events)
+    if output_path is not None:  # after the answer is shown, so a failed write cannot lose it
+        write_answer_markdown(answer, output_path)
+        if not quiet:
+            # soft_wrap: the path is never broken by a newline, so it can be copied whole
+            err_console.print(f"wrote {escape(str(output_path))}", highlight=False, soft_wrap=True)
+
+
+def _check_options(
+    question: str,
+    period: list[str] | None,
+    mode: str | None,
+    provider: str | None,
+    *,
+    as_json: bool,
+    jsonl_events: bool,
+) -> None:
+    """Refuse a bad option in one line before the graph's imports: a typo is answered at once."""
     if as_json and jsonl_events:
         raise FinagentError("--json and --jsonl-events cannot be combined: pick one output format")
     if mode is not None and mode not in MODES:
@@ -158,53 +196,71 @@ def ask_command(
         raise FinagentError("the question is empty")
     for value in period or []:
         problem = option_problem(value)
-        if problem:  # before the graph's imports: a typo is answered at once
+        if problem:
             raise FinagentError(f"invalid --period '{value}': {problem}; {PERIOD_EXAMPLES}")
-    output_path = check_output_path(output) if output is not None else None
-    from finagent.agent.api import ask
-    from finagent.agent.context import Context
-    from finagent.agent.resources import close_resources
 
-    live = LiveProgress() if err_console.is_terminal and not (quiet or as_json or jsonl_events) else None
 
-    def show(node: str, update: dict[str, Any]) -> None:
-        if jsonl_events:
+@dataclasses.dataclass
+class _Progress:
+    """How a run's progress is shown: JSON lines on stdout, the live view or plain lines on stderr,
+    or nothing (--quiet, and --json's single object)."""
+
+    jsonl_events: bool
+    quiet: bool
+    live: LiveProgress | None
+
+    @classmethod
+    def choose(cls, *, quiet: bool, as_json: bool, jsonl_events: bool) -> _Progress:
+        """The live view only on a terminal, and only when nothing else is written."""
+        live = LiveProgress() if err_console.is_terminal and not (quiet or as_json or jsonl_events) else None
+        return cls(jsonl_events=jsonl_events, quiet=quiet, live=live)
+
+    def on_update(self, node: str, update: dict[str, Any]) -> None:
+        if self.jsonl_events:
             node_event(node, update)
-        elif live is not None:
-            live.on_update(node, update)
-        elif not quiet:
+        elif self.live is not None:
+            self.live.on_update(node, update)
+        elif not self.quiet:
             for line in describe_update(node, update):
                 err_console.print(line, highlight=False)
 
-    on_token: TokenHandler | None = token_event if jsonl_events else live.on_token if live else None
-    view: AbstractContextManager[Any] = nullcontext()
-    if live is not None:
-        view = Live(live, console=err_console, refresh_per_second=8, transient=True)
-    elif not (quiet or jsonl_events):
-        view = err_console.status("researching…")
-    cancelled = False
-    try:
-        with view:
-            answer = ask(
-                question,
-                tickers=ticker,
-                periods=period,
-                mode=mode,
-                provider=provider,
-                thread=thread,
-                on_update=show,
-                on_token=on_token,
-                context=Context(narrative_answers="quoted") if quoted else None,
-            )
-    except KeyboardInterrupt:
-        cancelled = True
-    finally:
-        close_resources()
-        if live is not None:
-            live.print_log(err_console)
-    if cancelled:
-        err_console.print("[yellow]cancelled[/]")
-        raise typer.Exit(130)
+    @property
+    def on_token(self) -> TokenHandler | None:
+        if self.jsonl_events:
+            return token_event
+        return self.live.on_token if self.live else None
+
+    def _view(self) -> AbstractContextManager[Any]:
+        if self.live is not None:
+            return Live(self.live, console=err_console, refresh_per_second=8, transient=True)
+        if not (self.quiet or self.jsonl_events):
+            return err_console.status("researching…")
+        return nullcontext()
+
+    def run(self, ask: Callable[[], Answer]) -> Answer:
+        """The answer, asked inside the view; Ctrl-C ends the command with 130 after the store closes
+        and the stage log is printed."""
+        from finagent.agent.resources import close_resources
+
+        view = self._view()
+        cancelled = False
+        try:
+            with view:
+                answer = ask()
+        except KeyboardInterrupt:
+            cancelled = True
+        finally:
+            close_resources()
+            if self.live is not None:
+                self.live.print_log(err_console)
+        if cancelled:
+            err_console.print("[yellow]cancelled[/]")
+            raise typer.Exit(130)
+        return answer
+
+
+def _print_result(answer: Answer, *, as_json: bool, jsonl_events: bool) -> None:
+    """The answer as asked: the last JSON-lines event, one JSON object, or the text and its sources."""
     if jsonl_events:
         emit_event({"event": "answer", **answer.to_dict()})
         print_warnings(answer)
@@ -212,11 +268,6 @@ def ask_command(
         console.print_json(json.dumps(answer.to_dict(), default=str))
     else:
         print_answer(answer)
-    if output_path is not None:  # after the answer is shown, so a failed write cannot lose it
-        write_answer_markdown(answer, output_path)
-        if not quiet:
-            # soft_wrap: the path is never broken by a newline, so it can be copied whole
-            err_console.print(f"wrote {escape(str(output_path))}", highlight=False, soft_wrap=True)
 
 
 def print_answer(answer: Answer) -> None:

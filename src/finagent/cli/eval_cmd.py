@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
@@ -15,19 +16,38 @@ from finagent.errors import FinagentError
 from finagent.evaluation.corpus import CORPORA, corpus_spec, discover_corpus
 from finagent.evaluation.datasets import EvalQuestion, filter_questions, halves, load_questions
 
+if TYPE_CHECKING:
+    from langchain_core.runnables import Runnable
+    from rich.progress import Progress
+
+    from finagent.agent.context import Context
+
 eval_app = typer.Typer(help="Benchmarks: corpora, retrieval and answer evaluation.", no_args_is_help=True)
 
 DEFAULT_DATA_DIR = Path("../shared/data")
 JUDGE_MAX_TOKENS = 300  # a verdict plus a one-sentence reason, with room to close the JSON
 
+# The arguments and options several commands share, declared once.
+CorpusArgument = Annotated[str, typer.Argument(help=f"Corpus: {', '.join(CORPORA)}.")]
+DatabaseOption = Annotated[str | None, typer.Option(help="Database name (default: finagent_eval_<name>).")]
+LimitOption = Annotated[int | None, typer.Option(help="First N questions.")]
+IdsOption = Annotated[str | None, typer.Option(help="Comma-separated question ids.")]
+QuestionTypeOption = Annotated[str | None, typer.Option(help="Only this question_type.")]
+HalfOption = Annotated[
+    str | None,
+    typer.Option(help="Only half A (tuned on) or B (held back) of the set, dealt per question type."),
+]
+OutputOption = Annotated[Path | None, typer.Option(help="Results stem (default benchmarks/results/...).")]
+HandcheckOption = Annotated[
+    Path | None, typer.Option(help="Hand verdicts (JSONL): print the grading's agreement with them.")
+]
+
 
 @eval_app.command("build-corpus")
 def build_corpus(
-    name: Annotated[str, typer.Argument(help=f"Corpus: {', '.join(CORPORA)}.")],
+    name: CorpusArgument,
     data_dir: Annotated[Path, typer.Option(help="The shared data folder.")] = DEFAULT_DATA_DIR,
-    database: Annotated[
-        str | None, typer.Option(help="Database name (default: finagent_eval_<name>).")
-    ] = None,
+    database: DatabaseOption = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N documents (smoke runs).")] = None,
     rebuild: Annotated[
         bool, typer.Option("--rebuild", help="Drop the corpus database first (e.g. after chunking changes).")
@@ -67,77 +87,32 @@ def select_questions(
 
 @eval_app.command("retrieval")
 def retrieval(
-    name: Annotated[str, typer.Argument(help=f"Corpus: {', '.join(CORPORA)}.")],
+    name: CorpusArgument,
     split: Annotated[Path, typer.Option(help="Question set (JSONL with gold evidence).")],
     systems: Annotated[
         str,
         typer.Option(help="Comma-separated: dense, seed-hybrid, finagent, finagent/<lever> (one lever off)."),
     ] = "finagent",
-    database: Annotated[
-        str | None, typer.Option(help="Database name (default: finagent_eval_<name>).")
-    ] = None,
-    limit: Annotated[int | None, typer.Option(help="First N questions.")] = None,
-    ids: Annotated[str | None, typer.Option(help="Comma-separated question ids.")] = None,
-    question_type: Annotated[str | None, typer.Option(help="Only this question_type.")] = None,
-    half: Annotated[
-        str | None,
-        typer.Option(help="Only half A (tuned on) or B (held back) of the set, dealt per question type."),
-    ] = None,
-    output: Annotated[
-        Path | None, typer.Option(help="Results stem (default benchmarks/results/...).")
-    ] = None,
+    database: DatabaseOption = None,
+    limit: LimitOption = None,
+    ids: IdsOption = None,
+    question_type: QuestionTypeOption = None,
+    half: HalfOption = None,
+    output: OutputOption = None,
     provider: Annotated[
         str | None,
         typer.Option(help="The analyze step's model (e.g. local); default none: the deterministic analyzer."),
     ] = None,
 ) -> None:
     """Retrieval only (no generation): document Hit@1/@5, page Recall@5/10/20, MRR, per system."""
-    from rich.progress import Progress
-
-    from finagent.agent.context import Context
-    from finagent.agent.resources import configure_resources
-    from finagent.cli.ask_cmd import PROVIDERS
-    from finagent.evaluation.retrieval import (
-        LEVERS,
-        known_system,
-        markdown_table,
-        run_retrieval,
-        summarise,
-        write_results,
-    )
-    from finagent.evaluation.systems import SYSTEMS, NoModel
-    from finagent.settings import get_settings
+    from finagent.evaluation.retrieval import markdown_table, summarise, write_results
 
     spec = corpus_spec(name)
-    chosen = [s.strip() for s in systems.split(",") if s.strip()]
-    unknown = [s for s in chosen if not known_system(s)]
-    if unknown or not chosen:
-        raise FinagentError(
-            f"unknown system(s) {', '.join(unknown) or '(none)'}; use: {', '.join(SYSTEMS)}, "
-            f"or finagent/<lever> with a lever off ({', '.join(LEVERS)})"
-        )
+    chosen = _retrieval_systems(systems)
     questions = select_questions(split, ids, question_type, limit, half)
     dealt = halves(load_questions(split))
-    settings = get_settings()
     target = database or spec.database
-    if provider is not None and provider not in PROVIDERS:
-        raise FinagentError(f"unknown provider '{provider}'; use one of: {', '.join(PROVIDERS)}")
-    no_model = None if provider else (lambda role, context: NoModel())
-    resources = configure_resources(settings, chat_model_factory=no_model, database_name=target)
-    context = Context(use_tools=False, provider=provider)
-    try:
-        with Progress(console=err_console, disable=not err_console.is_terminal) as progress:
-            task = progress.add_task("questions", total=len(questions))
-            rows = run_retrieval(
-                questions,
-                chosen,
-                resources,
-                context=context,
-                halves=dealt,
-                on_done=lambda: progress.advance(task),
-            )
-    finally:
-        resources.close()
+    rows = _retrieve(questions, chosen, dealt, target, provider)
     summary = summarise(rows, chosen)
     table = markdown_table(summary)
     stem = output or Path("benchmarks/results") / f"eval_retrieval_{spec.name}"
@@ -146,13 +121,65 @@ def retrieval(
     console.print(table, markup=False, highlight=False)
 
 
+def _retrieval_systems(systems: str) -> list[str]:
+    """The comma-separated systems, each one known, or a one-line error naming the known ones."""
+    from finagent.evaluation.retrieval import LEVERS, known_system
+    from finagent.evaluation.systems import SYSTEMS
+
+    chosen = [s.strip() for s in systems.split(",") if s.strip()]
+    unknown = [s for s in chosen if not known_system(s)]
+    if unknown or not chosen:
+        raise FinagentError(
+            f"unknown system(s) {', '.join(unknown) or '(none)'}; use: {', '.join(SYSTEMS)}, "
+            f"or finagent/<lever> with a lever off ({', '.join(LEVERS)})"
+        )
+    return chosen
+
+
+def _retrieve(
+    questions: list[EvalQuestion],
+    systems: list[str],
+    dealt: dict[str, str],
+    database: str,
+    provider: str | None,
+) -> list[dict[str, Any]]:
+    """Each system's ranked chunks for each question, with a progress bar on a terminal; without a
+    provider the analyze step is the deterministic analyzer (no model is loaded)."""
+    from rich.progress import Progress
+
+    from finagent.agent.context import Context
+    from finagent.agent.resources import configure_resources
+    from finagent.cli.ask_cmd import PROVIDERS
+    from finagent.evaluation.retrieval import run_retrieval
+    from finagent.evaluation.systems import NoModel
+    from finagent.settings import get_settings
+
+    settings = get_settings()
+    if provider is not None and provider not in PROVIDERS:
+        raise FinagentError(f"unknown provider '{provider}'; use one of: {', '.join(PROVIDERS)}")
+    no_model = None if provider else (lambda role, context: NoModel())
+    resources = configure_resources(settings, chat_model_factory=no_model, database_name=database)
+    context = Context(use_tools=False, provider=provider)
+    try:
+        with Progress(console=err_console, disable=not err_console.is_terminal) as progress:
+            task = progress.add_task("questions", total=len(questions))
+            return run_retrieval(
+                questions,
+                systems,
+                resources,
+                context=context,
+                halves=dealt,
+                on_done=lambda: progress.advance(task),
+            )
+    finally:
+        resources.close()
+
+
 @eval_app.command("answers")
 def answers(
-    name: Annotated[str, typer.Argument(help=f"Corpus: {', '.join(CORPORA)}.")],
+    name: CorpusArgument,
     split: Annotated[Path, typer.Option(help="Question set (JSONL with reference answers).")],
-    database: Annotated[
-        str | None, typer.Option(help="Database name (default: finagent_eval_<name>).")
-    ] = None,
+    database: DatabaseOption = None,
     provider: Annotated[str | None, typer.Option(help="auto | openai | cerebras | local.")] = None,
     judge_provider: Annotated[
         str | None, typer.Option(help="Judge model provider (default: --provider).")
@@ -160,24 +187,17 @@ def answers(
     flagged: Annotated[
         Path | None, typer.Option(help="Reviewed items whose alternative answers count.")
     ] = None,
-    limit: Annotated[int | None, typer.Option(help="First N questions.")] = None,
-    ids: Annotated[str | None, typer.Option(help="Comma-separated question ids.")] = None,
-    question_type: Annotated[str | None, typer.Option(help="Only this question_type.")] = None,
-    half: Annotated[
-        str | None,
-        typer.Option(help="Only half A (tuned on) or B (held back) of the set, dealt per question type."),
-    ] = None,
+    limit: LimitOption = None,
+    ids: IdsOption = None,
+    question_type: QuestionTypeOption = None,
+    half: HalfOption = None,
     mode: Annotated[str, typer.Option(help="Answer mode for every question.")] = "direct",
     no_calculator: Annotated[
         bool,
         typer.Option("--no-calculator", help="Ablation: the model computes ratios and changes itself."),
     ] = False,
-    output: Annotated[
-        Path | None, typer.Option(help="Results stem (default benchmarks/results/...).")
-    ] = None,
-    handcheck: Annotated[
-        Path | None, typer.Option(help="Hand verdicts (JSONL): print the grading's agreement with them.")
-    ] = None,
+    output: OutputOption = None,
+    handcheck: HandcheckOption = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Keep the answers already in the results file; ask the rest.")
     ] = False,
@@ -185,14 +205,9 @@ def answers(
     """Full graph per question, graded: the reference's yes/no and figures (within 1%) must be in the
     answer, then a figure (or yes/no-with-figures) reference is decided and any other goes to an LLM
     judge (verdicts stored)."""
-    import asyncio
-    import json
-
-    from rich.progress import Progress
-
     from finagent.agent.context import Ablations, Context
     from finagent.agent.resources import configure_resources
-    from finagent.evaluation.answers import answer_question, load_flagged, load_handcheck
+    from finagent.evaluation.answers import load_flagged, load_handcheck
     from finagent.llm.providers import chat_model_for_role
     from finagent.settings import get_settings
 
@@ -212,35 +227,70 @@ def answers(
     stem = output or Path("benchmarks/results") / f"eval_answers_{spec.name}"
     stem.parent.mkdir(parents=True, exist_ok=True)
     rows = kept_rows(stem.with_suffix(".jsonl"), {q.id for q in questions}) if resume else []
-    done = {row["id"] for row in rows}
-    questions = [q for q in questions if q.id not in done]
-
-    async def answer_all(out: TextIO, progress: Progress) -> None:
-        # One event loop for the whole run: model clients (graph and judge) keep their connections.
-        task = progress.add_task("questions", total=len(questions))
-        for number, question in enumerate(questions, 1):
-            references = [question.answer, *alternatives.get(question.id, [])]
-            row = await answer_question(question, references, judge, context)
-            rows.append(row)
-            out.write(json.dumps(row, default=str) + "\n")
-            out.flush()
-            progress.advance(task)
-            if not err_console.is_terminal:
-                done = f"{number}/{len(questions)} {question.id}: {row['verdict']}"
-                err_console.print(f"{done} ({row['seconds']:.0f} s)", markup=False, highlight=False)
-
     try:
-        # Rows are written as they finish, so a long run can be watched and an interruption loses
-        # only the question in progress.
-        with (
-            stem.with_suffix(".jsonl").open("a" if resume else "w", encoding="utf-8") as out,
-            Progress(console=err_console, disable=not err_console.is_terminal) as progress,
-        ):
-            asyncio.run(answer_all(out, progress))
+        _answer_rest(questions, rows, _Grading(judge, context, alternatives), stem, resume)
     finally:
         resources.close()
     write_summary(rows, stem, handcheck)
-    console.print(f"{len(rows)} questions · results {stem}.jsonl\n")
+    _print_results(f"{len(rows)} questions", stem)
+
+
+@dataclass(frozen=True)
+class _Grading:
+    """What every question of an answers run is asked and graded with."""
+
+    judge: Runnable[Any, Any]
+    context: Context
+    alternatives: dict[str, list[str]]
+    """Other accepted answers by question id (the flagged items' reviewed alternatives)."""
+
+
+def _answer_rest(
+    questions: list[EvalQuestion], rows: list[dict[str, Any]], grading: _Grading, stem: Path, resume: bool
+) -> None:
+    """Ask and grade each question not already in ``rows``, adding its row there. Rows are written as
+    they finish, so a long run can be watched and an interruption loses only the question in progress."""
+    import asyncio
+
+    from rich.progress import Progress
+
+    done = {row["id"] for row in rows}
+    rest = [q for q in questions if q.id not in done]
+    with (
+        stem.with_suffix(".jsonl").open("a" if resume else "w", encoding="utf-8") as out,
+        Progress(console=err_console, disable=not err_console.is_terminal) as progress,
+    ):
+        asyncio.run(_answer_all(rest, rows, grading, out, progress))
+
+
+async def _answer_all(
+    questions: list[EvalQuestion],
+    rows: list[dict[str, Any]],
+    grading: _Grading,
+    out: TextIO,
+    progress: Progress,
+) -> None:
+    """One event loop for the whole run: model clients (graph and judge) keep their connections."""
+    import json
+
+    from finagent.evaluation.answers import answer_question
+
+    task = progress.add_task("questions", total=len(questions))
+    for number, question in enumerate(questions, 1):
+        references = [question.answer, *grading.alternatives.get(question.id, [])]
+        row = await answer_question(question, references, grading.judge, grading.context)
+        rows.append(row)
+        out.write(json.dumps(row, default=str) + "\n")
+        out.flush()
+        progress.advance(task)
+        if not err_console.is_terminal:
+            done = f"{number}/{len(questions)} {question.id}: {row['verdict']}"
+            err_console.print(f"{done} ({row['seconds']:.0f} s)", markup=False, highlight=False)
+
+
+def _print_results(counted: str, stem: Path) -> None:
+    """The run's count and results file, then its Markdown tables as written."""
+    console.print(f"{counted} · results {stem}.jsonl\n")
     console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False, soft_wrap=True)
 
 
@@ -290,9 +340,7 @@ def regrade(
         str | None, typer.Option(help="Judge model provider: auto | openai | cerebras | local.")
     ] = None,
     output: Annotated[Path | None, typer.Option(help="Results stem (default: overwrite RESULTS).")] = None,
-    handcheck: Annotated[
-        Path | None, typer.Option(help="Hand verdicts (JSONL): print the grading's agreement with them.")
-    ] = None,
+    handcheck: HandcheckOption = None,
 ) -> None:
     """Grade stored answers again (another judge, newer rules) without running the graph; each row
     keeps the verdict it was first recorded with (recorded_verdict)."""
@@ -324,8 +372,7 @@ def regrade(
     stem.parent.mkdir(parents=True, exist_ok=True)
     stem.with_suffix(".jsonl").write_text("".join(json.dumps(r, default=str) + "\n" for r in rows))
     write_summary(rows, stem, handcheck)
-    console.print(f"{len(rows)} answers graded again · results {stem}.jsonl\n")
-    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False, soft_wrap=True)
+    _print_results(f"{len(rows)} answers graded again", stem)
 
 
 @eval_app.command("summary")
@@ -340,8 +387,7 @@ def summary(
     rows = read_answer_rows(results)
     stem = results.with_suffix("")
     write_summary(rows, stem, handcheck)
-    console.print(f"{len(rows)} answers · results {stem}.jsonl\n")
-    console.print(stem.with_suffix(".md").read_text(), markup=False, highlight=False, soft_wrap=True)
+    _print_results(f"{len(rows)} answers", stem)
 
 
 def read_answer_rows(results: Path) -> list[dict[str, Any]]:

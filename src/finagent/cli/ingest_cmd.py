@@ -128,7 +128,8 @@ def _stage_progress() -> Progress:
 
 def _company_facts(db: Database, paths: list[Path], engine: Engine = "local") -> IngestReport:
     """SEC company-facts files, folders and zips, streamed into the store with a progress bar."""
-    from finagent.ingest.companyfacts import Found, discover_company_facts, ingest_company_facts
+    from finagent.ingest.companyfacts import ingest_company_facts
+    from finagent.ingest.companyfacts_files import Found, discover_company_facts
 
     found = Found()
     for path in paths:

@@ -321,66 +321,15 @@ def write_document(
     with conn.transaction():
         replaced = supersede_versions(conn, doc.source_uri, doc.content_sha256)
         key = filing_key(conn, doc)
-        row = conn.execute(
-            read_sql("queries/insert_document.sql"),
-            {
-                **_identity_params(doc),
-                "source_uri": doc.source_uri,
-                "content_sha256": doc.content_sha256,
-                "chunk_count": len(chunks),
-                "filing_key": key,
-            },
-        ).fetchone()
-        assert row is not None
-        document_id = int(row[0])
-        with conn.cursor() as cur, cur.copy(read_sql("queries/copy_chunks.sql")) as copy:
-            copy.set_types(_COPY_TYPES)
-            for chunk, vector in zip(chunks, embeddings, strict=True):
-                copy.write_row(
-                    (
-                        document_id,
-                        chunk.ordinal,
-                        doc.ticker,
-                        doc.kind,
-                        doc.fiscal_year,
-                        doc.fiscal_quarter,
-                        doc.period_end,
-                        chunk.section,
-                        clean_text(chunk.section_title),
-                        chunk.page,
-                        chunk.char_start,
-                        chunk.char_end,
-                        chunk.is_table,
-                        chunk.statement,
-                        clean_text(chunk.text),
-                        Jsonb(clean_json(chunk.metadata)),
-                        HalfVector(vector),  # the column is halfvec(384) (sql/011)
-                        clean_text(chunk.flagged_reason),
-                    )
-                )
+        document_id = _insert_document(conn, doc, len(chunks), key)
+        _copy_chunks(conn, document_id, doc, chunks, embeddings)
         has_facts = bool(doc.facts and doc.ticker)
         if has_facts:
             ordinals = fact_chunks if fact_chunks is not None else [None] * len(doc.facts)
             write_facts(conn, document_id, filing_of(doc), doc.facts, ordinals)
         copies = supersede_copies(conn, document_id, key, has_text=bool(chunks), has_facts=has_facts)
         upsert_company(conn, doc)
-        for old_id in replaced:
-            record_event(
-                conn,
-                uri,
-                "replaced",
-                content_sha256=doc.content_sha256,
-                details={"replaced_document_id": old_id},
-            )
-        for old_id in copies:
-            record_event(
-                conn,
-                uri,
-                "replaced",
-                content_sha256=doc.content_sha256,
-                reason="another copy of the same filing",
-                details={"replaced_document_id": old_id, "filing_key": key},
-            )
+        _record_replaced(conn, uri, doc, replaced, copies, key)
         replaced += copies
         record_event(
             conn,
@@ -391,3 +340,83 @@ def write_document(
             details={"chunks": len(chunks), "facts": len(doc.facts)},
         )
     return document_id, replaced
+
+
+def _insert_document(
+    conn: psycopg.Connection[Any], doc: ParsedDocument, chunk_count: int, key: str | None
+) -> int:
+    row = conn.execute(
+        read_sql("queries/insert_document.sql"),
+        {
+            **_identity_params(doc),
+            "source_uri": doc.source_uri,
+            "content_sha256": doc.content_sha256,
+            "chunk_count": chunk_count,
+            "filing_key": key,
+        },
+    ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def _copy_chunks(
+    conn: psycopg.Connection[Any],
+    document_id: int,
+    doc: ParsedDocument,
+    chunks: list[ChunkDraft],
+    embeddings: np.ndarray,
+) -> None:
+    """The chunks and their vectors in one COPY, each with the document's identity for filtering."""
+    with conn.cursor() as cur, cur.copy(read_sql("queries/copy_chunks.sql")) as copy:
+        copy.set_types(_COPY_TYPES)
+        for chunk, vector in zip(chunks, embeddings, strict=True):
+            copy.write_row(
+                (
+                    document_id,
+                    chunk.ordinal,
+                    doc.ticker,
+                    doc.kind,
+                    doc.fiscal_year,
+                    doc.fiscal_quarter,
+                    doc.period_end,
+                    chunk.section,
+                    clean_text(chunk.section_title),
+                    chunk.page,
+                    chunk.char_start,
+                    chunk.char_end,
+                    chunk.is_table,
+                    chunk.statement,
+                    clean_text(chunk.text),
+                    Jsonb(clean_json(chunk.metadata)),
+                    HalfVector(vector),  # the column is halfvec(384) (sql/011)
+                    clean_text(chunk.flagged_reason),
+                )
+            )
+
+
+def _record_replaced(
+    conn: psycopg.Connection[Any],
+    uri: str,
+    doc: ParsedDocument,
+    replaced: list[int],
+    copies: list[int],
+    key: str | None,
+) -> None:
+    """A 'replaced' event for each older version of the file and each other copy of the filing."""
+    for old_id in replaced:
+        record_event(
+            conn,
+            uri,
+            "replaced",
+            content_sha256=doc.content_sha256,
+            details={"replaced_document_id": old_id},
+        )
+    for old_id in copies:
+        record_event(
+            conn,
+            uri,
+            "replaced",
+            content_sha256=doc.content_sha256,
+            reason="another copy of the same filing",
+            details={"replaced_document_id": old_id, "filing_key": key},
+        )

@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 import psycopg
+from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from finagent.finance.fact_records import Fact, Filing, StoredFact
@@ -92,70 +93,19 @@ def restore_document_facts(conn: psycopg.Connection[Any], document_id: int) -> N
     conn.execute(read_sql("queries/restore_facts.sql"), {"document_id": document_id})
 
 
-def _stored(row: Sequence[Any]) -> StoredFact:
-    (
-        id_,
-        ticker,
-        concept,
-        value,
-        unit,
-        decimals,
-        period_start,
-        period_end,
-        duration,
-        fiscal_year,
-        fiscal_quarter,
-        dims,
-        label,
-        display,
-        filing_key,
-        form,
-        filing_period_end,
-        filed_at,
-        document_id,
-        chunk_id,
-        page,
-        statement,
-        derived,
-        derivation,
-        inputs,
-        conflict,
-        hidden,
-        source_uri,
-        title,
-        kind,
-    ) = row
+def _stored(row: dict[str, Any]) -> StoredFact:
+    """A row of select_facts.sql (its columns are named as StoredFact's fields) as a StoredFact."""
     return StoredFact(
-        id=int(id_),
-        ticker=ticker,
-        concept=concept,
-        value=None if value is None else Decimal(value),
-        unit=unit,
-        decimals=decimals,
-        period_start=period_start,
-        period_end=period_end,
-        duration=duration,
-        fiscal_year=fiscal_year,
-        fiscal_quarter=fiscal_quarter,
-        dims_key=dims or "",
-        label=label,
-        display=display,
-        filing_key=filing_key,
-        form=form,
-        filing_period_end=filing_period_end,
-        filed_at=filed_at,
-        document_id=document_id,
-        chunk_id=chunk_id,
-        page=page,
-        statement=statement,
-        derived=bool(derived),
-        derivation=derivation,
-        inputs=tuple(int(i) for i in inputs or ()),
-        conflict=bool(conflict),
-        hidden=bool(hidden),
-        source_uri=source_uri,
-        title=title,
-        kind=kind,
+        **{
+            **row,
+            "id": int(row["id"]),
+            "value": None if row["value"] is None else Decimal(row["value"]),
+            "dims_key": row["dims_key"] or "",
+            "derived": bool(row["derived"]),
+            "inputs": tuple(int(i) for i in row["inputs"] or ()),
+            "conflict": bool(row["conflict"]),
+            "hidden": bool(row["hidden"]),
+        }
     )
 
 
@@ -175,7 +125,8 @@ def _select(
         "reported_only": reported_only,
         "all_dimensions": all_dimensions,
     }
-    return [_stored(r) for r in conn.execute(read_sql("queries/select_facts.sql"), params).fetchall()]
+    with conn.cursor(row_factory=dict_row) as cur:
+        return [_stored(r) for r in cur.execute(read_sql("queries/select_facts.sql"), params).fetchall()]
 
 
 def load_facts(

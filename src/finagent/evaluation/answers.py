@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -196,55 +196,62 @@ def failed_to_answer(answer: str) -> bool:
     return not answer.strip() or bool(_NO_ANSWER.search(answer[:400]))
 
 
-async def grade(
-    question: str,
-    answer: str,
-    references: Sequence[str],
-    judge: Runnable | None,
-) -> dict[str, Any]:
-    """Verdict for one answer. No judge may call an answer correct unless it passes the gate
-    (``finance.check.reference``): the reference's leading yes/no and every figure it states. A
-    reference that is only a figure, a short name named by the answer's first sentence, a metric said
-    not to apply, a direction or a yes or no with figures, is then decided; any other goes to the judge."""
-    if failed_to_answer(answer):
-        return {"verdict": "failed", "method": "rule", "reason": "the answer says it could not answer"}
-    gates = [(reference, gate(answer, reference, question)) for reference in references]
-    passed = [reference for reference, result in gates if result.passed]
-    if not passed:
-        refused = gates[0][1]
-        return {"verdict": "incorrect", "method": refused.check, "reason": refused.reason}
-    if any(is_figure(reference) for reference in passed):
-        return {"verdict": "correct", "method": "figures", "reason": "the reference's figure, within 1%"}
-    if any(names_reference(answer, r) for r in passed):
-        return {
-            "verdict": "correct",
-            "method": "name",
-            "reason": "the answer's first sentence names the reference",
-        }
-    if any(leads_with_reference_name(answer, r) for r in passed):
-        reason = "the answer's first sentence opens with the reference's name, and states its figures"
-        return {"verdict": "correct", "method": "name and figures", "reason": reason}
-    if any(leads_with_reference_subject(answer, r, question) for r in passed):
-        reason = "the answer's first sentence opens with the name the reference's first sentence is about"
-        return {"verdict": "correct", "method": "subject", "reason": reason}
-    if any(leads_with_reference_figures(answer, r, question) for r in passed):
-        reason = "the answer's first sentence states every figure of the reference"
-        return {"verdict": "correct", "method": "first-sentence figures", "reason": reason}
-    if any(says_metric_not_useful(answer, r) for r in passed):
-        reason = (
-            "the answer's first sentence says the metric asked about does not apply, as the reference does"
-        )
-        return {"verdict": "correct", "method": "metric not used", "reason": reason}
-    if asks_direction(question) and any(states_reference_direction(answer, r) for r in passed):
-        reason = "the answer's first sentence says which way, as the reference does, and states its figures"
-        return {"verdict": "correct", "method": "direction and figures", "reason": reason}
-    if any(leading_yes_no(r) and required_figures(r, question) for r in passed):
-        # the reference's yes or no and every figure it gives it for: the small judge, asked anyway,
-        # refused "No: the margin fell from 36.8% to 34.6%" as "no conclusion"
-        reason = "the reference's yes or no and every figure it states"
-        return {"verdict": "correct", "method": "yes/no and figures", "reason": reason}
-    if judge is None:
-        return {"verdict": "ungraded", "method": "none", "reason": "no judge model configured"}
+_Rule = Callable[[str, str, str], bool]
+"""Whether an answer states one reference that passed the gate: (answer, reference, question)."""
+
+_DECIDED_BY_CODE: tuple[tuple[str, str, _Rule], ...] = (
+    ("figures", "the reference's figure, within 1%", lambda answer, ref, question: is_figure(ref)),
+    (
+        "name",
+        "the answer's first sentence names the reference",
+        lambda answer, ref, question: names_reference(answer, ref),
+    ),
+    (
+        "name and figures",
+        "the answer's first sentence opens with the reference's name, and states its figures",
+        lambda answer, ref, question: leads_with_reference_name(answer, ref),
+    ),
+    (
+        "subject",
+        "the answer's first sentence opens with the name the reference's first sentence is about",
+        leads_with_reference_subject,
+    ),
+    (
+        "first-sentence figures",
+        "the answer's first sentence states every figure of the reference",
+        leads_with_reference_figures,
+    ),
+    (
+        "metric not used",
+        "the answer's first sentence says the metric asked about does not apply, as the reference does",
+        lambda answer, ref, question: says_metric_not_useful(answer, ref),
+    ),
+    (
+        "direction and figures",
+        "the answer's first sentence says which way, as the reference does, and states its figures",
+        lambda answer, ref, question: asks_direction(question) and states_reference_direction(answer, ref),
+    ),
+    # the reference's yes or no and every figure it gives it for: the small judge, asked anyway,
+    # refused "No: the margin fell from 36.8% to 34.6%" as "no conclusion"
+    (
+        "yes/no and figures",
+        "the reference's yes or no and every figure it states",
+        lambda answer, ref, question: bool(leading_yes_no(ref) and required_figures(ref, question)),
+    ),
+)
+"""The kinds of reference code decides, in the order they are tried: the first that holds grades."""
+
+
+def _decided_by_code(answer: str, passed: Sequence[str], question: str) -> dict[str, Any] | None:
+    """Correct when the answer states a passed reference in a way code can check, else undecided."""
+    for method, reason, states in _DECIDED_BY_CODE:
+        if any(states(answer, reference, question) for reference in passed):
+            return {"verdict": "correct", "method": method, "reason": reason}
+    return None
+
+
+async def _judged(question: str, answer: str, references: Sequence[str], judge: Runnable) -> dict[str, Any]:
+    """The judge's verdict, with its calls kept; a judge that itself failed gives no verdict."""
     alternatives = "".join(f"Also accepted: {r}\n" for r in references[1:])
     verdict, calls = await structured_call(
         judge,
@@ -266,6 +273,31 @@ async def grade(
         reason = f"the judge gave no valid verdict ({error})"
         return {"verdict": "ungraded", "method": "judge", "reason": reason, "judge_calls": record}
     return {"verdict": verdict.verdict, "method": "judge", "reason": verdict.reason, "judge_calls": record}
+
+
+async def grade(
+    question: str,
+    answer: str,
+    references: Sequence[str],
+    judge: Runnable | None,
+) -> dict[str, Any]:
+    """Verdict for one answer. No judge may call an answer correct unless it passes the gate
+    (``finance.check.reference``): the reference's leading yes/no and every figure it states. A
+    reference that is only a figure, a short name named by the answer's first sentence, a metric said
+    not to apply, a direction or a yes or no with figures, is then decided; any other goes to the judge."""
+    if failed_to_answer(answer):
+        return {"verdict": "failed", "method": "rule", "reason": "the answer says it could not answer"}
+    gates = [(reference, gate(answer, reference, question)) for reference in references]
+    passed = [reference for reference, result in gates if result.passed]
+    if not passed:
+        refused = gates[0][1]
+        return {"verdict": "incorrect", "method": refused.check, "reason": refused.reason}
+    decided = _decided_by_code(answer, passed, question)
+    if decided is not None:
+        return decided
+    if judge is None:
+        return {"verdict": "ungraded", "method": "none", "reason": "no judge model configured"}
+    return await _judged(question, answer, references, judge)
 
 
 def load_flagged(path: Path | None) -> dict[str, list[str]]:

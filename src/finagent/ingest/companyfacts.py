@@ -12,7 +12,6 @@ another copy of one filing (its facts count once, see ``finance.fact_records.Fil
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
 import time
@@ -20,11 +19,10 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import AbstractContextManager, ExitStack
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import ijson
 import psycopg
@@ -57,6 +55,7 @@ from finagent.finance.read.sec_company_facts import (
     form_kind,
     infer_calendar,
 )
+from finagent.ingest.companyfacts_files import FactsFile, Found
 from finagent.ingest.companyfacts_reader import CompanyFactsFormatError, read_company_facts
 from finagent.ingest.facts_upkeep import refresh_company_facts
 from finagent.ingest.pipeline import IngestReport
@@ -66,85 +65,6 @@ log = logging.getLogger(__name__)
 
 FORMAT = "companyfacts"
 _DIGEST_VERSION = "companyfacts-v1"
-
-
-@dataclass(frozen=True, slots=True)
-class FactsFile:
-    """One company-facts file to read: a file on disk or a member of a zip, opened as a stream.
-
-    Plain data (a path and a member name), so a worker process of another engine can open it."""
-
-    name: str
-    path: Path
-    member: str | None = None
-    origin: str = ""  # absolute path (and "!member"): what `finagent db remove <path>` matches
-
-    def open(self) -> AbstractContextManager[IO[bytes]]:
-        if self.member is None:
-            return self.path.open("rb")
-        stat = self.path.stat()
-        return _archive(self.path, stat.st_mtime_ns, stat.st_size).open(self.member)
-
-
-@functools.lru_cache(maxsize=4)
-def _archive(path: Path, mtime_ns: int, size: int) -> zipfile.ZipFile:
-    """A zip opened once per process (and version of it): its directory is read once, however many
-    members are read."""
-    return zipfile.ZipFile(path)
-
-
-@dataclass(slots=True)
-class Found:
-    files: list[FactsFile] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-    failed: list[tuple[str, str]] = field(default_factory=list)
-
-
-def _on_disk(path: Path) -> FactsFile:
-    return FactsFile(str(path), path, None, str(path.resolve()))
-
-
-def _zip_members(path: Path, found: Found) -> None:
-    """Each ``.json`` member of a zip (opened one at a time when read, streamed, never extracted)."""
-    try:
-        archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as exc:
-        found.failed.append((str(path), f"not a readable zip file: {exc}"))
-        return
-    for member in archive.infolist():
-        name = f"{path}!{member.filename}"
-        if member.is_dir():
-            continue
-        if not member.filename.lower().endswith(".json"):
-            found.skipped.append((name, "not a company-facts .json file"))
-            continue
-        origin = f"{path.resolve()}!{member.filename}"
-        found.files.append(FactsFile(name, path, member.filename, origin))
-
-
-def discover_company_facts(path: Path) -> Found:
-    """Company-facts files at ``path``: a .json file, a .zip of them, or a folder (searched for both)."""
-    found = Found()
-    path = Path(path).expanduser()
-    if path.is_file():
-        candidates = [path]
-    elif path.is_dir():
-        candidates = sorted(
-            p
-            for p in path.rglob("*")
-            if p.is_file()
-            and p.suffix.lower() in (".json", ".zip")
-            and not any(part.startswith(".") for part in p.relative_to(path).parts)
-        )
-    else:
-        found.failed.append((str(path), "no such file or folder"))
-        return found
-    for candidate in candidates:
-        if candidate.suffix.lower() == ".zip" or zipfile.is_zipfile(candidate):
-            _zip_members(candidate, found)
-        else:
-            found.files.append(_on_disk(candidate))
-    return found
 
 
 def failure_reason(exc: BaseException) -> str:
@@ -310,10 +230,49 @@ def finish_file(conn: psycopg.Connection[Any], staged: Staged) -> FileOutcome:
 
 
 def _finish(conn: psycopg.Connection[Any], staged: Staged) -> FileOutcome:
-    facts_file, read, digests = staged.facts_file, staged.read, staged.digests
+    """Store the file's new filings and their staged facts, its company, and the events that say so."""
+    read = staged.read
     assert read.cik is not None
     lock_company(conn, read.cik)
     company = _company(conn, read)
+    sorted_out = _sort_filings(conn, staged, company)
+    new = sorted_out.new
+    ids = insert_filings(conn, company.ticker, company.name, new)
+    replaced = supersede_older(conn, ids, new)
+    keep_as_copies(conn, [i for f, i in zip(new, ids, strict=True) if f.accession in sorted_out.text_copies])
+    written = _write_facts(conn, read, company, new, ids)
+    upsert_company(
+        conn,
+        ticker=company.ticker,
+        name=company.name,
+        aliases=[read.name] if read.name else [],
+        cik=read.cik,
+        fye_month=company.calendar.fye_month,
+        year_offset=company.calendar.year_offset,
+    )
+    record_events(conn, _events(staged, company, sorted_out, ids, written))
+    return FileOutcome(
+        company.ticker, new, written, sorted_out.unchanged, sorted_out.held, len(replaced), company.found_by
+    )
+
+
+@dataclass(slots=True)
+class _Sorted:
+    """A company file's filings against what the store holds: the new ones to write, and the rest."""
+
+    new: list[NewFiling] = field(default_factory=list)
+    unchanged: int = 0
+    held: int = 0
+    """Filings whose own document (iXBRL, XBRL instance) already supplies their facts."""
+    text_copies: set[str] = field(default_factory=set)
+    """Accessions whose text is stored as another document: these facts are that filing's."""
+
+
+def _sort_filings(conn: psycopg.Connection[Any], staged: Staged, company: _Company) -> _Sorted:
+    """Each filing of the file, oldest first: unchanged (the same content is stored), held by a copy of
+    the filing that has its facts, or new under the filing key of its stored copies."""
+    read, digests = staged.read, staged.digests
+    assert read.cik is not None
     shas = {a: _digest(read.cik, company, f, digests[a]) for a, f in read.filings.items()}
     bases = {a: Filing(company.ticker, f.form, f.period_end).key for a, f in read.filings.items()}
     known = known_copies(
@@ -324,31 +283,33 @@ def _finish(conn: psycopg.Connection[Any], staged: Staged) -> FileOutcome:
         list(shas.values()),
     )
     stored_shas = {k.content_sha256 for k in known}
-    new: list[NewFiling] = []
-    unchanged = held = 0
+    origin = staged.facts_file.origin or staged.facts_file.name
+    found = _Sorted()
     taken: set[str] = set()
-    text_copies: set[str] = set()
     for accession, filing in sorted(read.filings.items(), key=lambda item: item[1].filed or date.min):
         if shas[accession] in stored_shas:
-            unchanged += 1
+            found.unchanged += 1
             continue
         key = _filing_key(bases[accession], accession, known, taken)
         copies = [k for k in known if k.accession == accession or k.filing_key == key]
         if any(k.format != FORMAT and k.has_facts for k in copies):
-            held += 1  # the filing itself (iXBRL, XBRL instance) supplies its facts: counted once
+            found.held += 1  # the filing itself (iXBRL, XBRL instance) supplies its facts: counted once
             continue
         taken.add(key)
         if any(k.format != FORMAT and k.status == "ready" for k in copies):
-            text_copies.add(accession)  # the filing's text is its document; these are its facts
-        new.append(
-            _new_filing(read, company, filing, shas[accession], key, facts_file.origin or facts_file.name)
-        )
-    ids = insert_filings(conn, company.ticker, company.name, new)
-    replaced = supersede_older(conn, ids, new)
-    keep_as_copies(conn, [i for f, i in zip(new, ids, strict=True) if f.accession in text_copies])
+            found.text_copies.add(accession)  # the filing's text is its document; these are its facts
+        found.new.append(_new_filing(read, company, filing, shas[accession], key, origin))
+    return found
+
+
+def _write_facts(
+    conn: psycopg.Connection[Any], read: CompanyFile, company: _Company, new: list[NewFiling], ids: list[int]
+) -> int:
+    """The staged facts of the new filings, each with its fiscal period: how many were written."""
+    assert read.cik is not None
     wanted_ends = {f.period_end for f in new}
     periods = {end: company.calendar.period_of(end) for end in read.period_ends | wanted_ends if end}
-    written = insert_staged_facts(
+    return insert_staged_facts(
         conn,
         ticker=company.ticker,
         cik=read.cik,
@@ -357,15 +318,13 @@ def _finish(conn: psycopg.Connection[Any], staged: Staged) -> FileOutcome:
         fiscal_periods=periods,
         labels=read.labels,
     )
-    upsert_company(
-        conn,
-        ticker=company.ticker,
-        name=company.name,
-        aliases=[read.name] if read.name else [],
-        cik=read.cik,
-        fye_month=company.calendar.fye_month,
-        year_offset=company.calendar.year_offset,
-    )
+
+
+def _events(
+    staged: Staged, company: _Company, sorted_out: _Sorted, ids: list[int], written: int
+) -> list[dict[str, Any]]:
+    """The event log's lines: one a new filing, then one for the file with its counts."""
+    facts_file, read, new = staged.facts_file, staged.read, sorted_out.new
     events: list[dict[str, Any]] = [
         {
             "source_uri": f.source_uri,
@@ -385,16 +344,15 @@ def _finish(conn: psycopg.Connection[Any], staged: Staged) -> FileOutcome:
                 "ticker": company.ticker,
                 "filings": len(read.filings),
                 "new": len(new),
-                "unchanged": unchanged,
-                "held_by_filing_copies": held,
+                "unchanged": sorted_out.unchanged,
+                "held_by_filing_copies": sorted_out.held,
                 "facts_read": read.facts,
                 "facts_written": written,
                 "not_stored": dict(read.skipped),
             },
         }
     )
-    record_events(conn, events)
-    return FileOutcome(company.ticker, new, written, unchanged, held, len(replaced), company.found_by)
+    return events
 
 
 ProgressCallback = Callable[[str, int, int | None], None]

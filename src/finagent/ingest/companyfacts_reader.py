@@ -156,6 +156,18 @@ def read_company_facts(
     company facts.
     """
     reader = _Reader(write)
+    seen_facts = _walk(stream, reader)
+    if not reader.result.cik or not reader.result.cik.isdigit():
+        raise CompanyFactsFormatError("no 'cik': not an SEC company-facts file")
+    if not seen_facts:
+        raise CompanyFactsFormatError("no 'facts': not an SEC company-facts file")
+    return reader.finish()
+
+
+def _walk(stream: IO[bytes], reader: _Reader) -> bool:
+    """Feed ``reader`` every fact of ``stream`` and the company's cik, name and concept labels;
+    whether the file has a ``facts`` object. One loop over ijson's events, its state in locals: it
+    runs for every token of files of hundreds of thousands of facts."""
     result = reader.result
     opened: list[str | None] = [None] * 32
     depth = 0
@@ -207,8 +219,4 @@ def read_company_facts(
             result.labels[concept] = value
     if depth != 0:
         raise CompanyFactsFormatError("the file is cut short")
-    if not result.cik or not result.cik.isdigit():
-        raise CompanyFactsFormatError("no 'cik': not an SEC company-facts file")
-    if not seen_facts:
-        raise CompanyFactsFormatError("no 'facts': not an SEC company-facts file")
-    return reader.finish()
+    return seen_facts

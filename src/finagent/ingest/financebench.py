@@ -17,12 +17,12 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from finagent.errors import ParseError
-from finagent.finance.company_registry import lookup_builtin
+from finagent.finance.company_registry import Company, lookup_builtin
 from finagent.finance.document_records import ParsedDocument, SourceItem, sha256_bytes, unusable_item
 from finagent.finance.fiscal import fiscal_period, quarter_end, quarter_label
 from finagent.ingest.pdf import page_text_blocks, parse_cover
@@ -67,27 +67,8 @@ def discover_financebench(pages_path: Path, documents_path: Path | None = None) 
     docs: dict[str, _Doc] = {}
     try:
         if documents_path is not None:
-            for row in _jsonl(Path(documents_path), gz=False):
-                name = str(row["doc_name"])
-                docs[name] = _Doc(
-                    name=name,
-                    company=row.get("company"),
-                    doc_type=row.get("doc_type"),
-                    doc_period=int(row["doc_period"]) if row.get("doc_period") is not None else None,
-                    doc_link=row.get("doc_link"),
-                    listed=True,
-                )
-        for row in _jsonl(pages_path, gz=pages_path.suffix == ".gz"):
-            name = str(row["doc_name"])
-            doc = docs.get(name)
-            if doc is None:
-                doc = docs[name] = _Doc(name=name)
-            if not doc.listed:
-                doc.company = doc.company or row.get("company")
-                doc.doc_type = doc.doc_type or row.get("doc_type")
-                if doc.doc_period is None and row.get("doc_period") is not None:
-                    doc.doc_period = int(row["doc_period"])
-            doc.pages.append((int(row["page"]), str(row.get("text") or "")))
+            _read_listing(Path(documents_path), docs)
+        _read_pages(pages_path, docs)
     except (OSError, EOFError, ValueError, KeyError, TypeError) as exc:
         failed = documents_path if documents_path and not docs else pages_path
         return [
@@ -95,7 +76,41 @@ def discover_financebench(pages_path: Path, documents_path: Path | None = None) 
                 str(failed), f"unreadable FinanceBench file: {type(exc).__name__}: {exc}", kind_hint="other"
             )
         ]
+    return _items(docs, pages_path)
 
+
+def _read_listing(documents_path: Path, docs: dict[str, _Doc]) -> None:
+    """The documents ``documents.jsonl`` lists, with their metadata, into ``docs``."""
+    for row in _jsonl(documents_path, gz=False):
+        name = str(row["doc_name"])
+        docs[name] = _Doc(
+            name=name,
+            company=row.get("company"),
+            doc_type=row.get("doc_type"),
+            doc_period=int(row["doc_period"]) if row.get("doc_period") is not None else None,
+            doc_link=row.get("doc_link"),
+            listed=True,
+        )
+
+
+def _read_pages(pages_path: Path, docs: dict[str, _Doc]) -> None:
+    """Each page onto its document in ``docs`` (an unlisted one takes its metadata from its pages)."""
+    for row in _jsonl(pages_path, gz=pages_path.suffix == ".gz"):
+        name = str(row["doc_name"])
+        doc = docs.get(name)
+        if doc is None:
+            doc = docs[name] = _Doc(name=name)
+        if not doc.listed:
+            doc.company = doc.company or row.get("company")
+            doc.doc_type = doc.doc_type or row.get("doc_type")
+            if doc.doc_period is None and row.get("doc_period") is not None:
+                doc.doc_period = int(row["doc_period"])
+        doc.pages.append((int(row["page"]), str(row.get("text") or "")))
+
+
+def _items(docs: dict[str, _Doc], pages_path: Path) -> list[SourceItem]:
+    """A loadable item per document with pages; one listed without pages fails, and an unlisted one
+    whose pages repeat a listed document's is skipped as its duplicate."""
     digests: dict[str, str] = {}
     for doc in docs.values():
         doc.pages.sort()
@@ -171,37 +186,13 @@ def _build(doc: _Doc, uri: str) -> ParsedDocument:
         raise ParseError(uri, f"company {company_label!r} is not a known company (no ticker)")
     kind = _kind(doc)
     fye = company.fiscal_year_end_month
-
     quarter_match = _NAME_QUARTER.search(doc.name)
     fiscal_quarter = int(quarter_match.group(2)) if quarter_match and kind != "10-K" else None
     if quarter_match and fiscal_year is None:
         fiscal_year = int(quarter_match.group(1))
-
-    cover = parse_cover("\n".join(text for _, text in doc.pages[:2]))
-    period_end: date | None = None
-    published = None
-    if kind == "8-K":
-        m = _NAME_DATE.search(doc.name)
-        event = date.fromisoformat(m.group(1)) if m else cover.event_date
-        if event:
-            period_end = event
-            published = as_utc(event)
-            metadata["event_date"] = event.isoformat()
-    elif kind in ("10-K", "10-Q", "annual_report") and cover.period_end and cover.form:
-        period_end = cover.period_end
-        metadata["period_end_source"] = "cover"
-        derived_year, derived_quarter = fiscal_period(cover.period_end, fye, company.fiscal_year_offset)
-        if not doc.listed:  # no benchmark label to respect: the cover is the best evidence
-            fiscal_year = derived_year
-            fiscal_quarter = derived_quarter if kind == "10-Q" else None
-        elif fiscal_year is not None and derived_year != fiscal_year:
-            metadata["cover_fiscal_year"] = derived_year  # doc_period is the benchmark's label
-        if kind == "10-Q" and fiscal_quarter is None:
-            fiscal_quarter = derived_quarter
-    if period_end is None and fiscal_year is not None and kind != "8-K":
-        period_end = quarter_end(fiscal_year, fiscal_quarter or 4, fye, company.fiscal_year_offset)
-        metadata["period_end_nominal"] = True
-
+    fiscal_year, fiscal_quarter, period_end, published = _dated(
+        doc, kind, company, fiscal_year, fiscal_quarter, metadata
+    )
     blocks = page_text_blocks(doc.pages, kind if kind in ("10-K", "10-Q", "8-K") else None)
     if not blocks:
         raise ParseError(uri, "all pages are empty")
@@ -226,3 +217,42 @@ def _build(doc: _Doc, uri: str) -> ParsedDocument:
         metadata=metadata,
         chunking="pages",
     )
+
+
+def _dated(
+    doc: _Doc,
+    kind: str,
+    company: Company,
+    fiscal_year: int | None,
+    fiscal_quarter: int | None,
+    metadata: dict[str, Any],
+) -> tuple[int | None, int | None, date | None, datetime | None]:
+    """(fiscal year, quarter, period end, published): an 8-K by its event date, a report by its
+    cover's period (the benchmark's year label kept for a listed document), else the nominal end
+    of the labelled period; ``metadata`` notes where each came from."""
+    fye = company.fiscal_year_end_month
+    cover = parse_cover("\n".join(text for _, text in doc.pages[:2]))
+    period_end: date | None = None
+    published = None
+    if kind == "8-K":
+        m = _NAME_DATE.search(doc.name)
+        event = date.fromisoformat(m.group(1)) if m else cover.event_date
+        if event:
+            period_end = event
+            published = as_utc(event)
+            metadata["event_date"] = event.isoformat()
+    elif kind in ("10-K", "10-Q", "annual_report") and cover.period_end and cover.form:
+        period_end = cover.period_end
+        metadata["period_end_source"] = "cover"
+        derived_year, derived_quarter = fiscal_period(cover.period_end, fye, company.fiscal_year_offset)
+        if not doc.listed:  # no benchmark label to respect: the cover is the best evidence
+            fiscal_year = derived_year
+            fiscal_quarter = derived_quarter if kind == "10-Q" else None
+        elif fiscal_year is not None and derived_year != fiscal_year:
+            metadata["cover_fiscal_year"] = derived_year  # doc_period is the benchmark's label
+        if kind == "10-Q" and fiscal_quarter is None:
+            fiscal_quarter = derived_quarter
+    if period_end is None and fiscal_year is not None and kind != "8-K":
+        period_end = quarter_end(fiscal_year, fiscal_quarter or 4, fye, company.fiscal_year_offset)
+        metadata["period_end_nominal"] = True
+    return fiscal_year, fiscal_quarter, period_end, published

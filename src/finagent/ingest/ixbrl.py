@@ -51,16 +51,24 @@ from finagent.errors import ParseError
 from finagent.finance.document_records import Block, ParsedDocument, SourceItem, sha256_bytes
 from finagent.finance.fact_records import Fact, FiscalCalendar
 from finagent.finance.read.xbrl import XbrlError, extract_ixbrl_facts, fact_elements, raw_fact_count
+from finagent.ingest.folders import files_under
 from finagent.ingest.hints import Hints
 from finagent.ingest.html_text import (
     FACT_KEY,
     IX_NS,
+    Unit,
     Walker,
     local,
     norm_space,
     plain_text_units,
 )
-from finagent.ingest.sec.cover import downloader_identity, has_cover_text, read_metadata
+from finagent.ingest.sec.cover import (
+    FilingMeta,
+    downloader_identity,
+    has_cover_text,
+    identity_metadata,
+    read_metadata,
+)
 from finagent.ingest.sec.furniture import drop_page_furniture
 from finagent.ingest.sec.items import sectioned_blocks
 from finagent.ingest.sec.submission import (
@@ -141,13 +149,7 @@ def discover_edgar(path: Path, hints: Hints | None = None) -> list[SourceItem]:
     if path.is_file():
         files = [path]
     elif path.is_dir():
-        files = sorted(
-            p
-            for p in path.rglob("*")
-            if (_is_html(p) or p.name == _SUBMISSION_NAME)
-            and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            and p.is_file()
-        )
+        files = files_under(path, lambda p: _is_html(p) or p.name == _SUBMISSION_NAME)
     else:
         return []
     submission_dirs = {p.parent for p in files if p.name == _SUBMISSION_NAME}
@@ -203,19 +205,7 @@ def _parse_document(
     EX-101.INS (pre-2019 filings), whose dei values describe the filing and whose facts it stores;
     they point at no block here, and are linked to the table chunk printing them once stored."""
     uri = str(Path(path).resolve())
-    root: etree._Element | None = None
-    elements: list[etree._Element] = []
-    if _looks_like_markup(data):
-        cut = cut_short_html(data)
-        if cut is not None:
-            raise ParseError(str(path), cut)
-        root = _parse_markup(data, path)
-        dei = _dei_facts(root)
-        elements = fact_elements(root)
-        units = Walker({el: i for i, el in enumerate(elements)}).run(root)
-    else:
-        dei = {}
-        units = plain_text_units(data.decode("utf-8", errors="replace"))
+    root, elements, dei, units = _read_units(data, path)
     instance = xbrl if isinstance(xbrl, SubmissionXbrl) else None
     if instance is not None and not dei:
         dei = instance.dei
@@ -229,20 +219,7 @@ def _parse_document(
     block_of = _pop_fact_ordinals(blocks)
     if not any(b.text.strip() for b in blocks):
         raise ParseError(str(path), "the filing has no text")
-    metadata: dict[str, Any] = {"form": meta.form, "metadata_sources": meta.sources}
-    if meta.notes:
-        metadata["identity_notes"] = meta.notes
-    if meta.amendment:
-        metadata["amendment"] = True
-    if meta.cik:
-        metadata["cik"] = meta.cik
-    if header is not None and header.accession:
-        metadata["accession"] = header.accession
-    if meta.dei_fiscal_year is not None and meta.computed_fiscal_year not in (None, meta.dei_fiscal_year):
-        # e.g. Home Depot names the year ending 2025-02-02 "fiscal 2024"; keep the filer's name.
-        metadata["fiscal_year_by_calendar_rule"] = meta.computed_fiscal_year
-    if meta.year_offset is not None:
-        metadata["fiscal_year_offset"] = meta.year_offset
+    metadata = _document_metadata(meta, header)
     facts: list[Fact] = []
     if root is not None and elements:
         facts = _filing_facts(root, elements, meta.calendar, block_of, data, metadata)
@@ -261,15 +238,46 @@ def _parse_document(
         fiscal_year=meta.fiscal_year,
         fiscal_quarter=meta.fiscal_quarter,
         period_end=meta.period_end,
-        published_at=(
-            datetime(header.filed.year, header.filed.month, header.filed.day, tzinfo=UTC)
-            if header is not None and header.filed is not None
-            else None
-        ),
+        published_at=_filed_at(header),
         fiscal_year_end_month=meta.fye_month,
         metadata=metadata,
         facts=facts,
     )
+
+
+def _read_units(
+    data: bytes, path: Path
+) -> tuple[etree._Element | None, list[etree._Element], dict[str, str], list[Unit]]:
+    """(tree, fact elements, dei facts, text units) of markup; plain text (very old filings) has no
+    tree, facts or dei. Raises ParseError for markup cut short."""
+    if not _looks_like_markup(data):
+        return None, [], {}, plain_text_units(data.decode("utf-8", errors="replace"))
+    cut = cut_short_html(data)
+    if cut is not None:
+        raise ParseError(str(path), cut)
+    root = _parse_markup(data, path)
+    dei = _dei_facts(root)
+    elements = fact_elements(root)
+    return root, elements, dei, Walker({el: i for i, el in enumerate(elements)}).run(root)
+
+
+def _document_metadata(meta: FilingMeta, header: SubmissionHeader | None) -> dict[str, Any]:
+    """The document's stored metadata: its form, where each field was read, and what disagreed."""
+    metadata: dict[str, Any] = {"form": meta.form, **identity_metadata(meta)}
+    if header is not None and header.accession:
+        metadata["accession"] = header.accession
+    if meta.dei_fiscal_year is not None and meta.computed_fiscal_year not in (None, meta.dei_fiscal_year):
+        # e.g. Home Depot names the year ending 2025-02-02 "fiscal 2024"; keep the filer's name.
+        metadata["fiscal_year_by_calendar_rule"] = meta.computed_fiscal_year
+    if meta.year_offset is not None:
+        metadata["fiscal_year_offset"] = meta.year_offset
+    return metadata
+
+
+def _filed_at(header: SubmissionHeader | None) -> datetime | None:
+    if header is None or header.filed is None:
+        return None
+    return datetime(header.filed.year, header.filed.month, header.filed.day, tzinfo=UTC)
 
 
 def _pop_fact_ordinals(blocks: list[Block]) -> dict[int, int]:

@@ -315,18 +315,8 @@ def _first(hints: list[PdfHints], attr: str) -> tuple[Any, str | None]:
 
 def _resolve(hints: list[PdfHints], cover: CoverInfo, full_text: str) -> _Resolved:
     """Merge metadata sources by priority and derive the fiscal period."""
-    cover_ticker = None
-    cover_company = lookup_builtin(cover.trading_symbol) if cover.trading_symbol else None
-    if cover_company is None and cover.company_name:
-        cover_company = lookup_builtin(cover.company_name)
-    if cover_company:
-        cover_ticker = cover_company.ticker
-    elif cover.trading_symbol:
-        cover_ticker = cover.trading_symbol
-    cover_period = cover.event_date if cover.form == "8-K" else cover.period_end
-    from_cover = PdfHints(source="cover", ticker=cover_ticker, form=cover.form, period_end=cover_period)
+    from_cover, cover_company = _cover_hints(cover)
     all_hints = [*hints, from_cover]
-
     r = _Resolved()
     _note_overrides(hints, from_cover, r)
     r.form, form_src = _first(all_hints, "form")
@@ -339,28 +329,9 @@ def _resolve(hints: list[PdfHints], cover: CoverInfo, full_text: str) -> _Resolv
         r.company = lookup_builtin(r.ticker)
         if r.company:
             r.ticker = r.company.ticker
-    if r.company is None and cover_company is not None and r.ticker == cover_ticker:
+    if r.company is None and cover_company is not None and r.ticker == from_cover.ticker:
         r.company = cover_company
-
-    # Fiscal calendar: built-in table, else what the document says, else assume December.
-    if r.company:
-        r.fye_month = r.company.fiscal_year_end_month
-        r.sources["fiscal_year_end_month"] = "builtin"
-    elif r.form == "10-K" and r.period_end:
-        r.fye_month = nominal_month_end(r.period_end)[1]
-        r.sources["fiscal_year_end_month"] = "period_end"
-    else:
-        fye_date = cover.fye_date
-        if fye_date is None:
-            m = FYE_RX.search(re.sub(r"\s+", " ", full_text))
-            fye_date = parse_long_date(m.group(1)) if m else None
-        if fye_date:
-            r.fye_month = nominal_month_end(fye_date)[1]
-            r.sources["fiscal_year_end_month"] = "document"
-    fye = r.fye_month or 12
-    if r.fye_month is None:
-        r.extra["fiscal_calendar_assumed"] = True
-
+    fye = _fiscal_calendar(r, cover, full_text)
     # Fiscal period: the highest-priority source that dates the document decides.
     deciding = next((h for h in all_hints if h.fiscal_year is not None or h.period_end is not None), None)
     if deciding is not None and deciding.fiscal_year is not None:
@@ -379,6 +350,44 @@ def _resolve(hints: list[PdfHints], cover: CoverInfo, full_text: str) -> _Resolv
         r.period_end = cover.period_end
         r.sources["period_end"] = "cover"
     return r
+
+
+def _cover_hints(cover: CoverInfo) -> tuple[PdfHints, Company | None]:
+    """What the cover says as the last of the sources, and the built-in company its symbol or name is."""
+    cover_ticker = None
+    cover_company = lookup_builtin(cover.trading_symbol) if cover.trading_symbol else None
+    if cover_company is None and cover.company_name:
+        cover_company = lookup_builtin(cover.company_name)
+    if cover_company:
+        cover_ticker = cover_company.ticker
+    elif cover.trading_symbol:
+        cover_ticker = cover.trading_symbol
+    cover_period = cover.event_date if cover.form == "8-K" else cover.period_end
+    return PdfHints(
+        source="cover", ticker=cover_ticker, form=cover.form, period_end=cover_period
+    ), cover_company
+
+
+def _fiscal_calendar(r: _Resolved, cover: CoverInfo, full_text: str) -> int:
+    """The fiscal year's last month: the built-in table's, else what the document says, else
+    December (noted as assumed)."""
+    if r.company:
+        r.fye_month = r.company.fiscal_year_end_month
+        r.sources["fiscal_year_end_month"] = "builtin"
+    elif r.form == "10-K" and r.period_end:
+        r.fye_month = nominal_month_end(r.period_end)[1]
+        r.sources["fiscal_year_end_month"] = "period_end"
+    else:
+        fye_date = cover.fye_date
+        if fye_date is None:
+            m = FYE_RX.search(re.sub(r"\s+", " ", full_text))
+            fye_date = parse_long_date(m.group(1)) if m else None
+        if fye_date:
+            r.fye_month = nominal_month_end(fye_date)[1]
+            r.sources["fiscal_year_end_month"] = "document"
+    if r.fye_month is None:
+        r.extra["fiscal_calendar_assumed"] = True
+    return r.fye_month or 12
 
 
 _OPTIONS = {"ticker": "--ticker", "form": "--form", "period_end": "--period-end"}

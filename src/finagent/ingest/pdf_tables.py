@@ -94,14 +94,18 @@ def segment_blocks(
     """Split one page segment into prose blocks and table blocks, in page order."""
     if not lines:
         return []
-    texts = [t for _, t in lines]
-    # Map every compacted entry back to the pymupdf block of its first line.
-    entries: list[tuple[str, bool, int]] = []
-    pos = 0
-    for text, is_row, consumed in _compact(texts):
-        entries.append((text, is_row, lines[pos][0]))
-        pos += consumed
+    entries = _entries(lines)
     table_of = _table_runs(entries)
+
+    def block(text: str, is_table: bool = False) -> Block:
+        return Block(
+            text=text,
+            section=section,
+            section_title=title,
+            page=page,
+            is_table=is_table,
+            metadata=dict(metadata),
+        )
 
     blocks: list[Block] = []
     prose: list[str] = []
@@ -110,15 +114,7 @@ def segment_blocks(
     def flush_prose() -> None:
         nonlocal prose, prose_block
         if prose:
-            blocks.append(
-                Block(
-                    text=_join_prose(prose, joiner),
-                    section=section,
-                    section_title=title,
-                    page=page,
-                    metadata=dict(metadata),
-                )
-            )
+            blocks.append(block(_join_prose(prose, joiner)))
         prose, prose_block = [], None
 
     idx = 0
@@ -126,19 +122,7 @@ def segment_blocks(
         if idx in table_of:
             flush_prose()
             start, end, header_count = table_of[idx]
-            header = " ".join(e[0] for e in entries[start : start + header_count])
-            rows = [e[0] for e in entries[start + header_count : end]]
-            text = "\n".join([header, *rows]) if header else "\n".join(rows)
-            blocks.append(
-                Block(
-                    text=text,
-                    section=section,
-                    section_title=title,
-                    page=page,
-                    is_table=True,
-                    metadata=dict(metadata),
-                )
-            )
+            blocks.append(block(_table_text(entries[start:end], header_count), is_table=True))
             idx = end
             continue
         text, _, block_no = entries[idx]
@@ -149,6 +133,23 @@ def segment_blocks(
         idx += 1
     flush_prose()
     return blocks
+
+
+def _entries(lines: list[tuple[int, str]]) -> list[tuple[str, bool, int]]:
+    """(text, is a table row, pymupdf block of its first line) of each compacted entry."""
+    entries: list[tuple[str, bool, int]] = []
+    pos = 0
+    for text, is_row, consumed in _compact([t for _, t in lines]):
+        entries.append((text, is_row, lines[pos][0]))
+        pos += consumed
+    return entries
+
+
+def _table_text(run: list[tuple[str, bool, int]], header_count: int) -> str:
+    """A table run as text: its header lines joined into one line, then a line a row."""
+    header = " ".join(e[0] for e in run[:header_count])
+    rows = [e[0] for e in run[header_count:]]
+    return "\n".join([header, *rows]) if header else "\n".join(rows)
 
 
 def _is_header_line(text: str) -> bool:

@@ -238,37 +238,7 @@ class IngestPipeline:
         doc, uri = loaded.doc, loaded.uri
         report.notes += [(uri, note) for note in doc.metadata.get("identity_notes") or []]
         self._identify(conn, doc)
-        if doc.content_sha256 in seen:
-            record_event(conn, uri, "unchanged", content_sha256=doc.content_sha256)
-            report.unchanged += 1
-            return None
-        stored = stored_identity(conn, doc.content_sha256)
-        if stored is not None:
-            self._restate(conn, uri, doc, stored, report)
-            return None
-        restored = restore_version(conn, doc.content_sha256)
-        if restored is not None:  # back to an earlier version: it is still stored, with its embeddings
-            record_event(
-                conn,
-                uri,
-                "replaced",
-                content_sha256=doc.content_sha256,
-                reason="restored an earlier version",
-            )
-            report.replaced += len(restored[1])
-            report.unchanged += 1
-            if doc.ticker:
-                self._touched.add(doc.ticker)
-            return None
-        if is_kept_copy(conn, doc.content_sha256):
-            record_event(
-                conn,
-                uri,
-                "unchanged",
-                content_sha256=doc.content_sha256,
-                reason="an earlier copy of a filing whose newer copy is stored",
-            )
-            report.unchanged += 1
+        if self._already_held(conn, uri, doc, report, seen):
             return None
         seen.add(doc.content_sha256)
         if loaded.chunks is None:
@@ -294,6 +264,51 @@ class IngestPipeline:
             },
         )
         return Admitted(uri, doc, chunks, loaded.fact_chunks)
+
+    def _already_held(
+        self,
+        conn: psycopg.Connection[Any],
+        uri: str,
+        doc: ParsedDocument,
+        report: IngestReport,
+        seen: set[str],
+    ) -> bool:
+        """Whether the content is held already, each case recorded and counted: the same content read
+        earlier in this run, another file of stored content (its metadata restated), an earlier version
+        (restored), or an earlier copy of a filing whose newer copy is stored."""
+        if doc.content_sha256 in seen:
+            record_event(conn, uri, "unchanged", content_sha256=doc.content_sha256)
+            report.unchanged += 1
+            return True
+        stored = stored_identity(conn, doc.content_sha256)
+        if stored is not None:
+            self._restate(conn, uri, doc, stored, report)
+            return True
+        restored = restore_version(conn, doc.content_sha256)
+        if restored is not None:  # back to an earlier version: it is still stored, with its embeddings
+            record_event(
+                conn,
+                uri,
+                "replaced",
+                content_sha256=doc.content_sha256,
+                reason="restored an earlier version",
+            )
+            report.replaced += len(restored[1])
+            report.unchanged += 1
+            if doc.ticker:
+                self._touched.add(doc.ticker)
+            return True
+        if is_kept_copy(conn, doc.content_sha256):
+            record_event(
+                conn,
+                uri,
+                "unchanged",
+                content_sha256=doc.content_sha256,
+                reason="an earlier copy of a filing whose newer copy is stored",
+            )
+            report.unchanged += 1
+            return True
+        return False
 
     def _identify(self, conn: psycopg.Connection[Any], doc: ParsedDocument) -> None:
         """A filing whose text names no ticker: SEC's list of listed companies (when loaded) by the

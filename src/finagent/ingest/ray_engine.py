@@ -29,7 +29,8 @@ from finagent.db.documents import record_event, stored_contents
 from finagent.embeddings import EMBEDDING_DIM, Embedder, get_embedder
 from finagent.errors import ConfigError, FinagentError
 from finagent.finance.document_records import SourceItem
-from finagent.ingest.companyfacts import FactsFile, FileOutcome, Found, failure_reason, start_run
+from finagent.ingest.companyfacts import FileOutcome, failure_reason, start_run
+from finagent.ingest.companyfacts_files import FactsFile, Found
 from finagent.ingest.pipeline import (
     IngestPipeline,
     IngestReport,

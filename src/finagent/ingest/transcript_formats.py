@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -68,15 +69,11 @@ def _split_speaker(who: str) -> tuple[str, str | None, str | None]:
 
 def refinitiv_blocks(text: str) -> tuple[list[Block], dict[str, Any]]:
     """Turns introduced by "Name, Company - Role    [n]" lines; header gives participants."""
-    lines = text.split("\n")
-    header_lines: list[str] = []
-    participants: dict[str, str] = {}
-    header: dict[str, Any] = {}
+    header = _CallHeader()
     turns: list[tuple[str, dict[str, Any], list[str]]] = []  # (section, speaker meta, lines)
     section: str | None = None
-    kind_of_list: str | None = None
     saw_marker = False
-    for raw in lines:
+    for raw in text.split("\n"):
         line = raw.strip()
         lowered = line.lower()
         if lowered in _TRAILERS and turns:
@@ -87,47 +84,61 @@ def refinitiv_blocks(text: str) -> tuple[list[Block], dict[str, Any]]:
             continue
         m = SPEAKER_LINE.match(line)
         if m:
-            name, org, role = _split_speaker(m.group("who"))
-            if name.lower() == "operator":
-                participant: str | None = "operator"
-            else:
-                participant = participants.get(name) or (
-                    "analyst" if role and "analyst" in role.lower() else None
-                )
-            meta: dict[str, Any] = {"speaker": name, "role": role}
-            if org:
-                meta["affiliation"] = org
-            if participant:
-                meta["participant"] = participant
-            turns.append((section or PREPARED, meta, []))
+            turns.append((section or PREPARED, _speaker_meta(m.group("who"), header.participants), []))
             continue
         if turns:
             if line:
                 turns[-1][2].append(line)
             continue
-        # Header: title, date/time, participant lists.
-        if not line:
-            continue
-        header_lines.append(line)
-        if lowered in _PARTICIPANT_HEADINGS:
-            kind_of_list = _PARTICIPANT_HEADINGS[lowered]
-        elif line.startswith("*") and kind_of_list:
-            participants[line.lstrip("* ").split(";", 1)[0].strip()] = kind_of_list
-        stamp = _HEADER_TIME.match(line)
-        if stamp and "datetime" not in header:
-            with contextlib.suppress(ValueError):
-                header["datetime"] = datetime.strptime(
-                    f"{stamp.group(1)} {stamp.group(2).replace(' ', '')}", "%B %d, %Y %I:%M%p"
-                ).replace(tzinfo=UTC)
+        if line:
+            header.take(line, lowered)
     if not saw_marker:
         _mark_qa(turns)
     blocks: list[Block] = []
-    if header_lines:
+    if header.lines:
         blocks.append(
-            Block(text="\n".join(header_lines), section=PARTICIPANTS, section_title="Call participants")
+            Block(text="\n".join(header.lines), section=PARTICIPANTS, section_title="Call participants")
         )
     blocks += _turn_blocks(turns)
-    return blocks, header
+    return blocks, header.values
+
+
+def _speaker_meta(who: str, participants: dict[str, str]) -> dict[str, Any]:
+    """A turn's speaker, role, company and kind of participant (operator, analyst, corporate)."""
+    name, org, role = _split_speaker(who)
+    if name.lower() == "operator":
+        participant: str | None = "operator"
+    else:
+        participant = participants.get(name) or ("analyst" if role and "analyst" in role.lower() else None)
+    meta: dict[str, Any] = {"speaker": name, "role": role}
+    if org:
+        meta["affiliation"] = org
+    if participant:
+        meta["participant"] = participant
+    return meta
+
+
+@dataclass(slots=True)
+class _CallHeader:
+    """The lines before the first turn: the title, the call's date and time, the participant lists."""
+
+    lines: list[str] = field(default_factory=list)
+    participants: dict[str, str] = field(default_factory=dict)  # name -> the list it is under
+    values: dict[str, Any] = field(default_factory=dict)  # "datetime": when the call began
+    _list: str | None = None  # the participant list being read
+
+    def take(self, line: str, lowered: str) -> None:
+        self.lines.append(line)
+        if lowered in _PARTICIPANT_HEADINGS:
+            self._list = _PARTICIPANT_HEADINGS[lowered]
+        elif line.startswith("*") and self._list:
+            self.participants[line.lstrip("* ").split(";", 1)[0].strip()] = self._list
+        stamp = _HEADER_TIME.match(line)
+        if stamp and "datetime" not in self.values:
+            with contextlib.suppress(ValueError):
+                self.values["datetime"] = datetime.strptime(
+                    f"{stamp.group(1)} {stamp.group(2).replace(' ', '')}", "%B %d, %Y %I:%M%p"
+                ).replace(tzinfo=UTC)
 
 
 def _mark_qa(turns: list[tuple[str, dict[str, Any], list[str]]]) -> None:

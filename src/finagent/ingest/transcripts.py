@@ -27,7 +27,7 @@ from typing import Any
 
 from finagent.errors import ParseError, SkipDocument
 from finagent.finance.company_registry import Company, lookup_builtin, normalize_name
-from finagent.finance.document_records import ParsedDocument, SourceItem, sha256_bytes, unusable_item
+from finagent.finance.document_records import Block, ParsedDocument, SourceItem, sha256_bytes, unusable_item
 from finagent.finance.fiscal import fiscal_period, last_quarter_end_before, quarter_end
 from finagent.ingest.transcript_formats import (
     INLINE_SPEAKER,
@@ -236,46 +236,15 @@ def _build(entry: _Entry, data: bytes) -> ParsedDocument:
     offset = company.fiscal_year_offset if company else 0
     if fye is None:
         metadata["fiscal_calendar_assumed"] = True
-
     fmt = entry.fmt if entry.fmt != "unknown" else _sniff_format(text)
-    if fmt == "bigtech":
-        blocks, header = refinitiv_blocks(text)
-    elif fmt == "maec":
-        blocks, header = sentence_blocks(text), {}
-    else:
-        blocks, header = inline_blocks(text)
-    if not any(b.text.strip() for b in blocks):
-        raise ParseError(uri, "no transcript text found")
+    blocks, header = _blocks(text, fmt, uri)
     if company and fmt != "maec":
-        lowered = text.lower()
-        mentions = sum(lowered.count(term) for term in company_terms(company))
-        needed = _MIN_MENTIONS if len(text) > 5000 else 1
-        if mentions < needed:
-            raise SkipDocument(
-                uri,
-                f"transcript mentions {company.name} ({ticker}) {mentions} time(s); "
-                "the manifest ticker looks wrong (another company's call?)",
-            )
-
-    fiscal_year, fiscal_quarter = entry.fiscal_year, entry.fiscal_quarter
-    period_end: date | None = None
-    if fiscal_year is None and entry.call_date is not None:
-        period_end = last_quarter_end_before(entry.call_date, fye or 12)
-        fiscal_year, fiscal_quarter = fiscal_period(period_end, fye or 12, offset)
-        metadata["fiscal_period_derived"] = True
-    elif fiscal_year is not None and fiscal_quarter is not None:
-        period_end = quarter_end(fiscal_year, fiscal_quarter, fye or 12, offset)
-    if period_end is not None:
-        metadata["period_end_nominal"] = True  # month end; 52/53-week quarters end a few days off
-
+        _check_mentions(company, text, uri)
+    fiscal_year, fiscal_quarter, period_end = _call_period(entry, fye, offset, metadata)
     published = _published_at(entry, header, text, period_end)
-    name = company.name if company else ticker
-    title = entry.title
-    if not title:
-        label = f"Q{fiscal_quarter} {fiscal_year} " if fiscal_year and fiscal_quarter else ""
-        suffix = " (prepared remarks)" if fmt == "maec" else ""
-        when = f" {entry.call_date.isoformat()}" if entry.call_date and not label else ""
-        title = f"{label}{name} Earnings Call{when}{suffix}"
+    title = entry.title or _title(
+        entry, company.name if company else ticker, fiscal_year, fiscal_quarter, fmt
+    )
     if entry.call_date:
         metadata["call_date"] = entry.call_date.isoformat()
     return ParsedDocument(
@@ -293,6 +262,58 @@ def _build(entry: _Entry, data: bytes) -> ParsedDocument:
         fiscal_year_end_month=fye,
         metadata=metadata,
     )
+
+
+def _blocks(text: str, fmt: str, uri: str) -> tuple[list[Block], dict[str, Any]]:
+    """The transcript's blocks in its format, and what its header says; ParseError when none has text."""
+    if fmt == "bigtech":
+        blocks, header = refinitiv_blocks(text)
+    elif fmt == "maec":
+        blocks, header = sentence_blocks(text), {}
+    else:
+        blocks, header = inline_blocks(text)
+    if not any(b.text.strip() for b in blocks):
+        raise ParseError(uri, "no transcript text found")
+    return blocks, header
+
+
+def _check_mentions(company: Company, text: str, uri: str) -> None:
+    """Skip a transcript that hardly names its company: the manifest's ticker is likely wrong."""
+    lowered = text.lower()
+    mentions = sum(lowered.count(term) for term in company_terms(company))
+    needed = _MIN_MENTIONS if len(text) > 5000 else 1
+    if mentions < needed:
+        raise SkipDocument(
+            uri,
+            f"transcript mentions {company.name} ({company.ticker}) {mentions} time(s); "
+            "the manifest ticker looks wrong (another company's call?)",
+        )
+
+
+def _call_period(
+    entry: _Entry, fye: int | None, offset: int, metadata: dict[str, Any]
+) -> tuple[int | None, int | None, date | None]:
+    """(fiscal year, quarter, nominal period end): as the entry names them, else the quarter that
+    ended last before the call; ``metadata`` notes which."""
+    fiscal_year, fiscal_quarter = entry.fiscal_year, entry.fiscal_quarter
+    period_end: date | None = None
+    if fiscal_year is None and entry.call_date is not None:
+        period_end = last_quarter_end_before(entry.call_date, fye or 12)
+        fiscal_year, fiscal_quarter = fiscal_period(period_end, fye or 12, offset)
+        metadata["fiscal_period_derived"] = True
+    elif fiscal_year is not None and fiscal_quarter is not None:
+        period_end = quarter_end(fiscal_year, fiscal_quarter, fye or 12, offset)
+    if period_end is not None:
+        metadata["period_end_nominal"] = True  # month end; 52/53-week quarters end a few days off
+    return fiscal_year, fiscal_quarter, period_end
+
+
+def _title(entry: _Entry, name: str, fiscal_year: int | None, fiscal_quarter: int | None, fmt: str) -> str:
+    """'Q3 2023 Apple Inc. Earnings Call' (the call date when the quarter is not known)."""
+    label = f"Q{fiscal_quarter} {fiscal_year} " if fiscal_year and fiscal_quarter else ""
+    suffix = " (prepared remarks)" if fmt == "maec" else ""
+    when = f" {entry.call_date.isoformat()}" if entry.call_date and not label else ""
+    return f"{label}{name} Earnings Call{when}{suffix}"
 
 
 def _sniff_format(text: str) -> str:

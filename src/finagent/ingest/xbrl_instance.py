@@ -23,8 +23,9 @@ from finagent.finance.document_records import ParsedDocument, SourceItem, sha256
 from finagent.finance.read.xbrl import XBRLI, FactExtraction, XbrlError, extract_instance_facts
 from finagent.finance.read.xbrl.instance import label_linkbase_refs
 from finagent.finance.read.xbrl.xml import LINKBASE
+from finagent.ingest.folders import files_under
 from finagent.ingest.hints import Hints
-from finagent.ingest.sec.cover import filing_metadata
+from finagent.ingest.sec.cover import FilingMeta, filing_metadata, identity_metadata
 from finagent.ingest.sec.submission import SubmissionDocument
 
 __all__ = [
@@ -121,13 +122,7 @@ def discover_xbrl_instances(path: Path, hints: Hints | None = None) -> list[Sour
     if path.is_file():
         candidates = [path]
     elif path.is_dir():
-        candidates = sorted(
-            p
-            for p in path.rglob("*")
-            if p.is_file()
-            and not is_linkbase_or_schema(p)
-            and not any(part.startswith(".") for part in p.relative_to(path).parts)
-        )
+        candidates = files_under(path, lambda p: not is_linkbase_or_schema(p))
     else:
         return []
     return [
@@ -190,21 +185,9 @@ def parse_xbrl_instance(path: Path, hints: Hints | None = None) -> ParsedDocumen
     cut = cut_short_instance(data)
     if cut is not None:
         raise ParseError(str(path), cut)
-    used: list[Path] = []
-
-    def labels_of(schema_hrefs: list[str]) -> bytes | None:
-        found = find_label_linkbase(path, schema_hrefs)
-        if found is None:
-            return None
-        try:
-            labels = found.read_bytes()
-        except OSError:
-            return None
-        used.append(found)
-        return labels
-
+    labels = _LabelLinkbase(path)
     try:
-        extraction, dei = extract_instance_facts(data, find_labels=labels_of)
+        extraction, dei = extract_instance_facts(data, find_labels=labels.read)
     except XbrlError as exc:
         raise ParseError(str(path), str(exc)) from exc
     damaged = unread_facts(data, extraction.elements)
@@ -215,24 +198,6 @@ def parse_xbrl_instance(path: Path, hints: Hints | None = None) -> ParsedDocumen
     if meta.calendar is not None and any(f.fiscal_year is None for f in facts):
         # The instance's dei did not state its calendar; the built-in company's labels the facts.
         facts = [f.in_calendar(meta.calendar) for f in facts]
-    metadata: dict[str, Any] = {"form": meta.form, "format": "xbrl-instance"}
-    metadata["metadata_sources"] = meta.sources
-    if meta.notes:
-        metadata["identity_notes"] = meta.notes
-    if meta.amendment:
-        metadata["amendment"] = True
-    if meta.cik:
-        metadata["cik"] = meta.cik
-    if meta.year_offset is not None:
-        metadata["fiscal_year_offset"] = meta.year_offset
-    if used:
-        metadata["label_linkbase"] = used[0].name
-    else:
-        metadata["xbrl_warnings"] = ["no label linkbase beside the instance (concepts keep their names)"]
-    if extraction.warnings or extraction.skipped:
-        metadata.setdefault("xbrl_warnings", []).extend(
-            [*extraction.warnings, *(f"skipped {where}: {why}" for where, why in extraction.skipped[:5])]
-        )
     return ParsedDocument(
         kind=meta.kind,
         title=f"{meta.title} (XBRL instance)",
@@ -246,9 +211,44 @@ def parse_xbrl_instance(path: Path, hints: Hints | None = None) -> ParsedDocumen
         period_end=meta.period_end,
         published_at=None,
         fiscal_year_end_month=meta.fye_month,
-        metadata=metadata,
+        metadata=_instance_metadata(meta, labels.used, extraction),
         facts=facts,
     )
+
+
+@dataclass(slots=True)
+class _LabelLinkbase:
+    """Reads the label linkbase beside an instance when the extraction asks for it; ``used`` names it."""
+
+    instance: Path
+    used: Path | None = None
+
+    def read(self, schema_hrefs: list[str]) -> bytes | None:
+        found = find_label_linkbase(self.instance, schema_hrefs)
+        if found is None:
+            return None
+        try:
+            labels = found.read_bytes()
+        except OSError:
+            return None
+        self.used = self.used or found
+        return labels
+
+
+def _instance_metadata(meta: FilingMeta, used: Path | None, extraction: FactExtraction) -> dict[str, Any]:
+    """The instance's stored metadata: its identity, the label linkbase used and what was not read."""
+    metadata: dict[str, Any] = {"form": meta.form, "format": "xbrl-instance", **identity_metadata(meta)}
+    if meta.year_offset is not None:
+        metadata["fiscal_year_offset"] = meta.year_offset
+    if used is not None:
+        metadata["label_linkbase"] = used.name
+    else:
+        metadata["xbrl_warnings"] = ["no label linkbase beside the instance (concepts keep their names)"]
+    if extraction.warnings or extraction.skipped:
+        metadata.setdefault("xbrl_warnings", []).extend(
+            [*extraction.warnings, *(f"skipped {where}: {why}" for where, why in extraction.skipped[:5])]
+        )
+    return metadata
 
 
 @dataclass(slots=True)

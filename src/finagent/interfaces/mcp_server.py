@@ -14,7 +14,7 @@ import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -35,6 +35,10 @@ from finagent.interfaces.mcp_models import (
     SearchResult,
 )
 from finagent.version import __version__
+
+if TYPE_CHECKING:
+    from finagent.agent.api import Answer
+    from finagent.db.search import SearchHit
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +116,57 @@ def _date_argument(value: str | None, name: str) -> date | None:
         raise ToolError(f"{name} must be a date like 2023-06-30, got '{value}'") from None
 
 
+def _ask_result(answer: Answer) -> AskResult:
+    """The tool's reply: the answer, its citations and how far its figures were verified."""
+    validation = answer.validation or {}
+    return AskResult(
+        answer=answer.answer,
+        citations=[
+            Citation(
+                label=str(c.get("label") or ""),
+                ticker=c.get("ticker"),
+                kind=str(c.get("kind") or ""),
+                fiscal_period=c.get("period"),
+                section=c.get("section"),
+                page=c.get("page"),
+                source=c.get("source_uri"),
+                chunk_id=c.get("chunk_id"),
+            )
+            for c in answer.citations
+        ],
+        confidence=answer.confidence,
+        iterations=answer.iterations,
+        periods_covered=answer.periods_covered,
+        warnings=answer.warnings,
+        figures_check=validation.get("status"),
+        numbers_verified=validation.get("numbers_verified"),
+        numbers_total=validation.get("numbers_total"),
+        unverified_figures=[str(c.get("text")) for c in validation.get("unverified") or []],
+        run_id=answer.run_id,
+        seconds=answer.wall_time_s,
+    )
+
+
+def _filing_hit(rank: int, h: SearchHit) -> FilingHit:
+    """One ranked passage with its citation metadata (pages counted from 1) and a snippet of its text."""
+    return FilingHit(
+        rank=rank,
+        chunk_id=h.chunk_id,
+        score=round(h.fused_score, 4),
+        vector_score=None if h.vector_score is None else round(h.vector_score, 4),
+        keyword_score=None if h.keyword_score is None else round(h.keyword_score, 4),
+        ticker=h.ticker,
+        kind=h.kind,
+        fiscal_period=h.period_label,
+        period_end=h.period_end.isoformat() if h.period_end else None,
+        section=h.section,
+        page=None if h.page is None else h.page + 1,
+        source=h.source_uri,
+        citation=h.citation(),
+        text=h.text[:SNIPPET_CHARS],
+    )
+
+
 # ------------------------------------------------------------------------------------ tools
 
 
@@ -167,33 +222,7 @@ async def ask_financial_question(
         raise ToolError(failure_line(exc)) from None
     finally:
         await asyncio.gather(*pending, return_exceptions=True)
-    validation = answer.validation or {}
-    return AskResult(
-        answer=answer.answer,
-        citations=[
-            Citation(
-                label=str(c.get("label") or ""),
-                ticker=c.get("ticker"),
-                kind=str(c.get("kind") or ""),
-                fiscal_period=c.get("period"),
-                section=c.get("section"),
-                page=c.get("page"),
-                source=c.get("source_uri"),
-                chunk_id=c.get("chunk_id"),
-            )
-            for c in answer.citations
-        ],
-        confidence=answer.confidence,
-        iterations=answer.iterations,
-        periods_covered=answer.periods_covered,
-        warnings=answer.warnings,
-        figures_check=validation.get("status"),
-        numbers_verified=validation.get("numbers_verified"),
-        numbers_total=validation.get("numbers_total"),
-        unverified_figures=[str(c.get("text")) for c in validation.get("unverified") or []],
-        run_id=answer.run_id,
-        seconds=answer.wall_time_s,
-    )
+    return _ask_result(answer)
 
 
 async def search_filings(
@@ -231,42 +260,18 @@ async def search_filings(
     check = lambda: check_search_input(query, fiscal_years or [], quarters or [], kinds or [])  # noqa: E731
     await _in_thread(check)
     settings = get_resources().settings
-    hits = await _in_thread(
-        _store_call(
-            lambda conn: search_store(
-                conn,
-                settings,
-                query,
-                tickers=tickers or [],
-                fiscal_years=fiscal_years or [],
-                fiscal_quarters=quarters or [],
-                kinds=kinds or [],
-                k=k,
-            )
-        )
+    found = lambda conn: search_store(  # noqa: E731
+        conn,
+        settings,
+        query,
+        tickers=tickers or [],
+        fiscal_years=fiscal_years or [],
+        fiscal_quarters=quarters or [],
+        kinds=kinds or [],
+        k=k,
     )
-    return SearchResult(
-        query=query,
-        hits=[
-            FilingHit(
-                rank=rank,
-                chunk_id=h.chunk_id,
-                score=round(h.fused_score, 4),
-                vector_score=None if h.vector_score is None else round(h.vector_score, 4),
-                keyword_score=None if h.keyword_score is None else round(h.keyword_score, 4),
-                ticker=h.ticker,
-                kind=h.kind,
-                fiscal_period=h.period_label,
-                period_end=h.period_end.isoformat() if h.period_end else None,
-                section=h.section,
-                page=None if h.page is None else h.page + 1,
-                source=h.source_uri,
-                citation=h.citation(),
-                text=h.text[:SNIPPET_CHARS],
-            )
-            for rank, h in enumerate(hits, 1)
-        ],
-    )
+    hits = await _in_thread(_store_call(found))
+    return SearchResult(query=query, hits=[_filing_hit(rank, h) for rank, h in enumerate(hits, 1)])
 
 
 async def list_companies() -> CompaniesResult:

@@ -172,59 +172,81 @@ def make_chat_model(
     the first request, not here.
     """
     if provider == "openai":
-        if not provider_configured("openai", settings):
-            raise ConfigError(_MISSING["openai"])
-        key = settings.openai_api_key or SecretStr("unused")  # compatible servers often need no key
-        return ChatOpenAI(
-            model=model or settings.openai_model,
-            api_key=key,
-            base_url=settings.openai_base_url,
-            timeout=settings.llm_timeout,
-            stream_chunk_timeout=settings.llm_timeout,
-            max_retries=settings.llm_max_retries,
-            **_own_async_client(
-                key, settings.openai_base_url, settings.llm_timeout, settings.llm_max_retries
-            ),
-            max_completion_tokens=max_tokens,
-            temperature=temperature,
-            use_responses_api=False,
-            stream_usage=True,  # token counts also when the CLI streams the answer (compatible servers too)
-        )
+        return _openai_model(settings, model, max_tokens, temperature)
     if provider == "cerebras":
-        if settings.cerebras_api_key is None:
-            raise ConfigError(_MISSING["cerebras"])
-        return ChatCerebras(
-            model=model or settings.cerebras_model,
-            api_key=settings.cerebras_api_key,
-            base_url=settings.cerebras_base_url,
-            timeout=settings.llm_timeout,
-            max_retries=settings.llm_max_retries,
-            max_tokens=max_tokens,
-            temperature=temperature,
-        )
+        return _cerebras_model(settings, model, max_tokens, temperature)
     if provider == "local":
-        if local_server is None:
-            if not local_model_available(settings):
-                raise ConfigError(_MISSING["local"])
-            local_server = get_local_server(settings, start=False)
-        key, timeout = SecretStr(local_server.api_key), max(settings.llm_timeout, LOCAL_MIN_TIMEOUT)
-        return LocalChatOpenAI(
-            model=model or local_server.model_name,
-            api_key=key,
-            base_url=local_server.base_url,
-            timeout=timeout,
-            # A streamed answer's first token comes after the whole prompt is read: minutes on a busy
-            # CPU, past langchain-openai's own 120 s wait for the next chunk.
-            stream_chunk_timeout=timeout,
-            max_retries=0,
-            **_own_async_client(key, local_server.base_url, timeout, 0),
-            max_completion_tokens=max_tokens,
-            temperature=temperature,
-            use_responses_api=False,
-            stream_usage=True,  # llama.cpp reports usage in the last chunk only when asked
-            local_server=local_server,
-        )
+        return _local_model(settings, model, max_tokens, temperature, local_server)
     raise ConfigError(f"unknown LLM provider {provider!r}")
+
+
+def _openai_model(
+    settings: Settings, model: str | None, max_tokens: int, temperature: float
+) -> BaseChatModel:
+    """OpenAI's API or any server compatible with it (``openai_base_url``)."""
+    if not provider_configured("openai", settings):
+        raise ConfigError(_MISSING["openai"])
+    key = settings.openai_api_key or SecretStr("unused")  # compatible servers often need no key
+    return ChatOpenAI(
+        model=model or settings.openai_model,
+        api_key=key,
+        base_url=settings.openai_base_url,
+        timeout=settings.llm_timeout,
+        stream_chunk_timeout=settings.llm_timeout,
+        max_retries=settings.llm_max_retries,
+        **_own_async_client(key, settings.openai_base_url, settings.llm_timeout, settings.llm_max_retries),
+        max_completion_tokens=max_tokens,
+        temperature=temperature,
+        use_responses_api=False,
+        stream_usage=True,  # token counts also when the CLI streams the answer (compatible servers too)
+    )
+
+
+def _cerebras_model(
+    settings: Settings, model: str | None, max_tokens: int, temperature: float
+) -> BaseChatModel:
+    if settings.cerebras_api_key is None:
+        raise ConfigError(_MISSING["cerebras"])
+    return ChatCerebras(
+        model=model or settings.cerebras_model,
+        api_key=settings.cerebras_api_key,
+        base_url=settings.cerebras_base_url,
+        timeout=settings.llm_timeout,
+        max_retries=settings.llm_max_retries,
+        max_tokens=max_tokens,
+        temperature=temperature,
+    )
+
+
+def _local_model(
+    settings: Settings,
+    model: str | None,
+    max_tokens: int,
+    temperature: float,
+    local_server: LocalModelServer | None,
+) -> BaseChatModel:
+    """The local model through its llama.cpp server (the process-wide one unless one is given)."""
+    if local_server is None:
+        if not local_model_available(settings):
+            raise ConfigError(_MISSING["local"])
+        local_server = get_local_server(settings, start=False)
+    key, timeout = SecretStr(local_server.api_key), max(settings.llm_timeout, LOCAL_MIN_TIMEOUT)
+    return LocalChatOpenAI(
+        model=model or local_server.model_name,
+        api_key=key,
+        base_url=local_server.base_url,
+        timeout=timeout,
+        # A streamed answer's first token comes after the whole prompt is read: minutes on a busy
+        # CPU, past langchain-openai's own 120 s wait for the next chunk.
+        stream_chunk_timeout=timeout,
+        max_retries=0,
+        **_own_async_client(key, local_server.base_url, timeout, 0),
+        max_completion_tokens=max_tokens,
+        temperature=temperature,
+        use_responses_api=False,
+        stream_usage=True,  # llama.cpp reports usage in the last chunk only when asked
+        local_server=local_server,
+    )
 
 
 def _own_async_client(

@@ -259,27 +259,49 @@ def get_company_news(
 def _company_news(
     ticker: str, settings: Settings, limit: int, since: date | None, conn: psycopg.Connection[Any] | None
 ) -> ToolResult:
+    """Live news when the network answers with some; else the recorded news, saying why."""
     online, reason = network.network_status(settings)
     if online:
-        try:
-            found = network.run_with_timeout(
-                lambda: _live_news(ticker, max(limit * 2, 10)), settings.tool_timeout, name="yf-news"
-            )
-            live = _newest_first([a for a in found if _since_ok(a, since)])[:limit]
-            if not live:
-                raise NoLiveNews(
-                    f"Yahoo Finance returned no news for {ticker}" + (f" since {since}" if since else "")
-                )
-            stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-            return _result(ticker, live, source=f"Yahoo Finance news via yfinance (live, {stamp})")
-        except TimeoutError:
-            reason = f"Yahoo Finance did not answer within {settings.tool_timeout:g} s"
-            network.mark_unreachable(reason)
-        except NoLiveNews as exc:
-            reason = str(exc)
-        except Exception as exc:  # any live failure: answer from recorded news
-            reason = f"Yahoo Finance news request failed ({short_error(exc)})"
+        live, reason = _live_result(ticker, settings, limit, since)
+        if live is not None:
+            return live
+    return _recorded_result(ticker, settings, limit, since, conn, reason)
 
+
+def _live_result(
+    ticker: str, settings: Settings, limit: int, since: date | None
+) -> tuple[ToolResult | None, str]:
+    """Yahoo Finance's newest articles, or no result and why (timed out, none, failed)."""
+    try:
+        found = network.run_with_timeout(
+            lambda: _live_news(ticker, max(limit * 2, 10)), settings.tool_timeout, name="yf-news"
+        )
+        live = _newest_first([a for a in found if _since_ok(a, since)])[:limit]
+        if not live:
+            raise NoLiveNews(
+                f"Yahoo Finance returned no news for {ticker}" + (f" since {since}" if since else "")
+            )
+        stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        return _result(ticker, live, source=f"Yahoo Finance news via yfinance (live, {stamp})"), ""
+    except TimeoutError:
+        reason = f"Yahoo Finance did not answer within {settings.tool_timeout:g} s"
+        network.mark_unreachable(reason)
+        return None, reason
+    except NoLiveNews as exc:
+        return None, str(exc)
+    except Exception as exc:  # any live failure: answer from recorded news
+        return None, f"Yahoo Finance news request failed ({short_error(exc)})"
+
+
+def _recorded_result(
+    ticker: str,
+    settings: Settings,
+    limit: int,
+    since: date | None,
+    conn: psycopg.Connection[Any] | None,
+    reason: str,
+) -> ToolResult:
+    """The newest recorded articles (the store's and the news files'), marked offline with the reason."""
     notes: list[str] = []
     sources: list[str] = []
     articles: list[Article] = []
@@ -295,7 +317,6 @@ def _company_news(
     if files:
         articles.extend(a for a in _recorded_file_articles(ticker, files) if _since_ok(a, since))
         sources.append(", ".join(display_path(p) for p in files))
-
     unique: dict[str, Article] = {}
     for article in _newest_first(articles):
         unique.setdefault(article.key(), article)

@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from finagent.finance.company_registry import lookup_builtin
+from finagent.finance.company_registry import Company, lookup_builtin
 from finagent.finance.dates import parse_date
 from finagent.finance.fact_records import FiscalCalendar
 from finagent.finance.fiscal import fiscal_period, fiscal_year_of_annual, nominal_month_end, quarter_label
@@ -43,6 +43,19 @@ class _Meta:
 
 
 FilingMeta = _Meta
+
+
+def identity_metadata(meta: FilingMeta) -> dict[str, Any]:
+    """A filing document's stored metadata on who filed what: where each field was read, the options
+    that disagreed with the filing, an amendment, the CIK."""
+    metadata: dict[str, Any] = {"metadata_sources": meta.sources}
+    if meta.notes:
+        metadata["identity_notes"] = meta.notes
+    if meta.amendment:
+        metadata["amendment"] = True
+    if meta.cik:
+        metadata["cik"] = meta.cik
+    return metadata
 
 
 def filing_metadata(dei: dict[str, str], path: Path, hints: Hints | None = None) -> FilingMeta:
@@ -186,61 +199,19 @@ def read_metadata(
     form_base = base_m.group(1).upper() if base_m else form
     amendment = form.endswith("/A") or dei.get("AmendmentFlag", "").strip().lower() == "true"
     kind = form_base if form_base in ("10-K", "10-Q", "8-K") else "other"
-
-    company_name = identity.company_name
-    ticker = identity.ticker
-    builtin = lookup_builtin(ticker) if ticker else None
-    if builtin is None and company_name:
-        builtin = lookup_builtin(company_name)
-    named = lookup_builtin(company_name) if company_name else None
-    if identity.sources.get("ticker") == "option" and named is not None and named.ticker != ticker:
-        company_name = None  # the user's company, not the one the text names
-    if company_name is None and builtin is not None and builtin.ticker == ticker:
-        company_name = builtin.name
-    period_end = identity.period_end
-
-    fye_fact = dei.get("CurrentFiscalYearEndDate", "")
-    fye = fye_month(fye_fact, dei.get("CurrentFiscalYearEndDate@format"))
-    if fye is None and kind == "10-K" and period_end is not None:
-        fye = nominal_month_end(period_end)[1]
-    if fye is None and builtin is not None:
-        fye = builtin.fiscal_year_end_month
-    if fye is None and header is not None and header.fiscal_year_end:
-        fye = fye_month(header.fiscal_year_end, "mmdd")
-
-    dei_year = _int(dei.get("DocumentFiscalYearFocus"))
-    focus = (dei.get("DocumentFiscalPeriodFocus") or "").strip().upper()
-    computed_year: int | None = None
-    computed_quarter: int | None = None
-    if period_end is not None and fye is not None:
-        offset = builtin.fiscal_year_offset if builtin is not None else 0
-        if kind == "10-Q":
-            computed_year, computed_quarter = fiscal_period(period_end, fye, offset)
-        elif kind == "8-K":  # the event's quarter, as for PDF 8-Ks (mid-month: no 52/53-week spill-over)
-            computed_year, computed_quarter = fiscal_period(period_end.replace(day=15), fye, offset)
-        else:
-            computed_year = fiscal_year_of_annual(period_end, fye, offset)
-    fiscal_year = dei_year if dei_year is not None else computed_year
-    if dei_year is not None and computed_year is not None and abs(dei_year - computed_year) > 1:
-        fiscal_year = computed_year  # a mistyped cover fact; the calendar is more trustworthy
-    quarter: int | None = None
-    if kind == "10-Q":
-        quarter = int(focus[1]) if focus in ("Q1", "Q2", "Q3", "Q4") else computed_quarter
-    elif kind == "8-K":
-        quarter = computed_quarter
-
-    name_for_title = company_name or ticker or Path(path).stem
-    form_label = form or kind
-    period_label = quarter_label(fiscal_year, quarter) if kind in ("10-K", "10-Q") else None
-    if period_label is None or period_label == "undated":
-        period_label = period_end.isoformat() if period_end else ""
-    title = " ".join(p for p in (name_for_title, form_label, period_label) if p)
+    ticker, period_end = identity.ticker, identity.period_end
+    company_name, builtin = _company(identity)
+    fye = _fye_month(dei, header, kind, period_end, builtin)
+    dated = _FiscalPeriod.read(dei, kind, period_end, fye, builtin)
+    title = _title(
+        company_name or ticker or Path(path).stem, form or kind, kind, dated.year, dated.quarter, period_end
+    )
     cik = dei.get("EntityCentralIndexKey") or (header.cik if header else None)
     # The calendar that labels each fact: the filing's own statement of it, else the built-in one.
     calendar = filing_calendar(dei)
     if calendar is None and fye is not None:
         calendar = FiscalCalendar(fye, builtin.fiscal_year_offset if builtin is not None else 0)
-    offset_known = (dei_year is not None and period_end is not None) or builtin is not None
+    offset_known = (dated.dei_year is not None and period_end is not None) or builtin is not None
     return _Meta(
         kind=kind,
         form=form or kind,
@@ -249,18 +220,105 @@ def read_metadata(
         title=title,
         ticker=ticker,
         company_name=company_name,
-        fiscal_year=fiscal_year,
-        fiscal_quarter=quarter,
+        fiscal_year=dated.year,
+        fiscal_quarter=dated.quarter,
         period_end=period_end,
         fye_month=fye,
         cik=cik.strip() if cik else None,
-        dei_fiscal_year=dei_year,
-        computed_fiscal_year=computed_year,
+        dei_fiscal_year=dated.dei_year,
+        computed_fiscal_year=dated.computed_year,
         calendar=calendar,
         year_offset=calendar.year_offset if calendar is not None and offset_known else None,
         sources=identity.sources,
         notes=identity.notes,
     )
+
+
+def _company(identity: _Identity) -> tuple[str | None, Company | None]:
+    """The company's name and its built-in entry: the name the text gives unless the user named
+    another company by ticker, else the built-in name of the ticker."""
+    company_name, ticker = identity.company_name, identity.ticker
+    builtin = lookup_builtin(ticker) if ticker else None
+    if builtin is None and company_name:
+        builtin = lookup_builtin(company_name)
+    named = lookup_builtin(company_name) if company_name else None
+    if identity.sources.get("ticker") == "option" and named is not None and named.ticker != ticker:
+        company_name = None  # the user's company, not the one the text names
+    if company_name is None and builtin is not None and builtin.ticker == ticker:
+        company_name = builtin.name
+    return company_name, builtin
+
+
+def _fye_month(
+    dei: dict[str, str],
+    header: SubmissionHeader | None,
+    kind: str,
+    period_end: date | None,
+    builtin: Company | None,
+) -> int | None:
+    """The fiscal year's last month: the dei fact, a 10-K's own period end, the built-in company's,
+    else the SGML header's."""
+    fye_fact = dei.get("CurrentFiscalYearEndDate", "")
+    fye = fye_month(fye_fact, dei.get("CurrentFiscalYearEndDate@format"))
+    if fye is None and kind == "10-K" and period_end is not None:
+        fye = nominal_month_end(period_end)[1]
+    if fye is None and builtin is not None:
+        fye = builtin.fiscal_year_end_month
+    if fye is None and header is not None and header.fiscal_year_end:
+        fye = fye_month(header.fiscal_year_end, "mmdd")
+    return fye
+
+
+@dataclass(frozen=True, slots=True)
+class _FiscalPeriod:
+    """The filing's fiscal year and quarter, and the two years they were chosen from."""
+
+    year: int | None
+    quarter: int | None
+    dei_year: int | None
+    computed_year: int | None
+
+    @classmethod
+    def read(
+        cls, dei: dict[str, str], kind: str, period_end: date | None, fye: int | None, builtin: Company | None
+    ) -> _FiscalPeriod:
+        """The dei focus year and quarter unless the calendar's differ by more than a mistyped year."""
+        dei_year = _int(dei.get("DocumentFiscalYearFocus"))
+        focus = (dei.get("DocumentFiscalPeriodFocus") or "").strip().upper()
+        computed_year: int | None = None
+        computed_quarter: int | None = None
+        if period_end is not None and fye is not None:
+            offset = builtin.fiscal_year_offset if builtin is not None else 0
+            if kind == "10-Q":
+                computed_year, computed_quarter = fiscal_period(period_end, fye, offset)
+            elif kind == "8-K":  # the event's quarter, as for PDF 8-Ks (mid-month: no 52/53-week spill-over)
+                computed_year, computed_quarter = fiscal_period(period_end.replace(day=15), fye, offset)
+            else:
+                computed_year = fiscal_year_of_annual(period_end, fye, offset)
+        fiscal_year = dei_year if dei_year is not None else computed_year
+        if dei_year is not None and computed_year is not None and abs(dei_year - computed_year) > 1:
+            fiscal_year = computed_year  # a mistyped cover fact; the calendar is more trustworthy
+        quarter: int | None = None
+        if kind == "10-Q":
+            quarter = int(focus[1]) if focus in ("Q1", "Q2", "Q3", "Q4") else computed_quarter
+        elif kind == "8-K":
+            quarter = computed_quarter
+        return cls(fiscal_year, quarter, dei_year, computed_year)
+
+
+def _title(
+    name: str,
+    form_label: str,
+    kind: str,
+    fiscal_year: int | None,
+    quarter: int | None,
+    period_end: date | None,
+) -> str:
+    """'Apple Inc. 10-Q Q3 FY2023': the company, the form and the fiscal period (else the period end)."""
+    period_label = quarter_label(fiscal_year, quarter) if kind in ("10-K", "10-Q") else None
+    if period_label is None or period_label == "undated":
+        period_label = period_end.isoformat() if period_end else ""
+    return " ".join(p for p in (name, form_label, period_label) if p)
 
 
 _ACCESSION = re.compile(r"^\d{10}-\d{2}-\d{6}$")

@@ -54,11 +54,30 @@ def sectioned_blocks(units: list[Unit], form_base: str) -> list[Block]:
 
 
 def _find_headings(units: list[Unit], form_base: str) -> list[_Heading]:
+    """The Item headings that open sections: candidates followed by text (not table-of-contents
+    entries), in nondecreasing order, a 10-Q's statements when no Item 1 names them, each titled."""
     is_10q = form_base == "10-Q"
-    is_8k = form_base == "8-K"
+    candidates, structural = _candidates(units, form_base)
+    _weigh(candidates, units, structural)
+    real = [h for h in candidates if h.weight >= _MIN_BODY]
+    chosen = _heaviest_nondecreasing(real)
+    if is_10q and not any(h.section == "part1_item_1" for h in chosen):
+        implicit = _implicit_financial_statements(units, chosen[0].unit_index if chosen else len(units))
+        if implicit is not None:
+            chosen.insert(0, _Heading(implicit, "part1_item_1", None, (1, 1, 0)))
+    titles = _10Q_TITLES if is_10q else _10K_TITLES if form_base in ("10-K", "") else {}
+    for h in chosen:
+        if not h.title or h.title.isupper():
+            h.title = titles.get(h.section) or (h.title.title() if h.title else None)
+    return chosen
+
+
+def _candidates(units: list[Unit], form_base: str) -> tuple[list[_Heading], set[int]]:
+    """Every unit that reads as an Item heading, and the units that are structure, not body text
+    (Part headings, and heading titles split off into the next unit)."""
     candidates: list[_Heading] = []
     part = 0
-    structural: set[int] = set()  # part headings and split-off heading titles: not body text
+    structural: set[int] = set()
     for i, u in enumerate(units):
         if u.is_table or len(u.text) > _MAX_HEADING or u.meta.get("hidden"):
             continue
@@ -78,24 +97,29 @@ def _find_headings(units: list[Unit], form_base: str) -> list[_Heading]:
             if _looks_like_title(nxt):
                 heading_title = _clean_title(nxt.text)
                 structural.add(i + 1)
-        num = int(m.group("num"))
-        letter = (m.group("letter") or "").lower()
-        sub = m.group("sub")
-        item_part = ROMAN[m.group("part").lower()] if m.group("part") else part
-        if is_8k or sub:
-            section = f"item_{num}_{sub}" if sub else f"item_{num}"
-            order = (0, num, int(sub or 0))
-        elif is_10q:
-            if item_part == 0:
-                item_part = 2 if (num >= 5 or letter) else 1
-            section = f"part{item_part}_item_{num}{letter}"
-            order = (item_part, num, ord(letter) if letter else 0)
-        else:
-            section = f"item_{num}{letter}"
-            order = (0, num, ord(letter) if letter else 0)
+        section, order = _section_of(m, part, form_base)
         candidates.append(_Heading(i, section, heading_title or None, order))
+    return candidates, structural
 
-    # Weight = text that follows a candidate before the next one; TOC entries have ~none.
+
+def _section_of(m: re.Match[str], part: int, form_base: str) -> tuple[str, tuple[int, int, int]]:
+    """An Item heading's section key and its place in the form's order ("item_7a", "part2_item_1a",
+    "item_2_02" of an 8-K); a 10-Q Item with no Part heading seen is placed by its number."""
+    num = int(m.group("num"))
+    letter = (m.group("letter") or "").lower()
+    sub = m.group("sub")
+    item_part = ROMAN[m.group("part").lower()] if m.group("part") else part
+    if form_base == "8-K" or sub:
+        return (f"item_{num}_{sub}" if sub else f"item_{num}"), (0, num, int(sub or 0))
+    if form_base == "10-Q":
+        if item_part == 0:
+            item_part = 2 if (num >= 5 or letter) else 1
+        return f"part{item_part}_item_{num}{letter}", (item_part, num, ord(letter) if letter else 0)
+    return f"item_{num}{letter}", (0, num, ord(letter) if letter else 0)
+
+
+def _weigh(candidates: list[_Heading], units: list[Unit], structural: set[int]) -> None:
+    """Weight = text that follows a candidate before the next one; TOC entries have ~none."""
     for k, h in enumerate(candidates):
         stop = candidates[k + 1].unit_index if k + 1 < len(candidates) else len(units)
         h.weight = sum(
@@ -103,17 +127,6 @@ def _find_headings(units: list[Unit], form_base: str) -> list[_Heading]:
             for j in range(h.unit_index + 1, stop)
             if j not in structural and not PAGE_NUMBER_RE.match(units[j].text)
         )
-    real = [h for h in candidates if h.weight >= _MIN_BODY]
-    chosen = _heaviest_nondecreasing(real)
-    if is_10q and not any(h.section == "part1_item_1" for h in chosen):
-        implicit = _implicit_financial_statements(units, chosen[0].unit_index if chosen else len(units))
-        if implicit is not None:
-            chosen.insert(0, _Heading(implicit, "part1_item_1", None, (1, 1, 0)))
-    titles = _10Q_TITLES if is_10q else _10K_TITLES if form_base in ("10-K", "") else {}
-    for h in chosen:
-        if not h.title or h.title.isupper():
-            h.title = titles.get(h.section) or (h.title.title() if h.title else None)
-    return chosen
 
 
 _STATEMENT_HEADING = re.compile(
