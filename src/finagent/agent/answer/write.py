@@ -21,7 +21,7 @@ from finagent.agent.answer.compute import Computed
 from finagent.agent.answer.draft import Composed, Drafted, Writer, basis, draft
 from finagent.agent.answer.listing import COMPUTED_LEAD, computed_lines, figure_list, reports_read
 from finagent.agent.answer.passages import years_asked
-from finagent.agent.answer.quotes import QUOTED_LEAD, quoted_answer
+from finagent.agent.answer.quotes import QUOTED_LEAD, driver_lines, quoted_answer
 from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
@@ -125,7 +125,8 @@ def in_the_filings_words(
     with ``note`` for the warnings (None: no passage sentence shares the question's words)."""
     terms = list(plan.terms)
     names, named = plan.names, list(plan.named)
-    quoted = quoted_answer(_discussion(items), terms, names, why=True, named=named)
+    drivers = driver_lines(plan.metrics) if plan.drivers else ()
+    quoted = quoted_answer(_discussion(items), terms, names, why=True, named=named, drivers=drivers)
     if not quoted:
         return answer, None
     return "\n\n".join(p for p in (answer, quoted) if p), note
@@ -277,6 +278,7 @@ def in_their_words(state: State, read: Read, why: str) -> tuple[str, str]:
         why=plan.narrative,
         named=list(plan.named),
         ahead=sorted(years_asked(state)) if plan.forecast else (),
+        drivers=driver_lines(plan.metrics) if plan.drivers else (),
     )
     if quoted:
         return quoted, f"the model's answer was not an answer ({why}); the sources' own sentences are quoted"
