@@ -117,6 +117,9 @@ UNSTOOD = "no sentence of the model's explanation stood; the filings' own senten
 SAID = "the question asks what the filing says: its own sentences on it are quoted"
 
 
+DRIVEN = "the question asks what drove a line: the sentences giving its causes are quoted, no model call"
+
+
 def in_the_filings_words(
     answer: str, items: list[dict[str, Any]], plan: Question, note: str = UNSTOOD
 ) -> tuple[str, str | None]:
@@ -322,6 +325,10 @@ async def write_figures(
     plan = Question.of(state)
     items = computed.chosen.items
     tail = not_available(list(state.get("tool_results") or []))
+    driven = _drivers_quoted(computed.head, items, plan) if not tools else None
+    if driven is not None:  # extractive first: the causes the filings give, chosen by code
+        answer = "\n\n".join(p for p in (driven, tail) if p)
+        return Written(answer, verify(answer), True, warnings=[DRIVEN])
     if plan.narrative or tools:
         known_labels = {i["label"] for i in items} | {t["label"] for t in tools}
         writer = figures_writer(state, computed, context, known_labels, tail, verify, tools)
@@ -352,6 +359,16 @@ async def write_figures(
         or "No reported figures were found for the periods asked."
     )
     return Written(answer, verify(answer), True)
+
+
+def _drivers_quoted(head: str, items: list[dict[str, Any]], plan: Question) -> str | None:
+    """A what-drove question about a line: the computed figures, then the passages' sentences that
+    give a cause of that line's change (None: no such question, or no passage gives one — the model
+    then explains from the passages, and its sentences are checked like any)."""
+    if not (plan.drivers and driver_lines(plan.metrics)):
+        return None
+    answer, note = in_the_filings_words(head, items, plan, DRIVEN)
+    return answer if note else None
 
 
 def evidence_prompt(
