@@ -22,6 +22,7 @@ from finagent.agent.answer.draft import Composed, Drafted, Writer, basis, draft
 from finagent.agent.answer.listing import COMPUTED_LEAD, computed_lines, figure_list, reports_read
 from finagent.agent.answer.passages import years_asked
 from finagent.agent.answer.quotes import QUOTED_LEAD, driver_lines, quoted_answer
+from finagent.agent.answer.searched import nothing_found
 from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
@@ -285,7 +286,8 @@ def in_their_words(state: State, read: Read, why: str) -> tuple[str, str]:
     )
     if quoted:
         return quoted, f"the model's answer was not an answer ({why}); the sources' own sentences are quoted"
-    text = "finagent could not answer this question from the evidence it found."
+    closest = quoted_answer(read.items, list(plan.terms), plan.names, limit=1).partition("\n")[2]
+    text = nothing_found(list(state.get("searches") or []), plan.names, closest)
     return text, f"the model's answer was not an answer ({why}) and no passage answers the question"
 
 
