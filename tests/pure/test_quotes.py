@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from finagent.agent.answer.quotes import quoted_answer
+from finagent.agent.answer.quotes import driver_lines, quoted_answer
 from finagent.agent.evidence import query_terms
 from finagent.finance.words import names_in
 
@@ -307,3 +307,28 @@ def test_a_question_asking_what_a_company_forecasts_is_answered_by_what_it_expec
     lines = quoted_answer(items, query_terms([question]), {"BA": ["Boeing"]}).splitlines()[1:]
     assert [line[-6:] for line in lines] == ["[10K2]", "[10K2]"]
     assert "we expect to gradually increase to 5 per month in 2023" in lines[0]
+
+
+def test_asked_what_drove_a_line_only_the_sentences_explaining_that_line_are_quoted() -> None:
+    text = (
+        "Revenues increased $2.4 billion, driven by higher search volumes and new subscriptions. "
+        "Operating expenses as a percentage of revenues rose 40 basis points. "
+        "The increase was primarily due to higher headcount in research. "
+        "Cost of revenues grew because of higher data center depreciation."
+    )
+    items = [{**_item("10K1", text), "fiscal_year": 2024}]
+    question = "What drove the change in Alphabet's revenue in 2024?"
+    terms = query_terms([question])
+    quoted = quoted_answer(items, terms, NAMES, why=True, drivers=driver_lines(["revenue"]))
+    assert "“Revenues increased $2.4 billion, driven by higher search volumes" in quoted
+    assert "headcount" not in quoted and "depreciation" not in quoted
+    opex = quoted_answer(items, terms, NAMES, why=True, drivers=driver_lines(["operating_expenses"]))
+    assert "“Operating expenses as a percentage of revenues rose 40 basis points. The increase was" in opex
+    assert quoted_answer(items, terms, NAMES, why=True, drivers=driver_lines(["net_income"])) == ""
+
+
+def test_a_margins_drivers_are_its_first_lines() -> None:
+    assert [line.name for line in driver_lines(["gross_margin", "revenue", "no such metric"])] == [
+        "gross_profit",
+        "revenue",
+    ]

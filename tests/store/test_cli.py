@@ -54,6 +54,7 @@ def assert_clean_failure(result: subprocess.CompletedProcess[str], message: str)
         (["search", "sales", "--kind", "'; DROP TABLE chunks; --"], "unknown document kind"),
         (["search", "sales", "--ticker", "ZZZZ"], "no documents for 'ZZZZ'"),
         (["search", "sales", "--from", "yesterday"], "--from must be a date"),
+        (["search", "sales", "--part", "risk"], "unknown part 'risk'"),
     ],
 )
 def test_search_bad_input(db_url: str, tmp_path: Path, args: list[str], message: str) -> None:

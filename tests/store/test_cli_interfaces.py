@@ -305,8 +305,7 @@ def test_jsonl_events_and_markdown_output(
     assert markdown.startswith(f"# {QUESTION}\n")
     assert final["answer"].strip() in markdown
     assert (
-        "## Sources" in markdown
-        and "| label | ticker | kind | period | section | page | document |" in markdown
+        "## Sources" in markdown and "| label | ticker | kind | period | part | page | document |" in markdown
     )
     first = final["citations"][0]
     assert f"| [{first['label']}] | {first['ticker']} | 10-Q | {first['period']} |" in markdown

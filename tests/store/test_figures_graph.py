@@ -482,6 +482,41 @@ def test_what_a_company_says_about_a_figure_is_quoted_beside_it(
     assert "[unverified]" not in answer
 
 
+MIXED_DISCUSSION = (
+    "Revenue increased $9.0 billion or 17% driven by growth in Intelligent Cloud. "
+    "Operating expenses increased $1.1 billion or 10%. "
+    "The increase was primarily driven by investments in cloud engineering."
+)
+
+
+@pytest.fixture()
+def mixed(db: Database, settings: Settings) -> Iterator[Database]:
+    """Microsoft's Q3 FY2024 10-Q whose discussion explains revenue, then operating expenses."""
+    doc = microsoft_quarters()[0]
+    doc.blocks.append(Block(MIXED_DISCUSSION, section="part1_item_2"))
+    IngestPipeline(db, get_embedder(settings), settings).run([item(doc)])
+    yield db
+    close_resources()
+
+
+def test_what_drove_a_line_quotes_its_own_causes_and_not_the_next_lines_without_a_model(
+    mixed: Database, settings: Settings
+) -> None:
+    """Asked what drove revenue, the answer is the computed figure, then the filing's sentence giving
+    revenue's cause; the operating expenses' cause ("The increase was primarily driven by …") that
+    follows in the same paragraph is not revenue's, and no model writes anything."""
+    grade = {"completeness": 90, "accuracy": 90}
+    written = prose("Revenue rose on investments in cloud engineering [10Q1].")
+    models = ScriptedModels({"analyze": [{}], "generate": [written], "prose": [written], "evaluate": [grade]})
+    question = "What drove Microsoft's revenue in the quarter ended March 31, 2024?"
+    answer = run(settings, models, question)["answer"]
+    assert "$61,858 million" in answer
+    quotes = answer.split("In the sources' own words:\n")[1].splitlines()
+    assert len(quotes) == 1 and "“Revenue increased $9.0 billion or 17% driven by growth" in quotes[0], answer
+    assert "cloud engineering" not in answer
+    assert models.prompts("generate") == [] and models.prompts("prose") == []
+
+
 def test_a_figure_of_the_whole_company_says_so_when_a_part_is_asked_about(
     discussed: Database, settings: Settings
 ) -> None:

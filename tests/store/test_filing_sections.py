@@ -127,3 +127,53 @@ def test_item_and_cover_searches_on_a_real_store(db: Any, settings: Any) -> None
 
     assert pages("on which exchange is the stock listed", [COVER]) == [0]
     assert pages("litigation", ["item_3", "part2_item_1"]) == [12]
+
+
+def test_a_search_narrowed_to_a_part_as_the_form_names_it(
+    db: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`finagent search … --part 3` finds the Item 3 passage only, cited as "Item 3"; a 10-Q's
+    "Part II Item 1A" is its own part."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from finagent.cli.main import app
+    from finagent.embeddings import get_embedder
+    from finagent.finance.document_records import Block
+    from finagent.ingest.pipeline import IngestPipeline
+    from finagent.settings import get_settings
+    from tests.conftest import MODEL_CACHE
+    from tests.helpers import item, make_doc
+
+    annual = [
+        Block("Item 3. Legal Proceedings. The earplug litigation is pending.", section="item_3", page=12),
+        Block("Net sales rose. Litigation costs were higher.", section="item_7", page=30),
+    ]
+    quarter = [Block("Item 1A. Risk Factors. Litigation risk rose.", section="part2_item_1a", page=40)]
+    IngestPipeline(db, get_embedder(settings), settings).run(
+        [item(make_doc("MMM", "10-K", 2022, None, annual)), item(make_doc("MMM", "10-Q", 2023, 1, quarter))]
+    )
+    monkeypatch.setenv("FINAGENT_DATABASE_URL", settings.database_url or "")
+    monkeypatch.setenv("FINAGENT_HOME", str(settings.home))
+    monkeypatch.setenv("FINAGENT_CACHE_DIR", str(MODEL_CACHE))
+    get_settings.cache_clear()
+    try:
+        runner = CliRunner()
+
+        def found(*part: str) -> list[str]:
+            args = ["search", "litigation", "--json", *(a for p in part for a in ("--part", p))]
+            result = runner.invoke(app, args)
+            assert result.exit_code == 0, result.output
+            return [hit["citation"] for hit in json.loads(result.output)]
+
+        assert found("3") == ["MMM 10-K FY2022, Item 3, p.13"]
+        assert found("Part II Item 1A") == ["MMM 10-Q Q1 FY2023, Part II, Item 1A, p.41"]
+        assert sorted(found("1A", "Item 7")) == [
+            "MMM 10-K FY2022, Item 7, p.31",
+            "MMM 10-Q Q1 FY2023, Part II, Item 1A, p.41",
+        ]
+        bad = runner.invoke(app, ["search", "litigation", "--part", "risks"])
+        assert bad.exit_code != 0 and "unknown part 'risks'" in str(bad.output) + str(bad.exception)
+    finally:
+        get_settings.cache_clear()

@@ -297,7 +297,7 @@ def test_the_quoted_answer_reads_past_the_passages_the_model_was_given(writer: A
 
 def test_no_answer_and_no_passage_scores_zero(writer: Any) -> None:
     out, _ = writer(["", ""], [])
-    assert out["answer"] == "finagent could not answer this question from the evidence it found."
+    assert out["answer"] == "finagent found no passage that answers this question: no passage was found."
     assert out["confidence"] == 0.0
 
 

@@ -25,6 +25,7 @@ from finagent.cli.markdown import check_output_path, write_answer_markdown
 from finagent.errors import FinagentError
 from finagent.finance.periods import PERIOD_EXAMPLES
 from finagent.finance.periods.ranges import option_problem
+from finagent.finance.read.filing_parts import part_name
 
 if TYPE_CHECKING:
     from finagent.agent.api import Answer, TokenHandler
@@ -276,7 +277,7 @@ def print_answer(answer: Answer) -> None:
     console.print(answer.answer, highlight=False, markup=False)
     if answer.citations:
         table = Table(title="Sources", show_lines=False)
-        for column in ("", "ticker", "source", "period", "section", "page", "document"):
+        for column in ("", "ticker", "source", "period", "part", "page", "document"):
             table.add_column(column)
         for c in answer.citations:
             table.add_row(
@@ -287,7 +288,7 @@ def print_answer(answer: Answer) -> None:
                         c.get("ticker") or "",
                         c["kind"],
                         str(c.get("period") or ""),
-                        str(c.get("section") or "")[:40],
+                        part_name(c.get("section"))[:40],
                         str(c.get("page") or ""),
                         str(c.get("source_uri") or "")[-60:],
                     )

@@ -6,11 +6,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from finagent.errors import FinagentError
+from finagent.finance.read.filing_parts import part_name
 
 if TYPE_CHECKING:
     from finagent.agent.api import Answer
 
-SOURCE_COLUMNS = ("label", "ticker", "kind", "period", "section", "page", "document")
+SOURCE_COLUMNS = ("label", "ticker", "kind", "period", "part", "page", "document")
 
 
 def check_output_path(value: str) -> Path:
@@ -48,7 +49,7 @@ def answer_markdown(answer: Answer) -> str:
                 c.get("ticker"),
                 c.get("kind"),
                 c.get("period"),
-                c.get("section"),
+                part_name(c.get("section")),
                 c.get("page"),
                 c.get("source_uri") or c.get("title"),
             ]

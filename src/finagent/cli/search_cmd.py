@@ -13,6 +13,7 @@ from finagent.cli.common import parse_date_option, store
 from finagent.cli.console import console, err_console
 from finagent.db.search import Fusion
 from finagent.errors import SearchInputError
+from finagent.finance.read.filing_parts import part_codes
 from finagent.retrieval.service import check_search_input, search_store
 from finagent.settings import get_settings
 
@@ -27,8 +28,12 @@ def search_command(
     kind: Annotated[
         list[str] | None, typer.Option("--kind", help="10-K, 10-Q, 8-K, transcript, news…")
     ] = None,
+    part: Annotated[
+        list[str] | None,
+        typer.Option("--part", help="A filing's part: 1A, 'Part II Item 1A', 7, 2.02, cover, Q&A."),
+    ] = None,
     section: Annotated[
-        list[str] | None, typer.Option("--section", help="e.g. item_7, item_8, cover (the cover page).")
+        list[str] | None, typer.Option("--section", help="A part's code: item_7, part2_item_1a, cover.")
     ] = None,
     date_from: Annotated[str | None, typer.Option("--from", help="Period end on/after (YYYY-MM-DD).")] = None,
     date_to: Annotated[str | None, typer.Option("--to", help="Period end on/before (YYYY-MM-DD).")] = None,
@@ -38,6 +43,7 @@ def search_command(
 ) -> None:
     """Hybrid (vector + keyword) search over the store, with citations."""
     check_search_input(query, year or [], quarter or [], kind or [])
+    sections = [*(section or []), *_part_codes(part or [])]
     start, end = parse_date_option(date_from, "--from"), parse_date_option(date_to, "--to")
     with store() as db, db.connection() as conn:
         hits = search_store(
@@ -48,7 +54,7 @@ def search_command(
             fiscal_years=year or [],
             fiscal_quarters=quarter or [],
             kinds=kind or [],
-            sections=section or [],
+            sections=sections,
             date_from=start,
             date_to=end,
             k=k,
@@ -68,6 +74,18 @@ def search_command(
         snippet = hit.text[:400] + ("…" if len(hit.text) > 400 else "")
         table.add_row(str(rank), scores, f"{hit.citation()}\n{hit.source_uri}", snippet)
     console.print(table)
+
+
+def _part_codes(written: list[str]) -> list[str]:
+    """The stored codes of the parts a user wrote; a part no form has is a one-line error."""
+    codes: list[str] = []
+    for text in written:
+        found = part_codes(text)
+        if not found:
+            example = "1A, 'Part II Item 1A', 7, 2.02 or cover"
+            raise SearchInputError(f"unknown part '{text}'; write e.g. {example}")
+        codes += found
+    return codes
 
 
 def _fmt(score: float | None) -> str:

@@ -16,6 +16,7 @@ from finagent.db.filters import SearchFilters, clean_text
 from finagent.errors import SearchInputError
 from finagent.finance.fiscal import quarter_label
 from finagent.finance.line_item import STATEMENTS
+from finagent.finance.read.filing_parts import part_name
 from finagent.finance.read.filing_sections import EXHIBITS_ITEM, RELEASE_OPENING
 from finagent.resources import read_sql
 
@@ -63,9 +64,9 @@ class SearchHit:
         return quarter_label(self.fiscal_year, self.fiscal_quarter)
 
     def citation(self) -> str:
-        """Human-readable location: "AAPL 10-Q Q3 FY2023, item_8, p.4"."""
+        """Human-readable location: "AAPL 10-Q Q3 FY2023, Part I, Item 1, p.4"."""
         parts = [p for p in (self.ticker, self.kind, self.period_label) if p]
-        where = [self.section or "", f"p.{self.page + 1}" if self.page is not None else ""]
+        where = [part_name(self.section), f"p.{self.page + 1}" if self.page is not None else ""]
         return " ".join(parts) + "".join(f", {w}" for w in where if w)
 
 

@@ -14,6 +14,10 @@ from typing import Any
 from finagent.agent.answer.wording import name, owned
 from finagent.finance.check.answer_shape import is_pointer
 from finagent.finance.check.support import content_words
+from finagent.finance.computed import COMPUTED
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import line
+from finagent.finance.read.drivers import drivers_of
 from finagent.finance.read.filing_sections import event_item
 from finagent.finance.words import split_sentences
 
@@ -94,6 +98,37 @@ def _another_year(sentence: str, own: int | None) -> bool:
     return bool(own and named) and own not in named
 
 
+def driver_lines(metrics: Sequence[str]) -> tuple[LineItem, ...]:
+    """The lines whose drivers a question asks for: its reported metrics, and a ratio's first input
+    (a gross margin is explained by what moved gross profit)."""
+    lines: list[LineItem] = []
+    for metric in metrics:
+        ratio = COMPUTED.get(metric)
+        try:
+            lines.append(line(ratio.inputs[0] if ratio is not None else metric))
+        except KeyError:
+            continue
+    return tuple(dict.fromkeys(lines))
+
+
+def _driver_candidates(
+    item: dict[str, Any], terms: Set[str], lines: Sequence[LineItem], named: Set[str], parts: Sequence[str]
+) -> list[tuple[float, int, str]]:
+    """(score, position, quote) of the item's sentences that give a cause of a line asked (or of a
+    part of it the question names), each with the sentence naming what changed when its own subject
+    does not ("The increase was due to …")."""
+    text = " ".join(ln for ln in (item.get("text") or "").splitlines() if ln.strip() and "|" not in ln)
+    found: list[tuple[float, int, str]] = []
+    for asked in lines:
+        for driver in drivers_of(text, asked, parts=parts, year=item.get("fiscal_year")):
+            quote = driver.quoted
+            if len(quote) > 2 * MAX_CHARS or _fragment(driver.sentence):
+                continue
+            words = content_words(quote)
+            found.append((1 + len(terms & words) + len(named & words), driver.position, quote))
+    return found
+
+
 def quoted_answer(
     items: Sequence[dict[str, Any]],
     terms: Sequence[str],
@@ -102,17 +137,25 @@ def quoted_answer(
     limit: int = 3,
     named: Sequence[str] = (),
     ahead: Sequence[str] = (),
+    drivers: Sequence[LineItem] = (),
 ) -> str:
     """The ``limit`` passage sentences sharing most of the question's terms (its names, other than the
     companies', counting twice), filings before news and an 8-K's own Items before its exhibits, the
     best first, none sharing half the best one's score or less; empty when no sentence shares a term.
-    A forecast question's years (``ahead``) lift the sentences that name them."""
+    A forecast question's years (``ahead``) lift the sentences that name them. Asked what drove a line
+    (``drivers``), only sentences giving a cause of that line are quoted: none, when no passage gives
+    one (a sentence about the next line of the paragraph is not a driver of this one)."""
     wanted = content_words(" ".join(terms))
     companies = content_words(" ".join([*names, *(alias for aliases in names.values() for alias in aliases)]))
     own_names = content_words(" ".join(named)) - companies
     picked: list[tuple[float, int, int, str]] = []
     for rank, item in enumerate(items):
-        best = sorted(_candidates(item, wanted, why, own_names, ahead), reverse=True)[:2]
+        if drivers:
+            parts = [n for n in named if content_words(n) and not content_words(n) <= companies]
+            found = _driver_candidates(item, wanted, drivers, own_names, parts)
+        else:
+            found = _candidates(item, wanted, why, own_names, ahead)
+        best = sorted(found, reverse=True)[:2]
         news = 1 if item.get("kind") == "news" else 0
         # an 8-K's account of its event
         own = 1 if event_item(item.get("kind"), item.get("section"), item.get("text") or "") else 0

@@ -21,7 +21,8 @@ from finagent.agent.answer.compute import Computed
 from finagent.agent.answer.draft import Composed, Drafted, Writer, basis, draft
 from finagent.agent.answer.listing import COMPUTED_LEAD, computed_lines, figure_list, reports_read
 from finagent.agent.answer.passages import years_asked
-from finagent.agent.answer.quotes import QUOTED_LEAD, quoted_answer
+from finagent.agent.answer.quotes import QUOTED_LEAD, driver_lines, quoted_answer
+from finagent.agent.answer.searched import nothing_found
 from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
@@ -117,6 +118,9 @@ UNSTOOD = "no sentence of the model's explanation stood; the filings' own senten
 SAID = "the question asks what the filing says: its own sentences on it are quoted"
 
 
+DRIVEN = "the question asks what drove a line: the sentences giving its causes are quoted, no model call"
+
+
 def in_the_filings_words(
     answer: str, items: list[dict[str, Any]], plan: Question, note: str = UNSTOOD
 ) -> tuple[str, str | None]:
@@ -125,7 +129,8 @@ def in_the_filings_words(
     with ``note`` for the warnings (None: no passage sentence shares the question's words)."""
     terms = list(plan.terms)
     names, named = plan.names, list(plan.named)
-    quoted = quoted_answer(_discussion(items), terms, names, why=True, named=named)
+    drivers = driver_lines(plan.metrics) if plan.drivers else ()
+    quoted = quoted_answer(_discussion(items), terms, names, why=True, named=named, drivers=drivers)
     if not quoted:
         return answer, None
     return "\n\n".join(p for p in (answer, quoted) if p), note
@@ -277,10 +282,12 @@ def in_their_words(state: State, read: Read, why: str) -> tuple[str, str]:
         why=plan.narrative,
         named=list(plan.named),
         ahead=sorted(years_asked(state)) if plan.forecast else (),
+        drivers=driver_lines(plan.metrics) if plan.drivers else (),
     )
     if quoted:
         return quoted, f"the model's answer was not an answer ({why}); the sources' own sentences are quoted"
-    text = "finagent could not answer this question from the evidence it found."
+    closest = quoted_answer(read.items, list(plan.terms), plan.names, limit=1).partition("\n")[2]
+    text = nothing_found(list(state.get("searches") or []), plan.names, closest)
     return text, f"the model's answer was not an answer ({why}) and no passage answers the question"
 
 
@@ -320,6 +327,10 @@ async def write_figures(
     plan = Question.of(state)
     items = computed.chosen.items
     tail = not_available(list(state.get("tool_results") or []))
+    driven = _drivers_quoted(computed.head, items, plan) if not tools else None
+    if driven is not None:  # extractive first: the causes the filings give, chosen by code
+        answer = "\n\n".join(p for p in (driven, tail) if p)
+        return Written(answer, verify(answer), True, warnings=[DRIVEN])
     if plan.narrative or tools:
         known_labels = {i["label"] for i in items} | {t["label"] for t in tools}
         writer = figures_writer(state, computed, context, known_labels, tail, verify, tools)
@@ -350,6 +361,16 @@ async def write_figures(
         or "No reported figures were found for the periods asked."
     )
     return Written(answer, verify(answer), True)
+
+
+def _drivers_quoted(head: str, items: list[dict[str, Any]], plan: Question) -> str | None:
+    """A what-drove question about a line: the computed figures, then the passages' sentences that
+    give a cause of that line's change (None: no such question, or no passage gives one — the model
+    then explains from the passages, and its sentences are checked like any)."""
+    if not (plan.drivers and driver_lines(plan.metrics)):
+        return None
+    answer, note = in_the_filings_words(head, items, plan, DRIVEN)
+    return answer if note else None
 
 
 def evidence_prompt(

@@ -174,6 +174,7 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
         "fiscal_year": task["fiscal_year"],
         "fiscal_quarter": task["fiscal_quarter"],
         "kinds": task["kinds"],
+        "sections": task.get("sections") or [],
         "round": task["round"],
     }
     try:

@@ -1,0 +1,47 @@
+"""What an answer that found nothing says: where it looked, and the closest passage as context only.
+
+"finagent could not answer this question" leaves a reader guessing whether the store lacks the
+filing, the period, or the part of it that would answer; naming the companies, kinds, periods and
+parts searched tells them what to add or ask instead, and the closest passage shows what is there
+without passing it off as the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from finagent.agent.answer.wording import joined, name, owned
+from finagent.finance.read.filing_parts import part_name
+
+NOTHING_FOUND = "finagent found no passage that answers this question"
+
+
+def searched_where(searches: Sequence[dict[str, Any]], names: dict[str, list[str]]) -> str:
+    """ "Apple's 10-K and 10-Q for FY2024 (Item 1A; Part II, Item 1A)": each company's searches, in
+    the order made; empty when none was made."""
+    by_company: dict[str | None, dict[str, dict[str, None]]] = {}
+    for search in searches:
+        seen = by_company.setdefault(search.get("ticker"), {"kinds": {}, "periods": {}, "parts": {}})
+        seen["kinds"].update(dict.fromkeys(search.get("kinds") or []))
+        if search.get("period_label") and search["period_label"] != "undated":
+            seen["periods"][search["period_label"]] = None
+        seen["parts"].update(dict.fromkeys(part_name(s) for s in search.get("sections") or []))
+    phrases = []
+    for ticker, seen in by_company.items():
+        whose = owned(name(ticker, names)) if ticker else "the store's"
+        kinds = joined(list(seen["kinds"])) or "documents"
+        periods = f" for {joined(list(seen['periods']))}" if seen["periods"] else ""
+        parts = f" ({'; '.join(seen['parts'])})" if seen["parts"] else ""
+        phrases.append(f"{whose} {kinds}{periods}{parts}")
+    return "; ".join(phrases)
+
+
+def nothing_found(searches: Sequence[dict[str, Any]], names: dict[str, list[str]], closest: str) -> str:
+    """The answer when no passage answers: what was searched, then the closest passage found (a
+    quoted line, cited) as context, never as the answer."""
+    where = searched_where(searches, names)
+    text = f"{NOTHING_FOUND} in {where}." if where else f"{NOTHING_FOUND}: no passage was found."
+    if closest:
+        text += f"\n\nThe closest passage found, as context only, not an answer:\n{closest}"
+    return text

@@ -1,0 +1,112 @@
+"""What drove a line: the sentences of a filing that explain the change of the line asked, and only it.
+
+An MD&A paragraph explains several lines in a row ("Net sales increased … due to comparable sales
+growth. Gross profit rate decreased … due to … . Operating expenses … increased … . The increase was
+primarily due to marketing expenses."). A question about one line wants the sentences whose subject
+is that line (or a part of it) and that give a cause; a sentence about the next line is not a driver
+of this one, even when it shares the words. A sentence whose subject is only "The increase" or "It"
+is about what the sentence before it was about, and is quoted with that sentence so a reader sees
+what increased.
+
+Which line a sentence is about is the first line its subject names (the words before its cause), by
+the line registry's own question words; the longest of two names starting together wins ("gross
+profit" over "profit", "cost of sales" over "sales").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import LINES
+from finagent.finance.words import split_sentences
+
+CAUSE = re.compile(
+    r"\b(?:driven\s+(?:primarily\s+|mainly\s+|largely\s+)?by|due\s+(?:primarily\s+|mainly\s+|largely\s+)?to"
+    r"|because\s+of|as\s+a\s+result\s+of|(?:a|the)\s+result\s+of|result(?:ed|ing)?\s+from"
+    r"|attributable\s+to|attributed\s+to|caused\s+by|reflect(?:s|ed|ing)?|primarily\s+from|owing\s+to"
+    r"|led\s+by|offset\s+by|primarily\s+related\s+to)\b",
+    re.I,
+)
+"""The connectives by which a sentence gives a cause of a line's change."""
+
+_ANAPHORIC_SUBJECT = re.compile(
+    r"^\s*(?:(?:the|this|these|that|those|such)\s+(?:year[- ]over[- ]year\s+|overall\s+)?"
+    r"(?:increases?|decreases?|declines?|growth|rises?|improvements?|changes?|reductions?|drops?"
+    r"|deterioration|expansion|contraction|favorability|unfavorability)\b"
+    r"|(?:it|this|these|they)\b)",
+    re.I,
+)
+"""A subject that names no line itself: what it is about is said by the sentence before."""
+
+_FISCAL_YEAR = re.compile(r"\b(?:fiscal(?:\s+year)?|FY)\s?'?(\d{4})\b", re.I)
+_LINE_WORDS = tuple(
+    (line, re.compile(rf"(?<![\w-])(?:{line.question})(?![\w-])", re.I)) for line in LINES if line.question
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Driver:
+    """A sentence giving a cause of the line's change, with the sentence before it when its subject
+    ("The increase") is only named there."""
+
+    sentence: str
+    position: int
+    lead: str = ""
+
+    @property
+    def quoted(self) -> str:
+        """What is quoted: the lead and the sentence, so the quote says what changed."""
+        return f"{self.lead} {self.sentence}".strip() if self.lead else self.sentence
+
+
+def line_named(text: str) -> LineItem | None:
+    """The line the text names first (the longest name where two start together), or None."""
+    found = [
+        (match.start(), -(match.end() - match.start()), index, line)
+        for index, (line, words) in enumerate(_LINE_WORDS)
+        if (match := words.search(text))
+    ]
+    return min(found)[3] if found else None
+
+
+def subject_of(sentence: str) -> str:
+    """The words before the sentence's cause (its subject and verb): what the sentence explains."""
+    cause = CAUSE.search(sentence)
+    return sentence[: cause.start()] if cause else sentence
+
+
+def _about(sentence: str, before: str | None) -> tuple[LineItem | None, str]:
+    """(the line the sentence explains, the sentence before it when that is where the line is named)."""
+    subject = subject_of(sentence)
+    named = line_named(subject)
+    if named is not None or not _ANAPHORIC_SUBJECT.match(subject) or not before:
+        return named, ""
+    return line_named(subject_of(before)), before
+
+
+def _another_year(sentence: str, year: int | None) -> bool:
+    """The sentence names fiscal years and not the one asked ("For fiscal 2024, …" in the 2025 10-K)."""
+    named = {int(y) for y in _FISCAL_YEAR.findall(sentence)}
+    return bool(year and named) and year not in named
+
+
+def drivers_of(
+    text: str, line: LineItem, *, parts: Sequence[str] = (), year: int | None = None
+) -> list[Driver]:
+    """The sentences of ``text`` that give a cause of ``line``'s change (or of a part the question
+    names: "Services net sales"), for the fiscal year asked when one is; in the text's order."""
+    part_words = [re.compile(rf"(?<!\w){re.escape(p)}(?!\w)", re.I) for p in parts if p.strip()]
+    sentences = [s.strip() for s in split_sentences(" ".join(text.split()), capital_next=True) if s.strip()]
+    found: list[Driver] = []
+    for position, sentence in enumerate(sentences):
+        if not CAUSE.search(sentence) or _another_year(sentence, year):
+            continue
+        before = sentences[position - 1] if position else None
+        about, lead = _about(sentence, before)
+        subject = subject_of(lead or sentence)
+        if about == line or any(p.search(subject) for p in part_words):
+            found.append(Driver(sentence, position, lead))
+    return found

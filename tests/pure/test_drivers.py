@@ -1,0 +1,58 @@
+"""The drivers of a line: the sentences that explain the line asked, not the next line's."""
+
+from __future__ import annotations
+
+from finagent.finance.lines import line
+from finagent.finance.read.drivers import drivers_of, line_named
+
+MDA = (
+    "Net sales for fiscal 2026 increased $3.2 billion, or 4.1%, primarily due to higher unit volumes "
+    "in the Outdoor segment and growth in online orders. "
+    "Gross profit rate decreased 30 basis points, driven by higher freight costs. "
+    "Selling, general and administrative expenses as a percentage of net sales increased 15 basis points. "
+    "The increase was primarily due to higher advertising spend. "
+    "For fiscal 2025, net sales growth was driven by price increases. "
+    "Net sales in the Indoor segment were flat."
+)
+
+
+def test_only_the_sentences_about_the_line_asked_are_its_drivers() -> None:
+    found = drivers_of(MDA, line("revenue"), year=2026)
+    assert [d.quoted for d in found] == [
+        "Net sales for fiscal 2026 increased $3.2 billion, or 4.1%, primarily due to higher unit volumes "
+        "in the Outdoor segment and growth in online orders."
+    ]
+
+
+def test_a_subject_named_only_by_the_sentence_before_is_quoted_with_it() -> None:
+    found = drivers_of(MDA, line("sga"), year=2026)
+    assert len(found) == 1
+    assert found[0].sentence == "The increase was primarily due to higher advertising spend."
+    assert found[0].quoted.startswith("Selling, general and administrative expenses as a percentage")
+
+
+def test_a_pronoun_subject_after_a_line_without_a_cause_is_that_lines_driver() -> None:
+    text = "Revenue rose 12% to $840 million. This reflected new contracts with two utilities."
+    found = drivers_of(text, line("revenue"))
+    assert [d.quoted for d in found] == [
+        "Revenue rose 12% to $840 million. This reflected new contracts with two utilities."
+    ]
+
+
+def test_a_sentence_about_another_year_or_naming_no_cause_is_not_a_driver() -> None:
+    assert drivers_of(MDA, line("revenue"), year=2027) == []
+    assert drivers_of("Revenue rose 12% to $840 million.", line("revenue")) == []
+
+
+def test_a_part_the_question_names_is_the_lines_part() -> None:
+    text = "Subscription fees grew 9%, driven by price increases and higher renewals."
+    assert drivers_of(text, line("revenue")) == []
+    assert [d.position for d in drivers_of(text, line("revenue"), parts=["subscription fees"])] == [0]
+
+
+def test_the_first_line_a_text_names_wins_and_the_longest_name_of_two() -> None:
+    named = line_named("Gross profit rate decreased")
+    assert named is not None and named.name == "gross_profit"
+    cost = line_named("Cost of sales as a share of net sales rose")
+    assert cost is not None and cost.name == "cost_of_revenue"
+    assert line_named("Headcount grew") is None

@@ -1,0 +1,34 @@
+"""An answer that found nothing says where it looked and shows the closest passage as context only."""
+
+from __future__ import annotations
+
+from finagent.agent.answer.searched import nothing_found, searched_where
+
+NAMES = {"AAPL": ["Apple Inc.", "Apple"], "INTC": ["Intel Corporation", "Intel"]}
+
+
+def _search(
+    ticker: str | None, period: str, kinds: list[str], sections: list[str] | None = None
+) -> dict[str, object]:
+    return {"ticker": ticker, "period_label": period, "kinds": kinds, "sections": sections or []}
+
+
+def test_the_searches_are_named_by_company_kind_period_and_part() -> None:
+    searches = [
+        _search("AAPL", "Q1 FY2024", ["10-Q"], ["part2_item_1a"]),
+        _search("AAPL", "FY2023", ["10-K"], ["item_1a"]),
+        _search("AAPL", "FY2023", ["10-K"]),
+        _search("INTC", "undated", ["transcript"]),
+    ]
+    assert searched_where(searches, NAMES) == (
+        "Apple's 10-Q and 10-K for Q1 FY2024 and FY2023 (Part II, Item 1A; Item 1A); Intel's transcript"
+    )
+
+
+def test_nothing_found_gives_the_closest_passage_as_context_never_as_the_answer() -> None:
+    closest = "- Apple's 10-K for FY2023: “The Company faces intense competition.” [10K1]"
+    text = nothing_found([_search("AAPL", "FY2023", ["10-K"], ["item_1a"])], NAMES, closest)
+    assert text.startswith("finagent found no passage that answers this question in Apple's 10-K for FY2023")
+    assert text.endswith(f"as context only, not an answer:\n{closest}")
+    nothing = "finagent found no passage that answers this question: no passage was found."
+    assert nothing_found([], NAMES, "") == nothing
