@@ -583,3 +583,27 @@ def test_a_computed_figure_stands_on_its_computation_whatever_line_the_passage_g
         support_problem(sentence, passages, names) == "its figure (22.5%) is another line's in the passages"
     )
     assert support_problem(sentence, passages, names, calculations=[margin]) is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Lower iPhone sales were likely a factor in the decrease in total net sales [10Q1].",
+        "Higher headcount may have contributed to the increase in research and development [10Q1].",
+        "The decrease in net sales appears to reflect weaker demand for iPhone and Mac [10Q1].",
+    ],
+)
+def test_a_guess_no_passage_makes_is_the_writers_own_claim(sentence: str) -> None:
+    assert "it guesses" in (support_problem(sentence, PASSAGES, NAMES) or "")
+
+
+def test_a_guess_the_passage_makes_itself_stands_as_its_guess() -> None:
+    guessed = Passage(
+        "10Q2",
+        "Total net sales decreased 5%, and lower demand for iPhone will likely persist into 2023.",
+        ticker="AAPL",
+        kind="10-Q",
+        period="Q1 FY2023",
+    )
+    sentence = "Apple said lower demand for iPhone will likely persist into 2023 [10Q2]."
+    assert support_problem(sentence, {"10Q2": guessed}, NAMES) is None

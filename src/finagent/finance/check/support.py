@@ -215,6 +215,7 @@ def support_problem(
         or _year_problem(sentence, cited)
         or _news_problem(sentence, cited)
         or _modality_problem(sentence, words, cited)
+        or _guess_problem(sentence, cited)
         or _cause_problem(sentence, cited, aliases)
         or _line_problem(sentence, cited, words, aliases, passages, calculations)
     )
@@ -415,6 +416,23 @@ def _clauses(passages: Sequence[Passage]) -> Iterator[str]:
     for passage in passages:
         for part in split_sentences(passage.text):
             yield from [part] if part.rstrip().endswith("?") else _CLAUSE_BREAK.split(part)
+
+
+GUESS = re.compile(
+    r"\b(?:likely|unlikely|probably|presumably|possibly|perhaps|(?:may|might|could|would)\s+have\s+been"
+    r"|(?:may|might|could)\s+have|appears?\s+to|seems?\s+to|suggest(?:s|ing)?\s+that)\b",
+    re.I,
+)
+"""The words of a guess: a writer's own conjecture ("was likely a factor", "may have contributed")."""
+
+
+def _guess_problem(sentence: str, cited: Sequence[Passage]) -> str | None:
+    """A sentence that guesses where none of its passages does: the guess is the writer's own claim
+    ("… was likely a factor in the increase"), which no passage supports."""
+    guess = GUESS.search(sentence)
+    if guess is None or any(GUESS.search(p.text) for p in cited):
+        return None
+    return f"it guesses ('{guess.group(0)}') where the passage it cites does not"
 
 
 def _modality_problem(sentence: str, words: set[str], cited: Sequence[Passage]) -> str | None:
