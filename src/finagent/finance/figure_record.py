@@ -5,15 +5,18 @@ The facts lookup (``agent.answer.figures``) builds these from the store's XBRL f
 state carries them in their JSON form (``to_dict``: strings, numbers, lists and dicts only), so the
 Postgres checkpointer and LangGraph Studio store and show them without custom serialisers; every
 reader after the lookup reads them back typed (``record_from_dict``), never by key. Pure data: no I/O.
+
+A record's fields are declared in the order of its JSON keys (the order the lookup has always
+written them); a record's place (``Provenance``) stands flat among its keys.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from datetime import date
 from decimal import Decimal
-from typing import Any, Literal, cast
+from typing import Any, Literal, Self, cast
 
 Role = Literal["target", "comparative", "input"]
 """Why a figure was looked up: an asked period, a period a comparison needs, or a year a Q4 gap may
@@ -22,16 +25,48 @@ Source = Literal["xbrl", "derived"]
 """A fact as a filing tags it, or a quarter derived from facts (Q4 = FY − nine months)."""
 
 
-def _day(text: Any) -> date | None:
-    return date.fromisoformat(str(text)) if text else None
+class _Json:
+    """A record's JSON form and its reading back: a Decimal as its exact text, a date in ISO form,
+    records as their own forms; a place's keys flat among the record's."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for f in fields(cast(Any, self)):
+            value = getattr(self, f.name)
+            if isinstance(value, Provenance):
+                data |= value.to_dict()
+            else:
+                data[_KEYS.get(f.name, f.name)] = _plain(value)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Read the JSON form back; a key it lacks leaves the field's default."""
+        values: dict[str, Any] = {}
+        for f in fields(cast(Any, cls)):
+            key = _KEYS.get(f.name, f.name)
+            if f.name == "provenance":
+                values[f.name] = Provenance.from_dict(data)
+            elif key in data:
+                read = _READERS.get(f.name)
+                values[f.name] = read(data[key]) if read is not None and data[key] is not None else data[key]
+        return cls(**values)
 
 
-def _iso(day: date | None) -> str | None:
-    return day.isoformat() if day else None
+def _plain(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, tuple):
+        return [item.to_dict() for item in value]
+    return value
 
 
-@dataclass(frozen=True, slots=True)
-class Provenance:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Provenance(_Json):
     """Where a stored fact is printed: the chunk, its document and the filing ("AAPL|10-K|2024-09-28")."""
 
     chunk_id: int | None = None
@@ -42,32 +77,9 @@ class Provenance:
     title: str | None = None
     page: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "chunk_id": self.chunk_id,
-            "document_id": self.document_id,
-            "filing": self.filing,
-            "form": self.form,
-            "source_uri": self.source_uri,
-            "title": self.title,
-            "page": self.page,
-        }
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Provenance:
-        return cls(
-            chunk_id=data.get("chunk_id"),
-            document_id=data.get("document_id"),
-            filing=str(data.get("filing") or ""),
-            form=data.get("form"),
-            source_uri=data.get("source_uri"),
-            title=data.get("title"),
-            page=data.get("page"),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class CitedFact:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CitedFact(_Json):
     """A stored fact a figure rests on (an input of a derived quarter), cited where it is printed:
     its exact value and its own period ("9M FY2023")."""
 
@@ -79,35 +91,8 @@ class CitedFact:
     display: str | None
     provenance: Provenance
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "fact_id": self.fact_id,
-            "value": str(self.value),
-            "period": self.period,
-            "duration": self.duration,
-            "period_end": self.period_end.isoformat(),
-            "display": self.display,
-            **self.provenance.to_dict(),
-        }
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CitedFact:
-        return cls(**_cited_fields(data))
-
-
-def _cited_fields(data: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "fact_id": data["fact_id"],
-        "value": Decimal(data["value"]),
-        "period": data["period"],
-        "duration": data["duration"],
-        "period_end": date.fromisoformat(data["period_end"]),
-        "display": data.get("display"),
-        "provenance": Provenance.from_dict(data),
-    }
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Part(CitedFact):
     """One reported part of a period the filings report only in parts (a stub before and after an
     emergence): labelled ("predecessor Jul 1–Jul 21, 2010"), never the whole period's value."""
@@ -132,7 +117,7 @@ class Part(CitedFact):
         decimals: int | None,
     ) -> Part:
         """``fact`` as the part labelled ``label`` of a split period."""
-        cited = {f.name: getattr(fact, f.name) for f in fields(CitedFact)}
+        cited: dict[str, Any] = {f.name: getattr(fact, f.name) for f in fields(CitedFact)}
         return cls(
             **cited,
             ticker=ticker,
@@ -143,32 +128,9 @@ class Part(CitedFact):
             decimals=decimals,
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            **CitedFact.to_dict(self),
-            "ticker": self.ticker,
-            "part": self.label,
-            "period_start": _iso(self.period_start),
-            "concept": self.concept,
-            "unit": self.unit,
-            "decimals": self.decimals,
-        }
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Part:
-        return cls(
-            **_cited_fields(data),
-            ticker=data["ticker"],
-            label=data["part"],
-            period_start=_day(data.get("period_start")),
-            concept=data.get("concept") or "",
-            unit=data.get("unit"),
-            decimals=data.get("decimals"),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Restatement:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Restatement(_Json):
     """A figure's value as the earliest filing reported it and as the latest does (beyond rounding),
     each with where it is printed."""
 
@@ -191,34 +153,9 @@ class Restatement:
             form=(self.original_filing or "||").split("|")[1],
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "original": str(self.original),
-            "original_filing": self.original_filing,
-            "latest": str(self.latest),
-            "latest_filing": self.latest_filing,
-            "chunk_id": self.original_chunk_id,
-            "document_id": self.original_document_id,
-            "latest_chunk_id": self.latest_chunk_id,
-            "latest_document_id": self.latest_document_id,
-        }
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Restatement:
-        return cls(
-            original=Decimal(data["original"]),
-            original_filing=data["original_filing"],
-            latest=Decimal(data["latest"]),
-            latest_filing=data["latest_filing"],
-            original_chunk_id=data.get("chunk_id"),
-            original_document_id=data.get("document_id"),
-            latest_chunk_id=data.get("latest_chunk_id"),
-            latest_document_id=data.get("latest_document_id"),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Figure:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Figure(_Json):
     """The value of (company, metric, period) from one XBRL fact: exact, with its period's dates, its
     unit and precision, the fact and filing it comes from and, for a derived quarter, its inputs."""
 
@@ -230,81 +167,29 @@ class Figure:
     fiscal_year: int
     fiscal_quarter: int | None
     duration: str
+    period_start: date | None = None
     period_end: date
     value: Decimal
     unit: str | None
-    concept: str
-    fact_id: int
-    source: Source
-    role: Role
-    period_start: date | None = None
     decimals: int | None = None
     display: str | None = None
     """The value as the filing prints it, when known ("1,010")."""
+    concept: str
+    fact_id: int
+    source: Source
     derivation: str | None = None
     inputs: tuple[CitedFact, ...] = ()
     provenance: Provenance = Provenance()
+    role: Role
     restated: tuple[Restatement, ...] = ()
 
     @property
     def derived(self) -> bool:
         return self.source == "derived"
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form the graph state carries (the keys in the order the lookup always wrote them)."""
-        return {
-            "ticker": self.ticker,
-            "metric": self.metric,
-            "metric_label": self.metric_label,
-            "period": self.period,
-            "fiscal_year": self.fiscal_year,
-            "fiscal_quarter": self.fiscal_quarter,
-            "duration": self.duration,
-            "period_start": _iso(self.period_start),
-            "period_end": self.period_end.isoformat(),
-            "value": str(self.value),
-            "unit": self.unit,
-            "decimals": self.decimals,
-            "display": self.display,
-            "concept": self.concept,
-            "fact_id": self.fact_id,
-            "source": self.source,
-            "derivation": self.derivation,
-            "inputs": [i.to_dict() for i in self.inputs],
-            **self.provenance.to_dict(),
-            "role": self.role,
-            "restated": [r.to_dict() for r in self.restated],
-        }
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Figure:
-        return cls(
-            ticker=data["ticker"],
-            metric=data["metric"],
-            metric_label=data.get("metric_label") or "",
-            period=data["period"],
-            fiscal_year=int(data["fiscal_year"]),
-            fiscal_quarter=data.get("fiscal_quarter"),
-            duration=data.get("duration") or "",
-            period_end=date.fromisoformat(data["period_end"]),
-            value=Decimal(data["value"]),
-            unit=data.get("unit"),
-            concept=data.get("concept") or "",
-            fact_id=data["fact_id"],
-            source=cast(Source, data.get("source") or "xbrl"),
-            role=cast(Role, data.get("role") or "target"),
-            period_start=_day(data.get("period_start")),
-            decimals=data.get("decimals"),
-            display=data.get("display"),
-            derivation=data.get("derivation"),
-            inputs=tuple(CitedFact.from_dict(i) for i in data.get("inputs") or ()),
-            provenance=Provenance.from_dict(data),
-            restated=tuple(Restatement.from_dict(r) for r in data.get("restated") or ()),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Gap:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Gap(_Json):
     """A target (company, metric, period) no fact states, with the reason; a period the filings
     report only in parts carries the parts (``complete``: together they cover the whole period).
 
@@ -313,54 +198,52 @@ class Gap:
 
     ticker: str
     metric: str
+    metric_label: str = ""
     period: str
     fiscal_year: int
     fiscal_quarter: int | None
+    period_end: date | None = None
     reason: str
-    metric_label: str = ""
     parts: tuple[Part, ...] = ()
     complete: bool = False
-    period_end: date | None = None
 
     @property
     def role(self) -> Role:
         return "target"  # a comparative no fact states is no gap: it is simply not compared
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form the graph state carries: no value, and the parts only for a split period."""
-        data: dict[str, Any] = {
-            "ticker": self.ticker,
-            "metric": self.metric,
-            "metric_label": self.metric_label,
-            "period": self.period,
-            "fiscal_year": self.fiscal_year,
-            "fiscal_quarter": self.fiscal_quarter,
-        }
-        if self.period_end is not None:
-            data["period_end"] = self.period_end.isoformat()
-        data |= {"value": None, "role": self.role, "source": "none", "reason": self.reason}
-        if self.parts:
-            data |= {"parts": [p.to_dict() for p in self.parts], "complete": self.complete}
-        return data
+        """The JSON form: no value (said before the reason), a period's end only when known, and the
+        parts only for a split period."""
+        data = _Json.to_dict(self)
+        if self.period_end is None:
+            del data["period_end"]
+        if not self.parts:
+            del data["parts"], data["complete"]
+        items = list(data.items())
+        at = list(data).index("reason")
+        return dict([*items[:at], *_NO_VALUE.items(), *items[at:]])
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Gap:
-        return cls(
-            ticker=data["ticker"],
-            metric=data["metric"],
-            period=data["period"],
-            fiscal_year=int(data["fiscal_year"]),
-            fiscal_quarter=data.get("fiscal_quarter"),
-            reason=data.get("reason") or "",
-            metric_label=data.get("metric_label") or "",
-            parts=tuple(Part.from_dict(p) for p in data.get("parts") or ()),
-            complete=bool(data.get("complete")),
-            period_end=_day(data.get("period_end")),
-        )
 
+_NO_VALUE = {"value": None, "role": "target", "source": "none"}
+"""What a gap's JSON form says in place of a figure's value."""
 
 FigureRecord = Figure | Gap
 """What the lookup returns for a (company, metric, period): the figure, or the gap with its reason."""
+
+_KEYS = {"label": "part", "original_chunk_id": "chunk_id", "original_document_id": "document_id"}
+"""Fields whose JSON key is another word (a part's label is its "part")."""
+
+_READERS: dict[str, Callable[[Any], Any]] = {
+    "value": Decimal,
+    "original": Decimal,
+    "latest": Decimal,
+    "period_start": date.fromisoformat,
+    "period_end": date.fromisoformat,
+    "inputs": lambda items: tuple(CitedFact.from_dict(i) for i in items),
+    "restated": lambda items: tuple(Restatement.from_dict(r) for r in items),
+    "parts": lambda items: tuple(Part.from_dict(p) for p in items),
+}
+"""How a field is read back from its JSON form, by its name (the rest are JSON already)."""
 
 
 def record_from_dict(data: Mapping[str, Any]) -> FigureRecord:
