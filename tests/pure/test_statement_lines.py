@@ -11,6 +11,7 @@ import pytest
 
 from finagent.agent.answer.columns import in_its_column, table_figures
 from finagent.finance.facts import FiscalCalendar
+from finagent.finance.figure_record import Gap
 from finagent.finance.formula_values import formula_results
 from finagent.finance.formulas import formulas_for
 from finagent.finance.metrics import metrics_in
@@ -50,21 +51,16 @@ def _items(ticker: str, *pages: tuple[str, int]) -> list[dict[str, Any]]:
     return items
 
 
-def _gap(ticker: str, metric: str, year: int) -> dict[str, Any]:
-    return {
-        "ticker": ticker,
-        "metric": metric,
-        "fiscal_year": year,
-        "fiscal_quarter": None,
-        "period_end": None,
-        "label": f"FY{year}",
-    }
+def _gap(ticker: str, metric: str, year: int) -> Gap:
+    return Gap(
+        ticker=ticker, metric=metric, period=f"FY{year}", fiscal_year=year, fiscal_quarter=None, reason=""
+    )
 
 
 def _read(ticker: str, calendar: FiscalCalendar, items: list[dict[str, Any]], year: int, *metrics: str):
     fye = 5 if calendar is MAY else 12
     cells, remaining = table_figures([_gap(ticker, m, year) for m in metrics], items, {ticker: [fye, 0]})
-    return {(c.metric, c.period): c for c in cells}, [g["metric"] for g in remaining]
+    return {(c.metric, c.period): c for c in cells}, [g.metric for g in remaining]
 
 
 @pytest.mark.shared

@@ -36,6 +36,7 @@ from finagent.finance.asks import Ask
 from finagent.finance.calculator import difference
 from finagent.finance.compare import Cell, Comparisons, scale_unit, unreported_margins
 from finagent.finance.computed import COMPUTED
+from finagent.finance.figure_record import FigureRecord, Gap
 from finagent.finance.figures.text import describe_calculation
 from finagent.finance.figures.verdict import sign_verdict
 from finagent.finance.history import History
@@ -67,8 +68,8 @@ class Facts:
     cells: Sequence[Cell]
     comparisons: Comparisons
     names: dict[str, list[str]]
-    figures: Sequence[dict[str, Any]] = ()
-    gaps: Sequence[dict[str, Any]] = ()
+    figures: Sequence[FigureRecord] = ()
+    gaps: Sequence[Gap] = ()
     formulas: Sequence[dict[str, Any]] = ()
     labels: Mapping[int, str] = field(default_factory=dict)  # chunk id -> citation label
     document_labels: Mapping[int, str] = field(default_factory=dict)  # a document no text cites
@@ -179,10 +180,10 @@ def _how_derived(cell: Cell) -> str:
 
 def gap_sentences(facts: Facts) -> list[str]:
     return [
-        f"{facts.of(g['ticker'])} {facts.words(g['metric'])} for {g['label']} "
-        f"{'has' if g.get('parts') else 'is not available:'} {g['reason']}."
+        f"{facts.of(g.ticker)} {facts.words(g.metric)} for {g.period} "
+        f"{'has' if g.parts else 'is not available:'} {g.reason}."
         for g in facts.gaps
-        if g.get("metric") == facts.metric
+        if g.metric == facts.metric
     ]
 
 
