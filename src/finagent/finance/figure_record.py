@@ -221,11 +221,9 @@ class Gap(_Json):
             del data["parts"], data["complete"]
         items = list(data.items())
         at = list(data).index("reason")
-        return dict([*items[:at], *_NO_VALUE.items(), *items[at:]])
+        no_value = {"value": None, "role": self.role, "source": "none"}
+        return dict([*items[:at], *no_value.items(), *items[at:]])
 
-
-_NO_VALUE = {"value": None, "role": "target", "source": "none"}
-"""What a gap's JSON form says in place of a figure's value."""
 
 FigureRecord = Figure | Gap
 """What the lookup returns for a (company, metric, period): the figure, or the gap with its reason."""
