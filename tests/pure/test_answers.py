@@ -19,6 +19,7 @@ from finagent.agent.answer.table import markdown_table
 from finagent.agent.understand.question import Question
 from finagent.finance.ask.asks import Ask, read_ask
 from finagent.finance.compute.compare import Cell, Wanted, compare
+from finagent.finance.looked_up import Figure, Restatement
 from finagent.finance.periods import parse_time_phrases
 
 NAMES = {
@@ -311,23 +312,32 @@ def test_a_multiple_asked_is_decided_by_the_computed_change_and_the_rule_is_stat
 
 def test_a_restatement_gives_both_values_their_filings_and_the_difference() -> None:
     latest = cell("AAPL", "Q3 FY2023", date(2023, 7, 1), "19910", metric="revenue", label="10Q2")
+    restated = Restatement(
+        original=Decimal("19881000000"),
+        original_filing="AAPL|10-Q|2023-07-01",
+        latest=Decimal("19910000000"),
+        latest_filing="AAPL|10-Q|2024-06-29",
+        original_chunk_id=1,
+        latest_chunk_id=2,
+    )
     figures = [
-        {
-            "ticker": "AAPL",
-            "metric": "revenue",
-            "period": "Q3 FY2023",
-            "unit": "USD",
-            "restated": [
-                {
-                    "original": "19881000000",
-                    "original_filing": "AAPL|10-Q|2023-07-01",
-                    "latest": "19910000000",
-                    "latest_filing": "AAPL|10-Q|2024-06-29",
-                    "chunk_id": 1,
-                    "latest_chunk_id": 2,
-                }
-            ],
-        }
+        Figure(
+            ticker="AAPL",
+            metric="revenue",
+            metric_label="Revenue",
+            period="Q3 FY2023",
+            fiscal_year=2023,
+            fiscal_quarter=3,
+            duration="quarter",
+            period_end=date(2023, 7, 1),
+            value=Decimal("19910000000"),
+            unit="USD",
+            concept="us-gaap:Revenues",
+            fact_id=2,
+            source="xbrl",
+            role="target",
+            restated=(restated,),
+        )
     ]
     text = said(
         "Did Apple restate its revenue for the quarter ended July 1, 2023?",

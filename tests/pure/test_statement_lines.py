@@ -14,6 +14,7 @@ from finagent.finance.ask.asked_metrics import metrics_in
 from finagent.finance.compute.formula_values import formula_results
 from finagent.finance.compute.formulas import formulas_for
 from finagent.finance.fact_records import FiscalCalendar
+from finagent.finance.looked_up import Gap
 from finagent.finance.read.statement_titles import classify_statement
 from finagent.finance.read.tables import PeriodTarget, cell_for, parse_table, stated_scale
 from tests.helpers import financebench_page_chunks
@@ -50,21 +51,16 @@ def _items(ticker: str, *pages: tuple[str, int]) -> list[dict[str, Any]]:
     return items
 
 
-def _gap(ticker: str, metric: str, year: int) -> dict[str, Any]:
-    return {
-        "ticker": ticker,
-        "metric": metric,
-        "fiscal_year": year,
-        "fiscal_quarter": None,
-        "period_end": None,
-        "label": f"FY{year}",
-    }
+def _gap(ticker: str, metric: str, year: int) -> Gap:
+    return Gap(
+        ticker=ticker, metric=metric, period=f"FY{year}", fiscal_year=year, fiscal_quarter=None, reason=""
+    )
 
 
 def _read(ticker: str, calendar: FiscalCalendar, items: list[dict[str, Any]], year: int, *metrics: str):
     fye = 5 if calendar is MAY else 12
     cells, remaining = table_figures([_gap(ticker, m, year) for m in metrics], items, {ticker: [fye, 0]})
-    return {(c.metric, c.period): c for c in cells}, [g["metric"] for g in remaining]
+    return {(c.metric, c.period): c for c in cells}, [g.metric for g in remaining]
 
 
 @pytest.mark.shared

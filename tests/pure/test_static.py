@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -188,3 +190,95 @@ def test_no_module_outside_finance_is_over_520_lines() -> None:
     package = ROOT / "src" / "finagent"
     sizes = {str(p.relative_to(package)): len(p.read_text().splitlines()) for p in _measured_modules()}
     assert {name: lines for name, lines in sizes.items() if lines > MAX_MODULE_LINES} == {}
+
+
+SHARED_KEYS = frozenset(
+    {"ticker", "metric", "period", "value", "unit", "fiscal_year", "fiscal_quarter", "period_end", "chunk_id",
+     "document_id", "title", "source_uri", "page", "source", "role", "reason", "derivation"}
+)  # fmt: skip
+"""Keys a figure record's JSON form shares with the other dicts the answer reads (evidence items,
+targets, calculations, the passages' figures): reading one is no sign of a figure record."""
+
+
+def _record_keys() -> frozenset[str]:
+    """Every key of the figure records' JSON forms, parts, inputs and restatements included."""
+    from tests.pure.test_figure_records import EXPECTED
+
+    keys: set[str] = set()
+    todo: list[Any] = list(EXPECTED)
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            keys |= set(item)
+            todo += item.values()
+        elif isinstance(item, list):
+            todo += item
+    return frozenset(keys)
+
+
+def _key_read(node: ast.AST) -> tuple[ast.expr, str] | None:
+    """(the dict, the key) of ``d["key"]`` or ``d.get("key")`` (also pop, setdefault)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return node.value, str(node.slice.value)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("get", "pop", "setdefault")
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    ):
+        return node.func.value, str(node.args[0].value)
+    return None
+
+
+def _figure_key_reads(source: str, reader: str = "figures_of") -> list[str]:
+    """Where ``source`` reads a figure record by key, as 'line: what': a key only figure records carry
+    (``x["metric_label"]``, ``x.get("restated")``), a key of a record's JSON form (``r.to_dict()["value"]``),
+    or the state's figures read other than by ``reader`` (which types them) or as a truth test."""
+    only = _record_keys() - SHARED_KEYS
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+    def truth_test(node: ast.AST) -> bool:
+        """Read only for whether it holds anything (``if not state.get("figures")``)."""
+        child, parent = node, parents.get(node)
+        while parent is not None and isinstance(getattr(parent, "op", None), ast.Or | ast.And | ast.Not):
+            child, parent = parent, parents.get(parent)
+        return isinstance(parent, ast.If | ast.IfExp | ast.While | ast.Assert) and parent.test is child
+
+    def within(node: ast.AST, name: str) -> bool:
+        parent = parents.get(node)
+        while parent is not None and not (isinstance(parent, ast.FunctionDef) and parent.name == name):
+            parent = parents.get(parent)
+        return parent is not None
+
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript | ast.Call) or (read := _key_read(node)) is None:
+            continue
+        owner, key = read
+        of_json_form = isinstance(owner, ast.Call) and getattr(owner.func, "attr", "") == "to_dict"
+        if key in only or of_json_form:
+            found.append((node.lineno, key))
+        elif key == "figures" and not truth_test(node) and not within(node, reader):
+            found.append((node.lineno, "the state's figures, untyped"))
+    return [f"{line}: {what}" for line, what in sorted(found)]
+
+
+def test_the_figure_records_are_read_typed() -> None:
+    """The answer's stages and the nodes read a looked-up figure as its typed record (``Figure``,
+    ``Gap``: ``finance.looked_up``), never as the JSON dict the state stores: a key read from the
+    dict is a key no type checks."""
+    bad = (
+        "def f(state, record):\n"
+        "    for figure in state.get('figures') or []:\n"
+        "        print(figure['period'], figure.get('metric_label'), record.to_dict()['value'])\n"
+        "    if state.get('figures') and not state['figures']:\n"
+        "        return [p['part'] for p in record.parts]\n"
+    )
+    found = ["2: the state's figures, untyped", "3: metric_label", "3: value", "5: part"]
+    assert _figure_key_reads(bad) == found  # the check can fail
+    agent = ROOT / "src" / "finagent" / "agent"
+    modules = [*(agent / "answer").rglob("*.py"), *(agent / "nodes").rglob("*.py")]
+    reads = {str(p.relative_to(agent)): _figure_key_reads(p.read_text()) for p in sorted(modules)}
+    assert {name: lines for name, lines in reads.items() if lines} == {}

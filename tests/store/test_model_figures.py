@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import date
 from decimal import Decimal
 
 from finagent.agent.answer.choose import model_figures
 from finagent.agent.context import Context
 from finagent.agent.resources import close_resources, configure_resources
 from finagent.finance.lines import REPORTED
+from finagent.finance.looked_up import Gap
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
 
@@ -29,14 +31,15 @@ def _copy(settings: Settings, metric: str, value: float, unit: str) -> list[tupl
         "period_label": "Q1 FY2023",
         "text": RELEASE,
     }
-    gap = {
-        "ticker": "JNJ",
-        "label": "Q1 FY2023",
-        "metric": metric,
-        "fiscal_year": 2023,
-        "fiscal_quarter": 1,
-        "period_end": "2023-04-02",
-    }
+    gap = Gap(
+        ticker="JNJ",
+        metric=metric,
+        period="Q1 FY2023",
+        fiscal_year=2023,
+        fiscal_quarter=1,
+        reason="",
+        period_end=date(2023, 4, 2),
+    )
     fact = {"ticker": "JNJ", "period": "Q1 FY2023", "metric": REPORTED[metric].label, "value": value}
     models = ScriptedModels({"extract": [{"facts": [fact | {"unit": unit, "source": "ER1"}]}]})
     configure_resources(settings, chat_model_factory=models)

@@ -166,7 +166,9 @@ class State(InputState, OutputState, total=False):
     searches: Annotated[list[dict[str, Any]], append]
     tool_results: Annotated[list[dict[str, Any]], append]
     figures: Annotated[list[dict[str, Any]], append]
-    """Reported figures looked up per (ticker, period, metric): XBRL facts, derived quarters, gaps."""
+    """Reported figures looked up per (ticker, period, metric): XBRL facts, derived quarters, gaps, in
+    their JSON form (``finance.looked_up``'s ``to_dict``); read them typed with
+    ``answer.figures.figures_of``."""
     draft_ok: bool
     answered: bool  # False: nothing the model wrote was an answer (empty, only citations, cut off)
     withheld: int  # sentences withheld and copied figures dropped as unsupported by their citations

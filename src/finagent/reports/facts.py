@@ -27,6 +27,7 @@ from finagent.finance.fact_records import StoredFact
 from finagent.finance.fiscal import calendar_for
 from finagent.finance.line_item import LineItem
 from finagent.finance.lines import REPORTED
+from finagent.finance.looked_up import Figure, Part
 from finagent.finance.periods import TargetPeriod, TimeSpec, resolve_periods
 from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 from finagent.finance.read.lookup import PeriodWanted
@@ -224,28 +225,24 @@ def _rows(
     filings report only in parts is a row saying why there is no single figure, then one row per part."""
     wanted = PeriodWanted(target.fiscal_year, target.fiscal_quarter)
     row = FactRow(ticker, metric.name, metric.label, wanted.label, target.fiscal_year, target.fiscal_quarter)
-    record = figure_for(facts, ticker, metric, wanted, as_reported=as_reported) or {}
-    if record.get("value") is None:
-        row.note = str(record.get("reason") or "no reported figure in the store")
-        return [row, *(_part_row(part, row) for part in record.get("parts") or [])]
-    row.value, row.unit, row.source = Decimal(record["value"]), record.get("unit"), record["source"]
-    row.period_start = _day(record.get("period_start"))
-    row.period_end = _day(record.get("period_end"))
-    row.concept, row.form, row.filing = record.get("concept"), record.get("form"), record.get("filing")
-    row.source_uri, row.chunk_id, row.page = (
-        record.get("source_uri"),
-        record.get("chunk_id"),
-        record.get("page"),
-    )
-    row.derivation = record.get("derivation")
-    row.restated = [{k: str(r[k]) for k in RESTATED_KEYS} for r in record.get("restated") or []]
+    record = figure_for(facts, ticker, metric, wanted, as_reported=as_reported)
+    if not isinstance(record, Figure):
+        row.note = (record.reason if record else "") or "no reported figure in the store"
+        return [row, *(_part_row(part, row) for part in (record.parts if record else ()))]
+    row.value, row.unit, row.source = record.value, record.unit, record.source
+    row.period_start, row.period_end = record.period_start, record.period_end
+    place = record.provenance
+    row.concept, row.form, row.filing = record.concept, place.form, place.filing
+    row.source_uri, row.chunk_id, row.page = place.source_uri, place.chunk_id, place.page
+    row.derivation = record.derivation
+    row.restated = [{k: str(r.to_dict()[k]) for k in RESTATED_KEYS} for r in record.restated]
     prior = figure_for(
         facts, ticker, metric, wanted.prior_year(), as_reported=as_reported, role="comparative"
     )
-    if prior and prior.get("value") and Decimal(prior["value"]) and metric.unit == "money":
-        growth = growth_pct(Decimal(prior["value"]), row.value)
+    if isinstance(prior, Figure) and prior.value and metric.unit == "money":
+        growth = growth_pct(prior.value, record.value)
         if growth.ok and growth.result is not None:
-            row.yoy_pct, row.yoy_from, row.yoy_expression = growth.result, prior["period"], growth.expression
+            row.yoy_pct, row.yoy_from, row.yoy_expression = growth.result, prior.period, growth.expression
     return [row]
 
 
@@ -257,29 +254,25 @@ def is_part_row(row: FactRow) -> bool:
     return row.note.startswith(PART_NOTE)
 
 
-def _part_row(part: dict[str, Any], whole: FactRow) -> FactRow:
+def _part_row(part: Part, whole: FactRow) -> FactRow:
     """One reported part of a split period ("successor Jul 22–Sep 30, 2010"), cited to its filing."""
     return FactRow(
         whole.ticker,
         whole.metric,
         whole.metric_label,
-        str(part["part"]),
+        part.label,
         whole.fiscal_year,
         whole.fiscal_quarter,
-        period_start=_day(part.get("period_start")) or _day(part.get("period_end")),
-        period_end=_day(part.get("period_end")),
-        value=Decimal(part["value"]),
-        unit=part.get("unit"),
+        period_start=part.period_start or part.period_end,
+        period_end=part.period_end,
+        value=part.value,
+        unit=part.unit,
         source="xbrl",
-        concept=part.get("concept"),
-        form=part.get("form"),
-        filing=part.get("filing"),
-        source_uri=part.get("source_uri"),
-        chunk_id=part.get("chunk_id"),
-        page=part.get("page"),
+        concept=part.concept,
+        form=part.provenance.form,
+        filing=part.provenance.filing,
+        source_uri=part.provenance.source_uri,
+        chunk_id=part.provenance.chunk_id,
+        page=part.provenance.page,
         note=f"{PART_NOTE} {whole.period}, not the whole period",
     )
-
-
-def _day(text: Any) -> date | None:
-    return date.fromisoformat(str(text)[:10]) if text else None

@@ -30,6 +30,7 @@ from finagent.finance.check.verify import (
     verify_answer,
 )
 from finagent.finance.compute.compare import Cell
+from finagent.finance.looked_up import Gap
 from finagent.finance.periods import FiscalCalendar
 from finagent.finance.words import UNIT_SCALES
 
@@ -61,28 +62,28 @@ def period_item(computed: Computed) -> dict[str, Any]:
     like any other figure (a derived Q4 has no document of its own that names it), and the amounts
     the question itself names (a threshold)."""
     cells = [*computed.chosen.cells, *computed.comparisons.cells]
-    parts = [p for g in computed.chosen.gaps for p in g.get("parts") or []]
+    parts = [p for g in computed.chosen.gaps for p in g.parts]
     ends = {c.period_end.isoformat() for c in cells if c.period_end}
-    days = sorted(ends | {p["period_end"] for p in parts})
-    gaps = {str(g["label"]) for g in computed.chosen.gaps}
-    labels = sorted({c.period for c in cells} | gaps | {p["part"] for p in parts})
+    days = sorted(ends | {p.period_end.isoformat() for p in parts})
+    gaps = {g.period for g in computed.chosen.gaps}
+    labels = sorted({c.period for c in cells} | gaps | {p.label for p in parts})
     text = "; ".join([*labels, *days, computed.opening.known_text])
     return {"chunk_id": None, "label": None, "text": text, "period_label": ""}
 
 
-def part_figures(gaps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def part_figures(gaps: list[Gap]) -> list[dict[str, Any]]:
     """The parts of periods reported only in parts, each known for its own part (its label, e.g.
     "successor Jul 22–Sep 30, 2010"), never for the whole quarter or year it is part of."""
     return [
         {
-            "ticker": gap["ticker"],
-            "period": part["part"],
-            "value": float(part["value"]),
-            "kind": "per_share" if "/" in str(part.get("unit") or "") else "amount",
-            "what": gap["metric"].replace("_", " "),
+            "ticker": gap.ticker,
+            "period": part.label,
+            "value": float(part.value),
+            "kind": "per_share" if "/" in str(part.unit or "") else "amount",
+            "what": gap.metric.replace("_", " "),
         }
         for gap in gaps
-        for part in gap.get("parts") or []
+        for part in gap.parts
     ]
 
 

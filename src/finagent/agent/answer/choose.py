@@ -25,7 +25,6 @@ from finagent.agent.answer.figures import (
     citable_items,
     derivation_record,
     gaps_of,
-    iso_date,
     parts_told,
 )
 from finagent.agent.answer.passages import favour_asked_lines, favour_line_items, favour_parts_tables
@@ -54,6 +53,7 @@ from finagent.finance.compute.period_changes import compute_changes
 from finagent.finance.figure_records import sort_facts
 from finagent.finance.line_item import LineItem
 from finagent.finance.lines import REPORTED
+from finagent.finance.looked_up import Figure, FigureRecord, Gap
 from finagent.finance.read.report_tables import deterministic_facts
 from finagent.finance.read.tables import stated_scale
 from finagent.finance.read.written_figures import scan_figures
@@ -101,10 +101,10 @@ async def model_copies(
 
 
 def _items_for_the_model(
-    gaps: list[dict[str, Any]], items: list[dict[str, Any]], per_period: int
+    gaps: list[Gap], items: list[dict[str, Any]], per_period: int
 ) -> list[dict[str, Any]]:
     """The best few items of each missing (company, period), as ranked: the model reads ~100 tokens/s."""
-    wanted = {(g["ticker"], g["label"]) for g in gaps}
+    wanted = {(g.ticker, g.period) for g in gaps}
     relevant: list[dict[str, Any]] = []
     taken: dict[tuple[Any, Any], int] = {}
     for item in items:
@@ -128,7 +128,7 @@ def printed_scale(value: float, text: str) -> int | None:
 
 
 def _copied_cell(
-    fact: Any, gap: dict[str, Any], metric: str, source: dict[str, Any], calendars: dict[str, Any]
+    fact: Any, gap: Gap, metric: str, source: dict[str, Any], calendars: dict[str, Any]
 ) -> Cell | None:
     """A value the model copied, with the scale it is printed in, if it sits in its period's column."""
     per_share = REPORTED[metric].unit == "per_share"  # the metric's unit, not the model's word
@@ -140,7 +140,7 @@ def _copied_cell(
     if scale is None:
         return None  # an amount whose scale the text does not state is withheld, never guessed
     value = Decimal(str(fact.value)).scaleb(scale)
-    year, quarter = int(gap["fiscal_year"]), gap.get("fiscal_quarter")
+    year, quarter = gap.fiscal_year, gap.fiscal_quarter
     if not in_its_column(source, value, fact.period, year, calendars, quarter):
         return None
     unit = "USD/shares" if per_share else "USD"
@@ -150,7 +150,7 @@ def _copied_cell(
         period=fact.period,
         fiscal_year=year,
         fiscal_quarter=quarter,
-        period_end=iso_date(gap.get("period_end")),
+        period_end=gap.period_end,
         value=value,
         unit=unit,
         scale=display_scale(value, unit, -scale if scale else None),
@@ -160,20 +160,20 @@ def _copied_cell(
 
 
 async def model_figures(
-    gaps: list[dict[str, Any]],
+    gaps: list[Gap],
     items: list[dict[str, Any]],
     question: str,
     item_chars: int,
     context: Context,
     calendars: dict[str, Any],
     terms: Sequence[str] = (),
-) -> tuple[list[Cell], list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[Cell], list[Gap], list[dict[str, Any]]]:
     """The model copies the figures still missing from the evidence of their company and period; each
     value must be written in the item it cites. Returns (cells, remaining gaps, LLM calls)."""
     relevant = _items_for_the_model(gaps, items, context.evidence_per_period)
     if not relevant:
         return [], gaps, []
-    metric_labels = sorted({REPORTED[g["metric"]].label for g in gaps if g["metric"] in REPORTED})
+    metric_labels = sorted({REPORTED[g.metric].label for g in gaps if g.metric in REPORTED})
     reply, calls = await model_copies(
         relevant,
         question,
@@ -186,8 +186,8 @@ async def model_figures(
         metrics=metric_labels,
     )
     by_label = {i["label"]: i for i in relevant}
-    by_metric_label = {REPORTED[g["metric"]].label: g["metric"] for g in gaps if g["metric"] in REPORTED}
-    wanted = {(g["ticker"], g["label"]): g for g in gaps}
+    by_metric_label = {REPORTED[g.metric].label: g.metric for g in gaps if g.metric in REPORTED}
+    wanted = {(g.ticker, g.period): g for g in gaps}
     cells: list[Cell] = []
     filled: set[tuple[str, str, str]] = set()
     for fact in reply.facts:
@@ -202,7 +202,7 @@ async def model_figures(
         if cell is not None:
             filled.add((fact.ticker, fact.period, metric))
             cells.append(cell)
-    remaining = [g for g in gaps if (g["ticker"], g["label"], g["metric"]) not in filled]
+    remaining = [g for g in gaps if (g.ticker, g.period, g.metric) not in filled]
     return cells, remaining, calls
 
 
@@ -215,14 +215,14 @@ class Chosen:
     items: list[dict[str, Any]]
     cells: list[Cell]
     derivations: list[dict[str, Any]]
-    gaps: list[dict[str, Any]]
+    gaps: list[Gap]
     calls: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     item_chars: int = 0
 
 
 async def choose_cells(
-    figures: Sequence[dict[str, Any]],
+    figures: Sequence[FigureRecord],
     evidence: Sequence[dict[str, Any]],
     targets: Sequence[Target],
     metrics: Sequence[str],
@@ -235,9 +235,9 @@ async def choose_cells(
 ) -> Chosen:
     """Every asked (company, period, metric): the XBRL fact, else the statement column of the period,
     else the model's copy (with its scale and period), else a gap with the reason."""
-    looked_up = [f for f in figures if f.get("role") != "input"]
-    years_in = [f for f in figures if f.get("role") == "input"]
-    parts = [p for f in looked_up for p in f.get("parts") or []]
+    looked_up = [f for f in figures if f.role != "input"]
+    years_in = [f for f in figures if f.role == "input"]
+    parts = [p for f in looked_up if isinstance(f, Gap) for p in f.parts]
     items, item_chars = citable_items([*looked_up, *years_in, *parts], evidence, context)
     by_chunk = {i["chunk_id"]: i["label"] for i in items if i.get("chunk_id") is not None}
     by_document = {i["document_id"]: i["label"] for i in items if i.get("chunk_id") is None}
@@ -245,8 +245,8 @@ async def choose_cells(
     gaps = gaps_of(looked_up, asked_targets(targets), metrics)
     # A period reported only in parts is answered with its parts: no table or model reads one of them
     # as the whole period.
-    split = [parts_told(g, by_chunk, by_document) for g in gaps if g.get("parts")]
-    gaps = [g for g in gaps if not g.get("parts")]
+    split = [parts_told(g, by_chunk, by_document) for g in gaps if g.parts]
+    gaps = [g for g in gaps if not g.parts]
     chosen = Chosen(items, cells, derivations, gaps, item_chars=item_chars)
     if gaps:
         years, _ = cells_from_figures(years_in, by_chunk, by_document)
@@ -259,9 +259,8 @@ async def choose_cells(
         )
         chosen.cells += extracted
     chosen.gaps = [*split, *chosen.gaps]
-    chosen.warnings = [
-        f"{g['ticker']} {g['label']} {_label_of(g['metric'])}: {g['reason']}" for g in chosen.gaps
-    ] + _restated_notes(looked_up)
+    chosen.warnings = [f"{g.ticker} {g.period} {_label_of(g.metric)}: {g.reason}" for g in chosen.gaps]
+    chosen.warnings += _restated_notes(looked_up)
     return chosen
 
 
@@ -269,13 +268,14 @@ def _label_of(metric: str) -> str:
     return REPORTED[metric].label.lower() if metric in REPORTED else metric.replace("_", " ")
 
 
-def _restated_notes(figures: Sequence[dict[str, Any]]) -> list[str]:
+def _restated_notes(figures: Sequence[FigureRecord]) -> list[str]:
     return [
-        f"{record['ticker']} {record['period']} {record['metric_label'].lower()} was restated: "
-        f"{restated['original']} in {restated['original_filing']}, {restated['latest']} in "
-        f"{restated['latest_filing']} (the latest is used)"
+        f"{record.ticker} {record.period} {record.metric_label.lower()} was restated: "
+        f"{restated.original} in {restated.original_filing}, {restated.latest} in "
+        f"{restated.latest_filing} (the latest is used)"
         for record in figures
-        for restated in record.get("restated") or []
+        if isinstance(record, Figure)
+        for restated in record.restated
     ]
 
 

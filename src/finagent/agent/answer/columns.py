@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from finagent.agent.answer.figures import iso_date
 from finagent.finance.check.verify import table_known
 from finagent.finance.compute.compare import Cell
 from finagent.finance.fact_records import DurationClass, FiscalCalendar
 from finagent.finance.line_item import LineItem
 from finagent.finance.lines import REPORTED
+from finagent.finance.looked_up import Gap
 from finagent.finance.read.filing_sections import AFTER_SIGNATURES
 
 _STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
@@ -47,7 +47,7 @@ def _form(item: dict[str, Any]) -> str | None:
 
 
 def _cell(
-    gap: dict[str, Any],
+    gap: Gap,
     period: str,
     quarter: int | None,
     year: int,
@@ -57,17 +57,13 @@ def _cell(
 ) -> Cell:
     """A figure read from a statement table cell, cited to the chunk holding the table."""
     value = cell.base_value if cell.base_value is not None else cell.value
-    if REPORTED[gap["metric"]].outflow:  # "(1,577)" in the cash flow statement: $1,577 spent
+    if REPORTED[gap.metric].outflow:  # "(1,577)" in the cash flow statement: $1,577 spent
         value = abs(value)
     unit = "USD/shares" if (cell.unit or "").endswith("share") else cell.unit or "USD"
-    end = (
-        cell.period.end
-        if cell.period.end
-        else (iso_date(gap.get("period_end")) if role == "target" else None)
-    )
+    end = cell.period.end if cell.period.end else (gap.period_end if role == "target" else None)
     return Cell(
-        ticker=gap["ticker"],
-        metric=gap["metric"],
+        ticker=gap.ticker,
+        metric=gap.metric,
         period=period,
         fiscal_year=year,
         fiscal_quarter=quarter,
@@ -81,14 +77,12 @@ def _cell(
     )
 
 
-def _statement_tables(
-    gap: dict[str, Any], metric: LineItem, items: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
+def _statement_tables(gap: Gap, metric: LineItem, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The company's statement tables that may print the metric, the likeliest first."""
     candidates = [
         i
         for i in items
-        if i.get("ticker") == gap["ticker"]
+        if i.get("ticker") == gap.ticker
         and i.get("kind") in _STATEMENT_KINDS
         and "|" in (i.get("text") or "")
         and i.get("statement") not in _OTHER_KIND[metric.kind]
@@ -125,30 +119,30 @@ def _first_column(
 
 
 def table_figures(
-    gaps: list[dict[str, Any]],
+    gaps: list[Gap],
     items: list[dict[str, Any]],
     calendars: dict[str, Any],
     years: Sequence[Cell] = (),
-) -> tuple[list[Cell], list[dict[str, Any]]]:
+) -> tuple[list[Cell], list[Gap]]:
     """Cells read from statement tables for the gaps they answer; the gaps that remain."""
     from finagent.finance.read.tables import PeriodTarget, cell_for
 
     cells: list[Cell] = []
-    remaining: list[dict[str, Any]] = []
+    remaining: list[Gap] = []
     for gap in gaps:
-        metric = REPORTED.get(gap["metric"])
+        metric = REPORTED.get(gap.metric)
         if metric is None:
             remaining.append(gap)
             continue
-        calendar = calendar_of(calendars, gap["ticker"])
+        calendar = calendar_of(calendars, gap.ticker)
         duration: DurationClass = (
-            "instant" if metric.instant else ("year" if gap.get("fiscal_quarter") is None else "quarter")
+            "instant" if metric.instant else ("year" if gap.fiscal_quarter is None else "quarter")
         )
         target = PeriodTarget(
-            fiscal_year=int(gap["fiscal_year"]),
-            fiscal_quarter=gap.get("fiscal_quarter"),
+            fiscal_year=gap.fiscal_year,
+            fiscal_quarter=gap.fiscal_quarter,
             duration=duration,
-            end=iso_date(gap.get("period_end")),
+            end=gap.period_end,
         )
         candidates = _statement_tables(gap, metric, items)
         found = _first_column(candidates, metric, target, calendar)
@@ -157,8 +151,7 @@ def table_figures(
                 (
                     y
                     for y in years
-                    if (y.ticker, y.metric, y.fiscal_year)
-                    == (gap["ticker"], gap["metric"], target.fiscal_year)
+                    if (y.ticker, y.metric, y.fiscal_year) == (gap.ticker, gap.metric, target.fiscal_year)
                 ),
                 None,
             )
@@ -169,9 +162,7 @@ def table_figures(
                 cells.append(derived)
             continue
         item, table, row, cell = found
-        cells.append(
-            _cell(gap, gap["label"], gap.get("fiscal_quarter"), int(gap["fiscal_year"]), cell, item, "target")
-        )
+        cells.append(_cell(gap, gap.period, gap.fiscal_quarter, gap.fiscal_year, cell, item, "target"))
         # The same period a year earlier, from the comparative column of the same table (YoY).
         prior = PeriodTarget(target.fiscal_year - 1, target.fiscal_quarter, target.duration)
         earlier = cell_for(table, row, prior, calendar)
@@ -201,7 +192,7 @@ def _read(
 
 
 def _q4_from_tables(
-    gap: dict[str, Any],
+    gap: Gap,
     metric: Any,
     target: Any,
     items: list[dict[str, Any]],
@@ -236,12 +227,12 @@ def _q4_from_tables(
     if metric.outflow:  # payments are read as amounts paid, like their XBRL facts
         year_value, nine_value = abs(year_value), abs(nine_value)
     return Cell(
-        ticker=gap["ticker"],
-        metric=gap["metric"],
-        period=gap["label"],
-        fiscal_year=int(gap["fiscal_year"]),
+        ticker=gap.ticker,
+        metric=gap.metric,
+        period=gap.period,
+        fiscal_year=gap.fiscal_year,
         fiscal_quarter=4,
-        period_end=year_end or iso_date(gap.get("period_end")),
+        period_end=year_end or gap.period_end,
         value=year_value - nine_value,
         unit="USD",
         scale=year_scale,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from finagent.agent.answer.choose import Chosen, Read, choose_cells
+from finagent.agent.answer.figures import figures_of
 from finagent.agent.answer.history import history_sentences
 from finagent.agent.answer.movements import (
     change_opening,
@@ -146,8 +147,9 @@ async def compute(state: State, context: Context) -> Computed:
     plan = Question.of(state)
     ask = plan.ask
     metrics = list(plan.metrics)
+    figures = figures_of(state)
     chosen = await choose_cells(
-        list(state.get("figures") or []),
+        figures,
         list(state.get("evidence") or []),
         list(state.get("targets") or []),
         metrics,
@@ -172,7 +174,7 @@ async def compute(state: State, context: Context) -> Computed:
         cells=[*chosen.cells, *comparisons.cells],
         comparisons=comparisons,
         names=names,
-        figures=list(state.get("figures") or []),
+        figures=figures,
         gaps=chosen.gaps,
         formulas=formulas,
         labels={i["chunk_id"]: i["label"] for i in chosen.items if i.get("chunk_id") is not None},

@@ -10,6 +10,7 @@ else from the model's copy, else reports the figure missing with the reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -18,140 +19,157 @@ from finagent.agent.answer.wording import display_scale, format_amount
 from finagent.agent.answer.writing import budgeted_evidence
 from finagent.agent.context import Context
 from finagent.agent.evidence import assign_labels
-from finagent.agent.state import FactsTask, Target
+from finagent.agent.state import FactsTask, State, Target
 from finagent.finance.compute.compare import Cell, scale_unit
 from finagent.finance.compute.safe_calculator import calculate
 from finagent.finance.fact_records import StoredFact
 from finagent.finance.line_item import LineItem
 from finagent.finance.lines import REPORTED
+from finagent.finance.looked_up import (
+    CitedFact,
+    Figure,
+    FigureRecord,
+    Gap,
+    Part,
+    Provenance,
+    Restatement,
+    Role,
+    record_from_dict,
+)
 from finagent.finance.read.derive import missing_reason
 from finagent.finance.read.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
 from finagent.finance.read.split_periods import split_reason
 
 
 # -- figures from the XBRL facts ------------------------------------------------------------------
-def _provenance(fact: StoredFact) -> dict[str, Any]:
+def _provenance(fact: StoredFact) -> Provenance:
     """Where a stored fact is printed: the chunk, its document and the filing."""
-    return {
-        "chunk_id": fact.chunk_id,
-        "document_id": fact.document_id,
-        "filing": fact.filing_key,
-        "form": fact.form,
-        "source_uri": fact.source_uri,
-        "title": fact.title,
-        "page": fact.page,
-    }
+    return Provenance(
+        chunk_id=fact.chunk_id,
+        document_id=fact.document_id,
+        filing=fact.filing_key,
+        form=fact.form,
+        source_uri=fact.source_uri,
+        title=fact.title,
+        page=fact.page,
+    )
 
 
-def _input_record(fact: StoredFact) -> dict[str, Any]:
-    return {
-        "fact_id": fact.id,
-        "value": str(fact.value),
-        "period": fact.period_label,
-        "duration": fact.duration,
-        "period_end": fact.period_end.isoformat(),
-        "display": fact.display,
-        **_provenance(fact),
-    }
+def _value(fact: StoredFact) -> Decimal:
+    """A looked-up fact's exact value (the lookup reads only facts that state one)."""
+    if fact.value is None:
+        raise ValueError(f"fact {fact.id} states no value")
+    return fact.value
+
+
+def _input_record(fact: StoredFact) -> CitedFact:
+    return CitedFact(
+        fact_id=fact.id,
+        value=_value(fact),
+        period=fact.period_label,
+        duration=fact.duration,
+        period_end=fact.period_end,
+        display=fact.display,
+        provenance=_provenance(fact),
+    )
+
+
+def _restatement(original: StoredFact, latest: StoredFact) -> Restatement:
+    return Restatement(
+        original=_value(original),
+        original_filing=original.filing_key,
+        latest=_value(latest),
+        latest_filing=latest.filing_key,
+        original_chunk_id=original.chunk_id,
+        original_document_id=original.document_id,
+        latest_chunk_id=latest.chunk_id,
+        latest_document_id=latest.document_id,
+    )
 
 
 def figure_record(
-    selection: Selection, ticker: str, role: str, by_id: dict[int, StoredFact] | None = None
-) -> dict[str, Any]:
-    """A looked-up figure as graph state (plain JSON): value as exact text, period, provenance; a
-    derived figure carries its inputs (each cited where it is displayed)."""
+    selection: Selection, ticker: str, role: Role, by_id: dict[int, StoredFact] | None = None
+) -> Figure:
+    """A looked-up figure: its exact value, period and provenance; a derived figure carries its inputs
+    (each cited where it is displayed)."""
     fact = selection.fact
     inputs = [by_id[i] for i in fact.inputs if by_id and i in by_id]
-    return {
-        "ticker": ticker,
-        "metric": selection.metric.name,
-        "metric_label": selection.metric.label,
-        "period": selection.period.label,
-        "fiscal_year": fact.fiscal_year,
-        "fiscal_quarter": None if selection.period.annual else fact.fiscal_quarter,
-        "duration": fact.duration,
-        "period_start": fact.period_start.isoformat() if fact.period_start else None,
-        "period_end": fact.period_end.isoformat(),
-        "value": str(fact.value),
-        "unit": fact.unit,
-        "decimals": fact.decimals,
-        "display": fact.display,
-        "concept": fact.concept,
-        "fact_id": fact.id,
-        "source": "derived" if fact.derived else "xbrl",
-        "derivation": fact.derivation,
-        "inputs": [_input_record(f) for f in inputs],
-        **_provenance(fact),
-        "role": role,
-        "restated": [
-            {
-                "original": str(r.original.value),
-                "original_filing": r.original.filing_key,
-                "latest": str(r.latest.value),
-                "latest_filing": r.latest.filing_key,
-                "chunk_id": r.original.chunk_id,
-                "document_id": r.original.document_id,
-                "latest_chunk_id": r.latest.chunk_id,
-                "latest_document_id": r.latest.document_id,
-            }
-            for r in selection.restatements
-        ],
-    }
+    return Figure(
+        ticker=ticker,
+        metric=selection.metric.name,
+        metric_label=selection.metric.label,
+        period=selection.period.label,
+        fiscal_year=selection.period.fiscal_year,  # the fact's own: select matches the year
+        fiscal_quarter=None if selection.period.annual else fact.fiscal_quarter,
+        duration=fact.duration,
+        period_start=fact.period_start,
+        period_end=fact.period_end,
+        value=_value(fact),
+        unit=fact.unit,
+        decimals=fact.decimals,
+        display=fact.display,
+        concept=fact.concept,
+        fact_id=fact.id,
+        source="derived" if fact.derived else "xbrl",
+        derivation=fact.derivation,
+        inputs=tuple(_input_record(f) for f in inputs),
+        provenance=_provenance(fact),
+        role=role,
+        restated=tuple(_restatement(r.original, r.latest) for r in selection.restatements),
+    )
+
+
+def _part(fact: StoredFact, ticker: str, label: str) -> Part:
+    return Part.of(
+        _input_record(fact),
+        ticker=ticker,
+        label=label,
+        period_start=fact.period_start,
+        concept=fact.concept,
+        unit=fact.unit,
+        decimals=fact.decimals,
+    )
 
 
 def _gap(
     metric: LineItem, ticker: str, period: PeriodWanted, facts: list[StoredFact], as_reported: bool = False
-) -> dict[str, Any]:
+) -> Gap:
     """A target no fact answers, with the reason (a quarter that cannot be derived says so); a period
     the filings report only in parts (stubs) carries the parts, labelled and cited, never one of them
     as the whole."""
-    unit = {"per_share": "USD/shares", "shares": "shares"}.get(metric.unit, "USD")
-    gap: dict[str, Any] = {
-        "ticker": ticker,
-        "metric": metric.name,
-        "metric_label": metric.label,
-        "period": period.label,
-        "fiscal_year": period.fiscal_year,
-        "fiscal_quarter": period.fiscal_quarter,
-        "value": None,
-        "role": "target",
-        "source": "none",
-    }
     split = split_period(facts, metric, period, as_reported=as_reported)
+    parts: tuple[Part, ...] = ()
     if split is not None:
-        gap["reason"] = split_reason(split.labels, split.complete)
-        gap["parts"] = [
-            {
-                **_input_record(f),
-                "ticker": ticker,
-                "part": label,
-                "period_start": f.period_start.isoformat() if f.period_start else None,
-                "concept": f.concept,
-                "unit": f.unit,
-                "decimals": f.decimals,
-            }
-            for f, label in zip(split.parts, split.labels, strict=True)
-        ]
-        gap["complete"] = split.complete
-        return gap
-    gap["reason"] = missing_reason(
-        metric.concepts, unit, metric.instant, period.fiscal_year, period.fiscal_quarter, facts
+        reason = split_reason(split.labels, split.complete)
+        parts = tuple(_part(f, ticker, label) for f, label in zip(split.parts, split.labels, strict=True))
+    else:
+        unit = {"per_share": "USD/shares", "shares": "shares"}.get(metric.unit, "USD")
+        quarter = period.fiscal_quarter
+        reason = missing_reason(metric.concepts, unit, metric.instant, period.fiscal_year, quarter, facts)
+    return Gap(
+        ticker=ticker,
+        metric=metric.name,
+        metric_label=metric.label,
+        period=period.label,
+        fiscal_year=period.fiscal_year,
+        fiscal_quarter=period.fiscal_quarter,
+        reason=reason,
+        parts=parts,
+        complete=split is not None and split.complete,
     )
-    return gap
 
 
-def part_text(part: dict[str, Any], label: str) -> str:
+def part_text(part: Part, label: str) -> str:
     """ "predecessor Jul 1–Jul 21, 2010: $120 million [10Q1]": a part's label, value and citation."""
-    value = Decimal(part["value"])
-    unit = _unit_of(part)
-    shown = format_amount(value, unit, display_scale(value, unit, part.get("decimals")))
-    return f"{part['part']}: {shown}" + (f" [{label}]" if label else "")
+    unit = _unit_of(part.unit)
+    shown = format_amount(part.value, unit, display_scale(part.value, unit, part.decimals))
+    return f"{part.label}: {shown}" + (f" [{label}]" if label else "")
 
 
-def parts_told(gap: dict[str, Any], by_chunk: dict[int, str], by_document: dict[int, str]) -> dict[str, Any]:
+def parts_told(gap: Gap, by_chunk: dict[int, str], by_document: dict[int, str]) -> Gap:
     """A split period's gap whose reason names each part with its value and citation."""
-    parts = [part_text(p, _label(p, by_chunk, by_document)) for p in gap["parts"]]
-    return {**gap, "reason": split_reason(parts, bool(gap.get("complete")))}
+    parts = [part_text(p, _label(p.provenance, by_chunk, by_document)) for p in gap.parts]
+    return replace(gap, reason=split_reason(parts, gap.complete))
 
 
 def figure_for(
@@ -162,8 +180,8 @@ def figure_for(
     *,
     as_reported: bool = False,
     displayed: set[str] | None = None,
-    role: str = "target",
-) -> dict[str, Any] | None:
+    role: Role = "target",
+) -> FigureRecord | None:
     """The figure of (company, metric, period) from the company's XBRL facts: the fact ``select``
     chooses, with its filing, the chunk printing it and any restatement; a target no fact states is
     a gap with the reason (a quarter that cannot be derived says so); a comparative is None."""
@@ -174,17 +192,17 @@ def figure_for(
     return _gap(metric, ticker, period, list(facts), as_reported) if role == "target" else None
 
 
-def lookup(facts: list[StoredFact], task: FactsTask) -> list[dict[str, Any]]:
+def lookup(facts: list[StoredFact], task: FactsTask) -> list[FigureRecord]:
     """Figures (and gaps) for one task from one company's facts: the target period and the comparative
     periods its comparisons need."""
     target = PeriodWanted(task["fiscal_year"], task.get("fiscal_quarter"))
-    periods: list[tuple[PeriodWanted, str]] = [(target, "target")]
+    periods: list[tuple[PeriodWanted, Role]] = [(target, "target")]
     if "prior_year" in task["comparatives"]:
         periods.append((target.prior_year(), "comparative"))
     prior_quarter = target.prior_quarter()
     if "prior_quarter" in task["comparatives"] and prior_quarter is not None:
         periods.append((prior_quarter, "comparative"))
-    out: list[dict[str, Any]] = []
+    out: list[FigureRecord] = []
     for name in task["metrics"]:
         metric = REPORTED.get(name)
         if metric is None:
@@ -202,7 +220,7 @@ def lookup(facts: list[StoredFact], task: FactsTask) -> list[dict[str, Any]]:
             )
             if record is not None:
                 out.append(record)
-            if record is not None and record["value"] is None and _q4_of_money_flow(metric, period):
+            if isinstance(record, Gap) and _q4_of_money_flow(metric, period):
                 # The year, for a Q4 the tables may complete (year − the Q3 10-Q's nine months).
                 year = figure_for(
                     facts,
@@ -221,6 +239,11 @@ def _q4_of_money_flow(metric: LineItem, period: PeriodWanted) -> bool:
     return period.fiscal_quarter == 4 and metric.unit == "money" and not metric.instant
 
 
+def figures_of(state: State) -> list[FigureRecord]:
+    """The looked-up figures and gaps in a graph state, typed (the state carries their JSON form)."""
+    return [record_from_dict(f) for f in state.get("figures") or []]
+
+
 # -- cells of the answer ---------------------------------------------------------------------------
 def iso_date(text: Any) -> date | None:
     try:
@@ -229,49 +252,47 @@ def iso_date(text: Any) -> date | None:
         return None
 
 
-def _unit_of(record: dict[str, Any]) -> str:
-    unit = str(record.get("unit") or "USD")
-    return "USD/shares" if "/" in unit else unit
+def _unit_of(unit: str | None) -> str:
+    shown = str(unit or "USD")
+    return "USD/shares" if "/" in shown else shown
 
 
 def cells_from_figures(
-    figures: Sequence[dict[str, Any]], label_for_chunk: dict[int, str], label_for_document: dict[int, str]
+    figures: Sequence[FigureRecord], label_for_chunk: dict[int, str], label_for_document: dict[int, str]
 ) -> tuple[list[Cell], list[dict[str, Any]]]:
     """Cells from looked-up figures (with citation labels), and the derivations as calculator records."""
     cells: list[Cell] = []
     seen: set[tuple[str, str, str, str]] = set()
     for record in figures:
-        if record.get("value") is None:
+        if isinstance(record, Gap):
             continue
-        key = (record["ticker"], record["metric"], record["period"], record.get("role", "target"))
+        key = (record.ticker, record.metric, record.period, record.role)
         if key in seen:
             continue
         seen.add(key)
-        value = Decimal(record["value"])
-        unit = _unit_of(record)
-        scale = display_scale(value, unit, record.get("decimals"))
-        inputs = record.get("inputs") or []
+        unit = _unit_of(record.unit)
+        scale = display_scale(record.value, unit, record.decimals)
         operands: tuple[Decimal, ...] = ()
-        if record.get("source") == "derived" and inputs:
-            sources = tuple(_label(i, label_for_chunk, label_for_document) for i in inputs)
-            operands = tuple(Decimal(i["value"]) for i in inputs)
+        if record.derived and record.inputs:
+            sources = tuple(_label(i.provenance, label_for_chunk, label_for_document) for i in record.inputs)
+            operands = tuple(i.value for i in record.inputs)
         else:
-            sources = (_label(record, label_for_chunk, label_for_document),)
+            sources = (_label(record.provenance, label_for_chunk, label_for_document),)
         cells.append(
             Cell(
-                ticker=record["ticker"],
-                metric=record["metric"],
-                period=record["period"],
-                fiscal_year=int(record["fiscal_year"]),
-                fiscal_quarter=record.get("fiscal_quarter"),
-                period_end=iso_date(record.get("period_end")),
-                value=value,
+                ticker=record.ticker,
+                metric=record.metric,
+                period=record.period,
+                fiscal_year=record.fiscal_year,
+                fiscal_quarter=record.fiscal_quarter,
+                period_end=record.period_end,
+                value=record.value,
                 unit=unit,
                 scale=scale,
                 sources=tuple(s for s in sources if s),
-                role=record.get("role", "target"),
-                derived=record.get("source") == "derived",
-                note=str(record.get("source") or "xbrl"),
+                role=record.role,
+                derived=record.derived,
+                note=record.source,
                 inputs=operands,
             )
         )
@@ -310,47 +331,48 @@ def _plain(value: Decimal) -> str:
     return f"({text})" if value < 0 else text
 
 
-def _label(record: dict[str, Any], by_chunk: dict[int, str], by_document: dict[int, str]) -> str:
-    chunk = record.get("chunk_id")
+def _label(place: Provenance, by_chunk: dict[int, str], by_document: dict[int, str]) -> str:
+    chunk = place.chunk_id
     if chunk is not None and chunk in by_chunk:
         return by_chunk[chunk]
-    return by_document.get(record.get("document_id") or -1, "")
+    return by_document.get(place.document_id or -1, "")
 
 
-def filing_items(figures: Sequence[dict[str, Any]], have_chunks: set[int]) -> list[dict[str, Any]]:
+def printed_at(records: Sequence[FigureRecord | Part]) -> list[tuple[str | None, Provenance]]:
+    """Every place the records' numbers are printed, with the company when the record names it: the
+    figures (and parts) themselves, then their inputs, then the filings that first reported a
+    restated value."""
+    figures = [r for r in records if isinstance(r, Figure)]
+    return [
+        *((r.ticker, r.provenance) for r in records if not isinstance(r, Gap)),
+        *((None, i.provenance) for f in figures for i in f.inputs),
+        *((f.ticker, r.original_place) for f in figures for r in f.restated),
+    ]
+
+
+def filing_items(records: Sequence[FigureRecord | Part], have_chunks: set[int]) -> list[dict[str, Any]]:
     """Citable items for figures whose number is displayed in no stored text (XBRL instance
     documents): the filing itself is cited, with its form and period."""
     items: dict[int, dict[str, Any]] = {}
-    restated = [
-        {
-            "document_id": r.get("document_id"),
-            "chunk_id": r.get("chunk_id"),
-            "filing": r.get("original_filing"),
-            "form": (r.get("original_filing") or "||").split("|")[1],
-            "ticker": f.get("ticker"),
-        }
-        for f in figures
-        for r in f.get("restated") or []
-    ]
-    for record in [*figures, *(i for f in figures for i in f.get("inputs") or []), *restated]:
-        document = record.get("document_id")
-        if document is None or (record.get("chunk_id") in have_chunks) or document in items:
+    for ticker, place in printed_at(records):
+        document = place.document_id
+        if document is None or (place.chunk_id in have_chunks) or document in items:
             continue
-        form = str(record.get("form") or "10-K").upper()
+        form = str(place.form or "10-K").upper()
         kind = "10-Q" if form.startswith("10-Q") else "10-K" if form.startswith("10-K") else "other"
         items[document] = {
             "chunk_id": None,
             "document_id": document,
-            "ticker": record.get("ticker") or (record.get("filing") or "").split("|")[0] or None,
+            "ticker": ticker or place.filing.split("|")[0] or None,
             "kind": kind,
-            "period_label": (record.get("filing") or "").split("|")[-1],
-            "period_end": (record.get("filing") or "").split("|")[-1] or None,
-            "title": record.get("title"),
-            "source_uri": record.get("source_uri"),
+            "period_label": place.filing.split("|")[-1],
+            "period_end": place.filing.split("|")[-1] or None,
+            "title": place.title,
+            "source_uri": place.source_uri,
             "section": "XBRL",
-            "section_title": _facts_source(record.get("source_uri")),
+            "section_title": _facts_source(place.source_uri),
             "page": None,
-            "text": f"XBRL facts of {record.get('title') or record.get('filing')}",
+            "text": f"XBRL facts of {place.title or place.filing}",
             "fused_score": 0.0,
         }
     return list(items.values())
@@ -372,36 +394,41 @@ def asked_targets(targets: Sequence[Target]) -> list[Target]:
     ]
 
 
-def gaps_of(
-    figures: Sequence[dict[str, Any]], targets: Sequence[Target], metrics: Sequence[str]
-) -> list[dict[str, Any]]:
+def gaps_of(figures: Sequence[FigureRecord], targets: Sequence[Target], metrics: Sequence[str]) -> list[Gap]:
     """(ticker, period, metric) the facts did not answer, with the reason when one is known (and the
     parts of a period the filings report only in parts)."""
-    found = {(f["ticker"], f["period"], f["metric"]) for f in figures if f.get("value") is not None}
-    missing = {(f["ticker"], f["period"], f["metric"]): f for f in figures if f.get("value") is None}
+    found = {(f.ticker, f.period, f.metric) for f in figures if isinstance(f, Figure)}
+    missing = {(f.ticker, f.period, f.metric): f for f in figures if isinstance(f, Gap)}
     gaps = []
     for target in targets:
         for metric in metrics:
             key = (target["ticker"], target["label"], metric)
             if key in found:
                 continue
-            record = missing.get(key) or {}
-            reason = record.get("reason") or "no reported figure in the store"
-            gap = {**target, "metric": metric, "reason": reason}
-            if record.get("parts"):
-                gap["parts"], gap["complete"] = record["parts"], record.get("complete")
-            gaps.append(gap)
+            record = missing.get(key)
+            gaps.append(
+                Gap(
+                    ticker=target["ticker"],
+                    metric=metric,
+                    period=target["label"],
+                    fiscal_year=target["fiscal_year"],
+                    fiscal_quarter=target.get("fiscal_quarter"),
+                    reason=(record.reason if record else "") or "no reported figure in the store",
+                    metric_label=record.metric_label if record else "",
+                    parts=record.parts if record else (),
+                    complete=record.complete if record else False,
+                    period_end=iso_date(target.get("period_end")),
+                )
+            )
     return gaps
 
 
 def citable_items(
-    figures: Sequence[dict[str, Any]], evidence: Sequence[dict[str, Any]], context: Context
+    records: Sequence[FigureRecord | Part], evidence: Sequence[dict[str, Any]], context: Context
 ) -> tuple[list[dict[str, Any]], int]:
     """Labelled items: the chunks displaying the figures first, the filings of figures no text
     displays, then every retrieved chunk (the best per period first: what the model would read)."""
-    shown = {f.get("chunk_id") for f in figures} | {
-        i.get("chunk_id") for f in figures for i in [*(f.get("inputs") or []), *(f.get("restated") or [])]
-    }
+    shown = {place.chunk_id for _, place in printed_at(records)}
     fact_items = [e for e in evidence if e["chunk_id"] in shown]
     rest = [e for e in evidence if e["chunk_id"] not in shown]
     others, item_chars, _ = budgeted_evidence(rest, context)
@@ -410,7 +437,7 @@ def citable_items(
     items = assign_labels(
         [
             *fact_items,
-            *filing_items(figures, {e["chunk_id"] for e in fact_items}),
+            *filing_items(records, {e["chunk_id"] for e in fact_items}),
             *[{k: v for k, v in i.items() if k != "label"} for i in others],
         ]
     )

@@ -107,13 +107,13 @@ def _calc(calcs: list[dict[str, Any]], start: str, end: str) -> dict[str, Any] |
 
 def _gaps(facts: Any, ticker: str, cells: list[Cell]) -> str:
     """The asked periods with no figure, in order, runs of three or more written "A to B"."""
-    missing = [g for g in facts.gaps if g.get("ticker") == ticker and g.get("metric") == facts.metric]
+    missing = [g for g in facts.gaps if g.ticker == ticker and g.metric == facts.metric]
     if not missing:
         return ""
     periods = sorted(
         [
             *((c.order, c.period) for c in cells),
-            *(((g["fiscal_year"], g.get("fiscal_quarter") or 5), g["label"]) for g in missing),
+            *(((g.fiscal_year, g.fiscal_quarter or 5), g.period) for g in missing),
         ]
     )
-    return gap_runs([label for _, label in periods], [g["label"] for g in missing])
+    return gap_runs([label for _, label in periods], [g.period for g in missing])

@@ -40,6 +40,7 @@ from finagent.finance.compute.outcomes import Ranking, growth_kinds, growth_rank
 from finagent.finance.compute.safe_calculator import difference
 from finagent.finance.computed import COMPUTED
 from finagent.finance.figure_records import describe_calculation
+from finagent.finance.looked_up import FigureRecord, Gap
 
 CHANGE_WORDS = {"yoy": " year over year", "qoq": " quarter over quarter", "change": "", "cagr": ""}
 
@@ -67,8 +68,8 @@ class Facts:
     cells: Sequence[Cell]
     comparisons: Comparisons
     names: dict[str, list[str]]
-    figures: Sequence[dict[str, Any]] = ()
-    gaps: Sequence[dict[str, Any]] = ()
+    figures: Sequence[FigureRecord] = ()
+    gaps: Sequence[Gap] = ()
     formulas: Sequence[dict[str, Any]] = ()
     labels: Mapping[int, str] = field(default_factory=dict)  # chunk id -> citation label
     document_labels: Mapping[int, str] = field(default_factory=dict)  # a document no text cites
@@ -179,10 +180,10 @@ def _how_derived(cell: Cell) -> str:
 
 def gap_sentences(facts: Facts) -> list[str]:
     return [
-        f"{facts.of(g['ticker'])} {facts.words(g['metric'])} for {g['label']} "
-        f"{'has' if g.get('parts') else 'is not available:'} {g['reason']}."
+        f"{facts.of(g.ticker)} {facts.words(g.metric)} for {g.period} "
+        f"{'has' if g.parts else 'is not available:'} {g.reason}."
         for g in facts.gaps
-        if g.get("metric") == facts.metric
+        if g.metric == facts.metric
     ]
 
 

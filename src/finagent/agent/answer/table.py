@@ -26,6 +26,7 @@ from finagent.agent.answer.wording import (
 from finagent.finance.ask.asks import Ask
 from finagent.finance.compute.compare import Cell, Comparisons
 from finagent.finance.compute.outcomes import aligned, growth_kinds, growth_ranking
+from finagent.finance.looked_up import Gap
 from finagent.finance.periods.period import FiscalPeriod
 
 RowKey = tuple[str, str]  # (ticker, period label)
@@ -108,7 +109,7 @@ def markdown_table(
     comparisons: Comparisons,
     names: dict[str, list[str]],
     metrics: Sequence[str],
-    gaps: Sequence[dict[str, Any]] = (),
+    gaps: Sequence[Gap] = (),
     ask: Ask | None = None,
 ) -> str:
     """Company × period, one column per metric plus the computed changes; every cell cited, and a
@@ -122,14 +123,14 @@ def markdown_table(
         for m in dict.fromkeys([*metrics, *(c.metric for c in comparisons.cells)])
         if any(c.metric == m for c in targets)
     ]
-    shown += [m for m in dict.fromkeys(g["metric"] for g in gaps) if m not in shown]
+    shown += [m for m in dict.fromkeys(g.metric for g in gaps) if m not in shown]
     rows: dict[RowKey, dict[str, Cell]] = defaultdict(dict)
     for cell in targets:
         rows[(cell.ticker, cell.period)][cell.metric] = cell
     missing: dict[RowKey, dict[str, str]] = defaultdict(dict)
     for gap in gaps:
-        missing[(gap["ticker"], gap["label"])][gap["metric"]] = f"— ({gap['reason']})"
-        rows.setdefault((gap["ticker"], gap["label"]), {})
+        missing[(gap.ticker, gap.period)][gap.metric] = f"— ({gap.reason})"
+        rows.setdefault((gap.ticker, gap.period), {})
     changes = _changes(comparisons)
     kinds = [k for k in CHANGE_HEADERS if any(key[2] == k for key in changes)]
     main = shown[0] if shown else ""
@@ -162,7 +163,7 @@ def _changes(comparisons: Comparisons) -> dict[tuple[str, str, str], list[dict[s
     return changes
 
 
-def _plain_order(rows: dict[RowKey, dict[str, Cell]], gaps: Sequence[dict[str, Any]]) -> list[RowKey]:
+def _plain_order(rows: dict[RowKey, dict[str, Cell]], gaps: Sequence[Gap]) -> list[RowKey]:
     """By company, then chronologically (gaps by their fiscal year and quarter)."""
     order: dict[RowKey, tuple[Any, ...]] = {}
     for key, members in rows.items():
@@ -170,6 +171,6 @@ def _plain_order(rows: dict[RowKey, dict[str, Cell]], gaps: Sequence[dict[str, A
         if first is not None:
             order[key] = (key[0], first.order)
     for gap in gaps:
-        key = (gap["ticker"], gap["label"])
-        order.setdefault(key, (gap["ticker"], (int(gap["fiscal_year"]), gap.get("fiscal_quarter") or 5)))
+        key = (gap.ticker, gap.period)
+        order.setdefault(key, (gap.ticker, (gap.fiscal_year, gap.fiscal_quarter or 5)))
     return sorted(rows, key=lambda k: order.get(k, (k[0], (0, 0))))

@@ -13,7 +13,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from finagent.agent.answer.figures import lookup
+from finagent.agent.answer.figures import lookup, printed_at
 from finagent.agent.context import Context
 from finagent.agent.evidence import chunk_to_evidence
 from finagent.agent.resources import get_resources
@@ -21,6 +21,7 @@ from finagent.agent.state import FactsTask
 from finagent.db.chunks import chunks_by_id
 from finagent.db.facts import load_facts
 from finagent.finance.lines import REPORTED
+from finagent.finance.looked_up import FigureRecord
 
 FACT_EVIDENCE_SCORE = 5.0  # the chunk displaying a looked-up figure is evidence of the first rank
 
@@ -30,15 +31,11 @@ async def lookup_facts(task: FactsTask, runtime: Runtime[Context]) -> dict[str, 
     resources = get_resources()
     concepts = sorted({c for name in task["metrics"] if name in REPORTED for c in REPORTED[name].concepts})
 
-    def load() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    def load() -> tuple[list[FigureRecord], list[dict[str, Any]]]:
         with resources.database().connection() as conn:
             facts = load_facts(conn, task["ticker"], concepts)
             figures = [f for one in _each_period(task) for f in lookup(facts, one)]
-            ids = sorted(
-                {f["chunk_id"] for f in figures if f.get("chunk_id")}
-                | {i["chunk_id"] for f in figures for i in f.get("inputs") or [] if i.get("chunk_id")}
-                | {r["chunk_id"] for f in figures for r in f.get("restated") or [] if r.get("chunk_id")}
-            )
+            ids = sorted({place.chunk_id for _, place in printed_at(figures) if place.chunk_id})
             return figures, chunks_by_id(conn, ids)
 
     try:
@@ -46,7 +43,7 @@ async def lookup_facts(task: FactsTask, runtime: Runtime[Context]) -> dict[str, 
     except Exception as exc:  # the store failing here must not lose the text answer
         return {"warnings": [f"facts lookup for {task['ticker']} {task['period_label']} failed: {exc}"]}
     evidence = [chunk_to_evidence(row, "reported figures", 0, FACT_EVIDENCE_SCORE) for row in chunks]
-    return {"figures": figures, "evidence": evidence}
+    return {"figures": [f.to_dict() for f in figures], "evidence": evidence}
 
 
 def _each_period(task: FactsTask) -> list[FactsTask]:

@@ -1,6 +1,6 @@
 """What the figures say about the ask: the order of a ranking, the first period one company overtook
 another or crossed a threshold, the winner of a growth comparison, a restatement's two values (the
-yes or no of a direction is ``check.verdict``'s). Computed from period-true cells (``compare.Cell``),
+yes or no of a direction is ``figures.verdict``'s). Computed from period-true cells (``compare.Cell``),
 never written by a model.
 
 Periods of different companies are aligned by the date they end (fiscal labels differ): quarters
@@ -18,6 +18,7 @@ from itertools import pairwise
 from typing import Any
 
 from finagent.finance.compute.compare import Cell
+from finagent.finance.looked_up import Figure, FigureRecord
 from finagent.finance.periods.period import FiscalPeriod
 
 QUARTER_DAYS = 45
@@ -239,27 +240,27 @@ def _crossed(
     )
 
 
-def restatements(figures: Sequence[dict[str, Any]], metric: str | None = None) -> list[Restated]:
+def restatements(figures: Sequence[FigureRecord], metric: str | None = None) -> list[Restated]:
     """Restated figures among looked-up figures (the facts lookup lists each with both filings)."""
     found: list[Restated] = []
     for record in figures:
-        if metric and record.get("metric") != metric:
+        if not isinstance(record, Figure) or (metric and record.metric != metric):
             continue
-        for item in record.get("restated") or []:
+        for item in record.restated:
             found.append(
                 Restated(
-                    ticker=record["ticker"],
-                    metric=record["metric"],
-                    period=record["period"],
-                    original=Decimal(item["original"]),
-                    original_filing=item["original_filing"],
-                    latest=Decimal(item["latest"]),
-                    latest_filing=item["latest_filing"],
-                    unit=str(record.get("unit") or "USD"),
-                    original_chunk=item.get("chunk_id"),
-                    latest_chunk=item.get("latest_chunk_id"),
-                    original_document=item.get("document_id"),
-                    latest_document=item.get("latest_document_id"),
+                    ticker=record.ticker,
+                    metric=record.metric,
+                    period=record.period,
+                    original=item.original,
+                    original_filing=item.original_filing,
+                    latest=item.latest,
+                    latest_filing=item.latest_filing,
+                    unit=str(record.unit or "USD"),
+                    original_chunk=item.original_chunk_id,
+                    latest_chunk=item.latest_chunk_id,
+                    original_document=item.original_document_id,
+                    latest_document=item.latest_document_id,
                 )
             )
     return found
