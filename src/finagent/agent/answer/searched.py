@@ -9,6 +9,7 @@ without passing it off as the answer.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from finagent.agent.answer.wording import joined, name, owned
@@ -17,24 +18,33 @@ from finagent.finance.read.filing_parts import part_name
 NOTHING_FOUND = "finagent found no passage that answers this question"
 
 
+@dataclass
+class _Searched:
+    """One company's searches: their kinds, periods and parts, each in the order first searched."""
+
+    kinds: dict[str, None] = field(default_factory=dict)
+    periods: dict[str, None] = field(default_factory=dict)
+    sections: dict[str, None] = field(default_factory=dict)
+
+    def phrase(self, whose: str) -> str:
+        kinds = joined(list(self.kinds)) or "documents"
+        periods = f" for {joined(list(self.periods))}" if self.periods else ""
+        sections = f" ({'; '.join(self.sections)})" if self.sections else ""
+        return f"{whose} {kinds}{periods}{sections}"
+
+
 def searched_where(searches: Sequence[dict[str, Any]], names: dict[str, list[str]]) -> str:
     """ "Apple's 10-K and 10-Q for FY2024 (Item 1A; Part II, Item 1A)": each company's searches, in
     the order made; empty when none was made."""
-    by_company: dict[str | None, dict[str, dict[str, None]]] = {}
+    by_company: dict[str | None, _Searched] = {}
     for search in searches:
-        seen = by_company.setdefault(search.get("ticker"), {"kinds": {}, "periods": {}, "parts": {}})
-        seen["kinds"].update(dict.fromkeys(search.get("kinds") or []))
+        seen = by_company.setdefault(search.get("ticker"), _Searched())
+        seen.kinds.update(dict.fromkeys(search.get("kinds") or []))
         if search.get("period_label") and search["period_label"] != "undated":
-            seen["periods"][search["period_label"]] = None
-        seen["parts"].update(dict.fromkeys(part_name(s) for s in search.get("sections") or []))
-    phrases = []
-    for ticker, seen in by_company.items():
-        whose = owned(name(ticker, names)) if ticker else "the store's"
-        kinds = joined(list(seen["kinds"])) or "documents"
-        periods = f" for {joined(list(seen['periods']))}" if seen["periods"] else ""
-        parts = f" ({'; '.join(seen['parts'])})" if seen["parts"] else ""
-        phrases.append(f"{whose} {kinds}{periods}{parts}")
-    return "; ".join(phrases)
+            seen.periods[search["period_label"]] = None
+        seen.sections.update(dict.fromkeys(part_name(s) for s in search.get("sections") or []))
+    whose = {ticker: owned(name(ticker, names)) if ticker else "the store's" for ticker in by_company}
+    return "; ".join(seen.phrase(whose[ticker]) for ticker, seen in by_company.items())
 
 
 def nothing_found(searches: Sequence[dict[str, Any]], names: dict[str, list[str]], closest: str) -> str:
