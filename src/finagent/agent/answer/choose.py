@@ -435,9 +435,7 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
         read.facts, inputs, (state.get("figures") or [], items, plan.calendars), formulas, plan.names
     )
     read.facts, inputs, read.withheld = sane.facts, sane.inputs, sane.withheld
-    read.warnings += [
-        f"figure not used: {f['ticker']} {f['period']} {f['metric']}: {f['reason']}" for f in sane.withheld
-    ]
+    read.warnings += sane.warnings
     if formulas:
         read.calculations = compute_formulas(formulas, inputs)
         if plan.average:

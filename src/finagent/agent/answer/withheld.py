@@ -137,6 +137,14 @@ class Withheld:
     inputs: Inputs
     withheld: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def warnings(self) -> list[str]:
+        """One per figure withheld: whose, which, and why."""
+        return [
+            f"figure not used: {f['ticker']} {f['period']} {f['metric']}: {f['reason']}"
+            for f in self.withheld
+        ]
+
 
 def _key(fact: dict[str, Any]) -> tuple[Any, ...]:
     return (fact.get("ticker"), fact.get("period"), fact.get("source"), fact.get("value"), _line_of(fact))
