@@ -370,3 +370,78 @@ def test_a_figure_list_names_only_figures_its_passage_labels(settings: Settings)
     figures = out["answer"].split("Figures:")[-1]
     assert "AAPL Q1 FY2025 cash dividend: $0.25 per share [8K1]" in figures, out["answer"]
     assert "royalty" not in figures, out["answer"]
+
+
+def _statement(chunk: int, kind: str, text: str) -> dict[str, Any]:
+    return {
+        "chunk_id": chunk,
+        "document_id": 9,
+        "ticker": "ACME",
+        "kind": "10-K",
+        "fiscal_year": 2022,
+        "fiscal_quarter": None,
+        "period_label": "FY2022",
+        "published_at": None,
+        "title": "ACME 10-K FY2022",
+        "statement": kind,
+        "text": text,
+        "fused_score": 0.9,
+        "queries": ["return on assets"],
+    }
+
+
+def test_an_insane_table_figure_is_withheld_and_its_ratio_not_stated(settings: Settings) -> None:
+    """Total assets read as $81 million beside current assets of $1,204 million: the figure is not
+    used, the answer says it could not be read, and neither the return on assets the model computed
+    from it nor its sentence stating the $81 million reaches the reader."""
+    from finagent.finance.compute.formulas import FORMULAS, formulas_for
+
+    question = "What was ACME's return on assets in FY2022?"
+    balance = "Consolidated Balance Sheets (in millions)\nItem | 2022 | 2021\n"
+    balance += "Total current assets | 1,204 | 1,150\nTotal assets | 81 | 79"
+    income = (
+        "Consolidated Statements of Income (in millions)\nItem | 2022 | 2021\nNet sales | 2,900 | 2,700\n"
+    )
+    income += "Net income | 50 | 45"
+    evidence = [_statement(11, "balance_sheet", balance), _statement(12, "income_statement", income)]
+    claims = (
+        "ACME's return on assets was 61.7% in FY2022. Its total assets were $81 million at year end [10K1]. "
+    )
+    claims += "Its net income was $50 million [10K2]."
+    models = ScriptedModels(
+        {"generate": [claims], "extract": [{"facts": []}], "evaluate": [{"completeness": 95, "accuracy": 95}]}
+    )
+    configure_resources(settings, chat_model_factory=models)
+    state = {
+        "question": question,
+        "analysis": {
+            "question": question,
+            "tickers": ["ACME"],
+            "names": {"ACME": ["ACME", "Acme Corp"]},
+            "keywords": {"ACME": ["total current assets", "total assets", "net income"]},
+            "answer_mode": "standard",
+            "quantities": True,
+            "terms": ["return", "assets", "acme"],
+            "ask": {"kind": "value"},
+            "formulas": [FORMULAS.index(f) for f in formulas_for(question)],
+            "statements": ["balance_sheet", "income_statement"],
+        },
+        "evidence": evidence,
+        "targets": [{"ticker": "ACME", "label": "FY2022", "available": True}],
+    }
+    try:
+        context = Context(today="2023-03-01", use_tools=False, record_runs=False)
+        out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
+    finally:
+        close_resources()
+    answer = out["answer"]
+    assert (
+        "could not read Acme Corp's total assets for FY2022 reliably (total assets of $81 million is below "
+        in (answer)
+    ), answer
+    assert "its return on assets is not stated" in answer, answer
+    assert "61.7" not in answer and "were $81 million" not in answer, answer
+    assert not any(c.get("metric") == "return on assets" for c in out["calculations"]), out["calculations"]
+    assert any(w.startswith("figure not used: ACME FY2022 total assets") for w in out["warnings"]), out[
+        "warnings"
+    ]

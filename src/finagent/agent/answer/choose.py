@@ -28,6 +28,7 @@ from finagent.agent.answer.figures import (
     parts_told,
 )
 from finagent.agent.answer.passages import favour_asked_lines, favour_line_items, favour_parts_tables
+from finagent.agent.answer.withheld import withhold_insane, withhold_insane_cells
 from finagent.agent.answer.wording import display_scale
 from finagent.agent.answer.writing import budgeted_evidence, favour_discussion
 from finagent.agent.context import Context
@@ -258,7 +259,8 @@ async def choose_cells(
             chosen.gaps, items, question, item_chars, context, calendars, terms
         )
         chosen.cells += extracted
-    chosen.gaps = [*split, *chosen.gaps]
+    chosen.cells, chosen.derivations, insane = withhold_insane_cells(chosen.cells, chosen.derivations)
+    chosen.gaps = [*split, *chosen.gaps, *insane]
     chosen.warnings = [f"{g.ticker} {g.period} {_label_of(g.metric)}: {g.reason}" for g in chosen.gaps]
     chosen.warnings += _restated_notes(looked_up)
     return chosen
@@ -292,6 +294,7 @@ class Read:
     warnings: list[str] = field(default_factory=list)
     rejected: int = 0  # figures the model copied that its cited passage does not hold
     givens: list[str] = field(default_factory=list)  # figures the question itself gives (a share asked about)
+    withheld: list[dict[str, Any]] = field(default_factory=list)  # figures failing their sanity check
 
 
 async def _extract(
@@ -405,16 +408,13 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
     filings = [i for i in items if i["kind"] != "news"]
     read.facts = deterministic_facts(filings, phrases)
     rejected = 0
+    inputs: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
     if formulas:  # a computed metric: its line items are the figures wanted, the calculator does the rest
         inputs, rejected = await _formula_inputs(formulas, filings, read, plan, context)
         read.facts = _merge_facts(
             without_other_readings(read.facts, inputs),
             [f for group in inputs.values() for f in group.values()],
         )
-        read.calculations = compute_formulas(formulas, inputs)
-        if plan.average:
-            read.calculations += mean_over_periods(read.calculations)
-        read.calculations += formula_changes(read.calculations)
     elif plan.quantities and plan.tickers and not plan.revision:
         # The model copies figures only for named companies of a question that asks a quantity (not
         # the size of a revision: code computes it from the passage that states both figures).
@@ -427,6 +427,17 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
             )
             read.facts += extracted
             read.calls += calls
+    # An insane figure (a total below its line, a year's flow as a quarter's) is no figure or input.
+    sane = withhold_insane(
+        read.facts, inputs, (state.get("figures") or [], items, plan.calendars), formulas, plan.names
+    )
+    read.facts, inputs, read.withheld = sane.facts, sane.inputs, sane.withheld
+    read.warnings += sane.warnings
+    if formulas:
+        read.calculations = compute_formulas(formulas, inputs)
+        if plan.average:
+            read.calculations += mean_over_periods(read.calculations)
+        read.calculations += formula_changes(read.calculations)
     read.rejected = rejected
     if rejected:
         read.warnings.append(f"dropped {rejected} extracted figure(s) not written in the cited evidence")

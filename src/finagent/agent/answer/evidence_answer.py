@@ -78,6 +78,8 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         return {"stood": True, "llm_calls": read.calls}
     written = await write_evidence(state, read, writer, first, verify)
     answer, flags = evidence_flagged(written.answer, written.validation)
+    if read.withheld:  # said whatever the model wrote: a figure failing its sanity check was not used
+        answer = "\n\n".join(p for p in (answer, " ".join(f["sentence"] for f in read.withheld)) if p)
     if subject and answer.strip():
         answer = f"{subject_note([subject])}\n\n{answer}"
     written = replace(written, answer=answer, warnings=[*read.warnings, *written.warnings, *flags])

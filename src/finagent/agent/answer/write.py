@@ -23,6 +23,7 @@ from finagent.agent.answer.listing import COMPUTED_LEAD, computed_lines, figure_
 from finagent.agent.answer.passages import years_asked
 from finagent.agent.answer.quotes import QUOTED_LEAD, driver_lines, quoted_answer
 from finagent.agent.answer.searched import nothing_found
+from finagent.agent.answer.withheld import without_withheld
 from finagent.agent.answer.writing import (
     MAX_SENTENCES,
     WRITER_CHARS,
@@ -232,6 +233,8 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
                     f"the evidence nor in the computed results for the company named ({', '.join(bad[:5])})"
                 )
                 text = without_sentences_stating(text, bad) or summary_lines(read.facts, read.calculations)
+        if read.withheld:  # written in a passage, but not the line it claims to be
+            text = without_withheld(text, read.withheld, names)
         text, dropped = drop_unknown_citations(cite_passages(text, read.items), known)
         if not first:
             text = with_stated_yes_no(text, ask)
