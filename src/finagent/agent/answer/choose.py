@@ -24,6 +24,7 @@ from finagent.agent.answer.figures import (
     cells_from_figures,
     citable_items,
     derivation_record,
+    figures_of,
     gaps_of,
     parts_told,
 )
@@ -429,7 +430,7 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
             read.calls += calls
     # An insane figure (a total below its line, a year's flow as a quarter's) is no figure or input.
     sane = withhold_insane(
-        read.facts, inputs, (state.get("figures") or [], items, plan.calendars), formulas, plan.names
+        read.facts, inputs, (figures_of(state), items, plan.calendars), formulas, plan.names
     )
     read.facts, inputs, read.withheld = sane.facts, sane.inputs, sane.withheld
     read.warnings += sane.warnings

@@ -22,7 +22,8 @@ from finagent.finance.check.scope import item_calendar
 from finagent.finance.compute.compare import Cell
 from finagent.finance.compute.formulas import Formula, base_name
 from finagent.finance.lines import LINES, line
-from finagent.finance.looked_up import Gap
+from finagent.finance.looked_up import Figure as LookedUp
+from finagent.finance.looked_up import FigureRecord, Gap
 from finagent.finance.read.written_figures import scan_figures
 from finagent.finance.words import UNIT_SCALES, split_sentences
 
@@ -112,20 +113,20 @@ def fact_figure(
     )
 
 
-def reported_figures(records: Sequence[dict[str, Any]]) -> list[Figure]:
+def reported_figures(records: Sequence[FigureRecord]) -> list[Figure]:
     """The company's XBRL facts of the state (the figures lookup's records), as the references."""
     units: dict[str, Unit] = {"USD": "money", "USD/shares": "per_share", "shares": "shares"}
     return [
         Figure(
-            company=str(r["ticker"]),
-            period=str(r["period"]),
-            line=str(r["metric"]),
-            value=float(r["value"]),
-            unit=units[str(r.get("unit"))],
+            company=r.ticker,
+            period=r.period,
+            line=r.metric,
+            value=float(r.value),
+            unit=units[r.unit or ""],
             source="xbrl",
         )
         for r in records
-        if r.get("source") == "xbrl" and r.get("value") is not None and str(r.get("unit")) in units
+        if isinstance(r, LookedUp) and r.source == "xbrl" and (r.unit or "") in units
     ]
 
 
@@ -154,7 +155,7 @@ def _key(fact: dict[str, Any]) -> tuple[Any, ...]:
 def withhold_insane(
     facts: Sequence[dict[str, Any]],
     inputs: Inputs,
-    context: tuple[Sequence[dict[str, Any]], Sequence[dict[str, Any]], dict[str, Any]],
+    context: tuple[Sequence[FigureRecord], Sequence[dict[str, Any]], dict[str, Any]],
     formulas: Sequence[Formula],
     names: dict[str, list[str]],
 ) -> Withheld:
