@@ -178,7 +178,7 @@ def ingest(
     a store that was given less.
     """
     marker = home / INGEST_MARKER
-    paths = [str(SHARED_DATA / s) for s in sources]
+    paths = [str((SHARED_DATA / s).resolve()) for s in sources]  # the same from any worktree
     version = checkout_version(system.path)
     if marker.exists():
         done = json.loads(marker.read_text())

@@ -178,11 +178,18 @@ def store_line(info: dict[str, Any]) -> str:
     return f"- {info['name']}: store `{info['home']}`, ingest{kept}: {runs}"
 
 
+def system_label(info: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    """name (commit), and the commits of rows kept by --resume when they are not all this one."""
+    kept = sorted({r.get("version", "?")[:7] for r in rows if r["system"] == info["name"]})
+    older = f"; rows from {', '.join(kept)}" if kept and kept != [info["version"][:7]] else ""
+    return f"{info['name']} ({info['version'][:7]}{older})"
+
+
 def render_markdown(report: dict[str, Any]) -> str:
     """narrative.md: the summary, the per-question table and the questions whose verdict differs."""
     names = [s["name"] for s in report["systems"]]
     summaries = {s["name"]: s["summary"] for s in report["systems"]}
-    systems = ", ".join(f"{s['name']} ({s['version'][:7]})" for s in report["systems"])
+    systems = ", ".join(system_label(s, report["rows"]) for s in report["systems"])
     lines = [
         f"Narrative benchmark — {report['machine']['date']}, {report['machine']['cpus']} CPUs, provider "
         f"{report['provider']}, {report['questions']} questions ({report['selection']}) of "
@@ -207,7 +214,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         qid + " (" + ", ".join(f"{n} {'✓' if verdicts[n] else '✗'}" for n in names) + ")"
         for qid, verdicts in differing(report["rows"], names).items()
     ]
-    lines += ["", "Verdict differs between systems: " + (", ".join(marks) if marks else "none") + "."]
+    differs = (", ".join(marks) or "none") if len(names) > 1 else "one system, nothing to compare"
+    lines += ["", f"Verdict differs between systems: {differs}."]
     return "\n".join(lines) + "\n"
 
 
@@ -233,6 +241,7 @@ def ask_all(
     """Ask each question not yet in the rows file, appending its row as soon as it is scored."""
     rows_path = args.results_dir / ROWS_FILE
     done = {r["id"] for r in figures.read_rows(rows_path) if r["system"] == system.name}
+    version = figures.checkout_version(system.path)
     (home / "logs").mkdir(exist_ok=True)
     for number, question in enumerate(questions, 1):
         if question["id"] in done:
@@ -240,13 +249,13 @@ def ask_all(
         command = ["-m", "finagent.cli.main", "ask", question["question"], "--json"]
         result = figures.run_cli([*command, "--provider", args.provider], env, home, args.timeout)
         (home / "logs" / f"{question['id']}.stderr.log").write_text(result.stderr)
-        row = question_row(system.name, question, result)
+        row = question_row(system.name, question, result) | {"version": version}
         with rows_path.open("a") as handle:
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-        first_line = (row["answer"].strip().splitlines() or [""])[0][:100]
+        opening = " ".join(row["answer"].split())[:120]
         print(
             f"[{system.name}] {number}/{len(questions)} {question['id']} ({question['kind']}): "
-            f"{verdict_cell(row)}, {row['seconds']:.0f} s, {row['model_calls']} calls — {first_line}",
+            f"{verdict_cell(row)}, {row['seconds']:.0f} s, {row['model_calls']} calls — {opening}",
             flush=True,
         )
 

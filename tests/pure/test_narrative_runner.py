@@ -30,11 +30,12 @@ QUESTION = {
 def row(system: str, qid: str, kind: str, half: str, passed: bool, seconds: float, **extra: Any) -> dict:
     base = {"system": system, "id": qid, "kind": kind, "half": half, "passed": passed, "seconds": seconds}
     base |= {"ok": True, "timed_out": False, "model_calls": 3, "missed": [], "forbidden": []}
+    base |= {"version": "abcdef0123"}
     return base | {"not_covered_said": None} | extra
 
 
 ROWS = [
-    row("main", "nar-001", "business", "tune", True, 10.0),
+    row("main", "nar-001", "business", "tune", True, 10.0, version="1234567fff"),  # kept by --resume
     row("main", "nar-002", "business", "held", False, 20.0, missed=[["x"]]),
     row("main", "nar-003", "legal", "tune", False, 600.0, ok=False, timed_out=True),
     row("new", "nar-001", "business", "tune", True, 12.0),
@@ -105,6 +106,7 @@ def test_verdicts_that_differ_and_the_markdown() -> None:
     report = {"machine": {"date": "2025-01-01", "cpus": 2}, "provider": "local", "questions": 3}
     report |= {"selection": "half both", "store_sources": ["filings"], "systems": systems, "rows": ROWS}
     markdown = narrative.render_markdown(report)
+    assert "systems: main (abcdef0; rows from 1234567, abcdef0), new (abcdef0);" in markdown
     assert "| passed | 1/3 | 2/3 |" in markdown
     assert "| passed, held | 0/1 | 1/1 |" in markdown
     assert "| business | 1/1 | 0/1 | 1/1 | 1/1 |" in markdown
