@@ -30,7 +30,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -163,14 +163,26 @@ def check_import(system: System, env: dict[str, str], home: Path) -> str:
     return where
 
 
-def ingest(system: System, env: dict[str, str], home: Path, *, force: bool) -> dict[str, Any]:
-    """Ingest the benchmark's store once per home and code version (ingestion is idempotent anyway)."""
+def ingest(
+    system: System,
+    env: dict[str, str],
+    home: Path,
+    *,
+    force: bool,
+    sources: Sequence[str] = SOURCES,
+) -> dict[str, Any]:
+    """Ingest the benchmark's store once per home and code version (ingestion is idempotent anyway).
+
+    ``sources`` are paths under ../shared/data (folders or files): a benchmark whose store holds more
+    (the narrative one) passes its own list; the marker records the list, so it never vouches for
+    a store that was given less.
+    """
     marker = home / INGEST_MARKER
-    sources = [str(SHARED_DATA / s) for s in SOURCES]
+    paths = [str((SHARED_DATA / s).resolve()) for s in sources]  # the same from any worktree
     version = checkout_version(system.path)
     if marker.exists():
         done = json.loads(marker.read_text())
-        if not force and done.get("sources") == sources and done.get("version") == version:
+        if not force and done.get("sources") == paths and done.get("version") == version:
             return {**done, "skipped": True}
         if done.get("version") != version:
             print(
@@ -179,8 +191,8 @@ def ingest(system: System, env: dict[str, str], home: Path, *, force: bool) -> d
                 flush=True,
             )
     log = home / "ingest.log"
-    summary: dict[str, Any] = {"sources": sources, "version": version, "runs": []}
-    for source in sources:  # one call per folder: a failure in one does not hide the other's summary
+    summary: dict[str, Any] = {"sources": paths, "version": version, "runs": []}
+    for source in paths:  # one call per folder: a failure in one does not hide the other's summary
         result = run_cli(["-m", "finagent.cli.main", "ingest", "path", source], env, home, None)
         with log.open("a") as handle:
             handle.write(f"$ finagent ingest path {source}\n{result.stdout}\n{result.stderr}\n")
