@@ -79,7 +79,8 @@ def assert_citations_resolve(url: str, answer: dict[str, Any]) -> set[tuple[str,
 
 
 def test_single_company_direct_question(filings_db: tuple[str, Path]) -> None:
-    """A figure and what drove it, in direct mode: the computed figure, then the 10-Q's discussion."""
+    """A figure and what drove it, in direct mode: the computed figure, then the 10-Q's sentences
+    giving its causes."""
     answer, _ = ask(
         filings_db,
         "What were Apple's total net sales in the quarter ended July 1, 2023, and what drove them?",
@@ -88,7 +89,9 @@ def test_single_company_direct_question(filings_db: tuple[str, Path]) -> None:
     )
     assert "81,797" in answer["answer"]
     assert_explained_from_the_discussion(filings_db[0], answer)
-    assert answer["llm_calls"] and all(c["ok"] for c in answer["llm_calls"] if c["role"] == "analyze")
+    # what drove them is the 10-Q's own sentences giving the causes, chosen by code: no model writes it
+    assert not [c for c in answer["llm_calls"] if c["role"] in ("generate", "prose")], answer["llm_calls"]
+    assert all(c["ok"] for c in answer["llm_calls"])
 
     # the audit trail reconstructs this real offline run, each citation resolved to its document version
     url, home = filings_db
