@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from difflib import SequenceMatcher
 
 from finagent.finance.words import split_sentences
@@ -94,20 +95,18 @@ class Changes:
 def part_lines(part: FilingPart) -> list[Heading]:
     """The part's paragraphs in order, each with the chunk it is in: overlapping chunks are stitched
     by their place in the filing's text, so a paragraph two chunks share is read once."""
-    lines: list[Heading] = []
+    lines: list[list[Any]] = []  # [text, chunk id]: a paragraph's rest may follow in the next chunk
     end = -1
     for passage in sorted(part.passages, key=lambda p: p.char_start):
         skip = max(0, end - passage.char_start)
         if skip >= len(passage.text):
             continue
-        text = passage.text[skip:]
-        pieces = text.split("\n")
-        if skip and lines and pieces:  # the rest of a paragraph the previous chunk cut
-            lines[-1] = Heading(lines[-1].text + pieces[0], lines[-1].chunk_id)
-            pieces = pieces[1:]
-        lines += [Heading(p.strip(), passage.chunk_id) for p in pieces if p.strip()]
+        pieces = passage.text[skip:].split("\n")
+        if skip and lines:  # the rest of a paragraph the previous chunk cut
+            lines[-1][0] += pieces.pop(0)
+        lines += [[piece, passage.chunk_id] for piece in pieces]
         end = max(end, passage.char_end)
-    return lines
+    return [Heading(text.strip(), chunk_id) for text, chunk_id in lines if text.strip()]
 
 
 _BULLET = re.compile(r"^[•●▪◦·\-–*]\s*")
@@ -127,8 +126,9 @@ _RISK_WORDS = re.compile(
     r"|declin\w*|loss(?:es)?|reduc\w*|disrupt\w*|damag\w*|challeng\w*|competi\w*|threat\w*|must)\b",
     re.I,
 )
-HEADING_CHARS = (30, 400)
+HEADING_CHARS = (30, 350)
 TITLE_CHARS = 120  # longer than a title: a paragraph
+DISCUSSION_CHARS = HEADING_CHARS[1]  # a one-sentence paragraph longer than a heading discusses
 
 
 def _cut(paragraph: str) -> bool:
@@ -155,18 +155,35 @@ def is_risk_heading(line: str, before: str | None, after: str | None) -> bool:
 
 
 def risk_headings(part: FilingPart) -> list[Heading]:
-    """The risk-factor headings of a filing's Item 1A, in order, each once (a summary lists them too)."""
+    """The risk-factor headings of a filing's Item 1A, in order, each once (a summary lists them too).
+    Of paragraphs in a row that each read as a heading, one is: the last followed by a discussion
+    (the others close the previous risk's discussion), else the first (the others open its own)."""
     lines = part_lines(part)
+    candidates = [
+        is_risk_heading(
+            line.text, lines[i - 1].text if i else None, lines[i + 1].text if i + 1 < len(lines) else None
+        )
+        for i, line in enumerate(lines)
+    ]
     found: dict[str, Heading] = {}
-    discussion = False  # the paragraph after a heading is its discussion, never another heading
-    for i, line in enumerate(lines):
-        before = lines[i - 1].text if i else None
-        after = lines[i + 1].text if i + 1 < len(lines) else None
-        heading = not discussion and is_risk_heading(line.text, before, after)
-        if heading:
-            found.setdefault(normalized(line.text), line)
-        discussion = heading
+    i = 0
+    while i < len(lines):
+        if not candidates[i]:
+            i += 1
+            continue
+        run = i
+        while run + 1 < len(lines) and candidates[run + 1]:
+            run += 1
+        opening = [k for k in range(i, run + 1) if k + 1 < len(lines) and _discussion(lines[k + 1].text)]
+        chosen = lines[opening[-1] if opening else i]
+        found.setdefault(normalized(chosen.text), chosen)
+        i = run + 1
     return list(found.values())
+
+
+def _discussion(paragraph: str) -> bool:
+    """A paragraph that discusses a risk: several sentences, or a long one."""
+    return len(paragraph) > DISCUSSION_CHARS or not _one_sentence(paragraph)
 
 
 # A legal matter's title: a few capitalised words on a line of their own ("Epic Games", "Department of
@@ -204,7 +221,8 @@ def legal_matters(part: FilingPart) -> list[Heading]:
 def normalized(text: str) -> str:
     """A heading as compared: quotes, dashes, spacing and case alike."""
     text = text.translate(str.maketrans("’‘“”–—", "''\"\"--"))
-    return re.sub(r"\s+", " ", _BULLET.sub("", text)).strip().lower()
+    text = re.sub(r"[,;:()\"]", " ", _BULLET.sub("", text))
+    return re.sub(r"\s+", " ", text).strip().lower()
 
 
 SAME = 0.97  # above it: the same heading (a comma, a hyphen)
@@ -251,13 +269,21 @@ _NO_MATERIAL = re.compile(
 )
 
 
+# Where a sentence ends and the next begins ("… Form 10-K. There have been …"), and a sentence's end.
+_SENTENCE_START = re.compile(r"[.!?][\"'”’)\]]*\s+(?=[A-Z\"“])")
+_SENTENCE_STOP = re.compile(r"[.!?][\"'”’)\]]*(?=\s|$)")
+
+
 def no_material_changes(part: FilingPart) -> Heading | None:
     """The filing's own sentence that its part has not materially changed (a 10-Q's Part II Item 1A
     on the annual report's risk factors), else None."""
     for line in part_lines(part):
-        for sentence in split_sentences(line.text):
-            if _NO_MATERIAL.search(sentence):
-                return Heading(sentence.strip(), line.chunk_id)
+        found = _NO_MATERIAL.search(line.text)
+        if found:
+            starts = [m.end() for m in _SENTENCE_START.finditer(line.text, 0, found.start())]
+            stop = _SENTENCE_STOP.search(line.text, found.end())
+            sentence = line.text[starts[-1] if starts else 0 : stop.end() if stop else len(line.text)]
+            return Heading(sentence.strip(), line.chunk_id)
     return None
 
 

@@ -140,15 +140,14 @@ def _risk_changes(changes: Changes, citer: _Citer) -> str:
     """ "added two risk factors: …; removed one: …; reworded three: …", each cited to its filing."""
     if not (changes.added or changes.removed or changes.reworded):
         return f"kept the same risk-factor headings ({counted(changes.unchanged)} of them, none reworded)."
+    # cited in the order the answer reads: the added headings' filing first
     added = f"added {_count(len(changes.added), 'risk factor')}"
+    added += f": {_listed(changes.added, citer)}" if changes.added else ""
     removed = f"removed {counted(len(changes.removed))}"
-    reworded = f"reworded {counted(len(changes.reworded))}"
+    removed += f": {_listed(changes.removed, citer)}" if changes.removed else ""
     pairs = [f"{_quoted(a, citer)} now reads {_quoted(b, citer)}" for a, b in changes.reworded[:_MAX_LISTED]]
-    listed = [
-        added + (f": {_listed(changes.added, citer)}" if changes.added else ""),
-        removed + (f": {_listed(changes.removed, citer)}" if changes.removed else ""),
-        reworded + (": " + "; ".join(pairs) if pairs else ""),
-    ]
+    reworded = f"reworded {counted(len(changes.reworded))}" + (": " + "; ".join(pairs) if pairs else "")
+    listed = [added, removed, reworded]
     unchanged = f"{counted(changes.unchanged).capitalize()} headings are unchanged"
     return "; ".join(listed) + f". {unchanged} (headings compared by their text's similarity)."
 
