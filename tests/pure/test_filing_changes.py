@@ -58,9 +58,9 @@ The stock has experienced substantial volatility. Future price movements could b
 
 ITEM_1A_2024 = (
     ITEM_1A_2023.replace(
-        "The COVID-19 pandemic has had and could continue to have an adverse impact on the Company's business."
-        "\n\nThe pandemic disrupted the supply chain and retail stores. Its effects on future results are "
-        "uncertain.",
+        "The COVID-19 pandemic has had and could continue to have an adverse impact on the Company's "
+        "business.\n\nThe pandemic disrupted the supply chain and retail stores. Its effects on future "
+        "results are uncertain.",
         "The Company's use of artificial intelligence could expose it to new regulation and liability.\n\n"
         "Laws governing artificial intelligence are changing quickly. Complying with them could be costly.",
     )
@@ -74,7 +74,7 @@ ITEM_1A_2024 = (
 
 
 def _part(text: str, year: int, quarter: int | None = None, kind: str = "10-K", doc: int = 1) -> FilingPart:
-    label = f"{kind} for {'Q%d ' % quarter if quarter else ''}FY{year}"
+    label = f"{kind} for {f'Q{quarter} ' if quarter else ''}FY{year}"
     passage = Passage(doc * 100, text, 0, len(text))
     section = "item_1a" if kind == "10-K" else "part2_item_1a"
     return FilingPart(doc, kind, label, year, quarter, f"{year}-09-30", section, (passage,))
@@ -86,7 +86,8 @@ def test_risk_headings_are_the_one_sentence_paragraphs_that_open_a_discussion() 
         "The Company's operations depend significantly on global economic conditions and adverse conditions "
         "can materially affect its results.",
         "The Company depends on outsourcing partners located outside the U.S. for manufacturing.",
-        "The COVID-19 pandemic has had and could continue to have an adverse impact on the Company's business.",
+        "The COVID-19 pandemic has had and could continue to have an adverse impact on the Company's "
+        "business.",
         "The price of the Company's stock is subject to volatility.",
     ]
     # not the category titles, the introduction, a "While …" paragraph of a discussion, nor the rest of
@@ -122,7 +123,8 @@ def test_two_filings_compare_heading_by_heading() -> None:
         "The Company's use of artificial intelligence could expose it to new regulation and liability."
     ]
     assert [h.text for h in changes.removed] == [
-        "The COVID-19 pandemic has had and could continue to have an adverse impact on the Company's business."
+        "The COVID-19 pandemic has had and could continue to have an adverse impact on the Company's "
+        "business."
     ]
     assert [(a.text[:40], b.text[:60]) for a, b in changes.reworded] == [
         (
@@ -243,8 +245,8 @@ def test_the_answer_names_each_change_with_its_filing_cited() -> None:
     answer, cited = computed
     assert answer.startswith(
         "Between Apple's 10-K for FY2023 and its 10-K for FY2024, Apple added one risk factor: \u201cThe "
-        "Company's use of artificial intelligence could expose it to new regulation and liability.\u201d [10K1]; "
-        "removed one: \u201cThe COVID-19 pandemic"
+        "Company's use of artificial intelligence could expose it to new regulation and liability.\u201d "
+        "[10K1]; removed one: \u201cThe COVID-19 pandemic"
     ), answer
     assert "adverse impact on the Company's business.\u201d [10K2]; reworded one:" in answer
     assert "Two headings are unchanged" in answer

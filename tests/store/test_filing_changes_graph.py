@@ -76,9 +76,9 @@ def test_the_risk_factors_of_two_10ks_are_compared_and_cited(db: Database, setti
     answer = str(out["answer"])
     assert answer.startswith(
         "Between Apple's 10-K for FY2023 and its 10-K for FY2024, Apple added one risk factor: \u201cThe "
-        "Company's use of artificial intelligence could expose it to new regulation and liability.\u201d [10K1]; "
-        "removed one: \u201cThe COVID-19 pandemic has had and could continue to have an adverse impact on the "
-        "Company's business.\u201d [10K2]; reworded no"
+        "Company's use of artificial intelligence could expose it to new regulation and liability.\u201d "
+        "[10K1]; removed one: \u201cThe COVID-19 pandemic has had and could continue to have an adverse "
+        "impact on the Company's business.\u201d [10K2]; reworded none"
     ), answer
     assert "[unverified]" not in answer
     cited = {c["label"]: c["period"] for c in out["citations"]}

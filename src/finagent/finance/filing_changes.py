@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 from difflib import SequenceMatcher
+from typing import Any
 
 from finagent.finance.words import split_sentences
 
@@ -136,18 +136,24 @@ def _cut(paragraph: str) -> bool:
     return len(paragraph) > TITLE_CHARS and not re.search(r"[.!?:;][\"'”’)\]]*$", paragraph)
 
 
+def _titled(line: str) -> bool:
+    """A heading in title case ("We Face Intense Competition"): its longer words capitalised."""
+    long_words = [w for w in line.split() if len(w) > 3]
+    return len(line.split()) > 2 and sum(w[0].isupper() for w in long_words) >= 0.8 * len(long_words)
+
+
 def _one_sentence(line: str) -> bool:
     return len([s for s in split_sentences(line) if s.strip()]) == 1
 
 
 def is_risk_heading(line: str, before: str | None, after: str | None) -> bool:
-    """A risk factor's heading: one sentence of its own saying what could go wrong, opening a
+    """A risk factor's heading: one sentence (or a title) of its own saying what could go wrong, opening a
     discussion (a paragraph follows), not the rest of a paragraph a page break cut (the paragraph
     before it ends a sentence), not a list item, not a paragraph that continues the discussion."""
     low, high = HEADING_CHARS
     if after is None or _BULLET.match(line) or not low <= len(line) <= high:
         return False
-    if not (line[0].isupper() or line[0] in "\"“'‘") or not _SENTENCE_END.search(line):
+    if not (line[0].isupper() or line[0] in "\"“'‘") or not (_SENTENCE_END.search(line) or _titled(line)):
         return False
     if before is not None and _cut(before):
         return False  # a paragraph cut by a page: this is its rest
@@ -311,3 +317,12 @@ def compared_filings(
 
 def _order(part: FilingPart) -> tuple[str, int, int]:
     return (part.period_end, part.fiscal_year or 0, part.fiscal_quarter or 0)
+
+
+_REFERENCE = re.compile(r"^(?:please\s+)?(?:see|refer to)\b.{0,200}\bnote\b", re.I)
+
+
+def refers_elsewhere(part: FilingPart) -> Heading | None:
+    """The part's sentence sending the reader to the notes ("See Note 4 — Commitments and
+    Contingencies"): its matters are described there, not here."""
+    return next((line for line in part_lines(part) if _REFERENCE.search(line.text)), None)

@@ -23,6 +23,7 @@ from finagent.finance.filing_changes import (
     compared_filings,
     legal_matters,
     no_material_changes,
+    refers_elsewhere,
     risk_headings,
 )
 from finagent.finance.filing_sections import topic_named
@@ -114,6 +115,10 @@ def _topic_paragraph(company: str, topic: str, filings: list[FilingPart], citer:
         if saying:
             return saying
         missing = earlier if not old else later
+        reference = refers_elsewhere(missing)
+        if reference is not None:
+            lacking = f"{topic} refer to the notes: {_quoted(reference, citer)}"
+            return f"{between}, nothing could be compared: the {missing.label}'s {lacking}."
         lacking = "no risk-factor headings" if topic == "risk factors" else "no titled legal matters"
         cited = citer.cite(missing.passages[0].chunk_id)
         return f"{between}, nothing could be compared: its {missing.label} has {lacking} {cited}."
@@ -143,10 +148,12 @@ def _risk_changes(changes: Changes, citer: _Citer) -> str:
     # cited in the order the answer reads: the added headings' filing first
     added = f"added {_count(len(changes.added), 'risk factor')}"
     added += f": {_listed(changes.added, citer)}" if changes.added else ""
-    removed = f"removed {counted(len(changes.removed))}"
+    removed = f"removed {counted(len(changes.removed)) if changes.removed else 'none'}"
     removed += f": {_listed(changes.removed, citer)}" if changes.removed else ""
     pairs = [f"{_quoted(a, citer)} now reads {_quoted(b, citer)}" for a, b in changes.reworded[:_MAX_LISTED]]
-    reworded = f"reworded {counted(len(changes.reworded))}" + (": " + "; ".join(pairs) if pairs else "")
+    reworded = f"reworded {counted(len(changes.reworded)) if pairs else 'none'}" + (
+        ": " + "; ".join(pairs) if pairs else ""
+    )
     listed = [added, removed, reworded]
     unchanged = f"{counted(changes.unchanged).capitalize()} headings are unchanged"
     return "; ".join(listed) + f". {unchanged} (headings compared by their text's similarity)."
