@@ -99,7 +99,7 @@ QUESTION_READERS = {
     "judgement_in", "section_topics", "formulas_for", "formula_keys", "asks_a_value", "value_line_words",
     "line_names", "is_breakdown", "is_narrative", "is_what_said", "asks_drivers", "statements_for",
     "question_traits", "asks_revision_size", "named_kinds", "dated_documents", "undated_document",
-    "preferred_granularity", "read_wording", "read_change_words", "parse_time_phrases",
+    "preferred_granularity", "read_wording", "read_change_words", "parse_time_phrases", "asks_filing_changes",
 }  # fmt: skip
 
 

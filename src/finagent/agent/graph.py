@@ -18,13 +18,14 @@ from finagent.agent.nodes.choose_subject import choose_subject, route_after_choi
 from finagent.agent.nodes.evaluate import evaluate, route_after_evaluate
 from finagent.agent.nodes.facts import lookup_facts
 from finagent.agent.nodes.fan_out import plan_searches
+from finagent.agent.nodes.filing_parts import read_filing_parts
 from finagent.agent.nodes.finish import finish
 from finagent.agent.nodes.generate import generate, route_after_generate
 from finagent.agent.nodes.record_run import record_run
 from finagent.agent.nodes.resolve_periods import resolve_periods_node
 from finagent.agent.nodes.search import search
 from finagent.agent.nodes.tools import call_tools, route_after_tools
-from finagent.agent.state import FactsTask, InputState, OutputState, SearchTask, State
+from finagent.agent.state import FactsTask, InputState, OutputState, PartsTask, SearchTask, State
 
 
 def build_graph(checkpointer: Checkpointer = None) -> Any:
@@ -34,6 +35,7 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
     builder.add_node("resolve_periods", timed("resolve_periods", resolve_periods_node))
     builder.add_node("search", timed("search", search), input_schema=SearchTask)
     builder.add_node("facts", timed("facts", lookup_facts), input_schema=FactsTask)
+    builder.add_node("filing_parts", timed("filing_parts", read_filing_parts), input_schema=PartsTask)
     builder.add_node("tools", timed("tools", call_tools))
     builder.add_node("choose_subject", timed("choose_subject", choose_subject))
     builder.add_node("generate", timed("generate", generate))
@@ -48,9 +50,10 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
 
     builder.add_edge(START, "analyze")
     builder.add_conditional_edges("analyze", route_after_analyze, ["resolve_periods", "finish"])
-    builder.add_conditional_edges("resolve_periods", plan_searches, ["search", "facts"])
+    builder.add_conditional_edges("resolve_periods", plan_searches, ["search", "facts", "filing_parts"])
     builder.add_edge("search", "tools")
     builder.add_edge("facts", "tools")
+    builder.add_edge("filing_parts", "tools")
     builder.add_conditional_edges("tools", route_after_tools, ["choose_subject", "generate"])
     builder.add_conditional_edges("choose_subject", route_after_choice, ["resolve_periods", "generate"])
     builder.add_conditional_edges("generate", route_after_generate, ["evaluate", "finish"])

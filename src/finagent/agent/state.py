@@ -101,6 +101,7 @@ class Analysis(TypedDict, total=False):
     dated_documents: list[dict[str, Any]]  # finance.periods.DatedDocument.to_dict(): "the 8-K dated ..."
     sections: list[str]  # report sections that discuss the question's topics (finance.read.filing_sections)
     topics: list[str]  # names of those topics (finance.read.filing_sections): one section search each
+    filing_changes: list[str]  # topics whose change across the company's filings is asked (risk factors)
     undated_kinds: list[str] | None  # "this 10-K" with no year: kinds of document pointed at
     annual_topic: bool  # about what the annual report sets out (the business, risks, legal matters)
     named_kinds: list[str]  # document kinds the question names ("in its 10-Q", "on the call")
@@ -169,6 +170,8 @@ class State(InputState, OutputState, total=False):
     """Reported figures looked up per (ticker, period, metric): XBRL facts, derived quarters, gaps, in
     their JSON form (``finance.looked_up``'s ``to_dict``); read them typed with
     ``answer.figures.figures_of``."""
+    filing_parts: Annotated[list[dict[str, Any]], append]
+    """The chunks of the compared sections of each company's filings (finance.compute.filing_changes)."""
     draft_ok: bool
     answered: bool  # False: nothing the model wrote was an answer (empty, only citations, cut off)
     withheld: int  # sentences withheld and copied figures dropped as unsupported by their citations
@@ -196,6 +199,14 @@ class FactsTask(TypedDict):
     comparatives: list[str]  # "prior_year", "prior_quarter": the periods comparisons need too
     as_reported: bool
     periods: NotRequired[list[list[int | None]]]  # a long history: every [fiscal_year, quarter] at once
+
+
+class PartsTask(TypedDict):
+    """Payload of one fanned-out read of a company's sections across its filings (a change asked)."""
+
+    ticker: str
+    sections: list[str]
+    kinds: list[str]
 
 
 class SearchTask(TypedDict):

@@ -104,3 +104,13 @@ def flagged_count(conn: psycopg.Connection[Any]) -> int:
     """Passages of current documents stored flagged."""
     row = conn.execute(read_sql("queries/flagged_count.sql")).fetchone()
     return int(row[0]) if row else 0
+
+
+def section_passages(
+    conn: psycopg.Connection[Any], ticker: str, sections: Sequence[str], kinds: Sequence[str]
+) -> list[dict[str, Any]]:
+    """The prose chunks of some sections of a company's current filings of some kinds (its Item 1A in
+    every 10-K), each filing's in order, filings by period: what changed between them is computed."""
+    params = {"ticker": ticker, "sections": list(sections), "kinds": list(kinds)}
+    with conn.cursor(row_factory=dict_row) as cur:
+        return list(cur.execute(read_sql("queries/section_passages.sql"), params).fetchall())

@@ -19,6 +19,7 @@ from typing import Any
 from finagent.agent.answer.check import evidence_flagged, evidence_verifier
 from finagent.agent.answer.choose import Read, about_best_match, read_figures
 from finagent.agent.answer.compute import evidence_opening, parts_ranking
+from finagent.agent.answer.filing_changes import changes_answer
 from finagent.agent.answer.quotes import event_report
 from finagent.agent.answer.render import answered_without_draft, evidence_result
 from finagent.agent.answer.write import evidence_prompt, evidence_writer, quoted_instead, write_evidence
@@ -51,12 +52,31 @@ def _computed_ranking(state: State, context: Context) -> dict[str, Any] | None:
     )
 
 
+def _computed_changes(state: State) -> dict[str, Any] | None:
+    """What changed between a company's filings (risk factors, legal proceedings), computed from the
+    same part of each filing: no model call (None: not asked, or no filing's part is stored)."""
+    plan = Question.of(state)
+    if not plan.filing_changes:
+        return None
+    named = [t for t in state.get("targets") or [] if plan.time_specs and t.get("fiscal_year") is not None]
+    asked = [(int(t["fiscal_year"]), t.get("fiscal_quarter")) for t in named]
+    computed = changes_answer(plan, list(state.get("filing_parts") or []), asked)
+    if computed is None:
+        return None
+    answer, items = computed
+    read = Read(items, 0)
+    validation = evidence_verifier(state, read, [])(answer)
+    answer, _ = evidence_flagged(answer, validation)
+    how = "computed by comparing the same part of the company's filings; no model call"
+    return answered_without_draft(state, read, answer, validation, how, calculations=[])
+
+
 async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     """The cited answer from the passages (see the module docstring)."""
     subject = None
     if not Question.of(state).tickers:
         state, subject = about_best_match(state)
-    computed = _computed_ranking(state, context)
+    computed = _computed_ranking(state, context) or _computed_changes(state)
     if computed is not None:
         return computed
     plan = Question.of(state)

@@ -161,6 +161,7 @@ def _fresh_run(warnings: list[str], llm_calls: list[dict[str, Any]]) -> dict[str
         "searches": reset(),
         "tool_results": reset(),
         "figures": reset(),
+        "filing_parts": reset(),
         "evaluations": reset(),
         "llm_calls": reset(llm_calls),
         "facts": [],

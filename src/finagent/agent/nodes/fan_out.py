@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from finagent.agent.context import Context
-from finagent.agent.state import FactsTask, SearchTask, State, Target
+from finagent.agent.state import FactsTask, PartsTask, SearchTask, State, Target
 from finagent.agent.understand.plan import is_forecast
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
@@ -152,7 +152,20 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _parts_searches(state, context)
         + _nine_month_searches(state, context)
     )
-    return _marked(searches, _forecast_mark(plan, context) | _first_round_marks(plan)) + facts
+    marked = _marked(searches, _forecast_mark(plan, context) | _first_round_marks(plan))
+    return marked + facts + _filing_part_reads(plan)
+
+
+def _filing_part_reads(plan: Question) -> list[Send]:
+    """A change across filings asked ("how have Apple's risk factors changed"): each company's
+    sections of those topics in every stored report, read whole (a search finds passages, not the
+    same part of each filing)."""
+    topics = [t for t in map(topic_named, plan.filing_changes) if t is not None]
+    sections = list(dict.fromkeys(s for topic in topics for s in topic.sections))
+    if not sections:
+        return []
+    kinds = sorted(SECTIONED_KINDS)
+    return [Send("filing_parts", PartsTask(ticker=t, sections=sections, kinds=kinds)) for t in plan.tickers]
 
 
 HISTORY_SEARCHED = 1

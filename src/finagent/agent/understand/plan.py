@@ -192,6 +192,7 @@ def question_traits(
         "dated_documents": [d.to_dict() for d in wording.dated_documents],
         "sections": list(dict.fromkeys(s for topic in wording.topics for s in topic.sections)),
         "topics": [topic.name for topic in wording.topics],
+        "filing_changes": list(wording.filing_changes),
         "undated_kinds": None if undated is None else sorted(undated),
         "annual_topic": any(topic.annual for topic in wording.topics),
         "named_kinds": sorted(wording.named_kinds),

@@ -79,6 +79,9 @@ class Question:
     """Report sections that discuss the question's topics."""
     topics: tuple[str, ...] = ()
     """Names of those topics: one section search each."""
+    filing_changes: tuple[str, ...] = ()
+    """Topics whose change across the company's filings is asked ("how have the risk factors changed"):
+    computed by comparing the same part of its filings (``finance.filing_changes``)."""
     undated_kinds: tuple[str, ...] | None = None
     """ "this 10-K" with no year: the kinds of document pointed at."""
     annual_topic: bool = False

@@ -22,6 +22,7 @@ from finagent.finance.ask.asked_lines import value_line_words
 from finagent.finance.ask.asked_metrics import computed_in, metrics_in
 from finagent.finance.ask.change_words import ChangeWords, read_change_words
 from finagent.finance.compute.compare import Wanted
+from finagent.finance.compute.filing_changes import asks_filing_changes
 from finagent.finance.compute.formulas import Formula, formulas_for
 from finagent.finance.compute.revisions import asks_revision_size
 from finagent.finance.periods import dated_documents, named_kinds, preferred_granularity, undated_document
@@ -99,6 +100,8 @@ class Wording:
     quantity_words: bool
     """Words asking for an amount ("how much", "ratio", "$"), whether or not a metric is named."""
     topics: tuple[SectionTopic, ...]
+    filing_changes: tuple[str, ...]
+    """Topics whose change across filings is asked (risk factors, legal proceedings)."""
     dated_documents: tuple[DatedDocument, ...]
     undated_kinds: frozenset[str] | None
     """ "this 10-K": the kinds of document pointed at (used only when no period is named)."""
@@ -125,6 +128,7 @@ def read_wording(text: str) -> Wording:
     """Every text reader, once."""
     kinds = named_kinds(text)
     changes = read_change_words(text)
+    topics = tuple(section_topics(text))
     return Wording(
         text=text,
         formulas=tuple(formulas_for(text)),
@@ -145,7 +149,8 @@ def read_wording(text: str) -> Wording:
         as_reported=bool(_AS_REPORTED.search(text)),
         average=bool(_AVERAGE.search(text)),
         quantity_words=bool(_QUANTITY.search(text)),
-        topics=tuple(section_topics(text)),
+        topics=topics,
+        filing_changes=asks_filing_changes(text, [topic.name for topic in topics]),
         dated_documents=tuple(dated_documents(text)),
         undated_kinds=undated_document(text),
         named_kinds=kinds,

@@ -1,0 +1,170 @@
+"""The answer to "how have the risk factors / legal proceedings changed", computed: the same part of a
+company's filings compared heading by heading (``finance.filing_changes``), each change cited to the
+filing it is read from; with one filing of the kind in the store, the answer says so and what a
+comparison needs. No model writes it: every sentence is the comparison's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import groupby
+from typing import Any
+
+from finagent.agent.answer.wording import counted, joined
+from finagent.agent.answer.wording import name as display_name
+from finagent.agent.evidence import assign_labels
+from finagent.agent.understand.question import Question
+from finagent.finance.compute.filing_changes import (
+    Changes,
+    FilingPart,
+    Heading,
+    Passage,
+    compare_headings,
+    compared_filings,
+    legal_matters,
+    no_material_changes,
+    refers_elsewhere,
+    risk_headings,
+)
+from finagent.finance.fiscal import quarter_label
+from finagent.finance.read.filing_sections import topic_named
+
+_MAX_LISTED = 8  # headings listed per kind of change; the rest are counted
+
+
+class _Citer:
+    """The labelled passages an answer cites, each labelled once, in the order cited."""
+
+    def __init__(self, rows: Sequence[dict[str, Any]]) -> None:
+        self._rows = {int(r["chunk_id"]): r for r in rows}
+        self.items: list[dict[str, Any]] = []
+
+    def cite(self, chunk_id: int) -> str:
+        held = next((i for i in self.items if i["chunk_id"] == chunk_id), None)
+        if held is None:
+            held = assign_labels([self._rows[chunk_id]], self.items)[0]
+            self.items.append(held)
+        return f"[{held['label']}]"
+
+
+def filing_parts(rows: Sequence[dict[str, Any]], sections: Sequence[str]) -> list[FilingPart]:
+    """Each filing's part of those sections, from the stored chunks (in the filing's order)."""
+    wanted = [r for r in rows if r.get("section") in sections]
+    parts = []
+    for document_id, chunks in groupby(wanted, key=lambda r: r["document_id"]):
+        own = list(chunks)
+        first = own[0]
+        passages = tuple(Passage(int(r["chunk_id"]), r["text"], r["char_start"], r["char_end"]) for r in own)
+        year, quarter = first.get("fiscal_year"), first.get("fiscal_quarter")
+        label = f"{first['kind']} for {quarter_label(year, quarter)}"
+        parts.append(
+            FilingPart(
+                int(document_id),
+                first["kind"],
+                label,
+                year,
+                quarter,
+                first.get("period_end") or "",
+                str(first["section"]),
+                passages,
+            )
+        )
+    return parts
+
+
+def changes_answer(
+    plan: Question, rows: Sequence[dict[str, Any]], asked: Sequence[tuple[int, int | None]]
+) -> tuple[str, list[dict[str, Any]]] | None:
+    """The computed answer and the passages it cites (labelled); None when the store holds none of
+    the parts (a filing whose Items were not recognised: the passages found answer instead)."""
+    citer = _Citer(rows)
+    paragraphs = []
+    for ticker in plan.tickers:
+        own = [r for r in rows if r.get("ticker") == ticker]
+        company = display_name(ticker, plan.names)
+        for name in plan.filing_changes:
+            topic = topic_named(name)
+            parts = filing_parts(own, topic.sections) if topic else []
+            if parts:
+                filings = compared_filings(parts, plan.named_kinds, asked)
+                paragraphs.append(_topic_paragraph(company, name, filings, citer))
+    if not paragraphs:
+        return None
+    return "\n\n".join(paragraphs), citer.items
+
+
+def _topic_paragraph(company: str, topic: str, filings: list[FilingPart], citer: _Citer) -> str:
+    """One company's changes of one topic between its first and last compared filings, and what its
+    10-Qs say themselves ("no material changes to the risk factors")."""
+    later = filings[-1]
+    stated = [(f, no_material_changes(f)) for f in filings[-1:0:-1] or filings]
+    said = [f"its {f.label} says: \u201c{s.text}\u201d {citer.cite(s.chunk_id)}" for f, s in stated if s]
+    saying = f"Of changes to {company}'s {topic}, {joined(said)}." if said else ""
+    if len(filings) < 2:
+        only = (
+            f"The store holds only one {later.kind} of {company} with its {topic} (its {later.label}), "
+            f"so what changed between filings cannot be computed: comparing needs an earlier or later "
+            f"{later.kind} of {company} in the store."
+        )
+        return " ".join(p for p in (saying, only) if p)
+    earlier = filings[0]
+    between = f"Between {company}'s {earlier.label} and its {later.label}"
+    read = risk_headings if topic == "risk factors" else legal_matters
+    old, new = read(earlier), read(later)
+    if not old or not new:
+        if saying:
+            return saying
+        missing = earlier if not old else later
+        reference = refers_elsewhere(missing)
+        if reference is not None:
+            lacking = f"{topic} refer to the notes: {_quoted(reference, citer)}"
+            return f"{between}, nothing could be compared: the {missing.label}'s {lacking}."
+        lacking = "no risk-factor headings" if topic == "risk factors" else "no titled legal matters"
+        cited = citer.cite(missing.passages[0].chunk_id)
+        return f"{between}, nothing could be compared: its {missing.label} has {lacking} {cited}."
+    changes = compare_headings(old, new)
+    body = _risk_changes(changes, citer) if topic == "risk factors" else _matter_changes(changes, citer)
+    return "\n\n".join(p for p in (saying, f"{between}, {company} {body}") if p)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{counted(n)} {noun}{'' if n == 1 else 's'}"
+
+
+def _quoted(heading: Heading, citer: _Citer) -> str:
+    return f"\u201c{heading.text}\u201d {citer.cite(heading.chunk_id)}"
+
+
+def _listed(headings: Sequence[Heading], citer: _Citer) -> str:
+    shown = [_quoted(h, citer) for h in headings[:_MAX_LISTED]]
+    more = len(headings) - len(shown)
+    return "; ".join(shown) + (f"; and {counted(more)} more" if more > 0 else "")
+
+
+def _risk_changes(changes: Changes, citer: _Citer) -> str:
+    """ "added two risk factors: …; removed one: …; reworded three: …", each cited to its filing."""
+    if not (changes.added or changes.removed or changes.reworded):
+        return f"kept the same risk-factor headings ({counted(changes.unchanged)} of them, none reworded)."
+    # cited in the order the answer reads: the added headings' filing first
+    added = f"added {_count(len(changes.added), 'risk factor')}"
+    added += f": {_listed(changes.added, citer)}" if changes.added else ""
+    removed = f"removed {counted(len(changes.removed)) if changes.removed else 'none'}"
+    removed += f": {_listed(changes.removed, citer)}" if changes.removed else ""
+    pairs = [f"{_quoted(a, citer)} now reads {_quoted(b, citer)}" for a, b in changes.reworded[:_MAX_LISTED]]
+    reworded = f"reworded {counted(len(changes.reworded)) if pairs else 'none'}" + (
+        ": " + "; ".join(pairs) if pairs else ""
+    )
+    listed = [added, removed, reworded]
+    unchanged = f"{counted(changes.unchanged).capitalize()} headings are unchanged"
+    return "; ".join(listed) + f". {unchanged} (headings compared by their text's similarity)."
+
+
+def _matter_changes(changes: Changes, citer: _Citer) -> str:
+    """New legal matters and those no longer described, by their titles."""
+    if not (changes.added or changes.removed):
+        return f"describes the same legal matters ({counted(changes.unchanged + len(changes.reworded))})."
+    new = f"describes {_count(len(changes.added), 'new legal matter')}"
+    new += f": {_listed(changes.added, citer)}" if changes.added else ""
+    gone = f"no longer describes {counted(len(changes.removed))}"
+    gone += f" (resolved or no longer material): {_listed(changes.removed, citer)}" if changes.removed else ""
+    return f"{new}; {gone}."
