@@ -93,7 +93,19 @@ def test_single_company_direct_question(filings_db: tuple[str, Path]) -> None:
     assert not [c for c in answer["llm_calls"] if c["role"] in ("generate", "prose")], answer["llm_calls"]
     assert all(c["ok"] for c in answer["llm_calls"])
 
-    # the audit trail reconstructs this real offline run, each citation resolved to its document version
+
+def test_the_audit_trail_reconstructs_a_real_offline_run(filings_db: tuple[str, Path]) -> None:
+    """A figure and what management highlighted about it: the offline model writes the words, and
+    the audit trail reconstructs the run, each citation resolved to its document version."""
+    answer, _ = ask(
+        filings_db,
+        "What were Apple's total net sales in the quarter ended July 1, 2023, and what did management "
+        "highlight about them?",
+        "--mode",
+        "direct",
+    )
+    assert "81,797" in answer["answer"]
+    assert [c for c in answer["llm_calls"] if c["role"] in ("generate", "prose")], answer["llm_calls"]
     url, home = filings_db
     shown = finagent(["runs", "show", answer["run_id"]], url, home)
     assert shown.returncode == 0, shown.stdout + shown.stderr
