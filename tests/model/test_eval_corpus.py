@@ -102,8 +102,10 @@ def test_build_corpus_into_its_own_database_and_rerun_is_a_no_op(db_url: str, tm
     smoke = tmp_path / "smoke.jsonl"
     question = {
         "id": "smoke_1",
-        # a why question: the figure is computed, the model writes what drove it
-        "question": "What were 3M's net sales in FY2016 (in USD millions), and what drove them?",
+        # the figure is computed, the model writes what management highlighted (what drove a line is
+        # quoted by code, with no model call)
+        "question": "What were 3M's net sales in FY2016 (in USD millions), and what did management "
+        "highlight?",
         "answer": "$30,109",
         "question_type": "metrics-generated",
         "question_reasoning": "Information extraction",

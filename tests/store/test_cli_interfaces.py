@@ -398,7 +398,8 @@ class SilentServer:
             conn.close()
 
 
-QUESTION_NEEDING_WORDS = "What drove Apple's revenue in Q3 FY2023?"  # the model is called to explain
+# the model is called to write what management highlighted (what drove a line is quoted by code)
+QUESTION_NEEDING_WORDS = "What did management highlight about Apple's revenue in Q3 FY2023?"
 
 
 def test_ctrl_c_cancels_ask_cleanly(filings: Database, settings: Settings, tmp_path: Path) -> None:
