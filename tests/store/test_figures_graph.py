@@ -453,14 +453,19 @@ DISCUSSION = (
 )
 
 
-@pytest.fixture()
-def discussed(db: Database, settings: Settings) -> Iterator[Database]:
-    """Microsoft's Q3 FY2024 10-Q with its discussion of revenue beside the statement."""
+def _with_discussion(db: Database, settings: Settings, discussion: str) -> Iterator[Database]:
+    """The store holding Microsoft's Q3 FY2024 10-Q with ``discussion`` in its MD&A."""
     doc = microsoft_quarters()[0]
-    doc.blocks.append(Block(DISCUSSION, section="part1_item_2"))
+    doc.blocks.append(Block(discussion, section="part1_item_2"))
     IngestPipeline(db, get_embedder(settings), settings).run([item(doc)])
     yield db
     close_resources()
+
+
+@pytest.fixture()
+def discussed(db: Database, settings: Settings) -> Iterator[Database]:
+    """Microsoft's Q3 FY2024 10-Q with its discussion of revenue beside the statement."""
+    yield from _with_discussion(db, settings, DISCUSSION)
 
 
 def test_what_a_company_says_about_a_figure_is_quoted_beside_it(
@@ -492,11 +497,7 @@ MIXED_DISCUSSION = (
 @pytest.fixture()
 def mixed(db: Database, settings: Settings) -> Iterator[Database]:
     """Microsoft's Q3 FY2024 10-Q whose discussion explains revenue, then operating expenses."""
-    doc = microsoft_quarters()[0]
-    doc.blocks.append(Block(MIXED_DISCUSSION, section="part1_item_2"))
-    IngestPipeline(db, get_embedder(settings), settings).run([item(doc)])
-    yield db
-    close_resources()
+    yield from _with_discussion(db, settings, MIXED_DISCUSSION)
 
 
 def test_what_drove_a_line_quotes_its_own_causes_and_not_the_next_lines_without_a_model(
