@@ -13,7 +13,7 @@ import pytest
 
 from finagent.errors import ParseError
 from finagent.finance.document_records import ParsedDocument
-from finagent.ingest.pdf import discover_pdfs
+from finagent.ingest.pdf import discover_pdfs, page_text_blocks
 from finagent.ingest.pdf_tables import compact_table_rows
 from finagent.ingest.sec.cover import parse_cover
 from finagent.ingest.sec.pdf_items import match_heading
@@ -91,7 +91,9 @@ def test_item_sections_skip_the_table_of_contents(sec10q_docs: dict[str, ParsedD
     doc = sec10q_docs["2023 Q3 AAPL.pdf"]
     sections = {b.section for b in doc.blocks}
     assert {"part1_item_1", "part1_item_2", "part2_item_1a", "part2_item_6"} <= sections
-    assert all(b.section is None for b in doc.blocks if b.page in (0, 1, 2))  # cover and contents
+    front = {b.section for b in doc.blocks if b.page in (0, 1, 2)}
+    assert front == {"cover", None}  # the cover page, and the contents (no part)
+    assert all(b.section is None for b in doc.blocks if b.metadata.get("toc"))
     mdna = [b for b in doc.blocks if b.section == "part1_item_2"]
     assert mdna[0].section_title is not None and mdna[0].section_title.startswith("Management")
     assert any("net sales" in b.text.lower() for b in mdna)
@@ -99,13 +101,19 @@ def test_item_sections_skip_the_table_of_contents(sec10q_docs: dict[str, ParsedD
     assert risk and risk[0].section_title == "Risk Factors"
     # Microsoft repeats "PART I / Item 2" as a running header: sections still change only at items.
     msft = sec10q_docs["2022 Q3 MSFT.pdf"]
-    order = [b.section for b in msft.blocks if b.section]
+    order = [b.section for b in msft.blocks if b.section and b.section != "cover"]
     firsts = list(dict.fromkeys(order))
     assert firsts[:3] == ["part1_item_1", "part1_item_2", "part1_item_3"]
     assert "part2_item_1a" in firsts
-    # Intel's 10-Q has no Item headings, only a cross-reference index: no invented sections.
+    # Intel's 10-Q has no Item headings, only a cross-reference index: its pages take the Items it
+    # lists them under (Legal Proceedings' pages inside the notes' range), then the signatures.
     intel = sec10q_docs["2023 Q1 INTC.pdf"]
-    assert {b.section for b in intel.blocks} == {None}
+    parts = {b.section for b in intel.blocks}
+    assert {"cover", "part1_item_1", "part1_item_2", "part2_item_1"} <= parts
+    legal = " ".join(b.text for b in intel.blocks if b.section == "part2_item_1")
+    assert "litigation" in legal.lower() or "court" in legal.lower()
+    statements = [b for b in intel.blocks if b.section == "part1_item_1"]
+    assert any("Balance Sheets" in b.text for b in statements)
 
 
 @pytest.mark.shared
@@ -257,6 +265,41 @@ def test_heading_matching() -> None:
     assert match_heading("Item 3, 4", "10-Q") is None
     assert match_heading("Item 2.02 Results of Operations and Financial Condition.", "8-K") is not None
     assert match_heading("PART II — OTHER INFORMATION", "10-Q") is not None
+    assert match_heading("Item 1. - Business", "10-K") is not None  # a run of separators
+    assert match_heading("ITEM 7 — MANAGEMENT'S DISCUSSION", "10-K") is not None
+
+
+def _page(number: int, *lines: str) -> tuple[int, str]:
+    return number - 1, "\n".join([*lines, f"Example Corp 2023 Annual Report {number}"])
+
+
+def test_a_cross_reference_index_gives_pages_without_item_headings_their_items() -> None:
+    """A 10-K in the company's own order: its Items only in an index at the back, its pages numbered
+    in the footer. The cover is the first page; the index itself is in no part."""
+    pages = [
+        (0, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nExample Corp"),
+        _page(2, "Our Business", "We make widgets for customers in forty countries."),
+        _page(3, "What could go wrong", "Demand for widgets may fall sharply."),
+        _page(4, "Results of Operations", "Revenue rose 4% on higher widget volumes."),
+        _page(5, "Lawsuits", "A competitor sued us over a widget patent."),
+        _page(6, "Balance Sheets", "Total assets | 1,200 | 1,100"),
+        _page(7, "Form 10-K Cross-Reference Index", "Part I", "Item 1.", "Business", "Page 2",
+              "Item 1A.", "Risk Factors", "Page 3", "Item 3.", "Legal Proceedings", "Page 5",
+              "Part II", "Item 7.", "Management's Discussion and Analysis", "Pages 4 - 5",
+              "Item 8.", "Financial Statements and Supplementary Data", "Pages 5 - 6",
+              "Signatures", "Page 8"),
+        _page(8, "Signatures", "Pursuant to the requirements of the Securities Exchange Act"),
+    ]
+    blocks = page_text_blocks(pages, "10-K")
+    part = {b.text.splitlines()[0]: b.section for b in blocks}
+    assert part["UNITED STATES SECURITIES AND EXCHANGE COMMISSION"] == "cover"
+    assert part["Our Business"] == "item_1"
+    assert part["What could go wrong"] == "item_1a"
+    assert part["Results of Operations"] == "item_7"
+    assert part["Lawsuits"] == "item_3"  # the narrowest listing of its page
+    assert part["Balance Sheets"] == "item_8"
+    assert part["Form 10-K Cross-Reference Index"] is None
+    assert part["Signatures"] == "exhibits"
 
 
 def test_parse_cover_reads_8k_event_dates() -> None:

@@ -42,6 +42,7 @@ from finagent.finance.document_records import (
 from finagent.finance.fiscal import fiscal_period, nominal_month_end, quarter_label
 from finagent.ingest.pdf_metadata import PdfHints, coerce_date, hints_from_filename, read_manifest
 from finagent.ingest.sec.cover import FYE_RX, CoverInfo, normalize_form, parse_cover
+from finagent.ingest.sec.page_index import fill_from_index, mark_cover, printed_offset
 from finagent.ingest.sec.pdf_items import PAGE_REF_RX, SectionState, page_blocks
 from finagent.ingest.text import DATE, normalize_text, parse_long_date
 
@@ -237,7 +238,15 @@ def page_text_blocks(pages: Iterable[tuple[int, str]], form: str | None = None) 
     blocks: list[Block] = []
     for page, lines in zip(numbers, strip_page_footers(line_pages), strict=True):
         blocks += page_blocks(page, lines, state, joiner="\n")
+    texts = [[line for _, line in lines] for lines in line_pages]
+    _finish_sections(blocks, texts, state.form, printed_offset(texts))
     return blocks
+
+
+def _finish_sections(blocks: list[Block], pages: list[list[str]], form: str | None, offset: int | None) -> None:
+    """Parts the headings could not give: from the filing's page index, and the cover page."""
+    fill_from_index(blocks, pages, form, offset)
+    mark_cover(blocks, form)
 
 
 def load_pdf(
@@ -256,7 +265,8 @@ def load_pdf(
             raise ParseError(str(path), f"cannot extract text: {exc}") from exc
         if not any(pages):
             raise ParseError(str(path), "no extractable text (scanned PDF? OCR is not supported)")
-        return _build(path, data, strip_page_footers(pages), list(hints), manifest_error)
+        offset = printed_offset([[line for _, line in lines] for lines in pages])
+        return _build(path, data, strip_page_footers(pages), list(hints), manifest_error, offset)
     except ParseError:
         raise
     except Exception as exc:  # never let a parser bug escape as anything but ParseError
@@ -434,6 +444,7 @@ def _build(
     pages: list[list[tuple[int, str]]],
     hints: list[PdfHints],
     manifest_error: str | None,
+    offset: int | None = None,
 ) -> ParsedDocument:
     cover_text = "\n".join(line for page in pages[:2] for _, line in page)
     cover = parse_cover(cover_text)
@@ -444,6 +455,7 @@ def _build(
     state = SectionState(form=r.form)
     for index, lines in enumerate(pages):
         blocks.extend(page_blocks(index, lines, state))
+    _finish_sections(blocks, [[line for _, line in lines] for lines in pages], r.form, offset)
 
     signed = _signature_date(pages)
     published = datetime(signed.year, signed.month, signed.day, tzinfo=UTC) if signed else None

@@ -16,8 +16,9 @@ ITEM_RE = re.compile(
 PART_RE = re.compile(r"^part\s+(?P<part>iv|i{1,3})\b\s*[.:\-–—]?\s*(?P<rest>.*)$", re.I | re.S)
 
 
-LINE_ITEM_RE = re.compile(r"^(?:ITEM|Item)\s+(\d{1,2}(?:\.\d{2})?[A-Ca-c]?)(?:\s*[.:\-–—]\s*|\s+|$)(.*)$")
-"""An Item heading opening a line of PDF text: capitalised, so a sentence starting "item" is no heading."""
+LINE_ITEM_RE = re.compile(r"^(?:ITEM|Item)\s+(\d{1,2}(?:\.\d{2})?[A-Ca-c]?)(?:[\s.:\-–—]+|$)(.*)$")
+"""An Item heading opening a line of PDF text: capitalised, so a sentence starting "item" is no heading.
+Any run of separators may follow the number ("Item 1. - Business", "ITEM 7 — MD&A")."""
 
 
 ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4}

@@ -72,7 +72,7 @@ def match_heading(line: str, form: str | None = None) -> _Heading | None:
     return None
 
 
-def _is_toc_page(lines: list[str], form: str | None) -> bool:
+def is_toc_page(lines: list[str], form: str | None) -> bool:
     """A page listing several Item headings each followed by a page number."""
     refs = 0
     for i, line in enumerate(lines):
@@ -119,7 +119,7 @@ def _late_heading(line: str, index_on_page: int, state: SectionState) -> _Headin
     return None
 
 
-def _apply_heading(state: SectionState, heading: _Heading) -> None:
+def apply_heading(state: SectionState, heading: _Heading) -> None:
     if heading.kind == "part":
         state.part = ROMAN[heading.number.lower()]
         state.last_item = None
@@ -159,7 +159,7 @@ def page_blocks(
     if not lines:
         return []
     texts = [t for _, t in lines]
-    if _is_toc_page(texts, state.form):
+    if is_toc_page(texts, state.form):
         return segment_blocks(page, lines, None, "Table of contents", {"toc": True}, joiner)
     blocks: list[Block] = []
     segment: list[tuple[int, str]] = []
@@ -169,7 +169,7 @@ def page_blocks(
         heading = match_heading(line, state.form) or _late_heading(line, index, state)
         if heading is not None:
             before = state.section
-            _apply_heading(state, heading)
+            apply_heading(state, heading)
             starts_new = heading.kind == "part" or state.section != before
             if starts_new and segment and not part_only:
                 blocks += segment_blocks(page, segment, section, title, {}, joiner)
