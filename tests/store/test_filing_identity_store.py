@@ -142,3 +142,35 @@ def test_a_filing_naming_no_ticker_is_found_in_secs_company_list(
         row = conn.execute("SELECT ticker, kind, period_end::text, metadata FROM documents").fetchone()
     assert row is not None and row[:3] == ("OWI", "8-K", "2024-11-05")
     assert row[3]["metadata_sources"]["ticker"] == "sec company list"
+
+
+def test_ingesting_a_stored_filing_again_gives_its_passages_their_parts(
+    tmp_path: Path, cli: Any, db: Database
+) -> None:
+    """A store ingested before its filings' parts were read (every chunk's part NULL) gets them from
+    `finagent ingest` of the same files: each passage its Item, the cover its own, vectors untouched."""
+    path = tmp_path / "aapl-8k-results.htm"
+    body = "Apple Inc. reported results for its fiscal quarter ended June 29, 2024. " * 30
+    path.write_text(plain_8k(item="Item 2.02 Results of Operations and Financial Condition.", body=body))
+    cli("ingest", "path", str(path))
+    with db.connection() as conn:
+        parts = conn.execute("SELECT ordinal, section, section_title FROM chunks ORDER BY ordinal").fetchall()
+        vectors = conn.execute("SELECT id, embedding::text FROM chunks ORDER BY id").fetchall()
+        conn.execute("UPDATE chunks SET section = NULL, section_title = NULL")  # as an older release left it
+    assert {p[1] for p in parts} == {"cover", "item_2_02"}
+
+    out = cli("ingest", "path", str(path))
+    assert "metadata updated: 1" in out
+    total = len(parts)
+    assert f"parts 0 of {total} passages → {total} of {total} passages, {total} changed" in out
+    with db.connection() as conn:
+        again = conn.execute("SELECT ordinal, section, section_title FROM chunks ORDER BY ordinal").fetchall()
+        assert conn.execute("SELECT id, embedding::text FROM chunks ORDER BY id").fetchall() == vectors
+        found = conn.execute(
+            "SELECT section FROM chunks WHERE tsv @@ plainto_tsquery('finagent', 'results operations financial')"
+            " AND section_title IS NOT NULL"
+        ).fetchall()
+    assert again == parts
+    assert found  # the part's title is searchable again
+    out = cli("ingest", "path", str(path))  # once more: nothing to change
+    assert "metadata updated" not in out

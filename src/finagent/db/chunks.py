@@ -114,3 +114,17 @@ def section_passages(
     params = {"ticker": ticker, "sections": list(sections), "kinds": list(kinds)}
     with conn.cursor(row_factory=dict_row) as cur:
         return list(cur.execute(read_sql("queries/section_passages.sql"), params).fetchall())
+
+
+def chunk_places(conn: psycopg.Connection[Any], document_id: int) -> list[dict[str, Any]]:
+    """A document's chunks in order: id, char_start, page, opening (first characters), section and
+    section_title."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        return list(cur.execute(read_sql("queries/chunk_places.sql"), {"document_id": document_id}))
+
+
+def update_chunk_parts(conn: psycopg.Connection[Any], updates: Sequence[dict[str, Any]]) -> None:
+    """Set chunks' section and section_title (id, section, section_title) in one batch."""
+    if updates:
+        with conn.cursor() as cur:
+            cur.executemany(read_sql("queries/update_chunk_part.sql"), updates)

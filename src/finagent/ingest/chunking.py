@@ -26,7 +26,8 @@ from dataclasses import dataclass
 
 from finagent.finance.document_records import Block, ChunkDraft
 
-_JOIN = "\n\n"
+JOIN = "\n\n"  # between blocks in the document text that chunk offsets count
+_JOIN = JOIN
 # Trailing pieces shorter than this are merged into the previous chunk of the run.
 _MIN_TAIL = 150
 # End of a sentence: terminal punctuation, optional closing quotes/brackets, then whitespace.

@@ -37,6 +37,7 @@ from finagent.ingest.chunking import chunk_blocks, chunk_pages
 from finagent.ingest.fact_sources import fact_chunk_ordinals
 from finagent.ingest.facts_upkeep import refresh_company_facts
 from finagent.ingest.screening import flag_blocks, flag_chunks, load_classifier
+from finagent.ingest.parts_upkeep import refresh_parts
 from finagent.ingest.sec_companies import cik_symbol
 from finagent.settings import Settings
 
@@ -341,6 +342,9 @@ class IngestPipeline:
         """The same content is stored: unchanged, or its metadata updated in place (new options, a
         better reading of its cover) without re-embedding anything."""
         changes = identity_changes(stored, doc)
+        parts = refresh_parts(conn, stored.document_id, doc.blocks)
+        if parts is not None:
+            changes["parts"] = list(parts)
         if not changes:
             record_event(conn, uri, "unchanged", content_sha256=doc.content_sha256)
             report.unchanged += 1
