@@ -223,3 +223,51 @@ def test_a_forecast_naming_a_reported_metric_is_answered_from_the_passages(monke
     assert (
         route("By how many points?", True, Context(ablations=Ablations(unroute_forecasts=False))) == "figures"
     )
+
+
+# An event of a day, in other companies' words: the tuning half and the half held back.
+DAY_EVENTS_TUNED = [
+    ("What changed in Apple's credit agreement amended on March 3, 2024?", "2024-03-03"),
+    (
+        "What were the results of the shareholder vote at Apple's annual meeting on February 28, 2024?",
+        "2024-02-28",
+    ),
+    ("Who did Microsoft appoint to its board on December 1, 2023?", "2023-12-01"),
+    ("What did Intel announce on August 1, 2024 about its dividend?", "2024-08-01"),
+    ("Which notes did Amazon issue on November 29, 2022?", "2022-11-29"),
+]
+DAY_EVENTS_HELD = [
+    ("What terms did Boeing agree to when it entered into the term loan on May 1, 2023?", "2023-05-01"),
+    ("How did Netflix shareholders vote at the annual meeting held June 1, 2023?", "2023-06-01"),
+    ("Why did Nike's CFO resign on January 10, 2024?", "2024-01-10"),
+    ("What did Coca-Cola say when it completed the acquisition on October 2, 2023?", "2023-10-02"),
+]
+
+
+@pytest.mark.parametrize(("question", "day"), DAY_EVENTS_TUNED + DAY_EVENTS_HELD)
+def test_an_event_of_a_day_is_searched_by_that_day(question: str, day: str) -> None:
+    assert _days(question) == [day]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What was Apple's revenue for the quarter ended July 1, 2023?",
+        "What were Walmart's net sales in the quarter ended April 30, 2024?",
+        "How much did Alphabet spend on buybacks in the quarter ended March 31, 2024?",
+    ],
+)
+def test_a_period_end_is_no_event(question: str) -> None:
+    assert _days(question) == []
+
+
+def test_an_event_of_a_day_searches_the_8ks_of_the_next_business_days_not_the_release() -> None:
+    from tests.store.test_filing_sections import _plan
+
+    target = {"ticker": "AAPL", "fiscal_year": 2024, "fiscal_quarter": 2, "label": "Q2 FY2024"}
+    question = "What changed in Apple's credit agreement amended on Friday, March 1, 2024?"
+    dated = [t for t in _plan(question, [target]) if t.get("dated")]
+    assert [(t["kinds"], t["dated"]) for t in dated] == [(["8-K"], ["2024-03-01", "2024-03-07"])]
+    question = "What adjusted EPS did Apple's press release of February 1, 2024 report?"
+    dated = [t for t in _plan(question, [target]) if t.get("dated")]
+    assert [t["kinds"] for t in dated] == [["8-K", "earnings_release"]]

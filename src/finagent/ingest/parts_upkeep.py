@@ -49,11 +49,15 @@ def part_updates(blocks: Sequence[Block], stored: Sequence[dict[str, Any]]) -> l
         if _opening(chunk["opening"])[: max(8, inside)] not in " ".join(block.text.split()):
             continue  # the new reading's text differs here: keep the stored part
         if (block.section, block.section_title) != (chunk["section"], chunk["section_title"]):
-            updates.append({"id": chunk["id"], "section": block.section, "section_title": block.section_title})
+            updates.append(
+                {"id": chunk["id"], "section": block.section, "section_title": block.section_title}
+            )
     return updates
 
 
-def refresh_parts(conn: psycopg.Connection[Any], document_id: int, blocks: Sequence[Block]) -> tuple[str, str] | None:
+def refresh_parts(
+    conn: psycopg.Connection[Any], document_id: int, blocks: Sequence[Block]
+) -> tuple[str, str] | None:
     """Give a stored document's chunks the parts of a new reading of it; what changed ("12 of 40
     passages with a part" before and after), or None when nothing did."""
     with conn.transaction():

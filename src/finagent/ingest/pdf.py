@@ -243,7 +243,9 @@ def page_text_blocks(pages: Iterable[tuple[int, str]], form: str | None = None) 
     return blocks
 
 
-def _finish_sections(blocks: list[Block], pages: list[list[str]], form: str | None, offset: int | None) -> None:
+def _finish_sections(
+    blocks: list[Block], pages: list[list[str]], form: str | None, offset: int | None
+) -> None:
     """Parts the headings could not give: from the filing's page index, and the cover page."""
     fill_from_index(blocks, pages, form, offset)
     mark_cover(blocks, form)

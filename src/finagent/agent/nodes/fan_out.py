@@ -211,24 +211,35 @@ EVENT_KINDS = ["8-K", "earnings_release"]
 EVENT_PRIOR = 0.3
 
 
+FILING_DAYS = 4  # an 8-K is due within four business days of its event
+
+
+def _business_days_after(day: date, count: int) -> date:
+    """The day ``count`` business days (Monday to Friday) after ``day``."""
+    while count:
+        day += timedelta(days=1)
+        count -= day.weekday() < 5
+    return day
+
+
 def _event_searches(state: State, context: Context) -> list[Send]:
-    """The 8-Ks and releases of the days the question names: filed within a week after the event."""
+    """The 8-Ks of the days the question names, dated from that day to the few business days an 8-K
+    may follow its event by; releases too only when the question asks about results or a release
+    (an agreement amended on a day is not in that quarter's earnings release)."""
     plan = Question.of(state)
     if not context.ablations.search_event_days:
         return []
-    days = list(plan.event_days)
+    kinds = EVENT_KINDS if plan.release else ["8-K"]
     sends = []
-    for day in days:
+    for day in plan.event_days:
         when = date.fromisoformat(day)
-        window = [(when - timedelta(days=3)).isoformat(), (when + timedelta(days=7)).isoformat()]
+        window = [when.isoformat(), _business_days_after(when, FILING_DAYS).isoformat()]
         for ticker in plan.tickers or ("",):
             phrases = plan.phrases_for(ticker)
             target: Target = {"fiscal_quarter": None, "label": f"dated {day}"}
             if ticker:
                 target["ticker"] = ticker
-            task = make_task(
-                target, phrases[0], EVENT_KINDS, context.hits_per_search, 0, [], {"*": EVENT_PRIOR}
-            )
+            task = make_task(target, phrases[0], kinds, context.hits_per_search, 0, [], {"*": EVENT_PRIOR})
             task["dated"] = window
             sends.append(Send("search", task))
     return sends

@@ -58,6 +58,14 @@ _EVENT_WORDS = re.compile(
     re.I,
 )
 _EVENT_CUES = re.compile(r"\b8-?K\b|\bdated\b|\bpress release\b|\bcurrent report\b", re.I)
+# What happens on a day, reported on an 8-K within days (an agreement, a vote, a meeting, a change of
+# officers): "the credit agreement amended on March 3, 2024" is that day's event, not its quarter.
+_DAY_EVENTS = re.compile(
+    r"\b(?:amend(?:ed|ment|s)?|entered into|enter(?:s|ed)? into|sign(?:ed|ing)|agreements?|vot(?:e|es|ed|ing)"
+    r"|(?:annual|special) meeting|elect(?:ed|ion)|appoint\w*|resign\w*|terminat\w*|complet(?:ed|ion)"
+    r"|closed|closing|announc\w*|issu(?:e|es|ed|ance)|redeem\w*|redemption)\b",
+    re.I,
+)
 _AS_OF = re.compile(r"\bas of\b", re.I)
 _AVERAGE = re.compile(r"\b(average|mean)\b", re.I)
 # A question that wants a quantity read from the passages, though no metric of the vocabulary names it.
@@ -144,7 +152,7 @@ def read_wording(text: str) -> Wording:
         release=bool(_RELEASE_CUES.search(text)),
         revision=asks_revision_size(text),
         event_words=bool(_EVENT_WORDS.search(text)),
-        dates_an_event=bool(_EVENT_CUES.search(text)),
+        dates_an_event=bool(_EVENT_CUES.search(text) or _DAY_EVENTS.search(text)),
         as_of=bool(_AS_OF.search(text)),
         as_reported=bool(_AS_REPORTED.search(text)),
         average=bool(_AVERAGE.search(text)),

@@ -20,7 +20,9 @@ from finagent.finance.read.filing_sections import AFTER_SIGNATURES
 from finagent.ingest.sec.pdf_items import SectionState, apply_heading, is_toc_page, match_heading
 
 _FOLIO = re.compile(r"(?:^|\s)(?:page\s+)?(\d{1,3})$", re.I)  # "4", "Page 4", "… Annual Report 11"
-_PAGES = re.compile(r"^(?:pages?\s+)?(\d{1,3}(?:\s*[-–]\s*\d{1,3})?(?:\s*,\s*\d{1,3}(?:\s*[-–]\s*\d{1,3})?)*)$", re.I)
+_PAGES = re.compile(
+    r"^(?:pages?\s+)?(\d{1,3}(?:\s*[-–]\s*\d{1,3})?(?:\s*,\s*\d{1,3}(?:\s*[-–]\s*\d{1,3})?)*)$", re.I
+)
 _TRAILING = re.compile(r"\s(\d{1,3})$")
 _STOP = re.compile(r"^(signatures?|exhibit index)\b", re.I)
 _SECTIONED_FORMS = ("10-K", "10-Q", "8-K")
@@ -112,11 +114,20 @@ def _part_of(printed: int, spans: list[_Span]) -> _Span | None:
     return min(holding, key=lambda s: (width(s), s.order), default=None)
 
 
-def fill_from_index(blocks: list[Block], pages: Sequence[Sequence[str]], form: str | None, offset: int | None) -> None:
+def fill_from_index(
+    blocks: list[Block], pages: Sequence[Sequence[str]], form: str | None, offset: int | None
+) -> None:
     """Give the blocks no heading placed the part the filing's page index lists their page under."""
     if offset is None or form not in ("10-K", "10-Q"):
         return
-    spans = _close([s for i, lines in enumerate(pages) if is_toc_page(list(lines), form) for s in _index_spans(list(lines), form)])
+    spans = _close(
+        [
+            s
+            for i, lines in enumerate(pages)
+            if is_toc_page(list(lines), form)
+            for s in _index_spans(list(lines), form)
+        ]
+    )
     if not spans:
         return
     for block in blocks:
