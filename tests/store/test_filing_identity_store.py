@@ -167,8 +167,8 @@ def test_ingesting_a_stored_filing_again_gives_its_passages_their_parts(
         again = conn.execute("SELECT ordinal, section, section_title FROM chunks ORDER BY ordinal").fetchall()
         assert conn.execute("SELECT id, embedding::text FROM chunks ORDER BY id").fetchall() == vectors
         found = conn.execute(
-            "SELECT section FROM chunks WHERE tsv @@ plainto_tsquery('finagent', 'results operations financial')"
-            " AND section_title IS NOT NULL"
+            "SELECT section FROM chunks WHERE section_title IS NOT NULL"
+            " AND tsv @@ plainto_tsquery('finagent', 'results operations financial')"
         ).fetchall()
     assert again == parts
     assert found  # the part's title is searchable again

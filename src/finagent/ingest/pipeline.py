@@ -36,8 +36,8 @@ from finagent.finance.untrusted import Classifier
 from finagent.ingest.chunking import chunk_blocks, chunk_pages
 from finagent.ingest.fact_sources import fact_chunk_ordinals
 from finagent.ingest.facts_upkeep import refresh_company_facts
-from finagent.ingest.screening import flag_blocks, flag_chunks, load_classifier
 from finagent.ingest.parts_upkeep import refresh_parts
+from finagent.ingest.screening import flag_blocks, flag_chunks, load_classifier
 from finagent.ingest.sec_companies import cik_symbol
 from finagent.settings import Settings
 
