@@ -15,6 +15,7 @@ from finagent.finance.compute.formula_values import formula_results
 from finagent.finance.compute.formulas import formulas_for
 from finagent.finance.fact_records import FiscalCalendar
 from finagent.finance.looked_up import Gap
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.read.statement_titles import classify_statement
 from finagent.finance.read.tables import PeriodTarget, cell_for, parse_table, stated_scale
 from tests.helpers import financebench_page_chunks
@@ -52,15 +53,13 @@ def _items(ticker: str, *pages: tuple[str, int]) -> list[dict[str, Any]]:
 
 
 def _gap(ticker: str, metric: str, year: int) -> Gap:
-    return Gap(
-        ticker=ticker, metric=metric, period=f"FY{year}", fiscal_year=year, fiscal_quarter=None, reason=""
-    )
+    return Gap(ticker=ticker, metric=metric, period=FiscalPeriod.year(year), reason="")
 
 
 def _read(ticker: str, calendar: FiscalCalendar, items: list[dict[str, Any]], year: int, *metrics: str):
     fye = 5 if calendar is MAY else 12
     cells, remaining = table_figures([_gap(ticker, m, year) for m in metrics], items, {ticker: [fye, 0]})
-    return {(c.metric, c.period): c for c in cells}, [g.metric for g in remaining]
+    return {(c.metric, c.period.label): c for c in cells}, [g.metric for g in remaining]
 
 
 @pytest.mark.shared
@@ -117,9 +116,7 @@ def test_inventory_turnover_of_kraft_heinz_with_the_questions_definition() -> No
     read, _ = _read(
         "KHC", DECEMBER, _items("KHC", KHC_INCOME, KHC_BALANCE), 2019, "cost_of_revenue", "inventory"
     )
-    figures = [
-        ("KHC", c.period.split(" ")[0], c.metric, float(c.value), "USD", c.sources[0]) for c in read.values()
-    ]
+    figures = [("KHC", c.period.label, c.metric, float(c.value), "USD", c.sources[0]) for c in read.values()]
     results = [
         r for r in formula_results(question, formulas_for(question), figures) if r["period"] == "FY2019"
     ]

@@ -107,7 +107,7 @@ def formula_results(
         if line is not None:
             unit = scale_unit(cell.scale) if cell.unit == "USD" else cell.unit
             source = cell.sources[0] if cell.sources else ""
-            inputs.setdefault((cell.ticker, cell.period), {}).setdefault(
+            inputs.setdefault((cell.ticker, cell.period.label), {}).setdefault(
                 line, {"value": float(cell.shown), "unit": unit, "source": source}
             )
     inputs = with_prior_years(inputs)
