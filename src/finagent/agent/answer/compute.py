@@ -146,7 +146,7 @@ async def compute(state: State, context: Context) -> Computed:
     """The figures, comparisons and opening sentences of a figure question."""
     plan = Question.of(state)
     ask = plan.ask
-    metrics = list(plan.metrics)
+    metrics = list(plan.metric_names)
     figures = figures_of(state)
     chosen = await choose_cells(
         figures,
