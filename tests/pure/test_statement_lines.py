@@ -168,3 +168,23 @@ def test_the_reports_own_balance_sheet_is_read_before_an_investees_filed_after_i
     items[0]["section"], items[1]["section"] = "exhibits", "item_8"  # as the corpus build files them
     cells, missing = _read("MGM", DECEMBER, items, 2018, "accounts_payable")
     assert not missing and cells[("accounts_payable", "FY2018")].value == Decimal("302578000")
+
+
+def test_a_balance_and_its_comparative_column_are_labelled_alike() -> None:
+    """A balance read from a balance sheet and the year-earlier column beside it are both named by
+    their fiscal year ("FY2019", as the XBRL facts name a comparative), not "FY2019 end"."""
+    item = {
+        "ticker": "X",
+        "kind": "10-K",
+        "label": "10K1",
+        "period_label": "FY2020",
+        "statement": "balance_sheet",
+        "text": "Consolidated Balance Sheets\n(in millions) | December 31, 2020 | December 31, 2019\n"
+        "Total current assets | 10,000 | 9,000\nTotal assets | 30,775 | 29,533",
+    }
+    cells, remaining = table_figures([_gap("X", "total_assets", 2020)], [item], {"X": [12, 0]})
+    assert [(c.period.label, c.role, c.value) for c in cells] == [
+        ("FY2020", "target", Decimal("30775000000")),
+        ("FY2019", "comparative", Decimal("29533000000")),
+    ]
+    assert remaining == []
