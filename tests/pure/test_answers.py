@@ -21,6 +21,7 @@ from finagent.finance.ask.asks import Ask, read_ask
 from finagent.finance.compute.compare import Cell, Wanted, compare
 from finagent.finance.looked_up import Figure, Restatement
 from finagent.finance.periods import parse_time_phrases
+from finagent.finance.periods.period import FiscalPeriod
 
 NAMES = {
     "WMT": ["WMT", "Walmart Inc.", "Walmart"],
@@ -47,14 +48,10 @@ def cell(
     scale: int = 6,
     label: str = "10K1",
 ) -> Cell:
-    year = int(period.split("FY")[1])
-    quarter = int(period[1]) if period.startswith("Q") else None
     return Cell(
         ticker=ticker,
         metric=metric,
-        period=period,
-        fiscal_year=year,
-        fiscal_quarter=quarter,
+        period=FiscalPeriod.parse(period),
         period_end=end,
         value=Decimal(millions) * Decimal(10) ** 6,
         unit="USD",
@@ -325,9 +322,7 @@ def test_a_restatement_gives_both_values_their_filings_and_the_difference() -> N
             ticker="AAPL",
             metric="revenue",
             metric_label="Revenue",
-            period="Q3 FY2023",
-            fiscal_year=2023,
-            fiscal_quarter=3,
+            period=FiscalPeriod.of_quarter(2023, 3),
             duration="quarter",
             period_end=date(2023, 7, 1),
             value=Decimal("19910000000"),
@@ -486,7 +481,7 @@ def test_a_direction_in_other_words_and_a_loss_that_widened() -> None:
 
 def margin(period: str, end: date, value: str, label: str) -> Cell:
     return Cell(
-        "AAPL", "gross_margin", period, int(period[2:]), None, end, Decimal(value), "percent", 0, (label,)
+        "AAPL", "gross_margin", FiscalPeriod.parse(period), end, Decimal(value), "percent", 0, (label,)
     )
 
 

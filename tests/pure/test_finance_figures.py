@@ -13,6 +13,7 @@ from finagent.finance.compute.compare import Cell, Wanted, compare
 from finagent.finance.fact_records import Fact, FiscalCalendar, StoredFact, duration_class, fiscal_label
 from finagent.finance.lines import REPORTED
 from finagent.finance.numbers import contains_number, printed_forms
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.read.derive import FY_MINUS_9M, YTD_DIFFERENCE, derive_quarters, not_derivable
 from finagent.finance.read.lookup import PeriodWanted, restatements_of, select
 
@@ -226,7 +227,8 @@ def test_quarters_from_year_to_date_differences_and_what_is_not_derivable() -> N
 def cell(
     ticker: str, period: str, year: int, quarter: int | None, end: date, value: str, role: str = "target"
 ) -> Cell:
-    return Cell(ticker, "revenue", period, year, quarter, end, Decimal(value), "USD", 6, ("10Q1",), role)
+    assert FiscalPeriod.of(year, quarter).label == period
+    return Cell(ticker, "revenue", FiscalPeriod.parse(period), end, Decimal(value), "USD", 6, ("10Q1",), role)
 
 
 def test_year_over_year_uses_the_same_fiscal_quarter_a_year_earlier() -> None:
@@ -259,9 +261,7 @@ def test_margins_and_ranks_are_computed() -> None:
         Cell(
             "A",
             "gross_profit",
-            "FY2024",
-            2024,
-            None,
+            FiscalPeriod.year(2024),
             date(2024, 12, 31),
             Decimal("40000000"),
             "USD",
@@ -271,9 +271,7 @@ def test_margins_and_ranks_are_computed() -> None:
         Cell(
             "A",
             "revenue",
-            "FY2024",
-            2024,
-            None,
+            FiscalPeriod.year(2024),
             date(2024, 12, 31),
             Decimal("100000000"),
             "USD",
@@ -283,9 +281,7 @@ def test_margins_and_ranks_are_computed() -> None:
         Cell(
             "B",
             "revenue",
-            "FY2024",
-            2024,
-            None,
+            FiscalPeriod.year(2024),
             date(2024, 12, 31),
             Decimal("150000000"),
             "USD",

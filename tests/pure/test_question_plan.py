@@ -12,6 +12,7 @@ from finagent.agent.understand.question_words import read_wording
 from finagent.finance.ask.asks import read_ask
 from finagent.finance.ask.change_words import read_change_words
 from finagent.finance.compute.compare import Wanted
+from finagent.finance.lines import REPORTED
 from finagent.finance.periods import parse_time_phrases
 
 
@@ -34,8 +35,10 @@ def test_the_plan_is_typed_and_its_json_form_round_trips() -> None:
         ["COST", "TGT", "WMT"],
         ["revenue"],
     )
-    question = Question.from_dict(plan)
+    question = Question.from_dict(plan | {"metrics": ["revenue", "net_income"]})
     assert question.ask.kind == "ranking" and question.ask.by_growth
+    assert question.metrics == (REPORTED["revenue"], REPORTED["net_income"])  # the registry's lines
+    assert question.to_dict()["metrics"] == ["revenue", "net_income"]  # named in the state
     assert question.tickers == ("COST", "TGT", "WMT")
     assert [s.year for s in question.time_specs] == [2024]
     assert question.phrases_for("TGT") == ("revenue",)
@@ -46,8 +49,11 @@ def test_the_plan_is_typed_and_its_json_form_round_trips() -> None:
 
 def test_an_empty_or_older_plan_reads_with_defaults() -> None:
     assert Question.of({}) == Question()
-    older = Question.from_dict({"tickers": ["KO"], "a_key_no_longer_used": 1, "long_history": None})
+    older = Question.from_dict(
+        {"tickers": ["KO"], "a_key_no_longer_used": 1, "long_history": None, "metrics": ["a_line_renamed"]}
+    )
     assert older.tickers == ("KO",) and older.long_history is None and older.quantities
+    assert older.metrics == ()  # a line no longer in the registry is no asked line
 
 
 @pytest.mark.parametrize(

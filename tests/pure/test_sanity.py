@@ -180,17 +180,18 @@ def test_a_figure_answers_insane_table_cell_becomes_a_gap_with_its_reason() -> N
 
     from finagent.agent.answer.withheld import withhold_insane_cells
     from finagent.finance.compute.compare import Cell
+    from finagent.finance.periods.period import FiscalPeriod
 
     def cell(metric: str, millions: int, note: str) -> Cell:
         value = Decimal(millions) * 10**6
         return Cell(
-            "ACME", metric, "FY2022", 2022, None, date(2022, 12, 31), value, "USD", 6, ("10K1",), note=note
+            "ACME", metric, FiscalPeriod.year(2022), date(2022, 12, 31), value, "USD", 6, ("10K1",), note=note
         )
 
     reported = cell("current_assets", 1204, "xbrl")
     cells, _, gaps = withhold_insane_cells([cell("total_assets", 81, "table"), reported], [])
     assert cells == [reported]
-    assert [(g.metric, g.period) for g in gaps] == [("total_assets", "FY2022")]
+    assert [(g.metric, g.period.label) for g in gaps] == [("total_assets", "FY2022")]
     assert gaps[0].reason.startswith("could not be read reliably: total assets of $81 million is below")
     sane = [cell("total_assets", 8100, "table"), reported]
     assert withhold_insane_cells(sane, []) == (sane, [], [])

@@ -15,6 +15,7 @@ from finagent.finance.compute.formula_values import formula_results
 from finagent.finance.compute.formulas import formulas_for
 from finagent.finance.fact_records import FiscalCalendar
 from finagent.finance.looked_up import Gap
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.read.statement_titles import classify_statement
 from finagent.finance.read.tables import PeriodTarget, cell_for, parse_table, stated_scale
 from tests.helpers import financebench_page_chunks
@@ -52,15 +53,13 @@ def _items(ticker: str, *pages: tuple[str, int]) -> list[dict[str, Any]]:
 
 
 def _gap(ticker: str, metric: str, year: int) -> Gap:
-    return Gap(
-        ticker=ticker, metric=metric, period=f"FY{year}", fiscal_year=year, fiscal_quarter=None, reason=""
-    )
+    return Gap(ticker=ticker, metric=metric, period=FiscalPeriod.year(year), reason="")
 
 
 def _read(ticker: str, calendar: FiscalCalendar, items: list[dict[str, Any]], year: int, *metrics: str):
     fye = 5 if calendar is MAY else 12
     cells, remaining = table_figures([_gap(ticker, m, year) for m in metrics], items, {ticker: [fye, 0]})
-    return {(c.metric, c.period): c for c in cells}, [g.metric for g in remaining]
+    return {(c.metric, c.period.label): c for c in cells}, [g.metric for g in remaining]
 
 
 @pytest.mark.shared
@@ -117,9 +116,7 @@ def test_inventory_turnover_of_kraft_heinz_with_the_questions_definition() -> No
     read, _ = _read(
         "KHC", DECEMBER, _items("KHC", KHC_INCOME, KHC_BALANCE), 2019, "cost_of_revenue", "inventory"
     )
-    figures = [
-        ("KHC", c.period.split(" ")[0], c.metric, float(c.value), "USD", c.sources[0]) for c in read.values()
-    ]
+    figures = [("KHC", c.period.label, c.metric, float(c.value), "USD", c.sources[0]) for c in read.values()]
     results = [
         r for r in formula_results(question, formulas_for(question), figures) if r["period"] == "FY2019"
     ]
@@ -171,3 +168,23 @@ def test_the_reports_own_balance_sheet_is_read_before_an_investees_filed_after_i
     items[0]["section"], items[1]["section"] = "exhibits", "item_8"  # as the corpus build files them
     cells, missing = _read("MGM", DECEMBER, items, 2018, "accounts_payable")
     assert not missing and cells[("accounts_payable", "FY2018")].value == Decimal("302578000")
+
+
+def test_a_balance_and_its_comparative_column_are_labelled_alike() -> None:
+    """A balance read from a balance sheet and the year-earlier column beside it are both named by
+    their fiscal year ("FY2019", as the XBRL facts name a comparative), not "FY2019 end"."""
+    item = {
+        "ticker": "X",
+        "kind": "10-K",
+        "label": "10K1",
+        "period_label": "FY2020",
+        "statement": "balance_sheet",
+        "text": "Consolidated Balance Sheets\n(in millions) | December 31, 2020 | December 31, 2019\n"
+        "Total current assets | 10,000 | 9,000\nTotal assets | 30,775 | 29,533",
+    }
+    cells, remaining = table_figures([_gap("X", "total_assets", 2020)], [item], {"X": [12, 0]})
+    assert [(c.period.label, c.role, c.value) for c in cells] == [
+        ("FY2020", "target", Decimal("30775000000")),
+        ("FY2019", "comparative", Decimal("29533000000")),
+    ]
+    assert remaining == []

@@ -11,6 +11,7 @@ from finagent.agent.context import Context
 from finagent.agent.resources import close_resources, configure_resources
 from finagent.finance.lines import REPORTED
 from finagent.finance.looked_up import Gap
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.settings import Settings
 from tests.fakes import ScriptedModels
 
@@ -34,9 +35,7 @@ def _copy(settings: Settings, metric: str, value: float, unit: str) -> list[tupl
     gap = Gap(
         ticker="JNJ",
         metric=metric,
-        period="Q1 FY2023",
-        fiscal_year=2023,
-        fiscal_quarter=1,
+        period=FiscalPeriod.of_quarter(2023, 1),
         reason="",
         period_end=date(2023, 4, 2),
     )

@@ -18,6 +18,8 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, Literal, Self, cast
 
+from finagent.finance.periods.period import FiscalPeriod
+
 Role = Literal["target", "comparative", "input"]
 """Why a figure was looked up: an asked period, a period a comparison needs, or a year a Q4 gap may
 be completed from (the year − the Q3 10-Q's nine months)."""
@@ -27,7 +29,8 @@ Source = Literal["xbrl", "derived"]
 
 class _Json:
     """A record's JSON form and its reading back: a Decimal as its exact text, a date in ISO form,
-    records as their own forms; a place's keys flat among the record's."""
+    records as their own forms; a place's keys flat among the record's, and a fiscal period as its
+    label with its year and quarter beside it."""
 
     __slots__ = ()
 
@@ -37,6 +40,8 @@ class _Json:
             value = getattr(self, f.name)
             if isinstance(value, Provenance):
                 data |= value.to_dict()
+            elif isinstance(value, FiscalPeriod):
+                data |= _period_keys(f.name, value)
             else:
                 data[_KEYS.get(f.name, f.name)] = _plain(value)
         return data
@@ -49,10 +54,17 @@ class _Json:
             key = _KEYS.get(f.name, f.name)
             if f.name == "provenance":
                 values[f.name] = Provenance.from_dict(data)
+            elif f.type in ("FiscalPeriod", FiscalPeriod):
+                values[f.name] = FiscalPeriod.parse(data[key])
             elif key in data:
                 read = _READERS.get(f.name)
                 values[f.name] = read(data[key]) if read is not None and data[key] is not None else data[key]
         return cls(**values)
+
+
+def _period_keys(name: str, period: FiscalPeriod) -> dict[str, Any]:
+    """A period's label, with its fiscal year and quarter after it (keys readers of the state use)."""
+    return {name: period.label, "fiscal_year": period.fiscal_year, "fiscal_quarter": period.quarter}
 
 
 def _plain(value: Any) -> Any:
@@ -63,6 +75,21 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [item.to_dict() for item in value]
     return value
+
+
+class _InPeriod:
+    """A record of one fiscal period: its year and quarter are the period's (one field, not three)."""
+
+    __slots__ = ()
+    period: FiscalPeriod
+
+    @property
+    def fiscal_year(self) -> int:
+        return self.period.fiscal_year
+
+    @property
+    def fiscal_quarter(self) -> int | None:
+        return self.period.quarter
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -155,17 +182,15 @@ class Restatement(_Json):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Figure(_Json):
+class Figure(_InPeriod, _Json):
     """The value of (company, metric, period) from one XBRL fact: exact, with its period's dates, its
     unit and precision, the fact and filing it comes from and, for a derived quarter, its inputs."""
 
     ticker: str
     metric: str
     metric_label: str
-    period: str
-    """The period asked for ("Q4 FY2023"), which the fact states."""
-    fiscal_year: int
-    fiscal_quarter: int | None
+    period: FiscalPeriod
+    """The period asked for (Q4 FY2023), which the fact states."""
     duration: str
     period_start: date | None = None
     period_end: date
@@ -189,7 +214,7 @@ class Figure(_Json):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Gap(_Json):
+class Gap(_InPeriod, _Json):
     """A target (company, metric, period) no fact states, with the reason; a period the filings
     report only in parts carries the parts (``complete``: together they cover the whole period).
 
@@ -199,9 +224,7 @@ class Gap(_Json):
     ticker: str
     metric: str
     metric_label: str = ""
-    period: str
-    fiscal_year: int
-    fiscal_quarter: int | None
+    period: FiscalPeriod
     period_end: date | None = None
     reason: str
     parts: tuple[Part, ...] = ()

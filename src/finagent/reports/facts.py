@@ -242,7 +242,8 @@ def _rows(
     if isinstance(prior, Figure) and prior.value and metric.unit == "money":
         growth = growth_pct(prior.value, record.value)
         if growth.ok and growth.result is not None:
-            row.yoy_pct, row.yoy_from, row.yoy_expression = growth.result, prior.period, growth.expression
+            row.yoy_pct, row.yoy_expression = growth.result, growth.expression
+            row.yoy_from = prior.period.label
     return [row]
 
 

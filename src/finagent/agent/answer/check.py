@@ -65,8 +65,8 @@ def period_item(computed: Computed) -> dict[str, Any]:
     parts = [p for g in computed.chosen.gaps for p in g.parts]
     ends = {c.period_end.isoformat() for c in cells if c.period_end}
     days = sorted(ends | {p.period_end.isoformat() for p in parts})
-    gaps = {g.period for g in computed.chosen.gaps}
-    labels = sorted({c.period for c in cells} | gaps | {p.label for p in parts})
+    gaps = {g.period.label for g in computed.chosen.gaps}
+    labels = sorted({c.period.label for c in cells} | gaps | {p.label for p in parts})
     text = "; ".join([*labels, *days, computed.opening.known_text])
     return {"chunk_id": None, "label": None, "text": text, "period_label": ""}
 
@@ -92,7 +92,7 @@ def known_figures(cells: list[Cell], calculations: list[dict[str, Any]]) -> list
     known = [
         {
             "ticker": c.ticker,
-            "period": c.period,
+            "period": c.period.label,
             "value": float(c.value),
             "kind": "percent" if c.unit == "percent" else "per_share" if "/" in c.unit else "amount",
             "what": c.metric.replace("_", " "),

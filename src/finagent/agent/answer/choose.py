@@ -106,7 +106,7 @@ def _items_for_the_model(
     gaps: list[Gap], items: list[dict[str, Any]], per_period: int
 ) -> list[dict[str, Any]]:
     """The best few items of each missing (company, period), as ranked: the model reads ~100 tokens/s."""
-    wanted = {(g.ticker, g.period) for g in gaps}
+    wanted = {(g.ticker, g.period.label) for g in gaps}
     relevant: list[dict[str, Any]] = []
     taken: dict[tuple[Any, Any], int] = {}
     for item in items:
@@ -149,9 +149,7 @@ def _copied_cell(
     return Cell(
         ticker=fact.ticker,
         metric=metric,
-        period=fact.period,
-        fiscal_year=year,
-        fiscal_quarter=quarter,
+        period=gap.period,  # the model's period is the gap's label (``_copied_cells``)
         period_end=gap.period_end,
         value=value,
         unit=unit,
@@ -189,7 +187,7 @@ async def model_figures(
     )
     by_label = {i["label"]: i for i in relevant}
     by_metric_label = {REPORTED[g.metric].label: g.metric for g in gaps if g.metric in REPORTED}
-    wanted = {(g.ticker, g.period): g for g in gaps}
+    wanted = {(g.ticker, g.period.label): g for g in gaps}  # the model writes periods by their labels
     cells: list[Cell] = []
     filled: set[tuple[str, str, str]] = set()
     for fact in reply.facts:
@@ -204,7 +202,7 @@ async def model_figures(
         if cell is not None:
             filled.add((fact.ticker, fact.period, metric))
             cells.append(cell)
-    remaining = [g for g in gaps if (g.ticker, g.period, g.metric) not in filled]
+    remaining = [g for g in gaps if (g.ticker, g.period.label, g.metric) not in filled]
     return cells, remaining, calls
 
 

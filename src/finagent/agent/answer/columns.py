@@ -17,6 +17,7 @@ from finagent.finance.fact_records import DurationClass, FiscalCalendar
 from finagent.finance.line_item import LineItem
 from finagent.finance.lines import REPORTED
 from finagent.finance.looked_up import Gap
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.read.filing_sections import AFTER_SIGNATURES
 
 _STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
@@ -48,9 +49,7 @@ def _form(item: dict[str, Any]) -> str | None:
 
 def _cell(
     gap: Gap,
-    period: str,
-    quarter: int | None,
-    year: int,
+    period: FiscalPeriod,
     cell: Any,
     item: dict[str, Any],
     role: str,
@@ -65,8 +64,6 @@ def _cell(
         ticker=gap.ticker,
         metric=gap.metric,
         period=period,
-        fiscal_year=year,
-        fiscal_quarter=quarter,
         period_end=end,
         value=value,
         unit=unit,
@@ -162,15 +159,12 @@ def table_figures(
                 cells.append(derived)
             continue
         item, table, row, cell = found
-        cells.append(_cell(gap, gap.period, gap.fiscal_quarter, gap.fiscal_year, cell, item, "target"))
+        cells.append(_cell(gap, gap.period, cell, item, "target"))
         # The same period a year earlier, from the comparative column of the same table (YoY).
         prior = PeriodTarget(target.fiscal_year - 1, target.fiscal_quarter, target.duration)
         earlier = cell_for(table, row, prior, calendar)
         if earlier is not None:
-            label = prior.label
-            cells.append(
-                _cell(gap, label, prior.fiscal_quarter, prior.fiscal_year, earlier, item, "comparative")
-            )
+            cells.append(_cell(gap, gap.period.previous_year(), earlier, item, "comparative"))
     return cells, remaining
 
 
@@ -229,9 +223,7 @@ def _q4_from_tables(
     return Cell(
         ticker=gap.ticker,
         metric=gap.metric,
-        period=gap.period,
-        fiscal_year=gap.fiscal_year,
-        fiscal_quarter=4,
+        period=gap.period,  # a Q4 (``target.fiscal_quarter == 4`` above)
         period_end=year_end or gap.period_end,
         value=year_value - nine_value,
         unit="USD",

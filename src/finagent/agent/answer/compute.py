@@ -107,7 +107,7 @@ def formula_results(
         if line is not None:
             unit = scale_unit(cell.scale) if cell.unit == "USD" else cell.unit
             source = cell.sources[0] if cell.sources else ""
-            inputs.setdefault((cell.ticker, cell.period), {}).setdefault(
+            inputs.setdefault((cell.ticker, cell.period.label), {}).setdefault(
                 line, {"value": float(cell.shown), "unit": unit, "source": source}
             )
     inputs = with_prior_years(inputs)
@@ -146,7 +146,7 @@ async def compute(state: State, context: Context) -> Computed:
     """The figures, comparisons and opening sentences of a figure question."""
     plan = Question.of(state)
     ask = plan.ask
-    metrics = list(plan.metrics)
+    metrics = list(plan.metric_names)
     figures = figures_of(state)
     chosen = await choose_cells(
         figures,

@@ -36,6 +36,7 @@ from finagent.finance.looked_up import (
     Role,
     record_from_dict,
 )
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.read.derive import missing_reason
 from finagent.finance.read.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
 from finagent.finance.read.split_periods import split_reason
@@ -98,9 +99,7 @@ def figure_record(
         ticker=ticker,
         metric=selection.metric.name,
         metric_label=selection.metric.label,
-        period=selection.period.label,
-        fiscal_year=selection.period.fiscal_year,  # the fact's own: select matches the year
-        fiscal_quarter=None if selection.period.annual else fact.fiscal_quarter,
+        period=selection.period.fiscal_period,
         duration=fact.duration,
         period_start=fact.period_start,
         period_end=fact.period_end,
@@ -150,9 +149,7 @@ def _gap(
         ticker=ticker,
         metric=metric.name,
         metric_label=metric.label,
-        period=period.label,
-        fiscal_year=period.fiscal_year,
-        fiscal_quarter=period.fiscal_quarter,
+        period=period.fiscal_period,
         reason=reason,
         parts=parts,
         complete=split is not None and split.complete,
@@ -262,7 +259,7 @@ def cells_from_figures(
 ) -> tuple[list[Cell], list[dict[str, Any]]]:
     """Cells from looked-up figures (with citation labels), and the derivations as calculator records."""
     cells: list[Cell] = []
-    seen: set[tuple[str, str, str, str]] = set()
+    seen: set[tuple[str, str, FiscalPeriod, str]] = set()
     for record in figures:
         if isinstance(record, Gap):
             continue
@@ -283,8 +280,6 @@ def cells_from_figures(
                 ticker=record.ticker,
                 metric=record.metric,
                 period=record.period,
-                fiscal_year=record.fiscal_year,
-                fiscal_quarter=record.fiscal_quarter,
                 period_end=record.period_end,
                 value=record.value,
                 unit=unit,
@@ -316,7 +311,7 @@ def derivation_record(cell: Cell) -> dict[str, Any] | None:
         "kind": "derived",
         "ticker": cell.ticker,
         "metric": cell.metric,
-        "period": cell.period,
+        "period": cell.period.label,
         "expression": result.expression,
         "result": result.result,
         "result_text": f"{cell.shown:,}",
@@ -402,7 +397,8 @@ def gaps_of(figures: Sequence[FigureRecord], targets: Sequence[Target], metrics:
     gaps = []
     for target in targets:
         for metric in metrics:
-            key = (target["ticker"], target["label"], metric)
+            period = FiscalPeriod.of(target["fiscal_year"], target.get("fiscal_quarter"))
+            key = (target["ticker"], period, metric)
             if key in found:
                 continue
             record = missing.get(key)
@@ -410,9 +406,7 @@ def gaps_of(figures: Sequence[FigureRecord], targets: Sequence[Target], metrics:
                 Gap(
                     ticker=target["ticker"],
                     metric=metric,
-                    period=target["label"],
-                    fiscal_year=target["fiscal_year"],
-                    fiscal_quarter=target.get("fiscal_quarter"),
+                    period=period,
                     reason=(record.reason if record else "") or "no reported figure in the store",
                     metric_label=record.metric_label if record else "",
                     parts=record.parts if record else (),

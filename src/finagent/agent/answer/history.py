@@ -10,6 +10,7 @@ from typing import Any
 from finagent.agent.answer.wording import cite, counted, joined
 from finagent.finance.ask.long_history import History, gap_runs, meeting
 from finagent.finance.compute.compare import Cell
+from finagent.finance.periods.period import FiscalPeriod
 
 MAX_NAMED = 8
 """Periods that meet an "ever" test named one by one; more are counted, the first and last named."""
@@ -23,7 +24,7 @@ def history_sentences(facts: Any, history: History) -> tuple[list[str], str]:
     tickers = list(dict.fromkeys([*facts.ask.subjects, *(c.ticker for c in facts.targets())]))
     for ticker in tickers:
         cells = [c for c in facts.targets(ticker) if (c.fiscal_quarter is None) == (history.unit == "year")]
-        cells.sort(key=lambda c: c.order)
+        cells.sort(key=lambda c: c.period)
         if history.test is not None:
             sentences.append(_ever(facts, history, ticker, cells))
             counts.append(f"{len(cells)} periods held")
@@ -48,7 +49,7 @@ def _ever(facts: Any, history: History, ticker: str, cells: list[Cell]) -> str:
         company = (facts.names.get(ticker) or [ticker])[0]
         return f"The store holds no {facts.words()} figure for {company}, so it cannot say."
     held = _unit_words(history, len(cells))
-    span = f"{cells[0].period} to {cells[-1].period}" if len(cells) > 1 else cells[0].period
+    span = f"{cells[0].period} to {cells[-1].period}" if len(cells) > 1 else cells[0].period.label
     by_period = {c.period: c for c in cells}
     hits = [
         by_period[p] for p, _ in meeting([(c.period, c.value) for c in cells], history.test or "negative")
@@ -101,8 +102,9 @@ def _span(facts: Any, ticker: str, cells: list[Cell]) -> list[str]:
     return sentences
 
 
-def _calc(calcs: list[dict[str, Any]], start: str, end: str) -> dict[str, Any] | None:
-    return next((c for c in calcs if c.get("from_period") == start and c.get("to_period") == end), None)
+def _calc(calcs: list[dict[str, Any]], start: FiscalPeriod, end: FiscalPeriod) -> dict[str, Any] | None:
+    span = (start.label, end.label)  # calculation records name periods by label
+    return next((c for c in calcs if (c.get("from_period"), c.get("to_period")) == span), None)
 
 
 def _gaps(facts: Any, ticker: str, cells: list[Cell]) -> str:
@@ -110,10 +112,5 @@ def _gaps(facts: Any, ticker: str, cells: list[Cell]) -> str:
     missing = [g for g in facts.gaps if g.ticker == ticker and g.metric == facts.metric]
     if not missing:
         return ""
-    periods = sorted(
-        [
-            *((c.order, c.period) for c in cells),
-            *(((g.fiscal_year, g.fiscal_quarter or 5), g.period) for g in missing),
-        ]
-    )
-    return gap_runs([label for _, label in periods], [g.period for g in missing])
+    periods = sorted([*(c.period for c in cells), *(g.period for g in missing)])
+    return gap_runs([p.label for p in periods], [g.period.label for g in missing])

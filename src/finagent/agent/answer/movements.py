@@ -33,6 +33,7 @@ from finagent.finance.compute.outcomes import (
 from finagent.finance.compute.safe_calculator import difference, growth_pct
 from finagent.finance.computed import COMPUTED
 from finagent.finance.figure_records import describe_calculation
+from finagent.finance.periods.period import FiscalPeriod
 
 
 # -- changes ------------------------------------------------------------------------------------------
@@ -111,8 +112,10 @@ def _trend_sentences(facts: Facts, ticker: str) -> list[str]:
     return sentences
 
 
-def _find(calcs: Sequence[dict[str, Any]], start: str, end: str) -> dict[str, Any] | None:
-    return next((c for c in calcs if c.get("from_period") == start and c.get("to_period") == end), None)
+def _find(calcs: Sequence[dict[str, Any]], start: FiscalPeriod, end: FiscalPeriod) -> dict[str, Any] | None:
+    """The calculation from ``start`` to ``end`` (calculation records name periods by label)."""
+    span = (start.label, end.label)
+    return next((c for c in calcs if (c.get("from_period"), c.get("to_period")) == span), None)
 
 
 # -- yes or no ----------------------------------------------------------------------------------------
@@ -222,8 +225,8 @@ def stability_opening(facts: Facts) -> Opening:
         "kind": "difference" if steady.points else "change",
         "ticker": a.ticker,
         "metric": facts.metric,
-        "from_period": a.period,
-        "to_period": b.period,
+        "from_period": a.period.label,
+        "to_period": b.period.label,
         "expression": moved.expression,  # the calculator's form, so the check finds its inputs
         "result": move,
         "unit": "percent",
@@ -277,7 +280,7 @@ def _level_direction(facts: Facts) -> Opening:
         return Opening()
     went_up = new.value > old.value
     if points:
-        record |= {"from_period": old.period, "to_period": new.period}
+        record |= {"from_period": old.period.label, "to_period": new.period.label}
     size = abs(new.value - old.value)
     by = f"{size:.1f} percentage points" if points else format_amount(size, new.unit, scale)
     sentence = (
@@ -327,7 +330,7 @@ def restatement_opening(facts: Facts) -> Opening:
                 "kind": "difference",
                 "ticker": item.ticker,
                 "metric": facts.metric,
-                "period": item.period,
+                "period": item.period.label,
                 "expression": change.expression,
                 "result": change.result,
                 "unit": scale_unit(printed),

@@ -40,7 +40,7 @@ def fact_records(cells: Sequence[Cell]) -> list[dict[str, Any]]:
     return [
         {
             "ticker": c.ticker,
-            "period": c.period,
+            "period": c.period.label,
             "metric": _metric_label(c.metric),
             "value": float(c.shown),
             "unit": SCALE_UNITS.get(c.scale, c.unit),

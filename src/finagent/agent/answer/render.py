@@ -22,7 +22,7 @@ def figures_head(computed: Computed, plan: Question) -> str:
     """A figure answer's beginning: the computed opening sentences, then the cited table of the
     figures and their changes, and the question's formulas line by line."""
     names = plan.names
-    metrics = list(plan.metrics)
+    metrics = list(plan.metric_names)
     ask = plan.ask
     chosen = computed.chosen
     table = markdown_table(chosen.cells, computed.comparisons, names, metrics, chosen.gaps, ask)

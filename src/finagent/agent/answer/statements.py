@@ -41,6 +41,7 @@ from finagent.finance.compute.safe_calculator import difference
 from finagent.finance.computed import COMPUTED
 from finagent.finance.figure_records import describe_calculation
 from finagent.finance.looked_up import FigureRecord, Gap
+from finagent.finance.periods.period import FiscalPeriod
 
 CHANGE_WORDS = {"yoy": " year over year", "qoq": " quarter over quarter", "change": "", "cagr": ""}
 
@@ -98,7 +99,7 @@ class Facts:
                 for c in self.cells
                 if c.metric == self.metric and c.role == "target" and (ticker is None or c.ticker == ticker)
             ),
-            key=lambda c: (c.period_end or date.min, c.order),
+            key=lambda c: (c.period_end or date.min, c.period),
         )
 
     def calcs(self, kind: str, ticker: str | None = None) -> list[dict[str, Any]]:
@@ -110,9 +111,11 @@ class Facts:
             and (ticker is None or c.get("ticker") == ticker)
         ]
 
-    def cell(self, ticker: str, period: str) -> Cell | None:
+    def cell(self, ticker: str, period: FiscalPeriod | str) -> Cell | None:
+        """A company's cell of the metric for a period (a calculation record names it by its label)."""
+        wanted = FiscalPeriod.from_label(period) if isinstance(period, str) else period
         return next(
-            (c for c in self.cells if (c.ticker, c.metric, c.period) == (ticker, self.metric, period)), None
+            (c for c in self.cells if (c.ticker, c.metric, c.period) == (ticker, self.metric, wanted)), None
         )
 
 
@@ -284,7 +287,7 @@ def who_of(facts: Facts, cell: Cell) -> str:
 def entry_period(cell: Cell, rank: Ranking | None) -> str:
     """The period of an entry: its label, with its end when the companies' periods differ."""
     if (rank is not None and rank.same_period) or cell.period_end is None:
-        return cell.period
+        return cell.period.label
     what = "year" if cell.fiscal_quarter is None else "quarter"
     return f"{cell.period}, the {what} ended {day_text(cell.period_end)}"
 
@@ -334,7 +337,7 @@ def difference_text(
         "kind": "difference",
         "ticker": a.ticker,
         "metric": metric,
-        "period": a.period,
+        "period": a.period.label,
         "expression": change.expression,
         "result": change.result,
         "unit": unit or scale_unit(scale),

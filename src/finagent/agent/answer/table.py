@@ -29,7 +29,7 @@ from finagent.finance.compute.outcomes import aligned, growth_kinds, growth_rank
 from finagent.finance.looked_up import Gap
 from finagent.finance.periods.period import FiscalPeriod
 
-RowKey = tuple[str, str]  # (ticker, period label)
+RowKey = tuple[str, FiscalPeriod]  # (ticker, period)
 CHANGE_HEADERS = {"yoy": "YoY", "qoq": "QoQ", "change": "Change"}
 
 
@@ -59,7 +59,7 @@ def row_order(
 
     def when(key: RowKey) -> tuple[date, str]:
         cell = by_key.get(key)
-        return ((cell.period_end or date.min) if cell else _label_day(key[1]), key[1])
+        return ((cell.period_end or date.min) if cell else _rough_day(key[1]), key[1].label)
 
     def who(key: RowKey) -> int:
         return subjects.index(key[0]) if key[0] in subjects else len(subjects)
@@ -81,18 +81,9 @@ def row_order(
     return sorted(keys, key=lambda k: (who(k), k[0], when(k)))
 
 
-def _label_day(label: str) -> date:
-    """A rough day for a period with no figure ("Q4 FY2023"), to place its row among the others."""
-    period = FiscalPeriod.from_label(label)
-    if period is not None:
-        return date(period.fiscal_year, (period.quarter or 4) * 3, 28)
-    parts = label.replace("FY", "").split()
-    try:
-        year = int(parts[-1])
-        quarter = int(parts[0][1:]) if len(parts) == 2 and parts[0].startswith("Q") else 4
-        return date(year, quarter * 3, 28)
-    except (ValueError, IndexError):
-        return date.min
+def _rough_day(period: FiscalPeriod) -> date:
+    """A rough day for a period with no figure (Q4 FY2023), to place its row among the others."""
+    return date(period.fiscal_year, (period.quarter or 4) * 3, 28)
 
 
 def _rank_groups(cells: Sequence[Cell]) -> list[list[Cell]]:
@@ -136,8 +127,9 @@ def markdown_table(
     main = shown[0] if shown else ""
     header = ["Company", "Period", *(metric_label(m) for m in shown)]
     header += [f"{CHANGE_HEADERS[k]} ({metric_label(main).lower()})" for k in kinds]
-    by_period = {(c.ticker, c.metric, c.period): c for c in cells}
-    order = row_order(ask, targets, list(rows), comparisons.calculations) if ask else _plain_order(rows, gaps)
+    by_period = {(c.ticker, c.metric, c.period.label): c for c in cells}  # calculations name them by label
+    # without an ask: by company, then by period
+    order = row_order(ask, targets, list(rows), comparisons.calculations) if ask else sorted(rows)
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for key in order:
         ticker, period = key
@@ -145,11 +137,11 @@ def markdown_table(
             _value_text(rows[key][m], scales) if m in rows[key] else missing[key].get(m, "—") for m in shown
         ]
         for kind in kinds:
-            found = [c for c in changes.get((ticker, period, kind), []) if c.get("metric") == main]
+            found = [c for c in changes.get((ticker, period.label, kind), []) if c.get("metric") == main]
             prior = by_period.get((ticker, main, found[0]["from_period"])) if found else None
             values.append(_change_text(found[0], prior, scales) if found else "—")
         first = next(iter(rows[key].values()), None)
-        when = period_text(first) if first is not None else period
+        when = period_text(first) if first is not None else period.label
         lines.append("| " + " | ".join([company(ticker, names), when, *values]) + " |")
     return "\n".join(lines)
 
@@ -161,16 +153,3 @@ def _changes(comparisons: Comparisons) -> dict[tuple[str, str, str], list[dict[s
         if calc.get("kind") in CHANGE_HEADERS and calc.get("to_period"):
             changes[(calc["ticker"], calc["to_period"], calc["kind"])].append(calc)
     return changes
-
-
-def _plain_order(rows: dict[RowKey, dict[str, Cell]], gaps: Sequence[Gap]) -> list[RowKey]:
-    """By company, then chronologically (gaps by their fiscal year and quarter)."""
-    order: dict[RowKey, tuple[Any, ...]] = {}
-    for key, members in rows.items():
-        first = next(iter(members.values()), None)
-        if first is not None:
-            order[key] = (key[0], first.order)
-    for gap in gaps:
-        key = (gap.ticker, gap.period)
-        order.setdefault(key, (gap.ticker, (gap.fiscal_year, gap.fiscal_quarter or 5)))
-    return sorted(rows, key=lambda k: order.get(k, (k[0], (0, 0))))

@@ -119,7 +119,7 @@ def reported_figures(records: Sequence[FigureRecord]) -> list[Figure]:
     return [
         Figure(
             company=r.ticker,
-            period=r.period,
+            period=r.period.label,
             line=r.metric,
             value=float(r.value),
             unit=units[r.unit or ""],
@@ -218,7 +218,7 @@ def _cell_figure(cell: Cell) -> Figure | None:
     unit: Unit = "per_share" if cell.unit == "USD/shares" else "shares" if cell.unit == "shares" else "money"
     return Figure(
         company=cell.ticker,
-        period=cell.period,
+        period=cell.period.label,
         line=cell.metric,
         value=float(cell.value),
         unit=unit,
@@ -238,20 +238,18 @@ def withhold_insane_cells(
     if not failed:
         return cells, derivations, []
     bad = [(c, failed[i]) for i, (c, _) in figures.items() if i in failed]
-    dropped = {(c.ticker, c.metric, c.period) for c, _ in bad}
+    dropped = {(c.ticker, c.metric, c.period.label) for c, _ in bad}  # derivations name it by label
     gaps = [
         Gap(
             ticker=c.ticker,
             metric=c.metric,
             period=c.period,
-            fiscal_year=c.fiscal_year,
-            fiscal_quarter=c.fiscal_quarter,
             reason=f"could not be read reliably: {reason}",
         )
         for c, reason in bad
     ]
     return (
-        [c for c in cells if (c.ticker, c.metric, c.period) not in dropped],
+        [c for c in cells if (c.ticker, c.metric, c.period.label) not in dropped],
         [d for d in derivations if (d.get("ticker"), d.get("metric"), d.get("period")) not in dropped],
         gaps,
     )

@@ -141,7 +141,7 @@ def day_text(day: date) -> str:
 def period_phrase(cell: Cell) -> str:
     """ "Q2 FY2024 (the quarter ended July 30, 2023)" for a sentence."""
     if cell.period_end is None:
-        return cell.period
+        return cell.period.label
     what = "year" if cell.fiscal_quarter is None else "quarter"
     return f"{cell.period} (the {what} ended {day_text(cell.period_end)})"
 

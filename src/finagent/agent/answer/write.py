@@ -130,7 +130,7 @@ def in_the_filings_words(
     with ``note`` for the warnings (None: no passage sentence shares the question's words)."""
     terms = list(plan.terms)
     names, named = plan.names, list(plan.named)
-    drivers = driver_lines(plan.metrics) if plan.drivers else ()
+    drivers = driver_lines(plan.metric_names) if plan.drivers else ()
     quoted = quoted_answer(_discussion(items), terms, names, why=True, named=named, drivers=drivers)
     if not quoted:
         return answer, None
@@ -285,7 +285,7 @@ def in_their_words(state: State, read: Read, why: str) -> tuple[str, str]:
         why=plan.narrative,
         named=list(plan.named),
         ahead=sorted(years_asked(state)) if plan.forecast else (),
-        drivers=driver_lines(plan.metrics) if plan.drivers else (),
+        drivers=driver_lines(plan.metric_names) if plan.drivers else (),
     )
     if quoted:
         return quoted, f"the model's answer was not an answer ({why}); the sources' own sentences are quoted"
@@ -370,7 +370,7 @@ def _drivers_quoted(head: str, items: list[dict[str, Any]], plan: Question) -> s
     """A what-drove question about a line: the computed figures, then the passages' sentences that
     give a cause of that line's change (None: no such question, or no passage gives one — the model
     then explains from the passages, and its sentences are checked like any)."""
-    if not (plan.drivers and driver_lines(plan.metrics)):
+    if not (plan.drivers and driver_lines(plan.metric_names)):
         return None
     answer, note = in_the_filings_words(head, items, plan, DRIVEN)
     return answer if note else None

@@ -98,7 +98,7 @@ def computed_grade(state: State) -> dict[str, Any] | None:
     # A long history's figures were read from facts for every period at once: a period without one is
     # a gap the answer names, which searching other row wordings in every period would not fill.
     history = plan.long_history is not None
-    missing = set(plan.metrics) if share < 1 and not history else set()
+    missing = set(plan.metric_names) if share < 1 and not history else set()
     follow_ups = [
         row
         for m in sorted(missing)

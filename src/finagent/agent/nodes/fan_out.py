@@ -292,7 +292,7 @@ def _guidance_searches(state: State, context: Context) -> list[Send]:
                 "fiscal_quarter": 4,
                 "label": f"{FiscalPeriod.of_quarter(year - 1, 4)} ({FiscalPeriod.year(year)} guidance)",
             }
-            query = f"{phrases[0]} outlook guidance FY{year}"
+            query = f"{phrases[0]} outlook guidance {FiscalPeriod.year(year)}"
             task = make_task(
                 before, query, GUIDANCE_KINDS, context.hits_per_search, 0, [], {"*": EVENT_PRIOR}
             )
@@ -451,7 +451,7 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
 def plan_fact_lookups(state: State, context: Context) -> list[Send]:
     """One facts lookup per (ticker, target period) when the question asks for reported metrics."""
     plan = Question.of(state)
-    metrics = list(plan.metrics)  # set by analyze only when facts are in use
+    metrics = list(plan.metric_names)  # set by analyze only when facts are in use
     if not metrics:
         return []
     comparatives = ["prior_year"]

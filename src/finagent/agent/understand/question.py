@@ -15,6 +15,8 @@ from typing import Any
 from finagent.finance.ask.asks import Ask
 from finagent.finance.ask.long_history import History
 from finagent.finance.compute.compare import Wanted
+from finagent.finance.line_item import LineItem
+from finagent.finance.lines import REPORTED
 from finagent.finance.periods import TimeSpec
 from finagent.finance.periods.named_documents import DatedDocument
 
@@ -44,7 +46,8 @@ class Question:
     """The model's answer-shaped sentence (no numbers): narrative searches lean to it."""
     statements: tuple[str, ...] = ()
     """Primary statements the sub-searches are routed to."""
-    metrics: tuple[str, ...] = ()
+    metrics: tuple[LineItem, ...] = ()
+    """The registry's lines the question asks the figures of (the state names them)."""
     computed: tuple[str, ...] = ()
     comparisons: Wanted = field(default_factory=Wanted)
     as_reported: bool = False
@@ -133,6 +136,11 @@ class Question:
         return replace(self, **changes)
 
     @property
+    def metric_names(self) -> tuple[str, ...]:
+        """The asked lines by their registry names (how the state, tasks and cells name metrics)."""
+        return tuple(m.name for m in self.metrics)
+
+    @property
     def about_an_event_filing(self) -> bool:
         """A question about what a company's 8-K reports ("the key agenda of Amcor's 8-K dated 1st July
         2022", "summarize Apple's most recent 8-K"), asking no figure."""
@@ -147,6 +155,8 @@ _TYPED_READERS: dict[str, Any] = {
     "ask": Ask.from_dict,
     "comparisons": lambda d: Wanted(**{k: bool(v) for k, v in d.items() if k in Wanted.__slots__}),
     "long_history": History.from_dict,
+    # a name no longer in the registry (an older checkpoint's) names no line
+    "metrics": lambda names: tuple(REPORTED[n] for n in names if n in REPORTED),
     "time_specs": lambda items: tuple(TimeSpec.from_dict(i) for i in items),
     "dated_documents": lambda items: tuple(DatedDocument.from_dict(i) for i in items),
 }
@@ -168,6 +178,8 @@ def _plain(name: str, value: Any) -> Any:
         return [item.to_dict() for item in value]
     if isinstance(value, Ask | Wanted | History):
         return value.to_dict()
+    if name == "metrics":
+        return [m.name for m in value]
     if isinstance(value, tuple):
         return list(value)
     if isinstance(value, Mapping):

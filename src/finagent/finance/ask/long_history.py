@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from finagent.finance.periods.spec import TimeSpec
 
@@ -133,6 +133,9 @@ def gap_runs(order: Sequence[str], missing: Sequence[str]) -> str:
     return ", ".join(parts)
 
 
-def meeting(values: Sequence[tuple[str, Decimal]], test: Test) -> list[tuple[str, Decimal]]:
+_Period = TypeVar("_Period")
+
+
+def meeting(values: Sequence[tuple[_Period, Decimal]], test: Test) -> list[tuple[_Period, Decimal]]:
     """The (period, value) pairs that meet the test: negative (a loss) or positive (a profit)."""
     return [(p, v) for p, v in values if (v < 0 if test == "negative" else v > 0)]

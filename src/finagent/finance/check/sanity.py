@@ -16,13 +16,13 @@ outranks a model copy, and when an identity fails between figures of one rank bo
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Literal
 
 from finagent.finance.lines import LINES, line
+from finagent.finance.periods.period import FiscalPeriod
 
 Source = Literal["xbrl", "table", "model"]
 Unit = Literal["money", "per_share", "shares"]
@@ -134,10 +134,8 @@ _KNOWN = frozenset(item.name for item in LINES)
 
 def period_months(period: str) -> int | None:
     """How many months a period label spans ("Q3 FY2023": 3, "FY2023": 12, "9M FY2023": 9)."""
-    match = re.match(r"(?:(Q[1-4]|6M|H1|9M) )?FY\d{4}$", period)
-    if match is None:
-        return None
-    return {None: 12, "6M": 6, "H1": 6, "9M": 9}.get(match.group(1), 3)
+    found = FiscalPeriod.from_label(period)
+    return found.span.months if found is not None else None
 
 
 def _durations(figures: Iterable[Figure]) -> list[Failure]:

@@ -20,6 +20,7 @@ from typing import Any
 from finagent.finance.ask.change_words import ChangeWords, read_change_words
 from finagent.finance.compute.safe_calculator import CalcResult, cagr_pct, difference, growth_pct, margin_pct
 from finagent.finance.computed import COMPUTED
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.words import SCALE_UNITS
 
 
@@ -72,9 +73,7 @@ class Cell:
 
     ticker: str
     metric: str
-    period: str  # "Q2 FY2023" / "FY2024"
-    fiscal_year: int
-    fiscal_quarter: int | None
+    period: FiscalPeriod  # Q2 FY2023 / FY2024: a quarter or a year
     period_end: date | None
     value: Decimal
     unit: str  # "USD", "USD/shares", "shares", "percent"
@@ -91,8 +90,12 @@ class Cell:
         return self.value.scaleb(-self.scale) if self.scale else self.value
 
     @property
-    def order(self) -> tuple[int, int]:
-        return (self.fiscal_year, self.fiscal_quarter or 5)
+    def fiscal_year(self) -> int:
+        return self.period.fiscal_year
+
+    @property
+    def fiscal_quarter(self) -> int | None:
+        return self.period.quarter
 
 
 @dataclass(slots=True)
@@ -130,8 +133,8 @@ def _growth(
         kind=kind,
         ticker=ticker,
         metric=metric,
-        from_period=old.period,
-        to_period=new.period,
+        from_period=old.period.label,
+        to_period=new.period.label,
         sources=[*old.sources, *new.sources],
         unit="percent",
     )
@@ -142,33 +145,25 @@ def _growth(
 
 def _series(cells: Sequence[Cell]) -> dict[tuple[str, str, bool], list[Cell]]:
     """Cells per (ticker, metric, annual), chronological, one per period."""
-    out: dict[tuple[str, str, bool], dict[str, Cell]] = defaultdict(dict)
+    out: dict[tuple[str, str, bool], dict[FiscalPeriod, Cell]] = defaultdict(dict)
     for cell in cells:
         key = (cell.ticker, cell.metric, cell.fiscal_quarter is None)
         current = out[key].get(cell.period)
         if current is None or (current.role != "target" and cell.role == "target"):
             out[key][cell.period] = cell
-    return {k: sorted(v.values(), key=lambda c: c.order) for k, v in out.items()}
+    return {k: sorted(v.values(), key=lambda c: c.period) for k, v in out.items()}
 
 
 def _prior_year(cell: Cell, series: Sequence[Cell]) -> Cell | None:
-    return next(
-        (
-            c
-            for c in series
-            if c.fiscal_year == cell.fiscal_year - 1 and c.fiscal_quarter == cell.fiscal_quarter
-        ),
-        None,
-    )
+    prior = cell.period.previous_year()
+    return next((c for c in series if c.period == prior), None)
 
 
 def _prior_quarter(cell: Cell, series: Sequence[Cell]) -> Cell | None:
-    if cell.fiscal_quarter is None:
+    if not cell.period.is_quarter:
         return None
-    year, quarter = (
-        (cell.fiscal_year - 1, 4) if cell.fiscal_quarter == 1 else (cell.fiscal_year, cell.fiscal_quarter - 1)
-    )
-    return next((c for c in series if c.fiscal_year == year and c.fiscal_quarter == quarter), None)
+    prior = cell.period.previous_quarter()
+    return next((c for c in series if c.period == prior), None)
 
 
 def unprinted_line(cell: Cell, other: Cell) -> bool:
@@ -231,7 +226,7 @@ def computed_cells(
                 kind=name,
                 ticker=cell.ticker,
                 metric=label,
-                period=cell.period,
+                period=cell.period.label,
                 sources=[*cell.sources, *other.sources],
                 unit=unit if unit == "percent" else scale_unit(scale),
             )
@@ -246,8 +241,6 @@ def computed_cells(
                     cell.ticker,
                     name,
                     cell.period,
-                    cell.fiscal_year,
-                    cell.fiscal_quarter,
                     cell.period_end,
                     shown_value,
                     unit,
@@ -329,8 +322,8 @@ def compare(cells: Sequence[Cell], wanted: Wanted, computed: Sequence[str] = ())
                     kind="cagr",
                     ticker=ticker,
                     metric=metric,
-                    from_period=first.period,
-                    to_period=last.period,
+                    from_period=first.period.label,
+                    to_period=last.period.label,
                     sources=[*first.sources, *last.sources],
                     unit="percent",
                 )
@@ -358,7 +351,7 @@ def _ranks(targets: Sequence[Cell], wanted: Wanted) -> tuple[list[dict[str, Any]
             ranks.append(
                 {
                     "metric": metric,
-                    "periods": {c.ticker: c.period for c in ordered},
+                    "periods": {c.ticker: c.period.label for c in ordered},
                     "order": [c.ticker for c in ordered],
                     "values": {c.ticker: str(c.value) for c in ordered},
                 }
@@ -370,9 +363,9 @@ def _ranks(targets: Sequence[Cell], wanted: Wanted) -> tuple[list[dict[str, Any]
                     kind="difference",
                     ticker=top.ticker,
                     metric=metric,
-                    period=top.period,
+                    period=top.period.label,
                     against=second.ticker,
-                    against_period=second.period,
+                    against_period=second.period.label,
                     sources=[*top.sources, *second.sources],
                     unit="percent" if top.unit == "percent" else scale_unit(top.scale),
                 )

@@ -70,7 +70,7 @@ class Restated:
 
     ticker: str
     metric: str
-    period: str
+    period: FiscalPeriod
     original: Decimal
     original_filing: str
     latest: Decimal
@@ -219,7 +219,7 @@ def threshold_crossing(cells: Sequence[Cell], metric: str, ticker: str, amount: 
     """When ``ticker``'s ``metric`` first went above ``amount`` (dollars), chronologically."""
     mine = sorted(
         (c for c in cells if c.metric == metric and c.role == "target" and c.ticker == ticker),
-        key=lambda c: (c.period_end or date.min, c.order),
+        key=lambda c: (c.period_end or date.min, c.period),
     )
     pairs: list[tuple[Cell, Cell | Decimal]] = [(c, amount) for c in mine]
     return _crossed(metric, ticker, pairs) if pairs else None
@@ -270,7 +270,7 @@ def trend(cells: Sequence[Cell], ticker: str, metric: str) -> Trend | None:
     """A company's metric over its asked periods, chronological."""
     mine = sorted(
         (c for c in cells if c.ticker == ticker and c.metric == metric and c.role == "target"),
-        key=lambda c: (c.period_end or date.min, c.order),
+        key=lambda c: (c.period_end or date.min, c.period),
     )
     return Trend(ticker, metric, tuple(mine)) if len(mine) >= 2 else None
 

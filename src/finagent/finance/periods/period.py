@@ -151,6 +151,15 @@ class FiscalPeriod:
         """The same span a year earlier (Q3 FY2023 -> Q3 FY2022, FY2024 -> FY2023)."""
         return FiscalPeriod(self.fiscal_year - 1, self.span)
 
+    def previous_quarter(self) -> FiscalPeriod:
+        """The quarter before a quarter (Q1 FY2024 -> Q4 FY2023); ValueError for any other span."""
+        quarter = self.quarter
+        if quarter is None:
+            raise ValueError(f"{self.label} is not a quarter")
+        if quarter == 1:
+            return FiscalPeriod.of_quarter(self.fiscal_year - 1, 4)
+        return FiscalPeriod.of_quarter(self.fiscal_year, quarter - 1)
+
     def full_year(self) -> FiscalPeriod:
         """The fiscal year this span belongs to."""
         return FiscalPeriod.year(self.fiscal_year)

@@ -23,7 +23,7 @@ from decimal import Decimal
 
 from finagent.finance.fact_records import StoredFact, duration_class, fiscal_label
 from finagent.finance.line_item import LineItem
-from finagent.finance.periods.period import period_label
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.read.split_periods import part_roles
 
 
@@ -39,8 +39,12 @@ class PeriodWanted:
         return self.fiscal_quarter is None
 
     @property
+    def fiscal_period(self) -> FiscalPeriod:
+        return FiscalPeriod.of(self.fiscal_year, self.fiscal_quarter)
+
+    @property
     def label(self) -> str:
-        return period_label(self.fiscal_year, self.fiscal_quarter)
+        return self.fiscal_period.label
 
     def prior_year(self) -> PeriodWanted:
         return PeriodWanted(self.fiscal_year - 1, self.fiscal_quarter)
