@@ -41,6 +41,7 @@ from finagent.finance.compute.safe_calculator import difference
 from finagent.finance.computed import COMPUTED
 from finagent.finance.figure_records import describe_calculation
 from finagent.finance.looked_up import FigureRecord, Gap
+from finagent.finance.periods.period import period_word, year_to_date
 
 CHANGE_WORDS = {"yoy": " year over year", "qoq": " quarter over quarter", "change": "", "cagr": ""}
 
@@ -175,6 +176,10 @@ def _how_derived(cell: Cell) -> str:
         return ", derived as the fiscal year less its first three quarters, all from the same filing"
     if cell.fiscal_quarter == 4:
         return ", derived as the fiscal year less the nine months to the third quarter"
+    if year_to_date(cell.period) is not None:
+        year = cell.fiscal_year
+        quarters = " + ".join(f"Q{q} FY{year}" for q in range(1, (cell.fiscal_quarter or 0) + 1))
+        return f", derived as the sum of its quarters ({quarters}): no filing in the store states it"
     return ", derived from the year-to-date figures"
 
 
@@ -285,7 +290,7 @@ def entry_period(cell: Cell, rank: Ranking | None) -> str:
     """The period of an entry: its label, with its end when the companies' periods differ."""
     if (rank is not None and rank.same_period) or cell.period_end is None:
         return cell.period
-    what = "year" if cell.fiscal_quarter is None else "quarter"
+    what = period_word(cell.period, cell.fiscal_quarter)
     return f"{cell.period}, the {what} ended {day_text(cell.period_end)}"
 
 

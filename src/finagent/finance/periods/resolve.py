@@ -9,7 +9,6 @@ from dataclasses import replace
 from datetime import date
 from typing import cast
 
-from finagent.finance.periods.by_month import MonthReader
 from finagent.finance.periods.fiscal_calendar import CompanyCalendar, last_quarter_end_before
 from finagent.finance.periods.grammar import TWELVE_MONTHS
 from finagent.finance.periods.inventory import (
@@ -32,14 +31,16 @@ from finagent.finance.periods.spec import (
     from_quarter_index,
     quarter_index,
 )
+from finagent.finance.periods.year_to_date import SpanReader
 
 
-class _Resolver(MonthReader):
+class _Resolver(SpanReader):
     """Expands specs into period keys for one company, then into targets with warnings (the periods
     that months name are ``MonthReader``'s)."""
 
     def __init__(self, cal: CompanyCalendar, inventory: Inventory, today: date) -> None:
         super().__init__(cal, inventory, today)
+        self.spans = {}
         self.companions: set[Key] = set()
         """Annual periods added only because their 10-K reports a requested Q4 (not counted when trimming)."""
 
@@ -140,6 +141,8 @@ class _Resolver(MonthReader):
             return self.named(spec)
         if spec.kind in ("date_range", "reported"):
             return self.dated(spec)
+        if spec.kind == "fiscal_span":
+            return self.spanned(spec)
         return self.counted(spec, prefer)
 
     def named(self, spec: TimeSpec) -> list[tuple[Key, bool]]:
@@ -223,6 +226,7 @@ class _Resolver(MonthReader):
     def target(self, key: Key) -> TargetPeriod:
         kinds = self.inv.kinds_of(key)
         stored = self.inv.ends.get(key)
+        span = self.spans.get(key)
         return TargetPeriod(
             ticker=self.ticker,
             fiscal_year=key[0],
@@ -231,6 +235,7 @@ class _Resolver(MonthReader):
             period_end=stored[1] if stored else self.nominal_end(key),
             kinds=kinds,
             available=bool(kinds),
+            span=span.value if span is not None else None,
         )
 
     def only(self, key: Key) -> str:

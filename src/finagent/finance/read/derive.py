@@ -298,3 +298,15 @@ def missing_reason(
                 "and no filing of the year that also states its first three quarters"
             )
     return "no reported figure in the store"
+
+
+def span_missing_reason(label: str, adds_up: bool) -> str:
+    """Why no figure states a first half or nine months: no filing's year-to-date column, and (for an
+    amount) not every quarter of it reported to add up."""
+    if adds_up:
+        return (
+            f"no {label} year-to-date figure in the store, and not every quarter of it is reported to add up"
+        )
+    return (
+        f"no {label} year-to-date figure in the store (a per-share value or balance is not a sum of quarters)"
+    )
