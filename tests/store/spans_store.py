@@ -227,4 +227,10 @@ def apple_with_newer_quarter() -> list[ParsedDocument]:
 
 
 def real_like() -> list[ParsedDocument]:
-    return [*apple_with_newer_quarter(), *quarters_only_june_company(), *january_company(), *may_company()[1:]]
+    """Apple with a newer 10-Q than its 10-K, Microsoft with 10-Qs only, Walmart, Nike's latest 10-K."""
+    return [
+        *apple_with_newer_quarter(),
+        *quarters_only_june_company(),
+        *january_company(),
+        *may_company()[1:],
+    ]

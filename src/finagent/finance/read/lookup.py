@@ -221,7 +221,6 @@ def _sum_of_quarters(
     span = period.year_to_date
     if span is None or metric.instant or metric.unit != "money" or period.fiscal_quarter is None:
         return None
-    shown = displayed
     quarters = [
         select(
             facts, metric, PeriodWanted(period.fiscal_year, q), as_reported=as_reported, displayed=displayed
