@@ -276,10 +276,22 @@ def _ranked(facts: Facts, rank: Ranking, listing: bool) -> str:
 def _unranked(facts: Facts, rank: Ranking) -> str:
     """The companies asked about that a ranking leaves out, said in it: no figure for the period asked."""
     ranked = {c.ticker for c in rank.cells}
-    missing = [name(t, facts.names) for t in facts.ask.subjects if t not in ranked]
+    missing = [
+        f"{name(t, facts.names)}{_why_unranked(facts, t)}" for t in facts.ask.subjects if t not in ranked
+    ]
     if not missing:
         return ""
     return f" Not ranked, with no {facts.words()} for the period asked: {joined(missing)}."
+
+
+def _why_unranked(facts: Facts, ticker: str) -> str:
+    """ " (only Q3 FY2023, a quarter)": a company asked about whose figures are of another length than
+    the ranking's (a gap is said in its own sentence after it)."""
+    held = facts.targets(ticker)
+    if not held:
+        return ""
+    labels = ", ".join(c.period for c in held)
+    return f" (only {labels}, a {period_word(held[-1].period, held[-1].fiscal_quarter)})"
 
 
 def who_of(facts: Facts, cell: Cell) -> str:

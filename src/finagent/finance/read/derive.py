@@ -284,7 +284,25 @@ def missing_reason(
     facts: Sequence[StoredFact],
 ) -> str:
     """Why no figure states a metric for a period: a quarter that cannot be derived says so (with the
-    reason), instead of a guess."""
+    reason), instead of a guess; a year of which only part is reported names that part."""
+    if fiscal_quarter is None and not instant:
+        part = max(
+            (
+                f
+                for f in facts
+                if f.fiscal_year == fiscal_year
+                and f.concept in concepts
+                and f.duration in ("quarter", "six_months", "nine_months")
+            ),
+            key=lambda f: (f.period_end, f.period_start is not None and -f.period_start.toordinal()),
+            default=None,
+        )
+        if part is not None:
+            return (
+                f"the store holds only part of that fiscal year, up to {part.period_label} "
+                f"(ended {part.period_end:%B} {part.period_end.day}, {part.period_end.year}), "
+                "not the full year"
+            )
     if fiscal_quarter is not None and not instant:
         year_reported = any(
             f.fiscal_year == fiscal_year and f.duration == "year" and f.concept in concepts for f in facts
