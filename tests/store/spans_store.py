@@ -119,9 +119,12 @@ def september_company() -> list[ParsedDocument]:
     nine months, and its Q2 FY2024 10-Q with the quarter and the six months."""
     aapl = ("AAPL", "Apple Inc.", 9)
     return [
-        report(*aapl, "10-K", date(2024, 9, 28), [
-            _c((2023, 10, 1), (2024, 9, 28), 391_035), _c((2022, 9, 25), (2023, 9, 30), 383_285)
-        ]),
+        report(
+            *aapl,
+            "10-K",
+            date(2024, 9, 28),
+            [_c((2023, 10, 1), (2024, 9, 28), 391_035), _c((2022, 9, 25), (2023, 9, 30), 383_285)],
+        ),
         report(
             *aapl,
             "10-Q",
@@ -162,9 +165,14 @@ def june_company() -> list[ParsedDocument]:
 def january_company() -> list[ParsedDocument]:
     """Walmart (year ends in January): its FY2025 10-K."""
     wmt = ("WMT", "Walmart Inc.", 1)
-    return [report(*wmt, "10-K", date(2025, 1, 31), [
-        _c((2024, 2, 1), (2025, 1, 31), 680_985), _c((2023, 2, 1), (2024, 1, 31), 648_125)
-    ])]
+    return [
+        report(
+            *wmt,
+            "10-K",
+            date(2025, 1, 31),
+            [_c((2024, 2, 1), (2025, 1, 31), 680_985), _c((2023, 2, 1), (2024, 1, 31), 648_125)],
+        )
+    ]
 
 
 def may_company() -> list[ParsedDocument]:
