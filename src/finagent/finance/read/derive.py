@@ -294,7 +294,7 @@ def missing_reason(
                 and f.concept in concepts
                 and f.duration in ("quarter", "six_months", "nine_months")
             ),
-            key=lambda f: (f.period_end, f.period_start is not None and -f.period_start.toordinal()),
+            key=lambda f: (f.period_end, -(f.period_start or f.period_end).toordinal()),  # the longest
             default=None,
         )
         if part is not None:
