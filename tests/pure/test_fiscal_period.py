@@ -157,3 +157,44 @@ def test_an_unknown_year_end_is_the_calendar_year() -> None:
 def test_a_year_end_month_outside_the_year_is_refused() -> None:
     with pytest.raises(ValueError, match=r"1\.\.12"):
         FiscalCalendar(13)
+
+
+def test_year_to_date_phrases_are_read_as_six_or_nine_month_spans() -> None:
+    from finagent.finance.periods import parse_time_phrases
+
+    def read(text: str) -> list[str]:
+        return [s.describe() for s in parse_time_phrases(text)]
+
+    assert read("revenue in the first half of 2025") == ["fiscal_span(6M, 2025)"]
+    assert read("H1 FY2024 sales") == ["fiscal_span(6M, 2024)"]
+    assert read("the first nine months of fiscal 2024") == ["fiscal_span(9M, 2024)"]
+    assert read("for the six months ended June 30, 2024") == ["fiscal_span(6M, ended 2024-06)"]
+    assert read("the nine months to March 2025") == ["fiscal_span(9M, ended 2025-03)"]
+    assert read("year to date through Q3 2025") == ["fiscal_span(9M, 2025)"]
+    assert read("YTD through the second quarter of fiscal 2025") == ["fiscal_span(6M, 2025)"]
+    assert read("year to date through Q1 2025") == ["fiscal_quarter(2025, 1)"]
+    assert read("the second half of 2024") == ["quarter_range(2024Q3, 2024Q4)"]  # no 10-Q reports it
+    assert read("the first three quarters of fiscal 2024") == ["fiscal_year(2024)[quarter]"]
+
+
+def test_a_span_resolves_to_the_quarter_it_ends_with_on_each_calendar() -> None:
+    from datetime import date
+
+    from finagent.finance.periods import AvailablePeriod, CompanyCalendar, TimeSpec, resolve_periods
+
+    held = [AvailablePeriod("AAPL", "10-Q", 2024, 2, date(2024, 3, 30), 1)]
+    apple = CompanyCalendar("AAPL", 9)
+    half = resolve_periods(
+        [TimeSpec.fiscal_span(6, 2024, text="first half of 2024")], apple, held, today=date(2025, 1, 1)
+    )
+    assert [(p.label, p.fiscal_quarter, p.span) for p in half.periods] == [("6M FY2024", 2, "6M")]
+    assert half.warnings == [
+        "'first half of 2024' read as AAPL's fiscal 6M FY2024: October 2023 to March 2024, its fiscal year "
+        "ending in September"
+    ]
+    dated = TimeSpec.fiscal_span(
+        9, ended=(date(2024, 3, 1), date(2024, 3, 30)), text="nine months ended March 30, 2024"
+    )
+    wrong = resolve_periods([dated], apple, held, today=date(2025, 1, 1))
+    assert wrong.periods == [] or all(p.span is None for p in wrong.periods)
+    assert any("closes no 9-month span" in w for w in wrong.warnings)

@@ -130,6 +130,7 @@ class Target(TypedDict, total=False):
     kinds: list[str]
     available: bool
     companion: bool  # only there because its report covers an asked period (a Q4's 10-K)
+    span: str  # "6M" / "9M": the year to date ending with fiscal_quarter, not that quarter alone
     document_ids: list[int]  # the stored documents a question named by their day ("the 8-K dated ...")
 
 
@@ -199,6 +200,7 @@ class FactsTask(TypedDict):
     comparatives: list[str]  # "prior_year", "prior_quarter": the periods comparisons need too
     as_reported: bool
     periods: NotRequired[list[list[int | None]]]  # a long history: every [fiscal_year, quarter] at once
+    span: NotRequired[str | None]  # "6M" / "9M": the year to date ending with fiscal_quarter
 
 
 class PartsTask(TypedDict):

@@ -17,7 +17,7 @@ from finagent.finance.fact_records import DurationClass, FiscalCalendar
 from finagent.finance.line_item import LineItem
 from finagent.finance.lines import REPORTED
 from finagent.finance.looked_up import Gap
-from finagent.finance.periods.period import FiscalPeriod
+from finagent.finance.periods.period import FiscalPeriod, Span, year_to_date
 from finagent.finance.read.filing_sections import AFTER_SIGNATURES
 
 _STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
@@ -26,6 +26,8 @@ _STATEMENT_KINDS = ("10-Q", "10-K", "annual_report", "earnings_release", "8-K")
 # A balance is never read from a statement of flows ("Trade receivables | 140" in the cash flow
 # statement is the year's change), nor a flow from a balance sheet.
 _OTHER_KIND = {"instant": ("income_statement", "cash_flow"), "duration": ("balance_sheet",)}
+
+_SPAN_DURATION: dict[Span, DurationClass] = {Span.FIRST_HALF: "six_months", Span.NINE_MONTHS: "nine_months"}
 
 
 def calendar_of(calendars: dict[str, Any], ticker: str) -> FiscalCalendar:
@@ -132,8 +134,13 @@ def table_figures(
             remaining.append(gap)
             continue
         calendar = calendar_of(calendars, gap.ticker)
+        span = year_to_date(gap.period)
         duration: DurationClass = (
-            "instant" if metric.instant else ("year" if gap.fiscal_quarter is None else "quarter")
+            "instant"
+            if metric.instant
+            else _SPAN_DURATION[span]
+            if span is not None
+            else ("year" if gap.fiscal_quarter is None else "quarter")
         )
         target = PeriodTarget(
             fiscal_year=gap.fiscal_year,

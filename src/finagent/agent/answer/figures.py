@@ -36,9 +36,16 @@ from finagent.finance.looked_up import (
     Role,
     record_from_dict,
 )
-from finagent.finance.periods.period import FiscalPeriod
-from finagent.finance.read.derive import missing_reason
-from finagent.finance.read.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
+from finagent.finance.periods.period import FiscalPeriod, Span, year_to_date
+from finagent.finance.read.derive import missing_reason, span_missing_reason
+from finagent.finance.read.lookup import (
+    SUM_OF_QUARTERS,
+    PeriodWanted,
+    Selection,
+    displayed_concepts,
+    select,
+    split_period,
+)
 from finagent.finance.read.split_periods import split_reason
 
 
@@ -144,7 +151,11 @@ def _gap(
     else:
         unit = {"per_share": "USD/shares", "shares": "shares"}.get(metric.unit, "USD")
         quarter = period.fiscal_quarter
-        reason = missing_reason(metric.concepts, unit, metric.instant, period.fiscal_year, quarter, facts)
+        reason = (
+            span_missing_reason(period.label, metric.unit == "money")
+            if period.span
+            else missing_reason(metric.concepts, unit, metric.instant, period.fiscal_year, quarter, facts)
+        )
     return Gap(
         ticker=ticker,
         metric=metric.name,
@@ -192,7 +203,7 @@ def figure_for(
 def lookup(facts: list[StoredFact], task: FactsTask) -> list[FigureRecord]:
     """Figures (and gaps) for one task from one company's facts: the target period and the comparative
     periods its comparisons need."""
-    target = PeriodWanted(task["fiscal_year"], task.get("fiscal_quarter"))
+    target = PeriodWanted(task["fiscal_year"], task.get("fiscal_quarter"), task.get("span"))
     periods: list[tuple[PeriodWanted, Role]] = [(target, "target")]
     if "prior_year" in task["comparatives"]:
         periods.append((target.prior_year(), "comparative"))
@@ -297,11 +308,16 @@ def cells_from_figures(
 def derivation_record(cell: Cell) -> dict[str, Any] | None:
     """A derived figure (Q4 = FY − nine months, or FY − its three quarters) as the calculator call that
     computed it, with its inputs in the units they are printed in, so the figures check can trace it."""
-    if not cell.derived or len(cell.inputs) not in (2, 4):
+    if not cell.derived or len(cell.inputs) not in (2, 3, 4):
         return None
     shown = [v.scaleb(-cell.scale) if cell.scale else v for v in cell.inputs]
-    if len(shown) == 2:
+    summed = year_to_date(cell.period) is not None
+    if summed:
+        expression, derivation = " + ".join(_plain(v) for v in shown), SUM_OF_QUARTERS
+    elif len(shown) == 2:
         expression, derivation = f"diff({_plain(shown[0])}, {_plain(shown[1])})", "fy_minus_9m"
+    elif len(shown) == 3:
+        return None
     else:
         expression, derivation = " - ".join(_plain(v) for v in shown), "fy_minus_quarters"
     result = calculate(expression)
@@ -317,7 +333,7 @@ def derivation_record(cell: Cell) -> dict[str, Any] | None:
         "result_text": f"{cell.shown:,}",
         "sources": list(cell.sources),
         "unit": scale_unit(cell.scale),
-        "derivation": derivation if cell.fiscal_quarter == 4 else "ytd_difference",
+        "derivation": derivation if cell.fiscal_quarter == 4 or summed else "ytd_difference",
     }
 
 
@@ -389,6 +405,15 @@ def asked_targets(targets: Sequence[Target]) -> list[Target]:
     ]
 
 
+def target_period(target: Target) -> FiscalPeriod:
+    """The period a target asks for: its six or nine months when it names a span, else its quarter
+    or year."""
+    span = target.get("span")
+    if span:
+        return FiscalPeriod(target["fiscal_year"], Span(span))
+    return FiscalPeriod.of(target["fiscal_year"], target.get("fiscal_quarter"))
+
+
 def gaps_of(figures: Sequence[FigureRecord], targets: Sequence[Target], metrics: Sequence[str]) -> list[Gap]:
     """(ticker, period, metric) the facts did not answer, with the reason when one is known (and the
     parts of a period the filings report only in parts)."""
@@ -397,7 +422,7 @@ def gaps_of(figures: Sequence[FigureRecord], targets: Sequence[Target], metrics:
     gaps = []
     for target in targets:
         for metric in metrics:
-            period = FiscalPeriod.of(target["fiscal_year"], target.get("fiscal_quarter"))
+            period = target_period(target)
             key = (target["ticker"], period, metric)
             if key in found:
                 continue

@@ -41,7 +41,7 @@ from finagent.finance.compute.safe_calculator import difference
 from finagent.finance.computed import COMPUTED
 from finagent.finance.figure_records import describe_calculation
 from finagent.finance.looked_up import FigureRecord, Gap
-from finagent.finance.periods.period import FiscalPeriod
+from finagent.finance.periods.period import FiscalPeriod, period_word, year_to_date
 
 CHANGE_WORDS = {"yoy": " year over year", "qoq": " quarter over quarter", "change": "", "cagr": ""}
 
@@ -178,6 +178,12 @@ def _how_derived(cell: Cell) -> str:
         return ", derived as the fiscal year less its first three quarters, all from the same filing"
     if cell.fiscal_quarter == 4:
         return ", derived as the fiscal year less the nine months to the third quarter"
+    if (span := year_to_date(cell.period)) is not None:
+        year = cell.fiscal_year
+        quarters = " + ".join(
+            FiscalPeriod.of_quarter(year, q).label for q in range(1, span.end_month // 3 + 1)
+        )
+        return f", derived as the sum of its quarters ({quarters}): no filing in the store states it"
     return ", derived from the year-to-date figures"
 
 
@@ -274,10 +280,22 @@ def _ranked(facts: Facts, rank: Ranking, listing: bool) -> str:
 def _unranked(facts: Facts, rank: Ranking) -> str:
     """The companies asked about that a ranking leaves out, said in it: no figure for the period asked."""
     ranked = {c.ticker for c in rank.cells}
-    missing = [name(t, facts.names) for t in facts.ask.subjects if t not in ranked]
+    missing = [
+        f"{name(t, facts.names)}{_why_unranked(facts, t)}" for t in facts.ask.subjects if t not in ranked
+    ]
     if not missing:
         return ""
     return f" Not ranked, with no {facts.words()} for the period asked: {joined(missing)}."
+
+
+def _why_unranked(facts: Facts, ticker: str) -> str:
+    """ " (only Q3 FY2023, a quarter)": a company asked about whose figures are of another length than
+    the ranking's (a gap is said in its own sentence after it)."""
+    held = facts.targets(ticker)
+    if not held:
+        return ""
+    labels = ", ".join(c.period.label for c in held)
+    return f" (only {labels}, a {period_word(held[-1].period, held[-1].fiscal_quarter)})"
 
 
 def who_of(facts: Facts, cell: Cell) -> str:
@@ -288,7 +306,7 @@ def entry_period(cell: Cell, rank: Ranking | None) -> str:
     """The period of an entry: its label, with its end when the companies' periods differ."""
     if (rank is not None and rank.same_period) or cell.period_end is None:
         return cell.period.label
-    what = "year" if cell.fiscal_quarter is None else "quarter"
+    what = period_word(cell.period, cell.fiscal_quarter)
     return f"{cell.period}, the {what} ended {day_text(cell.period_end)}"
 
 

@@ -24,7 +24,7 @@ from finagent.agent.answer.wording import (
     period_text,
 )
 from finagent.finance.ask.asks import Ask
-from finagent.finance.compute.compare import Cell, Comparisons
+from finagent.finance.compute.compare import Cell, Comparisons, ranked_groups
 from finagent.finance.compute.outcomes import aligned, growth_kinds, growth_ranking
 from finagent.finance.looked_up import Gap
 from finagent.finance.periods.period import FiscalPeriod
@@ -87,12 +87,8 @@ def _rough_day(period: FiscalPeriod) -> date:
 
 
 def _rank_groups(cells: Sequence[Cell]) -> list[list[Cell]]:
-    per_company: dict[str, list[Cell]] = defaultdict(list)
-    for cell in cells:
-        per_company[cell.ticker].append(cell)
-    if all(len(v) == 1 for v in per_company.values()):
-        return [[v[0] for v in per_company.values()]]
-    return aligned(cells)
+    """The rows a ranking orders, as the ranking sentence orders them (``ranked_groups``)."""
+    return ranked_groups(cells, aligned)
 
 
 def markdown_table(

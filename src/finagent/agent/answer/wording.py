@@ -10,6 +10,7 @@ from decimal import Decimal
 from finagent.finance.compute.compare import Cell
 from finagent.finance.computed import COMPUTED
 from finagent.finance.lines import REPORTED
+from finagent.finance.periods.period import period_word
 from finagent.finance.words import SCALE_NAMES
 
 SOURCE_NOTES = {
@@ -126,7 +127,7 @@ def owned(text: str) -> str:
 def period_text(cell: Cell) -> str:
     """ "Q2 FY2024, quarter ended 2023-07-30" (the table's period column)."""
     end = (
-        f", {'year' if cell.fiscal_quarter is None else 'quarter'} ended {cell.period_end.isoformat()}"
+        f", {period_word(cell.period, cell.fiscal_quarter)} ended {cell.period_end.isoformat()}"
         if cell.period_end
         else ""
     )
@@ -142,7 +143,7 @@ def period_phrase(cell: Cell) -> str:
     """ "Q2 FY2024 (the quarter ended July 30, 2023)" for a sentence."""
     if cell.period_end is None:
         return cell.period.label
-    what = "year" if cell.fiscal_quarter is None else "quarter"
+    what = period_word(cell.period, cell.fiscal_quarter)
     return f"{cell.period} (the {what} ended {day_text(cell.period_end)})"
 
 

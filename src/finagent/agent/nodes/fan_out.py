@@ -474,6 +474,7 @@ def plan_fact_lookups(state: State, context: Context) -> list[Send]:
             metrics=metrics,
             comparatives=comparatives,
             as_reported=plan.as_reported,
+            span=target.get("span"),
         )
         sends.append(Send("facts", task))
     return sends

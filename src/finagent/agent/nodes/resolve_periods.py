@@ -83,7 +83,9 @@ def _company_targets(
     the periods asked is stored, its whole history when nothing resolves."""
     kinds = _kinds(plan, context)
     specs = _reports_only(specs, held, plan)
-    prefer: Any = "annual" if plan.granularity == "annual" else "quarter"
+    # Companies ranked on their latest figures compare whole fiscal years: their quarters end months apart.
+    ranked = plan.ask.kind == "ranking" and len(plan.tickers) > 1 and not specs
+    prefer: Any = "annual" if plan.granularity == "annual" or ranked else "quarter"
     calendar = calendar_for(company)
     history = plan.long_history
     if history is not None:
@@ -96,6 +98,7 @@ def _company_targets(
         max_quarters=context.max_history_periods if history else context.max_quarters,
         prefer=prefer,
         kinds=kinds,
+        whole_years=bool(plan.metrics) and history is None,
     )
     if history is not None and history.unit == "year":
         resolution = _years_only(resolution, calendar)

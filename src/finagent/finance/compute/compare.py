@@ -10,7 +10,7 @@ Microsoft's Q3 FY2023 on 2023-03-31).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -20,7 +20,7 @@ from typing import Any
 from finagent.finance.ask.change_words import ChangeWords, read_change_words
 from finagent.finance.compute.safe_calculator import CalcResult, cagr_pct, difference, growth_pct, margin_pct
 from finagent.finance.computed import COMPUTED
-from finagent.finance.periods.period import FiscalPeriod
+from finagent.finance.periods.period import FiscalPeriod, period_word
 from finagent.finance.words import SCALE_UNITS
 
 
@@ -253,6 +253,40 @@ def computed_cells(
     return out, calculations
 
 
+def _span_of(cell: Cell) -> str:
+    return period_word(cell.period, cell.fiscal_quarter)
+
+
+_SPAN_LENGTH = {"quarter": 3, "six months": 6, "nine months": 9, "year": 12}
+
+
+def ranked_groups(
+    cells: Sequence[Cell], align: Callable[[Sequence[Cell]], list[list[Cell]]]
+) -> list[list[Cell]]:
+    """The figures a ranking across companies orders: one ranking over each company's own period.
+
+    Only periods of one length are ranked, the one most companies have (a tie: the longest), so a
+    quarter or nine months is never ranked against fiscal years. With one figure per company (their
+    latest fiscal years may end months apart), one group; with the same number for every company
+    (several periods asked of each), the periods ``align`` puts together; else each company's latest.
+    """
+    companies: dict[str, set[str]] = defaultdict(set)
+    for cell in cells:
+        companies[_span_of(cell)].add(cell.ticker)
+    if not companies:
+        return []
+    span = max(companies, key=lambda s: (len(companies[s]), _SPAN_LENGTH.get(s, 0)))
+    per_company: dict[str, list[Cell]] = defaultdict(list)
+    for cell in cells:
+        if _span_of(cell) == span:
+            per_company[cell.ticker].append(cell)
+    if all(len(v) == 1 for v in per_company.values()):
+        return [[v[0] for v in per_company.values()]]
+    if len({len(v) for v in per_company.values()}) == 1:
+        return align([c for v in per_company.values() for c in v])
+    return [[max(v, key=lambda c: (c.period_end or date.min, c.period)) for v in per_company.values()]]
+
+
 def _aligned_groups(targets: Sequence[Cell]) -> list[list[Cell]]:
     """Cells of different companies that cover the same time: the same fiscal year label for annual
     figures, else quarters ending within three weeks of each other."""
@@ -344,7 +378,7 @@ def _ranks(targets: Sequence[Cell], wanted: Wanted) -> tuple[list[dict[str, Any]
     for cell in targets:
         by_metric[cell.metric].append(cell)
     for metric, cells in by_metric.items():
-        for group in _aligned_groups(cells):
+        for group in ranked_groups(cells, _aligned_groups):
             if len(group) < 2:
                 continue
             ordered = sorted(group, key=lambda c: c.value, reverse=True)

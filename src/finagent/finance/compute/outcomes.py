@@ -17,7 +17,7 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
-from finagent.finance.compute.compare import Cell
+from finagent.finance.compute.compare import Cell, ranked_groups
 from finagent.finance.looked_up import Figure, FigureRecord
 from finagent.finance.periods.period import FiscalPeriod
 
@@ -130,12 +130,12 @@ def aligned(cells: Sequence[Cell]) -> list[list[Cell]]:
 
 
 def ranking(cells: Sequence[Cell], metric: str, highest_first: bool = True) -> list[Ranking]:
-    """Rankings of the companies by ``metric``: one over every company's only figure when each has
-    one (their latest fiscal years may end months apart), else one per aligned period."""
+    """Rankings of the companies by ``metric``: one over each company's own period (``ranked_groups``:
+    their latest fiscal years may end months apart), one per aligned period when several are asked."""
     targets = [c for c in cells if c.metric == metric and c.role == "target"]
     return [
         Ranking(metric, tuple(sorted(g, key=lambda c: c.value, reverse=highest_first)), highest_first)
-        for g in compared_groups(targets)
+        for g in ranked_groups(targets, aligned)
         if len(g) > 1
     ]
 

@@ -134,8 +134,9 @@ def half(m: re.Match[str]) -> TimeSpec | None:
     word = (m.group("h") or m.group("hw") or "").lower()
     if year is None or not word:
         return None
-    first = word in ("1", "first", "1st")
-    return TimeSpec.quarter_range((year, 1 if first else 3), (year, 2 if first else 4))
+    if word in ("1", "first", "1st"):  # the six months a 10-Q reports, never its second quarter alone
+        return TimeSpec.fiscal_span(6, year)
+    return TimeSpec.quarter_range((year, 3), (year, 4))
 
 
 def quarter_span(m: re.Match[str]) -> TimeSpec | None:
@@ -202,3 +203,41 @@ def years_to(m: re.Match[str]) -> TimeSpec | None:
         re.search(r"\b(?:cagr|growth|grow\w*|compound)", m.group("mid"), IGNORE_CASE)
     )
     return TimeSpec.year_range(end - n if growth else end - n + 1, end)
+
+
+_SPAN_MONTHS = {"six": 6, "6": 6, "nine": 9, "9": 9}
+
+
+def months_of(m: re.Match[str]) -> TimeSpec | None:
+    """ "the first nine months of fiscal 2024", "the six months ended June 30, 2024": a year-to-date span."""
+    months = _SPAN_MONTHS.get(m.group("m").lower())
+    if months is None:
+        return None
+    groups = m.groupdict()
+    if groups.get("mon"):
+        month = month_of(groups["mon"])
+        year = year_value(groups.get("y4"))
+        if month is None or year is None:
+            return None
+        try:
+            day = date(year, month, int(groups["day"])) if groups.get("day") else None
+        except ValueError:
+            return None
+        if day is not None:  # "July 1, 2023" closes June (52/53-week years)
+            year, month = nominal_month_end(day)
+        return TimeSpec.fiscal_span(months, ended=(month_start(year, month), day))
+    year = year_of(m)
+    return TimeSpec.fiscal_span(months, year) if year is not None else None
+
+
+def to_date(m: re.Match[str]) -> TimeSpec | None:
+    """ "year to date through Q3 2025", "YTD Q2 FY2025", "Q3 year to date": the fiscal year's first
+    quarters up to that one (the quarter itself for Q1, the year for Q4); no year: the latest held."""
+    groups = m.groupdict()
+    quarter = int(groups["q"]) if groups.get("q") else ORDINALS[groups["ord"].lower()]
+    year = year_of(m)
+    if year is not None and quarter == 1:
+        return TimeSpec.fiscal_quarter(year, 1)
+    if year is not None and quarter == 4:
+        return TimeSpec.fiscal_year(year)
+    return TimeSpec.fiscal_span(3 * quarter, year)

@@ -36,21 +36,28 @@ class TargetPeriod:
     available: bool = False
     companion: bool = False
     """Added only because its report covers an asked period (a Q4's 10-K), not asked for itself."""
+    span: str | None = None
+    """ "6M" or "9M": the year to date that ends with ``fiscal_quarter`` (its 10-Q reports it), not
+    the quarter alone."""
 
     @property
     def is_annual(self) -> bool:
         return self.fiscal_quarter is None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "ticker": self.ticker,
-            "fiscal_year": self.fiscal_year,
-            "fiscal_quarter": self.fiscal_quarter,
-            "label": self.label,
-            "period_end": self.period_end.isoformat() if self.period_end else None,
-            "kinds": list(self.kinds),
-            "available": self.available,
-        } | ({"companion": True} if self.companion else {})
+        return (
+            {
+                "ticker": self.ticker,
+                "fiscal_year": self.fiscal_year,
+                "fiscal_quarter": self.fiscal_quarter,
+                "label": self.label,
+                "period_end": self.period_end.isoformat() if self.period_end else None,
+                "kinds": list(self.kinds),
+                "available": self.available,
+            }
+            | ({"companion": True} if self.companion else {})
+            | ({"span": self.span} if self.span else {})
+        )
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,16 @@ class Span(Enum):
         """The quarter number of a quarter span, else None."""
         return self.end_month // 3 if self.months == 3 else None
 
+    @property
+    def word(self) -> str:
+        """What a sentence calls the span: "quarter", "six months", "nine months" or "year"."""
+        return _WORDS.get(self.months, "quarter")
+
+    @classmethod
+    def of_months(cls, months: int) -> Span | None:
+        """The year-to-date span of ``months`` (6 or 9; 12 is the year), else None."""
+        return {6: cls.FIRST_HALF, 9: cls.NINE_MONTHS, 12: cls.YEAR}.get(months)
+
     @classmethod
     def of_quarter(cls, quarter: int) -> Span:
         if not 1 <= quarter <= 4:
@@ -59,6 +69,7 @@ _MONTHS = {
     Span.FIRST_HALF: 6, Span.NINE_MONTHS: 9, Span.YEAR: 12,
 }  # fmt: skip
 _QUARTERS = (Span.Q1, Span.Q2, Span.Q3, Span.Q4)
+_WORDS = {6: "six months", 9: "nine months", 12: "year"}
 
 # Label forms: "Q3 FY2023", "FY2024", "6M FY2025" (also read as "H1 FY2025"), "9M FY2025".
 _LABEL = re.compile(r"(?:(?P<span>Q[1-4]|6M|H1|9M) )?FY(?P<year>\d{4})")
@@ -181,3 +192,24 @@ def period_label(fiscal_year: int | None, fiscal_quarter: int | None) -> str:
     if fiscal_year is None:
         return "undated"
     return FiscalPeriod.of(fiscal_year, fiscal_quarter).label
+
+
+def _period_of(period: FiscalPeriod | str | None) -> FiscalPeriod | None:
+    return period if isinstance(period, FiscalPeriod) else FiscalPeriod.from_label(period)
+
+
+def period_word(label: FiscalPeriod | str, fiscal_quarter: int | None) -> str:
+    """What a sentence calls a period ("year", "quarter", "six months", "nine months"): by its label
+    when it names a span, else by whether it has a quarter."""
+    period = _period_of(label)
+    if period is not None:
+        return period.span.word
+    return "year" if fiscal_quarter is None else "quarter"
+
+
+def year_to_date(label: FiscalPeriod | str | None) -> Span | None:
+    """The year-to-date span (six or nine months) a label names, else None (quarters and years)."""
+    period = _period_of(label)
+    if period is None or period.span.months in (3, 12):
+        return None
+    return period.span

@@ -9,7 +9,6 @@ from dataclasses import replace
 from datetime import date
 from typing import cast
 
-from finagent.finance.periods.by_month import MonthReader
 from finagent.finance.periods.fiscal_calendar import CompanyCalendar, last_quarter_end_before
 from finagent.finance.periods.grammar import TWELVE_MONTHS
 from finagent.finance.periods.inventory import (
@@ -32,14 +31,20 @@ from finagent.finance.periods.spec import (
     from_quarter_index,
     quarter_index,
 )
+from finagent.finance.periods.year_to_date import SpanReader
 
 
-class _Resolver(MonthReader):
+class _Resolver(SpanReader):
     """Expands specs into period keys for one company, then into targets with warnings (the periods
     that months name are ``MonthReader``'s)."""
 
-    def __init__(self, cal: CompanyCalendar, inventory: Inventory, today: date) -> None:
+    def __init__(
+        self, cal: CompanyCalendar, inventory: Inventory, today: date, *, whole_years: bool = False
+    ) -> None:
         super().__init__(cal, inventory, today)
+        self.whole_years = whole_years
+        """A year is asked for its figures: its quarters never stand in for it (searched only)."""
+        self.spans = {}
         self.companions: set[Key] = set()
         """Annual periods added only because their 10-K reports a requested Q4 (not counted when trimming)."""
 
@@ -117,6 +122,8 @@ class _Resolver(MonthReader):
         latest_y = self.inv.latest_annual()
         if annual_first and latest_y is not None:
             return [(latest_y, None)]
+        if unit == "year" and self.whole_years and latest_q is not None:
+            return [(latest_q[0], None)]  # its year, which the quarters held never stand in for
         if annual_first and (latest_q is not None or self.inv.latest_any() is not None):
             self.warn(f"no 10-K for {self.ticker} in the store; using its latest quarter instead")
         if latest_q is not None or latest_y is not None:
@@ -140,6 +147,8 @@ class _Resolver(MonthReader):
             return self.named(spec)
         if spec.kind in ("date_range", "reported"):
             return self.dated(spec)
+        if spec.kind == "fiscal_span":
+            return self.spanned(spec)
         return self.counted(spec, prefer)
 
     def named(self, spec: TimeSpec) -> list[tuple[Key, bool]]:
@@ -223,6 +232,7 @@ class _Resolver(MonthReader):
     def target(self, key: Key) -> TargetPeriod:
         kinds = self.inv.kinds_of(key)
         stored = self.inv.ends.get(key)
+        span = self.spans.get(key)
         return TargetPeriod(
             ticker=self.ticker,
             fiscal_year=key[0],
@@ -231,6 +241,7 @@ class _Resolver(MonthReader):
             period_end=stored[1] if stored else self.nominal_end(key),
             kinds=kinds,
             available=bool(kinds),
+            span=span.value if span is not None else None,
         )
 
     def only(self, key: Key) -> str:
@@ -243,6 +254,14 @@ class _Resolver(MonthReader):
             if self.inv.has_annual(year):
                 return [self.target(key)]
             quarters: list[Key] = [(year, q) for q in range(1, 5) if self.inv.has_quarter_report(year, q)]
+            if quarters and self.whole_years:
+                labels = ", ".join(self.label(k) for k in quarters)
+                self.warn(
+                    f"no {self.label(key)} figures for {self.ticker} in the store: it holds only part of "
+                    f"that year ({labels}), which is not the full year"
+                )
+                self.companions.update(quarters)
+                return [self.target(key), *(self.target(k) for k in quarters)]
             if quarters:
                 labels = ", ".join(self.label(k) for k in quarters)
                 self.warn(
@@ -293,6 +312,7 @@ def resolve_periods(
     max_quarters: int = 12,
     prefer: str = "quarter",
     kinds: frozenset[str] = frozenset(),
+    whole_years: bool = False,
 ) -> PeriodResolution:
     """Concrete, chronological target periods of one company for the question's time specs.
 
@@ -300,14 +320,17 @@ def resolve_periods(
     result is reproducible; ``available`` is that company's store inventory, narrowed to ``kinds``
     when the question names document kinds the store holds ("the latest 10-Q" is not a newer call).
     XBRL facts rows stay in a narrowed inventory when ``kinds`` includes a filing kind (facts come
-    from 10-Ks and 10-Qs).
+    from 10-Ks and 10-Qs). ``whole_years``: the question asks a year's figures, which its quarters
+    or nine months never stand in for (they are searched as companions, the year is a gap).
     """
     if prefer not in ("quarter", "annual"):
         raise ValueError(f"prefer must be 'quarter' or 'annual', got {prefer!r}")
     named = [row for row in available if row.kind in kinds and row.kind != FACTS_KIND] if kinds else []
     if named and kinds & FILING_KINDS:
         named += [row for row in available if row.kind == FACTS_KIND]
-    resolver = _Resolver(calendar, Inventory(calendar.ticker.upper(), named or available), today)
+    resolver = _Resolver(
+        calendar, Inventory(calendar.ticker.upper(), named or available), today, whole_years=whole_years
+    )
     if kinds and available and not named:
         resolver.warn(
             f"no {' or '.join(sorted(kinds))} of {calendar.ticker} in the store; using what it holds"

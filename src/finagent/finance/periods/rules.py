@@ -13,6 +13,7 @@ from finagent.finance.periods.handlers import (
     lone_atom,
     month_atom,
     month_pair_atom,
+    months_of,
     n_months,
     n_quarters,
     n_reports,
@@ -21,6 +22,7 @@ from finagent.finance.periods.handlers import (
     quarter_span,
     reported,
     spec_rule,
+    to_date,
     year_atom,
     years_to,
 )
@@ -46,7 +48,47 @@ from finagent.finance.periods.tokens import (
 
 __all__ = ["FISCAL_WORD", "NORMALISE", "RULES", "Atom"]
 
+_SIX_NINE = r"(?P<m>six|6|nine|9)[- ]months?"
+_QUARTER_NAMED = (
+    r"(?:Q(?P<q>[1-4])|(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)[-\s]+(?:fiscal\s+)?quarter)"
+)
+_TO_DATE = r"(?:year[- ]to[- ]date|YTD)"
+
 RULES: tuple[tuple[re.Pattern[str], Handler], ...] = (
+    # Year-to-date spans a 10-Q reports: "the first nine months of fiscal 2024", "the six months ended
+    # June 30, 2024", "year to date through Q3 2025".
+    (
+        re.compile(
+            rf"\b(?:the\s+|its\s+|their\s+)?first\s+{_SIX_NINE}\s+(?:of|in)\s+(?:the\s+)?{YEXPR}",
+            IGNORE_CASE,
+        ),
+        spec_rule(months_of),
+    ),
+    (
+        re.compile(
+            rf"\b(?:the\s+)?{_SIX_NINE}\s+(?:period\s+)?(?:that\s+)?(?:ended|ending|through|thru|to)\s+"
+            rf"(?:on\s+|in\s+)?{MON}\s+(?:(?P<day>\d{{1,2}})(?:st|nd|rd|th)?,?\s+)?(?P<y4>{Y4}){YEAR_END}",
+            IGNORE_CASE,
+        ),
+        spec_rule(months_of),
+    ),
+    (
+        re.compile(
+            rf"\b{_TO_DATE}\s+(?:(?:through|thru|to|as\s+of|at|in|for|ended|ending)\s+)?(?:the\s+end\s+of\s+)?"
+            rf"(?:the\s+|its\s+|their\s+)?(?:fiscal\s+)?{_QUARTER_NAMED}"
+            rf"(?:\s*,?\s*(?:of\s+|in\s+)?(?:the\s+)?{YEXPR})?",
+            IGNORE_CASE,
+        ),
+        spec_rule(to_date),
+    ),
+    (
+        re.compile(
+            rf"(?<![\w$])(?:fiscal\s+)?Q(?P<q>[1-4])\s*(?:(?:of\s+)?(?:FY\s*'?)?(?P<y4>{Y4}){YEAR_END}\s*)?"
+            rf"\s+{_TO_DATE}\b",
+            IGNORE_CASE,
+        ),
+        spec_rule(to_date),
+    ),
     # "the first three quarters of fiscal 2024": its Q1 to Q3.
     (
         re.compile(

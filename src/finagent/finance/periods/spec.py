@@ -22,6 +22,7 @@ SpecKind = Literal[
     "held",
     "reported",
     "same_quarter",  # "the same quarter of 2023": the quarter of the phrase before it, in that year
+    "fiscal_span",  # "the first half of 2025", "the nine months ended June 29, 2024": year to date
 ]
 Unit = Literal["year", "quarter"]
 Prefer = Literal["quarter", "annual"]
@@ -154,6 +155,23 @@ class TimeSpec:
         return cls("reported", text, position, start_date=first, end_date=last, n=first_quarters, unit=unit)
 
     @classmethod
+    def fiscal_span(
+        cls,
+        months: int,
+        year: int | None = None,
+        *,
+        ended: tuple[date, date | None] | None = None,
+        text: str = "",
+        position: int = 0,
+    ) -> TimeSpec:
+        """The first ``months`` (6 or 9) of a fiscal year: of ``year``, or ending in the months of
+        ``ended`` ((month, exact day or None): "the six months ended June 30, 2024")."""
+        if ended is None:
+            return cls("fiscal_span", text, position, year=year, n=months)
+        first, last = month_bounds(ended[0], ended[0])
+        return cls("fiscal_span", text, position, start_date=first, end_date=last, day=ended[1], n=months)
+
+    @classmethod
     def last_quarters(
         cls, n: int, *, text: str = "", position: int = 0, report: str | None = None
     ) -> TimeSpec:
@@ -225,6 +243,14 @@ class TimeSpec:
                 body += f", ±{self.slack}d"
             if self.kind == "reported" and self.n:
                 body += f", first {self.n}"
+        elif self.kind == "fiscal_span":
+            body = f"{self.n}M, " + (
+                str(self.year)
+                if self.year is not None
+                else f"ended {self.end_date:%Y-%m}"
+                if self.end_date
+                else ""
+            )
         elif self.kind in ("last_quarters", "last_years"):
             body = f"{self.n}" if self.report is None else f"{self.n}, {self.report}"
             if self.end_date is not None:

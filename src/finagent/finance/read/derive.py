@@ -284,7 +284,25 @@ def missing_reason(
     facts: Sequence[StoredFact],
 ) -> str:
     """Why no figure states a metric for a period: a quarter that cannot be derived says so (with the
-    reason), instead of a guess."""
+    reason), instead of a guess; a year of which only part is reported names that part."""
+    if fiscal_quarter is None and not instant:
+        part = max(
+            (
+                f
+                for f in facts
+                if f.fiscal_year == fiscal_year
+                and f.concept in concepts
+                and f.duration in ("quarter", "six_months", "nine_months")
+            ),
+            key=lambda f: (f.period_end, -(f.period_start or f.period_end).toordinal()),  # the longest
+            default=None,
+        )
+        if part is not None:
+            return (
+                f"the store holds only part of that fiscal year, up to {part.period_label} "
+                f"(ended {part.period_end:%B} {part.period_end.day}, {part.period_end.year}), "
+                "not the full year"
+            )
     if fiscal_quarter is not None and not instant:
         year_reported = any(
             f.fiscal_year == fiscal_year and f.duration == "year" and f.concept in concepts for f in facts
@@ -298,3 +316,15 @@ def missing_reason(
                 "and no filing of the year that also states its first three quarters"
             )
     return "no reported figure in the store"
+
+
+def span_missing_reason(label: str, adds_up: bool) -> str:
+    """Why no figure states a first half or nine months: no filing's year-to-date column, and (for an
+    amount) not every quarter of it reported to add up."""
+    if adds_up:
+        return (
+            f"no {label} year-to-date figure in the store, and not every quarter of it is reported to add up"
+        )
+    return (
+        f"no {label} year-to-date figure in the store (a per-share value or balance is not a sum of quarters)"
+    )

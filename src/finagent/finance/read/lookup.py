@@ -2,7 +2,9 @@
 right filing.
 
 * Period: a fiscal quarter is a quarter-long duration whose own dates fall in that quarter; a fiscal
-  year a year-long one; a balance (instant metric) is the one at the period's end. Never the filing's
+  year a year-long one; a first half or nine months the six- or nine-month year-to-date column (never
+  a quarter's), else the sum of its quarters, labelled derived; a balance (instant metric) is the one
+  at the period's end. Never the filing's
   focus period: a 10-K's comparative columns are other years.
 * Concept: among a metric's candidate concepts, the one the company's own statement displays wins
   (any filing of the company showing it in that statement), then the vocabulary's order. Part
@@ -23,23 +25,32 @@ from decimal import Decimal
 
 from finagent.finance.fact_records import StoredFact, duration_class, fiscal_label
 from finagent.finance.line_item import LineItem
-from finagent.finance.periods.period import FiscalPeriod
+from finagent.finance.periods.period import FiscalPeriod, Span
 from finagent.finance.read.split_periods import part_roles
 
 
 @dataclass(frozen=True, slots=True)
 class PeriodWanted:
-    """A fiscal period to read a metric for: a quarter (fiscal_quarter set) or a fiscal year."""
+    """A fiscal period to read a metric for: a quarter (fiscal_quarter set), a fiscal year, or the
+    year to date (``span`` "6M" or "9M") that ends with ``fiscal_quarter``."""
 
     fiscal_year: int
     fiscal_quarter: int | None = None
+    span: str | None = None
 
     @property
     def annual(self) -> bool:
-        return self.fiscal_quarter is None
+        return self.fiscal_quarter is None and self.span is None
+
+    @property
+    def year_to_date(self) -> Span | None:
+        """The six or nine months asked, else None."""
+        return Span(self.span) if self.span else None
 
     @property
     def fiscal_period(self) -> FiscalPeriod:
+        if self.span:
+            return FiscalPeriod(self.fiscal_year, Span(self.span))
         return FiscalPeriod.of(self.fiscal_year, self.fiscal_quarter)
 
     @property
@@ -47,10 +58,10 @@ class PeriodWanted:
         return self.fiscal_period.label
 
     def prior_year(self) -> PeriodWanted:
-        return PeriodWanted(self.fiscal_year - 1, self.fiscal_quarter)
+        return PeriodWanted(self.fiscal_year - 1, self.fiscal_quarter, self.span)
 
     def prior_quarter(self) -> PeriodWanted | None:
-        if self.annual:
+        if self.annual or self.span:
             return None
         assert self.fiscal_quarter is not None
         if self.fiscal_quarter == 1:
@@ -88,9 +99,15 @@ class Selection:
         return fiscal_label(self.fact.fiscal_year, self.fact.fiscal_quarter, self.fact.duration)
 
 
+_SPAN_DURATIONS = {Span.FIRST_HALF: "six_months", Span.NINE_MONTHS: "nine_months"}
+
+
 def _matches_period(fact: StoredFact, metric: LineItem, period: PeriodWanted) -> bool:
     if fact.fiscal_year != period.fiscal_year:
         return False
+    span = period.year_to_date
+    if span is not None and not metric.instant:
+        return fact.duration == _SPAN_DURATIONS.get(span)
     if metric.instant:
         quarter = 4 if period.annual else period.fiscal_quarter
         return fact.duration == "instant" and fact.fiscal_quarter == quarter
@@ -172,7 +189,7 @@ def select(
     if len(parts) > 1:  # goods and services side by side: each is a part, neither the whole line
         candidates = [f for f in candidates if f.concept not in parts]
     if not candidates:
-        return None
+        return _sum_of_quarters(facts, metric, period, as_reported, displayed)
     shown = displayed if displayed is not None else displayed_concepts(facts, metric)
     concept = _preferred_concept({f.concept for f in candidates}, metric, shown)
     own = [f for f in candidates if f.concept == concept]
@@ -191,6 +208,51 @@ def select(
         restatements=tuple(restatements_of(own)),
         alternatives=tuple(f for f in ordered if f is not chosen),
     )
+
+
+SUM_OF_QUARTERS = "sum_of_quarters"
+
+
+def _sum_of_quarters(
+    facts: Sequence[StoredFact],
+    metric: LineItem,
+    period: PeriodWanted,
+    as_reported: bool,
+    displayed: set[str] | None,
+) -> Selection | None:
+    """A first half or nine months no filing states, as the sum of its quarters when each is reported
+    (amounts only: per-share values and balances do not add); None otherwise."""
+    span = period.year_to_date
+    if span is None or metric.instant or metric.unit != "money" or period.fiscal_quarter is None:
+        return None
+    quarters = [
+        select(
+            facts, metric, PeriodWanted(period.fiscal_year, q), as_reported=as_reported, displayed=displayed
+        )
+        for q in range(1, period.fiscal_quarter + 1)
+    ]
+    chosen = [q.fact for q in quarters if q is not None]
+    if len(chosen) != len(quarters) or len({f.concept for f in chosen}) != 1:
+        return None
+    first, last = chosen[0], chosen[-1]
+    whole = StoredFact(
+        id=-last.id,
+        ticker=last.ticker,
+        concept=last.concept,
+        value=sum((f.value or Decimal(0) for f in chosen), Decimal(0)),
+        unit=last.unit,
+        decimals=min((f.decimals for f in chosen if f.decimals is not None), default=None),
+        period_start=first.period_start,
+        period_end=last.period_end,
+        duration=_SPAN_DURATIONS[span],
+        fiscal_year=period.fiscal_year,
+        fiscal_quarter=period.fiscal_quarter,
+        derived=True,
+        derivation=SUM_OF_QUARTERS,
+        inputs=tuple(f.id for f in chosen),
+        statement=last.statement,
+    )
+    return Selection(fact=whole, metric=metric, period=period)
 
 
 @dataclass(frozen=True, slots=True)
