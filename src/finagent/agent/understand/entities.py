@@ -165,9 +165,9 @@ def _first_words(named: list[tuple[str, str, bool]]) -> list[tuple[str, str]]:
     for form, ticker, _ in named:
         words = _LEADING_THE.sub("", form).split()
         key = words[0].lower()
-        if len(words) > 1 and _FIRST_WORD.fullmatch(words[0]) and owners[key] == {ticker}:
-            if key not in _NOT_NAMES and key not in _QUESTION_WORDS:
-                found.setdefault(key, (words[0], ticker))
+        generic = key in _NOT_NAMES or key in _QUESTION_WORDS
+        if len(words) > 1 and _FIRST_WORD.fullmatch(words[0]) and owners[key] == {ticker} and not generic:
+            found.setdefault(key, (words[0], ticker))
     return list(found.values())
 
 
