@@ -208,8 +208,9 @@ class Ask:
     factor: float | None = None
     """Direction: the multiple the change must reach ("more than double": 2.0, "halve": 0.5)."""
     changed: tuple[str, ...] = field(default=())
-    """The metrics the change is asked of when the question also asks other metrics' values ("revenue
-    and operating income in 2024, and how did operating income change"); empty: ``metric`` alone."""
+    """The metrics the change is asked of when the question names several ("revenue and operating
+    income in 2024, and how did operating income change": operating income only; the others are asked
+    as values); empty: ``metric`` alone."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -394,7 +395,7 @@ def read_ask(
     if covers_all and ask.change is None and ask.kind == "change":
         ask = _replace(ask, change="trend")
     parts = read_parts_ask(text) if len(subjects) <= 1 else None
-    changed = ties if ask.change and len(ties) < len(set(metrics or [])) else ()
+    changed = ties if ask.change else ()
     return _replace(ask, coverage="all" if covers_all else "latest", parts=parts, changed=changed)
 
 

@@ -1,6 +1,7 @@
-"""Companies the store holds are found by their names as people write them (possessives, legal
-suffixes, "&" or "and", apostrophes of their own), and figure questions about them answer with their
-figures, computed, without a model call."""
+"""Figure questions over companies built here, answered by code without a model call: a company is
+found by its name as people write it (possessives, legal suffixes, "&" or "and", apostrophes of its
+own), a difference between two companies states both figures and the difference, and a change asked
+of one of several metrics is that metric's change."""
 
 from __future__ import annotations
 
@@ -125,3 +126,72 @@ def test_a_company_in_the_store_is_found_by_its_name(
     text = opening(question)
     assert "No company named" not in text and "not in the store" not in text, text
     assert figure in text, text
+
+
+def first_sentence(question: str) -> str:
+    return opening(question).split("]. ")[0]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "How much larger was Lowe's revenue than McDonald's in fiscal 2024?",
+            "Lowe’s revenue was higher than McDonald's by $57,754 million: $83,674 million in FY2024 [10K1] "
+            "against $25,920 million in FY2024 [10K2",
+        ),
+        (
+            "How much more did Johnson & Johnson spend on R&D than Dick's Sporting Goods in 2024?",
+            "Johnson & Johnson's research and development was higher than Dick's Sporting Goods' by "
+            "$16,932 million: $17,232 million in FY2024 [10K1] against $300 million in FY2024 [10K2",
+        ),
+        (
+            "AT&T's revenue exceeded Lowe's by how much in fiscal 2024?",
+            "AT&T's revenue was higher than Lowe’s by $38,662 million: $122,336 million",
+        ),
+    ],
+)
+def test_a_difference_between_two_companies_states_both_figures_and_the_difference(
+    named_store: Settings, question: str, expected: str
+) -> None:
+    sentence = first_sentence(question)
+    assert sentence.startswith(expected), sentence
+
+
+@pytest.mark.parametrize(
+    ("question", "values", "change"),
+    [
+        (
+            "What were Lowe's revenue and operating income for fiscal 2024, and how did operating income "
+            "change from fiscal 2023?",
+            "Lowe’s revenue was $86,377 million in FY2023 [10K1] and $83,674 million in FY2024",
+            "Lowe’s operating income went from $11,557 million in FY2023 to $10,466 million in FY2024, "
+            "declined 9.4%",
+        ),
+        (
+            "Give McDonald's operating income and revenue for fiscal 2024 and the change in revenue from "
+            "fiscal 2023.",
+            "McDonald's operating income was $11,647 million in FY2023 [10K1] and $11,712 million in FY2024",
+            "McDonald's revenue went from $25,494 million in FY2023 to $25,920 million in FY2024, grew 1.7%",
+        ),
+        (
+            "What were DKS's revenue and research and development costs in 2024, and how did revenue "
+            "change from 2023?",
+            "Dick's Sporting Goods' research and development was $250 million",
+            "Dick's Sporting Goods' revenue went from $12,984 million in FY2023 to $13,443 million",
+        ),
+    ],
+)
+def test_a_change_asked_of_one_of_several_metrics_is_that_metrics_change(
+    named_store: Settings, question: str, values: str, change: str
+) -> None:
+    text = opening(question)
+    assert text.startswith(values), text
+    assert change in text, text
+    assert text.count("went from") == 1, text  # no change of the metric asked only as a value
+
+
+def test_a_change_of_metrics_listed_together_is_each_ones(named_store: Settings) -> None:
+    text = opening("How did AT&T's revenue and operating income change from 2023 to 2024?")
+    assert "AT&T's revenue went from $122,428 million in FY2023 to $122,336 million" in text, text
+    assert "AT&T's operating income went from $23,461 million in FY2023 to $19,049 million" in text, text
