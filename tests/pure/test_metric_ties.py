@@ -24,7 +24,7 @@ def ask_of(question: str, tickers: tuple[str, ...] = ("X",)) -> tuple[str | None
             ("operating_income",),
         ),
         (
-            "Give X's operating income and revenue for fiscal 2024 and the change in revenue from fiscal 2023.",
+            "Give X's operating income and revenue for fiscal 2024 and the change in revenue from FY2023.",
             "revenue",
             ("revenue",),
         ),
