@@ -123,3 +123,65 @@ def test_legal_names_in_capitals_are_names_not_tickers() -> None:
     assert [m.ticker for m in find_companies("GOOG revenue", companies)] == ["GOOGL"]
     assert find_companies("goog revenue", companies) == []
     assert find_companies("the visa rules for analysts", companies) == []
+
+
+# Companies as a store learns them: the registrant's name from its filings, SEC's list title as an alias.
+LEARNT = [
+    StoredCompany("LOW", "LOWE’S COMPANIES, INC.", ("LOWES COMPANIES INC",), 1, 2),
+    StoredCompany("MCD", "MCDONALDS CORP", ("MCDONALDS CORP",), 12, 1),
+    StoredCompany("T", "AT&T INC.", ("AT&T INC.",), 12, 1),
+    StoredCompany("JNJ", "JOHNSON & JOHNSON", ("JOHNSON & JOHNSON",), 12, 1),
+    StoredCompany("DKS", "DICK'S SPORTING GOODS, INC.", (), 1, 1),
+    StoredCompany("M", "Macy's, Inc.", ("MACY'S, INC.",), 1, 1),
+    StoredCompany("COST", "COSTCO WHOLESALE CORP /NEW", (), 8, 1),
+    StoredCompany("GPS", "GAP INC", ("GAP INC",), 1, 1),
+    StoredCompany("TGT", "TARGET CORP", ("TARGET CORP",), 1, 1),
+    StoredCompany("KEY", "KEYCORP /NEW/", (), 12, 1),
+    StoredCompany("META", "Meta Platforms, Inc.", ("Meta",), 12, 1),
+    StoredCompany("AAPL", "Apple Inc.", ("Apple",), 9, 1),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What was Lowe's revenue in fiscal 2024?", ["LOW"]),
+        ("Lowe’s net earnings", ["LOW"]),
+        ("Lowes' sales and Lowe's Companies, Inc. margins", ["LOW"]),
+        ("How did McDonald's operating income change?", ["MCD"]),
+        ("Mcdonalds revenue", ["MCD"]),
+        ("AT&T's free cash flow and AT & T Inc. debt", ["T"]),
+        ("Johnson and Johnson versus Johnson & Johnson", ["JNJ"]),
+        ("Dick's Sporting Goods' net sales", ["DKS"]),
+        ("How much did Macys earn?", ["M"]),
+        ("Costco's gross margin", ["COST"]),
+        ("KeyCorp net interest income", ["KEY"]),
+        ("What was LOW's revenue?", ["LOW"]),  # a word-ticker in the possessive, its filings held
+        ("$LOW and $KEY", ["LOW", "KEY"]),
+        ("LOW margins and KEY risks at a low price", []),
+        ("Was there a gap between Target's and the Gap's growth?", ["TGT", "GPS"]),
+        ("our target margin and the gap in the market", []),
+        ("Metadata at Meta", ["META"]),
+        ("Costco Wholesale and Costco's peers", ["COST"]),
+    ],
+)
+def test_names_as_the_store_learns_them(question: str, expected: list[str]) -> None:
+    assert [m.ticker for m in find_companies(question, LEARNT)] == expected
+
+
+def test_a_first_word_shared_by_two_companies_names_neither() -> None:
+    companies = [
+        StoredCompany("AAA", "Acme Widgets Corp", (), 12, 1),
+        StoredCompany("BBB", "Acme Foods Inc", (), 12, 1),
+    ]
+    assert find_companies("Acme's revenue", companies) == []
+    assert [m.ticker for m in find_companies("Acme Foods's revenue", companies)] == ["BBB"]
+
+
+def test_listed_candidates_keep_a_names_own_apostrophe_s() -> None:
+    from finagent.agent.understand.entities import listed_name_candidates
+    from finagent.finance.company_registry import normalize_name
+
+    _, names = listed_name_candidates("What was Lowe's revenue versus Dick's Sporting Goods?")
+    assert normalize_name("LOWES COMPANIES INC") in names
+    assert normalize_name("DICK'S SPORTING GOODS, INC.") in names

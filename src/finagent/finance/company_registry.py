@@ -91,14 +91,15 @@ BUILTIN_COMPANIES: tuple[Company, ...] = (
 )
 
 _SUFFIXES = re.compile(
-    r"\b(the|inc|incorporated|corp|corporation|company|co|plc|ltd|limited|holdings|group|n\.?v|s\.?a)\b\.?",
+    r"\b(the|inc|incorporated|corp|corporation|company|companies|co|plc|ltd|limited|holdings|group|n\.?v|s\.?a)\b\.?",
 )
 _NON_WORD = re.compile(r"[^a-z0-9&]+")
 
 
 def normalize_name(name: str) -> str:
-    """Canonical form for matching company names: lowercase, no legal suffixes or punctuation."""
-    lowered = name.lower().replace(".com", "com")
+    """Canonical form for matching company names: lowercase, no legal suffixes, apostrophes or other
+    punctuation."""
+    lowered = re.sub(r"['’]", "", name.lower().replace(".com", "com"))  # "Lowe's" is "LOWES"
     lowered = _SUFFIXES.sub(" ", lowered)
     return _NON_WORD.sub(" ", lowered).strip()
 

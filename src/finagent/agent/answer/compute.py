@@ -22,6 +22,7 @@ from finagent.agent.answer.movements import (
     direction_opening,
     overtake_opening,
     restatement_opening,
+    several_metrics_opening,
     stability_opening,
     threshold_opening,
 )
@@ -233,6 +234,8 @@ def opening(facts: Facts) -> Opening:
     result = handler(facts)
     if not result.sentences:
         result = values_opening(facts)
+    if ask.changed and ask.kind == "change" and facts.metric in ask.changed:
+        result.sentences = several_metrics_opening(facts, result.sentences)
     if facts.formulas and ask.kind in ("value", "narrative"):  # the ratio asked before its lines
         result.sentences = [*asked_formulas(facts), *result.sentences]
     unreported = unreported_sentences(facts)

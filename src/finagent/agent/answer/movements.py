@@ -5,6 +5,7 @@ an overtake or a threshold (yes or no, and when), a direction or stability verdi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -17,6 +18,7 @@ from finagent.agent.answer.statements import (
     difference_text,
     entry_period,
     gap_sentences,
+    values_opening,
     who_of,
 )
 from finagent.agent.answer.wording import cite, counted, day_text, format_amount, joined, period_phrase
@@ -42,6 +44,27 @@ def change_opening(facts: Facts) -> Opening:
     for ticker in facts.ask.subjects or sorted({c.ticker for c in facts.targets()}):
         sentences += _company_changes(facts, ticker)
     return Opening(sentences + gap_sentences(facts))
+
+
+def several_metrics_opening(facts: Facts, sentences: list[str]) -> list[str]:
+    """A question asking some metrics' values and the change of others ("revenue and operating
+    income in 2024, and how did operating income change"): the values first, in the order they are
+    looked up, then each asked change (``sentences`` holds the first one's)."""
+    changed = facts.ask.changed
+    metrics = dict.fromkeys(c.metric for c in facts.cells if c.role == "target")
+    values = [
+        s
+        for m in metrics
+        if m not in changed
+        for s in values_opening(replace(facts, metric=m, gaps=())).sentences
+    ]
+    more = [
+        s
+        for m in changed[1:]
+        if m in metrics
+        for s in change_opening(replace(facts, metric=m, gaps=())).sentences
+    ]
+    return [*values, *sentences, *more]
 
 
 def _company_changes(facts: Facts, ticker: str) -> list[str]:

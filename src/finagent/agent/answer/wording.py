@@ -3,6 +3,7 @@ and citation labels. Shared by the table, the computed sentences and the writer'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from datetime import date
 from decimal import Decimal
@@ -107,12 +108,17 @@ def name(ticker: str, names: dict[str, list[str]]) -> str:
 
 
 def readable(text: str) -> str:
-    """ "Union Pacific" for a name of several words a filing prints in capitals ("UNION PACIFIC");
-    short words ("IBM", "AT&T"), a one-word name (a brand such as "NVIDIA") and a name in mixed case
-    stay as they are."""
-    if not text.isupper() or len(text.split()) < 2:
+    """ "Union Pacific" for a name of several words a filing prints in capitals ("UNION PACIFIC"), and
+    "Lowe’s" for "LOWE’S" (an apostrophe makes it a word, not an acronym); short words ("IBM",
+    "AT&T"), a one-word name (a brand such as "NVIDIA") and a name in mixed case stay as they are."""
+    if not text.isupper() or (len(text.split()) < 2 and not _APOSTROPHE.search(text)):
         return text
-    return " ".join(w.capitalize() if len(w) > 3 and w.isalpha() else w for w in text.split())
+    return " ".join(
+        w.capitalize() if len(w) > 3 and _APOSTROPHE.sub("", w).isalpha() else w for w in text.split()
+    )
+
+
+_APOSTROPHE = re.compile(r"['’]")
 
 
 def possessive(ticker: str, names: dict[str, list[str]]) -> str:
@@ -120,7 +126,9 @@ def possessive(ticker: str, names: dict[str, list[str]]) -> str:
 
 
 def owned(text: str) -> str:
-    """ "Apple's", "Services'"."""
+    """ "Apple's", "Services'", and "McDonald's" for a name that is a possessive already."""
+    if re.search(r"['’]s$", text):
+        return text
     return f"{text}'" if text.endswith("s") else f"{text}'s"
 
 

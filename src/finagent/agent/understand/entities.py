@@ -5,12 +5,18 @@ that is wrong is easier to see and fix than a model that is sometimes wrong. Rul
 
 * ``$TICKER`` (any case) always counts when the ticker is known (``$nvda`` is NVDA);
 * a bare ticker counts only when written in capitals and not in the small stoplist of English
-  words and finance abbreviations below (``IT``, ``ON``, ``EPS``...); one-letter tickers need ``$``;
-* names and aliases match case-insensitively on word boundaries, with or without legal suffixes
-  ("Apple Inc." or "Apple"), possessives included ("Microsoft’s"); the longest match wins, and
-  nothing matches inside a word ("Metadata" is not Meta). A few names that are everyday words
-  ("Block", "Target", "Square") need their capital letter. Short all-capital aliases ("GOOG",
-  "FB", "XYZ") follow the ticker rules.
+  words and finance abbreviations below (``IT``, ``ON``, ``EPS``...), unless the store holds the
+  company's filings and it is written possessive ("LOW's"); one-letter tickers need ``$``;
+* names and aliases (the registrant's name, SEC's list title, the built-in aliases) match
+  case-insensitively on word boundaries, with or without legal suffixes ("Apple Inc." or "Apple",
+  "Lowe's Companies" or "Lowe's"), possessives included ("Microsoft’s"); the longest match wins,
+  and nothing matches inside a word ("Metadata" is not Meta). Apostrophes are optional both ways
+  ("MCDONALDS CORP" is "McDonald's", "Macy's" is "Macys") and " & " is " and " ("Johnson and
+  Johnson"). A one-word name that is an everyday word ("Block", "Target"), or that only an
+  all-capital title spells ("GAP INC"), needs its capital letter. Short all-capital aliases
+  ("GOOG", "FB", "XYZ") follow the ticker rules;
+* the first word of a stored company's name, capitalised and possessive ("Costco's" for "COSTCO
+  WHOLESALE CORP"), names it when no other stored company's name starts with that word.
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ STOP_TICKERS = frozenset(
 COMMON_WORD_NAMES = frozenset({"block", "square", "target", "visa"})
 
 _LEGAL_SUFFIX = re.compile(
-    r"[\s,]+(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|lp|l\.p|holdings|group"
+    r"[\s,]+(?:inc|incorporated|corp|corporation|company|companies|cos|co|plc|ltd|limited|llc|lp|l\.p|holdings|group"
     r"|n\.v|nv|s\.a|sa|ag|se)\.?$",
     re.IGNORECASE,
 )
@@ -68,9 +74,10 @@ class _Matcher:
 
     tickers: dict[str, str]  # symbol (ticker or ticker-like alias) -> ticker
     names: tuple[tuple[re.Pattern[str], str], ...]  # (pattern, ticker), longest name first
+    held: frozenset[str] = frozenset()  # tickers the store holds documents of
 
 
-_STATE_SUFFIX = re.compile(r"\s*/[A-Za-z]{2}/?$")  # SEC's "WELLS FARGO & COMPANY/MN", "…/DE/"
+_STATE_SUFFIX = re.compile(r"\s*/[A-Za-z]{2,4}/?$")  # SEC's "WELLS FARGO & COMPANY/MN", "…/DE/", "/NEW/"
 
 
 def strip_legal_suffixes(name: str) -> str:
@@ -81,10 +88,6 @@ def strip_legal_suffixes(name: str) -> str:
         if shorter == text or not shorter:
             return text
         text = shorter
-
-
-def _name_variants(company: StoredCompany) -> set[str]:
-    return {form for raw in (company.name, *company.aliases) for form in _forms(raw)}
 
 
 def _forms(raw: str | None) -> set[str]:
@@ -100,29 +103,72 @@ def _forms(raw: str | None) -> set[str]:
     return variants
 
 
-def _name_pattern(name: str) -> re.Pattern[str] | None:
-    """Regex for one name: flexible spaces, hyphens and apostrophes, never inside a word."""
+_AND = "\x00"  # " & " or " and " between two words of a name: either is written
+_S_ENDING = re.compile(r"(?<=[A-Za-z]{3})(?<![sS])([sS])(?![\w'’])")  # "LOWES": "Lowe's" too
+
+
+def _needs_capital(form: str, raw: str) -> bool:
+    """One word that is an everyday word ("Target"), or known only in capitals ("GAP INC"): a
+    capital first letter tells the company from the word ("the gap between")."""
+    if " " in form or not form[:1].isalpha():
+        return False
+    return form.lower() in COMMON_WORD_NAMES or (raw.upper() == raw and raw.lower() != raw)
+
+
+def _name_body(name: str) -> list[str]:
+    """Regex parts for one name: flexible spaces, hyphens, apostrophes and ampersands."""
+    text = _S_ENDING.sub(r"'\1", re.sub(r"(?i)\s+(?:&|and)\s+", _AND, name))
+    text = re.sub(r"['’]{2,}", "'", text)
     parts: list[str] = []
-    for ch in name:
+    for ch in text:
         if ch.isspace():
             if not parts or parts[-1] != r"\s+":
                 parts.append(r"\s+")
         elif ch == "-":
             parts.append(r"[-\s]?")
         elif ch in "'’":
-            parts.append("['’]")
+            parts.append("['’]?")
         elif ch == "&":
             parts.append(r"\s*&\s*")
+        elif ch == _AND:
+            parts.append(r"(?:\s*&\s*|\s+and\s+)")
         else:
             parts.append(re.escape(ch))
-    body = "".join(parts)
+    return parts
+
+
+def _name_pattern(name: str, capital: bool = False, possessive: bool = False) -> re.Pattern[str]:
+    """Regex for one name, never inside a word; ``capital``: its first letter must be a capital;
+    ``possessive``: it counts only followed by an apostrophe ("Costco's")."""
+    parts = _name_body(name)
+    after = r"(?=['’])" if possessive else r"(?![\w&])"
     if name[0].isdigit():
         # "3M": exact case, and never an amount such as "$3M" or "1.3M".
-        return re.compile(rf"(?<![\w&$.,]){body}(?![\w&])")
-    if name.lower() in COMMON_WORD_NAMES:
+        return re.compile(rf"(?<![\w&$.,]){''.join(parts)}{after}")
+    if capital or possessive:
         first, rest = re.escape(name[0].upper()), "".join(parts[1:])
-        return re.compile(rf"(?<![\w&]){first}(?i:{rest})(?![\w&])")
-    return re.compile(rf"(?<![\w&]){body}(?![\w&])", re.IGNORECASE)
+        return re.compile(rf"(?<![\w&]){first}(?i:{rest}){after}")
+    return re.compile(rf"(?<![\w&]){''.join(parts)}{after}", re.IGNORECASE)
+
+
+_FIRST_WORD = re.compile(r"[A-Za-z][A-Za-z.\-]{3,}")
+
+
+def _first_words(named: list[tuple[str, str, bool]]) -> list[tuple[str, str]]:
+    """(first word, ticker) of many-word names whose first word starts no other company's name and
+    is no generic word ("Costco" of "COSTCO WHOLESALE"; never "American" or "Bank")."""
+    owners: dict[str, set[str]] = {}
+    for form, ticker, _ in named:
+        word = _LEADING_THE.sub("", form).split()[0]
+        owners.setdefault(word.lower(), set()).add(ticker)
+    found: dict[str, tuple[str, str]] = {}
+    for form, ticker, _ in named:
+        words = _LEADING_THE.sub("", form).split()
+        key = words[0].lower()
+        generic = key in _NOT_NAMES or key in _QUESTION_WORDS
+        if len(words) > 1 and _FIRST_WORD.fullmatch(words[0]) and owners[key] == {ticker} and not generic:
+            found.setdefault(key, (words[0], ticker))
+    return list(found.values())
 
 
 @lru_cache(maxsize=32)
@@ -130,7 +176,7 @@ def _matcher(companies: tuple[StoredCompany, ...]) -> _Matcher:
     tickers: dict[str, str] = {}
     for company in companies:
         tickers[company.ticker.upper()] = company.ticker.upper()
-    named: list[tuple[str, str]] = []
+    named: list[tuple[str, str, bool]] = []  # (form, ticker, needs a capital)
     for company in companies:
         ticker = company.ticker.upper()
         for raw in (company.name, *company.aliases):
@@ -140,10 +186,20 @@ def _matcher(companies: tuple[StoredCompany, ...]) -> _Matcher:
                 if _TICKER_LIKE.fullmatch(variant) and variant == (raw or "").strip():
                     tickers.setdefault(variant, ticker)  # a real ticker always wins over an alias
                 else:
-                    named.append((variant, ticker))
-    named.sort(key=lambda pair: (-len(pair[0]), pair[0]))
-    patterns = tuple((p, t) for n, t in named if (p := _name_pattern(n)) is not None)
-    return _Matcher(tickers=tickers, names=patterns)
+                    named.append((variant, ticker, _needs_capital(variant, raw or "")))
+    # Case-insensitive when any source allows it ("Target" the alias, "TARGET" the title: capital).
+    capital = {(f.lower(), t): c for f, t, c in sorted(named, key=lambda n: n[2], reverse=True)}
+    forms = sorted({(f.lower(), t): f for f, t, _ in named}.items(), key=lambda i: (-len(i[1]), i[1]))
+    patterns = [(_name_pattern(f, capital[key]), key[1]) for key, f in forms]
+    patterns += [(_name_pattern(w, possessive=True), t) for w, t in _first_words(named)]
+    held = frozenset(c.ticker.upper() for c in companies if c.documents)
+    return _Matcher(tickers=tickers, names=tuple(patterns), held=held)
+
+
+def _held_possessive(m: re.Match[str], matcher: _Matcher) -> bool:
+    """ "LOW's revenue": a ticker that is also a word names the company in the possessive, when the
+    store holds its filings."""
+    return m.group(1) in matcher.held and bool(re.match(r"['’]s\b", m.string[m.end() :]))
 
 
 def find_companies(question: str, companies: Sequence[StoredCompany]) -> list[CompanyMatch]:
@@ -157,7 +213,7 @@ def find_companies(question: str, companies: Sequence[StoredCompany]) -> list[Co
     for m in _CAPS.finditer(question):
         symbol = m.group(1)
         ticker = matcher.tickers.get(symbol)
-        if ticker and len(symbol) > 1 and symbol not in STOP_TICKERS:
+        if ticker and len(symbol) > 1 and (symbol not in STOP_TICKERS or _held_possessive(m, matcher)):
             candidates.append(CompanyMatch(ticker, symbol, m.start(), "ticker"))
     for pattern, ticker in matcher.names:
         for m in pattern.finditer(question):
@@ -198,7 +254,7 @@ _QUESTION_WORDS = frozenset(
     q1 q2 q3 q4 fy fiscal quarter quarters year years revenue revenues sales income net total
     """.split()
 )
-_NAME_RUN = re.compile(r"(?:(?<![\w&$])[A-Z][\w&.\-]*(?:['’]s)?(?:\s+|$))+")
+_NAME_RUN = re.compile(r"(?:(?<![\w&$])[A-Z][\w&.\-]*(?:['’]s)?[?!,;:)]*(?:\s+|$))+")
 
 
 def listed_name_candidates(question: str) -> tuple[list[str], list[str]]:
@@ -217,8 +273,13 @@ def listed_name_candidates(question: str) -> tuple[list[str], list[str]]:
         if len(m.group(1)) > 1 and m.group(1) not in STOP_TICKERS and m.group(1).replace(".", "").isalpha()
     ]
     names: list[str] = []
-    for run in _NAME_RUN.finditer(question + " "):
-        words = [re.sub(r"['’]s$", "", w).strip(".,") for w in run.group(0).split()]
+    runs = [run.group(0) for run in _NAME_RUN.finditer(question + " ")]
+    # Possessive dropped ("Tesla's" -> "tesla") and kept as a name's own s ("Lowe's" -> "lowes").
+    for words in [
+        [re.sub(r"['’]s$", joined, w.rstrip("?!,;:)")).strip(".,") for w in run.split()]
+        for run in runs
+        for joined in ("", "s")
+    ]:
         for size in range(min(4, len(words)), 0, -1):
             for start in range(len(words) - size + 1):
                 part = words[start : start + size]

@@ -19,6 +19,11 @@ def metrics_in(question: str) -> list[str]:
     "cost of revenue" is not revenue and "operating income" is not net income: longer wordings
     claim their words first. Computed metrics (margins, free cash flow) bring their inputs.
     """
+    return list(dict.fromkeys(name for _, _, name in metric_positions(question)))
+
+
+def metric_positions(question: str) -> list[tuple[int, int, str]]:
+    """(start, end, metric) of every metric's words in the question, in order (see ``metrics_in``)."""
     text = question.replace("’", "'")
     matches = [
         (match.start(), match.end(), metric.name)
@@ -27,17 +32,16 @@ def metrics_in(question: str) -> list[str]:
         for match in re.finditer(rf"(?<![\w&])(?:{metric.question})(?![\w&])", text, re.I)
     ]
     claimed = [False] * len(text)
-    found: list[tuple[int, str]] = []
+    found: list[tuple[int, int, str]] = []
     for start, end, name in sorted(matches, key=lambda m: (m[0] - m[1], m[0])):  # longest wording first
         if any(claimed[start:end]):
             continue
         claimed[start:end] = [True] * (end - start)
-        found.append((start, name))
+        found.append((start, end, name))
     for computed in COMPUTED.values():
         for match in computed.words.finditer(text):
-            found += [(match.start(), m) for m in computed.inputs]
-    ordered = [name for _, name in sorted(found, key=lambda item: item[0])]
-    return list(dict.fromkeys(ordered))
+            found += [(match.start(), match.end(), m) for m in computed.inputs]
+    return sorted(found, key=lambda item: item[0])
 
 
 def computed_in(question: str) -> list[str]:

@@ -14,8 +14,10 @@ from dataclasses import asdict, dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
 
-from finagent.finance.ask.change_words import ChangeKind, ChangeWords, read_change_words
+from finagent.finance.ask.asked_metrics import metric_positions
+from finagent.finance.ask.change_words import CHANGE_ASKED, ChangeKind, ChangeWords, read_change_words
 from finagent.finance.ask.judgements import judgement_in
+from finagent.finance.ask.metric_ties import tied_metrics
 from finagent.finance.ask.parts_ask import PartsAsk, read_parts_ask
 from finagent.finance.words import (
     BETTER_FORMS,
@@ -205,11 +207,16 @@ class Ask:
     """Direction: a judgement read off a ratio by a rule of thumb ("capital-intensive")."""
     factor: float | None = None
     """Direction: the multiple the change must reach ("more than double": 2.0, "halve": 0.5)."""
+    changed: tuple[str, ...] = field(default=())
+    """The metrics the change is asked of when the question names several ("revenue and operating
+    income in 2024, and how did operating income change": operating income only; the others are asked
+    as values); empty: ``metric`` alone."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["subjects"] = list(self.subjects)
         data["about"] = list(self.about)
+        data["changed"] = list(self.changed)
         if data["parts"] is not None:
             data["parts"]["measure"] = list(self.parts.measure) if self.parts else []
         return data
@@ -221,6 +228,7 @@ class Ask:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         known["subjects"] = tuple(known.get("subjects") or ())
         known["about"] = tuple(known.get("about") or ())
+        known["changed"] = tuple(known.get("changed") or ())
         parts = known.get("parts")
         known["parts"] = (
             PartsAsk(**{**parts, "measure": tuple(parts.get("measure") or ())})
@@ -356,9 +364,10 @@ def read_ask(
     """
     text = question.replace("’", "'")
     subjects = tuple(_order(mentions or {}, list(tickers)))
-    metric = metrics[0] if metrics else None
     several = len(subjects) > 1
     change = _change_kind(changes or read_change_words(text), text, several)
+    ties = _tied(text, metrics or [], change is not None, several)
+    metric = ties[0] if ties else metrics[0] if metrics else None
     if change is None and metric and not several and _VERSUS.search(text):
         change = "change"
     about = tuple(sorted({w[:5] for w in re.findall(r"[a-z]{3,}", text.lower())}))
@@ -386,7 +395,20 @@ def read_ask(
     if covers_all and ask.change is None and ask.kind == "change":
         ask = _replace(ask, change="trend")
     parts = read_parts_ask(text) if len(subjects) <= 1 else None
-    return _replace(ask, coverage="all" if covers_all else "latest", parts=parts)
+    changed = ties if ask.change else ()
+    return _replace(ask, coverage="all" if covers_all else "latest", parts=parts, changed=changed)
+
+
+_RANKED = re.compile(_RANK.pattern.replace(r"|most|", r"|most(?!\s+recent)|"), _I)
+_DIRECTION_WORDS = re.compile(rf"\b(?:{_UP_WORDS}|{_DOWN_WORDS})\b", _I)
+
+
+def _tied(text: str, metrics: list[str], change: bool, several: bool) -> tuple[str, ...]:
+    """The metrics the question's change (else ranking, else direction) words are said of, when it
+    names several ("revenue and operating income ..., and how did operating income change")."""
+    named = [n for n in metric_positions(text) if n[2] in metrics]
+    words = CHANGE_ASKED if change else _RANKED if several else _DIRECTION_WORDS
+    return tied_metrics(text, named, words)
 
 
 def _figure_ask(
@@ -465,5 +487,12 @@ def _sign_ask(
 
 def _replace(ask: Ask, **changes: Any) -> Ask:
     return Ask(
-        **{**ask.to_dict(), "subjects": ask.subjects, "about": ask.about, "parts": ask.parts, **changes}
+        **{
+            **ask.to_dict(),
+            "subjects": ask.subjects,
+            "about": ask.about,
+            "parts": ask.parts,
+            "changed": ask.changed,
+            **changes,
+        }
     )

@@ -22,7 +22,8 @@ _YOY = re.compile(
 _QOQ = re.compile(r"\bquarter[- ]over[- ]quarter\b|\bqoq\b|\bq/q\b|\bsequential(?:ly)?\b", _I)
 _CAGR = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\b|\bannuali[sz]ed\s+(?:[\w-]+\s+){0,2}?growth\b", _I)
 _TREND = re.compile(
-    r"\btrend\w*\b|\bevol(?:ve|ved|ving|ution)\b|\bfluctuat\w*\b|\bdevelop(?:ed|ment)?\b|\bprogress\w*\b"
+    r"\btrend\w*\b|\bevol(?:ve|ved|ving|ution)\b|\bfluctuat\w*\b|\bprogress\w*\b"
+    r"|(?<!research and )(?<!research & )\bdevelop(?:ed|ment)?\b"  # "research and development" is a line
     r"|\bshift\w*\b|\bmov(?:e|ed|ement)\b|\bvar(?:y|ied|iation)\b|\bover\s+time\b|\bthrough\s+the\b"
     r"|\bfrom\s+(?:quarter|year|period)\s+to\s+(?:quarter|year|period)\b|\btrajectory\b|\bpattern\b",
     _I,
@@ -50,6 +51,10 @@ _HOW_MUCH_APART = re.compile(
     r"|\boutpac\w*\b|\bby how much\b",
     _I,
 )
+
+
+# Any word asking a change, of whatever kind: where it stands says which metric it is about.
+CHANGE_ASKED = re.compile("|".join(p.pattern for p in (_CAGR, _QOQ, _YOY, _TREND, _CHANGE)), _I)
 
 
 @dataclass(frozen=True, slots=True)
