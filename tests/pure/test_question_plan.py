@@ -82,3 +82,28 @@ def test_the_state_schema_names_every_field_of_the_plan() -> None:
     from finagent.agent.state import Analysis
 
     assert set(Analysis.__annotations__) == {f.name for f in fields(Question)}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What moved Costco's operating cash flow in fiscal 2024?",
+        "What explains the change in Deere's equipment sales in 2024?",
+        "What was behind the rise in Pfizer's cost of sales in 2023?",
+        "What accounts for the decline in Target's gross margin in fiscal 2023?",
+    ],
+)
+def test_a_question_asking_what_explains_a_change_asks_for_its_drivers(question: str) -> None:
+    assert read_wording(question).drivers
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "If operating margin is not a useful metric for this company, explain why.",
+        "What was Caterpillar's revenue in 2023?",
+        "What dividend policy does Kroger's 10-K explain?",
+    ],
+)
+def test_a_question_asking_no_cause_does_not_ask_for_drivers(question: str) -> None:
+    assert not read_wording(question).drivers

@@ -118,7 +118,8 @@ def is_narrative(question: str) -> bool:
 
 _DRIVERS = re.compile(
     r"\b(?:drove|driv(?:e|er|ers|ing)|what (?:led|caused)|caused|(?<!risk )factors?|contribut\w*|"
-    r"reasons? (?:for|behind|why)|why (?:did|does|do|is|was|were|has|have|had|are))\b",
+    r"reasons? (?:for|behind|why)|why (?:did|does|do|is|was|were|has|have|had|are)"
+    r"|what (?:explains|explained|moved|accounts? for|accounted for|(?:is|was|were|are) behind))\b",
     re.I,
 )
 """Not "explain why" (FinanceBench's "if the metric is not useful, explain why") nor "risk factors"."""
