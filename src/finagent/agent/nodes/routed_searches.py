@@ -153,14 +153,16 @@ def _topic_tasks(
     target: Target, plan: Question, topic: SectionTopic, query: str, priors: dict[str, float]
 ) -> list[SearchTask]:
     """One topic's searches of a period: its parts in the documents that have them, and the kinds it
-    searches whole. An 8-K of any quarter of a year asked is that year's (its own parts are dated)."""
+    searches whole. A topic reported in 8-Ks searches the 8-Ks of any quarter of the period (a year's
+    inventory lists its reports, not the 8-Ks dated inside it), lifted as an event's are."""
     searched = search_kinds(target, plan, list(topic.whole))
     tasks = []
-    sectioned = [k for k in searched if k in topic.kinds]
+    events = topic.kinds.isdisjoint(REPORT_KINDS)
+    sectioned = sorted(topic.kinds) if events else [k for k in searched if k in topic.kinds]
     if sectioned:
         task = make_task(target, query, sectioned, TOPIC_HITS, 0, [], priors)
         task["sections"] = list(topic.sections)
-        if topic.kinds.isdisjoint(REPORT_KINDS):
+        if events:
             task["annual"] = False
             task["priors"] = {**priors, "*": priors.get("*", 0.0) + EVENT_PRIOR}
         tasks.append(task)
