@@ -24,7 +24,11 @@ TOPICS_TUNED = [
     ),
     ("Who did Caterpillar appoint as chief financial officer in 2022?", "executive changes", "8-K:item_5_02"),
     ("Which customers account for more than 10% of Qualcomm's revenue?", "customers", "10-K:item_8"),
-    ("What full-year outlook did Kellogg give for fiscal 2024?", "outlook and guidance", "earnings_release:*"),
+    (
+        "What full-year outlook did Kellogg give for fiscal 2024?",
+        "outlook and guidance",
+        "earnings_release:*",
+    ),
     ("What is Deere's accounting policy for revenue recognition?", "accounting policies", "10-K:item_8"),
     (
         "How much cash did Lowe's return to shareholders through dividends and buybacks in fiscal 2023?",
@@ -41,7 +45,11 @@ TOPICS_HELD = [
     ("Why did Starbucks' CEO step down in 2023?", "executive changes", "8-K:item_5_02"),
     ("Does Hasbro depend on a small number of major retail customers?", "customers", "10-K:item_8"),
     ("Did UPS lower its revenue guidance for 2023?", "outlook and guidance", "earnings_release:*"),
-    ("What are Pfizer's significant accounting policies for inventories?", "accounting policies", "10-K:item_8"),
+    (
+        "What are Pfizer's significant accounting policies for inventories?",
+        "accounting policies",
+        "10-K:item_8",
+    ),
     ("Did Texas Instruments raise its quarterly dividend in 2022?", "capital returns", "10-K:item_5"),
 ]
 # (question, the kind whose passages are lifted above every other's)
