@@ -99,7 +99,7 @@ def search_priors(
     if named:
         # The kind the question names wins: "in its 10-K" over the release of the same period (whose
         # words — guidance, adjusted — would lift it), "the press release" over the 10-K of the year.
-        priors |= dict.fromkeys(named, NAMED_KIND_PRIOR)
+        priors |= dict.fromkeys(sorted(named), NAMED_KIND_PRIOR)
     elif plan.release:
         priors["earnings_release"] = RELEASE_PRIOR
     elif target.get("fiscal_year") and narrow and plan.time_specs:
