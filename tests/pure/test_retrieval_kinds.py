@@ -106,9 +106,13 @@ ANY: dict[str, Any] = {
 
 def test_a_corporate_event_searches_the_companys_8ks() -> None:
     question = "Does Foot Locker's new CEO have previous CEO experience in a similar company?"
-    eight_ks = [t for t in _plan(question, [ANY]) if t["kinds"] == ["8-K"]]
+    eight_ks = [t for t in _plan(question, [ANY]) if t["kinds"] == ["8-K"] and not t.get("sections")]
     assert len(eight_ks) == 1 and eight_ks[0]["ticker"] == "FL" and eight_ks[0]["fiscal_year"] is None
-    assert not [t for t in _plan(question, [ANY], search_event_words=False) if t["kinds"] == ["8-K"]]
+    # and the Item that reports a change of officers, first
+    items = [t for t in _plan(question, [ANY]) if t.get("sections")]
+    assert [(t["kinds"], t["sections"]) for t in items] == [(["8-K"], ["item_5_02"])]
+    off = _plan(question, [ANY], search_event_words=False, route_sections=False)
+    assert not [t for t in off if t["kinds"] == ["8-K"]]
     assert not [t for t in _plan("What was Foot Locker's revenue?", [ANY]) if t["kinds"] == ["8-K"]]
 
 
@@ -138,7 +142,7 @@ def test_only_a_named_year_lifts_its_annual_report() -> None:
     unnamed = _plan("Does Foot Locker's new CEO have previous CEO experience?", [latest])
     report = [t for t in unnamed if t["kinds"] != ["8-K"]]
     assert report and all("10-K" not in t["priors"] for t in report)
-    assert [t["priors"] for t in unnamed if t["kinds"] == ["8-K"]] == [{"*": 0.3}]
+    assert [t["priors"] for t in unnamed if t["kinds"] == ["8-K"]] == [{"*": 0.3}] * 2  # and Item 5.02
     named = _plan("What did Foot Locker report about its CEO in FY2023?", [latest])
     assert all(t["priors"].get("10-K") == 0.1 for t in named if t["kinds"] != ["8-K"])
 

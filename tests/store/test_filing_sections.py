@@ -14,7 +14,8 @@ from finagent.finance.read.filing_sections import COVER, FINANCIAL_TOPICS, SECTI
 @pytest.mark.parametrize(
     ("question", "sections"),
     [
-        ("What does Verizon sell, and who are its main customers?", ["item_1"]),
+        # the business, then the notes that name a major customer's share of sales
+        ("What does Verizon sell, and who are its main customers?", ["item_1", "item_8", "part1_item_1"]),
         ("Describe the business model of Amcor.", ["item_1"]),
         ("How many employees did 3M have at the end of FY2022?", ["item_1"]),
         ("Who are Netflix's main competitors?", ["item_1"]),

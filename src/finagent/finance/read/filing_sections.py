@@ -51,12 +51,29 @@ class SectionTopic:
     sections: tuple[str, ...]
     words: str  # the section's own heading words, added to the search phrase
     annual: bool = False  # the annual report sets it out (Part I of a 10-K); a 10-Q only updates it
+    kinds: frozenset[str] = SECTIONED_KINDS  # the documents whose parts ``sections`` are
+    whole: tuple[str, ...] = ()  # kinds with no parts that say it too, searched whole (a release)
 
 
 def _topic(
-    name: str, pattern: str, sections: tuple[str, ...], words: str, annual: bool = False
+    name: str,
+    pattern: str,
+    sections: tuple[str, ...],
+    words: str,
+    annual: bool = False,
+    kinds: frozenset[str] = SECTIONED_KINDS,
+    whole: tuple[str, ...] = (),
 ) -> SectionTopic:
-    return SectionTopic(name, re.compile(pattern, re.I), sections, words, annual)
+    return SectionTopic(name, re.compile(pattern, re.I), sections, words, annual, kinds, whole)
+
+
+EVENT_FILINGS = frozenset({"8-K"})
+"""An 8-K's Items (``item_5_07``): the company's own report of an event, filed within days of it."""
+
+# Where the financial topics are discussed: a 10-K's MD&A (Item 7) and notes (Item 8), a 10-Q's
+# notes (Part I Item 1) and MD&A (Part I Item 2).
+MDA = ("item_7", "part1_item_2")
+NOTES = ("item_8", "part1_item_1")
 
 
 SECTION_TOPICS: tuple[SectionTopic, ...] = (
@@ -71,6 +88,16 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         r"|\bsegments? (does|do) \w+(?: \w+)? (operate|report|have)\b",
         ("item_1",),
         "business overview products customers",
+        annual=True,
+    ),
+    _topic(
+        "customers",
+        r"\b(major|largest|biggest|significant|key|main|top|principal|single|few) (\w+ )?customers?\b"
+        r"|\bcustomer concentration\b|\bconcentrat\w* of (credit risk|customers|revenues?|sales)\b"
+        r"|\bcustomers? (that |which |who )?(account\w*|represent\w*|compris\w*) (for )?\b"
+        r"|\bwho (are|is) \S+ customers?\b|\bdepend\w* on (a )?(small number of |few )?(\w+ )?customers\b",
+        ("item_1", *NOTES),
+        "customers concentration major customer percent of net sales",
         annual=True,
     ),
     _topic(
@@ -127,13 +154,29 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         (COVER,),
         "securities registered pursuant to section 12(b) trading symbol exchange",
     ),
+    _topic(
+        "governance and votes",
+        r"\b(share|stock)holders?(['’])? (vot\w*|approv\w*|elect\w*|proposals?)\b"
+        r"|\bvot(e|es|ed|ing) (results?|tall\w*|on|for|against)\b|\bresults of the (\w+ )*vote\b"
+        r"|\b(annual|special) (general )?meetings?\b|\bsay[- ]on[- ]pay\b|\b(director )?nominees\b"
+        r"|\belected (to the board|directors?|as directors?)\b|\bproxy (proposals?|vote)\b",
+        ("item_5_07",),
+        "submission of matters to a vote of security holders annual meeting votes for against",
+        kinds=EVENT_FILINGS,
+    ),
+    _topic(
+        "executive changes",
+        r"\b(new|incoming|interim|former|outgoing|next) (CEO|CFO|COO|chief \w+ officer|chair\w*|president)\b"
+        r"|\bappoint\w*|\bresign\w*|\bstep(s|ped|ping)? down\b|\bsuccession\b|\bsucceed\w*"
+        r"|\bdeparture (of|from the company)\b"
+        r"|\b(CEO|CFO|leadership|management|executive) (change|transition)s?\b"
+        r"|\bnamed (\w+ )?(CEO|CFO|chief|president)\b|\bretire[sd]? as\b|\b(was|were) (fired|dismissed)\b",
+        ("item_5_02",),
+        "departure of directors or certain officers election of directors appointment of certain officers",
+        kinds=EVENT_FILINGS,
+    ),
 )
 
-
-# Where the financial topics are discussed: a 10-K's MD&A (Item 7) and notes (Item 8), a 10-Q's
-# notes (Part I Item 1) and MD&A (Part I Item 2).
-MDA = ("item_7", "part1_item_2")
-NOTES = ("item_8", "part1_item_1")
 
 FINANCIAL_TOPICS: tuple[SectionTopic, ...] = (
     _topic(
@@ -215,6 +258,30 @@ FINANCIAL_TOPICS: tuple[SectionTopic, ...] = (
         r"\bderivatives?\b|\bhedg\w*|\bswaps?\b|\bforward contracts?\b",
         NOTES,
         "derivative instruments and hedging activities fair value",
+    ),
+    _topic(
+        "capital returns",
+        r"\bdividends?\b|\bbuybacks?\b|\b(share|stock) repurchases?\b|\brepurchas\w* (of )?(its |their )?"
+        r"(own )?(common )?(shares|stock)\b|\breturn\w* (cash|capital) to (share|stock)holders\b"
+        r"|\bcapital returns?\b|\bpayout\b",
+        (*MDA, "item_5", "part2_item_2"),
+        "dividends declared share repurchases returned to shareholders issuer purchases of equity securities",
+    ),
+    _topic(
+        "outlook and guidance",
+        r"\bguidance\b|\boutlook\b|\bforecast\w*|\bprojections?\b|\bexpectations? for\b"
+        r"|\b(full[- ]year|fiscal \d{4}|next[- ]year) (targets?|expectations?)\b",
+        MDA,
+        "outlook guidance expects full year",
+        whole=("earnings_release", "transcript"),
+    ),
+    _topic(
+        "accounting policies",
+        r"\baccounting (polic(y|ies)|principles?|standards?|treatment|methods?|estimates?|judgm?ents?)\b"
+        r"|\bsignificant accounting\b|\bcritical accounting\b|\brevenue recognition\b"
+        r"|\brecogni[sz]\w* (its )?revenues?\b|\bASU\b|\buseful lives\b|\bdepreciation methods?\b",
+        (*NOTES, *MDA),
+        "summary of significant accounting policies basis of presentation critical accounting estimates",
     ),
 )
 

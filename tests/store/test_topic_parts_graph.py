@@ -1,0 +1,242 @@
+"""A question's topic chooses the parts searched first, through the graph (scripted model, real store).
+
+The store holds what a user's store would: Apple's 8-Ks (a vote's results under Item 5.07, a new
+officer under Item 5.02), its earnings release and its 10-K of the same periods, whose words overlap
+the question's. The scripted writer cites the first passage it is given, as a small model leans on
+it; the answer's first source is what the search ranked first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Iterator
+from datetime import date
+from typing import Any
+
+import pytest
+from langchain_core.messages import BaseMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from finagent.agent.context import Ablations, Context
+from finagent.agent.graph import build_graph
+from finagent.agent.resources import close_resources, configure_resources
+from finagent.db import Database
+from finagent.embeddings import get_embedder
+from finagent.finance.document_records import Block, ParsedDocument, sha256_bytes
+from finagent.finance.read.filing_parts import part_name
+from finagent.ingest.pipeline import IngestPipeline
+from finagent.settings import Settings
+from tests.fakes import ScriptedModels
+from tests.helpers import item
+
+
+def _doc(kind: str, year: int, quarter: int | None, day: date, blocks: list[Block]) -> ParsedDocument:
+    body = "\n".join(b.text for b in blocks)
+    return ParsedDocument(
+        kind=kind,
+        title=f"Apple Inc. {kind} {day}",
+        source_uri=f"test://AAPL/{kind}/{day}",
+        content_sha256=sha256_bytes(f"{kind}{day}{body}".encode()),
+        blocks=blocks,
+        ticker="AAPL",
+        company_name="Apple Inc.",
+        fiscal_year=year,
+        fiscal_quarter=quarter,
+        period_end=day,
+        fiscal_year_end_month=9,
+        metadata={"form": kind, "fiscal_year_offset": 0},
+    )
+
+
+VOTE_8K = _doc(
+    "8-K",
+    2024,
+    2,
+    date(2024, 3, 1),  # filed two business days after the meeting
+    [
+        Block("FORM 8-K. CURRENT REPORT. Apple Inc. Common Stock AAPL The Nasdaq Stock Market LLC.", page=0),
+        Block(
+            "Item 5.07 Submission of Matters to a Vote of Security Holders. At the annual meeting of "
+            "shareholders held on February 28, 2024, shareholders elected all eight director nominees, "
+            "ratified the appointment of Ernst & Young LLP and approved the compensation of the named "
+            "executive officers on an advisory basis; two shareholder proposals were not approved.",
+            section="item_5_07",
+            page=1,
+        ),
+    ],
+)
+OFFICER_8K = _doc(
+    "8-K",
+    2024,
+    4,
+    date(2024, 8, 26),
+    [
+        Block("FORM 8-K. CURRENT REPORT. Apple Inc. Common Stock AAPL The Nasdaq Stock Market LLC.", page=0),
+        Block(
+            "Item 5.02 Departure of Directors or Certain Officers; Election of Directors; Appointment of "
+            "Certain Officers. On August 26, 2024, Apple Inc. announced that Kevan Parekh will succeed Luca "
+            "Maestri as Senior Vice President and Chief Financial Officer, effective January 1, 2025.",
+            section="item_5_02",
+            page=1,
+        ),
+    ],
+)
+RELEASE_Q2 = _doc(
+    "earnings_release",
+    2024,
+    2,
+    date(2024, 3, 30),
+    [
+        Block(
+            "Apple reports second quarter results. Revenue of $90.8 billion. Results for the quarter "
+            "reflect an all-time record in Services. Following the annual meeting of shareholders, the "
+            "board authorized an additional $110 billion for share repurchases and raised the dividend; "
+            "Chief Financial Officer Luca Maestri said shareholders received over $27 billion.",
+            page=0,
+        )
+    ],
+)
+RELEASE_Q4_2024 = _doc(
+    "earnings_release",
+    2024,
+    4,
+    date(2024, 9, 28),
+    [
+        Block(
+            "Apple reports fourth quarter results. Chief Financial Officer Luca Maestri said the Company's "
+            "officers and board returned over $29 billion to shareholders, and the Company appointed a new "
+            "leader for its Services business.",
+            page=0,
+        )
+    ],
+)
+TEN_K_MARGIN = _doc(
+    "10-K",
+    2024,
+    None,
+    date(2024, 9, 28),
+    [
+        Block(
+            "Item 7. Products and Services Gross Margin. Products gross margin percentage decreased during "
+            "2024 compared to 2023 due to a weaker foreign currency. Future gross margins can be impacted by "
+            "a variety of factors, and the Company believes they will remain subject to volatility.",
+            section="item_7",
+            page=22,
+        ),
+    ],
+)
+TEN_K_OFFICERS = _doc(
+    "10-K",
+    2024,
+    None,
+    date(2024, 9, 28),
+    [
+        Block(
+            "Item 10. Directors, Executive Officers and Corporate Governance. The information required by "
+            "this Item will be included in the Company's Proxy Statement for its 2025 annual meeting of "
+            "shareholders. Information about the Executive Officers: Luca Maestri, Senior Vice President "
+            "and Chief Financial Officer; shareholders may vote by proxy.",
+            section="item_10",
+            page=60,
+        ),
+    ],
+)
+RELEASE_Q4 = _doc(
+    "earnings_release",
+    2023,
+    4,
+    date(2023, 9, 30),
+    [
+        Block(
+            "Apple reports fourth quarter results. Gross margin outlook: for the December quarter Apple "
+            "expects gross margin between 45 and 46 percent, CFO Luca Maestri said on the outlook.",
+            page=0,
+        )
+    ],
+)
+
+
+@pytest.fixture()
+def holding(db: Database, settings: Settings) -> Iterator[Callable[..., None]]:
+    """Ingests the test's documents into the store."""
+
+    def ingest(*documents: ParsedDocument) -> None:
+        IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in documents])
+
+    yield ingest
+    close_resources()
+
+
+_FIRST = re.compile(r'<evidence id="([^"]+)" from="[^"]*">\n(.*?)</evidence>', re.S)
+
+
+def _cite_first(messages: list[BaseMessage]) -> str:
+    """What a small model does: say what the first passage says (its longest sentence), citing it."""
+    label, body = _FIRST.findall(str(messages[-1].content))[0]
+    sentence = max(re.split(r"(?<=\.)\s+", body.strip()), key=len).rstrip(".")
+    return f"The filing says: {sentence} [{label}]."
+
+
+def _ask(settings: Settings, question: str, **levers: bool) -> dict[str, Any]:
+    models = ScriptedModels(
+        {
+            "analyze": [{}],
+            "extract": [{"facts": []}],
+            "generate": [_cite_first],
+            "prose": [_cite_first],
+            "evaluate": [{"completeness": 90, "accuracy": 90}],
+        }
+    )
+    configure_resources(settings, chat_model_factory=models)
+    context = Context(today="2024-11-01", record_runs=False, use_tools=False, ablations=Ablations(**levers))
+    graph = build_graph(checkpointer=InMemorySaver())
+    config: Any = {"configurable": {"thread_id": "t"}}
+    asyncio.run(graph.ainvoke({"question": question}, config, context=context))
+    return dict(graph.get_state(config).values)
+
+
+def _first_source(out: dict[str, Any]) -> str:
+    """The first row of the answer's Sources table: the kind and part of the passage cited first."""
+    assert out["citations"], out["answer"]
+    first = out["citations"][0]
+    return f"{first['kind']} {part_name(first.get('section'))}".strip()
+
+
+def test_a_vote_at_an_annual_meeting_is_answered_from_the_8ks_item_5_07(
+    holding: Callable[..., None], settings: Settings
+) -> None:
+    """The 8-K filed two days after the meeting, not the quarter's release nor the 10-K's proxy
+    paragraph, whether the question dates the meeting or names its year only."""
+    holding(VOTE_8K, RELEASE_Q2, TEN_K_OFFICERS)
+    for question in (
+        "What were the results of the shareholder vote at Apple's annual meeting on February 28, 2024?",
+        "How did Apple's shareholders vote at the 2024 annual meeting?",
+    ):
+        out = _ask(settings, question)
+        assert _first_source(out) == "8-K Item 5.07", out["answer"]
+        assert "elected all eight director nominees" in out["answer"]
+
+
+def test_a_new_officer_is_answered_from_the_8ks_item_5_02(
+    holding: Callable[..., None], settings: Settings
+) -> None:
+    """The 8-K's Item 5.02, not the release quoting the CFO nor the 10-K listing the officers."""
+    holding(OFFICER_8K, RELEASE_Q4_2024, TEN_K_OFFICERS)
+    out = _ask(settings, "Who succeeds Luca Maestri as Apple's chief financial officer?")
+    assert _first_source(out) == "8-K Item 5.02", out["answer"]
+    assert "Kevan Parekh will succeed Luca Maestri" in out["answer"]
+
+
+def test_the_kind_the_question_names_is_read_before_a_release(
+    holding: Callable[..., None], settings: Settings
+) -> None:
+    """An outlook is what the release before the year says, but the question names the 10-K: the
+    10-K is read first. The release named, the release is."""
+    holding(TEN_K_MARGIN, RELEASE_Q4)
+    annual = _ask(settings, "What gross margin outlook did Apple give in its 10-K for fiscal 2024?")
+    assert _first_source(annual) == "10-K Item 7", annual["answer"]
+    assert "Future gross margins can be impacted" in annual["answer"]
+    question = "What gross margin outlook did Apple give in its earnings release for Q4 2023?"
+    release = _ask(settings, question)
+    assert _first_source(release) == "earnings_release", release["answer"]
