@@ -29,6 +29,7 @@ from finagent.finance.fact_records import StoredFact, duration_class, fiscal_lab
 from finagent.finance.line_item import LineItem
 from finagent.finance.periods.period import FiscalPeriod, Span
 from finagent.finance.read.line_choice import Shown, line_used, preferred_concept, shown_on_statement
+from finagent.finance.read.share_classes import class_member, class_reading, latest_by_class
 from finagent.finance.read.split_periods import part_roles
 
 
@@ -188,6 +189,8 @@ def select(
     parts = {f.concept for f in candidates if f.concept in metric.parts}
     if len(parts) > 1:  # goods and services side by side: each is a part, neither the whole line
         candidates = [f for f in candidates if f.concept not in parts]
+    if not candidates and metric.unit == "per_share":
+        return _by_share_class(facts, metric, period, as_reported, displayed)
     if not candidates:
         return _sum_of_quarters(facts, metric, period, as_reported, displayed)
     shown = displayed if displayed is not None else displayed_concepts(facts, metric)
@@ -209,6 +212,35 @@ def select(
         alternatives=tuple(f for f in ordered if f is not chosen),
         line=line_used(concept, candidates, shown, metric.statement),
     )
+
+
+def _by_share_class(
+    facts: Sequence[StoredFact],
+    metric: LineItem,
+    period: PeriodWanted,
+    as_reported: bool,
+    displayed: Shown | None,
+) -> Selection | None:
+    """A per-share figure the filings state only per share class (``share_classes``): one value for
+    all classes said once, else the class read named."""
+    stated = [
+        f
+        for f in facts
+        if f.concept in metric.concepts
+        and class_member(f) is not None
+        and f.value is not None
+        and _unit_ok(f, metric)
+        and _matches_period(f, metric, period)
+    ]
+    if not stated:
+        return None
+    shown = displayed if displayed is not None else displayed_concepts(facts, metric)
+    concept = preferred_concept(stated, metric, shown)
+    reading = class_reading(latest_by_class([f for f in stated if f.concept == concept], as_reported))
+    if reading is None:
+        return None
+    fact, line = reading
+    return Selection(fact=fact, metric=metric, period=period, line=line)
 
 
 SUM_OF_QUARTERS = "sum_of_quarters"
