@@ -36,7 +36,11 @@ class Row:
 
     @property
     def per_share(self) -> bool:
-        return "PerShare" in self.concept or "PerDilutedShare" in self.concept or self.concept.endswith("PerBasicShare")
+        return (
+            "PerShare" in self.concept
+            or "PerDilutedShare" in self.concept
+            or self.concept.endswith("PerBasicShare")
+        )
 
 
 TAIL = (
@@ -146,8 +150,14 @@ def misleading_companies() -> list[ParsedDocument]:
             "Alphabet Inc.",
             [
                 revenue,
-                *(Row(EPS_D, "Diluted", ("8.04", "5.80"), share_class=c) for c in ("CommonClassA", "CommonClassB")),
-                *(Row(EPS_B, "Basic", ("8.13", "5.84"), share_class=c) for c in ("CommonClassA", "CommonClassB")),
+                *(
+                    Row(EPS_D, "Diluted", ("8.04", "5.80"), share_class=c)
+                    for c in ("CommonClassA", "CommonClassB")
+                ),
+                *(
+                    Row(EPS_B, "Basic", ("8.13", "5.84"), share_class=c)
+                    for c in ("CommonClassA", "CommonClassB")
+                ),
             ],
         ),
         # EPS per share class only, a different value per class.
