@@ -14,6 +14,7 @@ from psycopg.types.json import Jsonb
 
 from finagent.finance.fact_records import Fact, Filing, StoredFact
 from finagent.finance.read.derive import DerivedFact
+from finagent.finance.read.share_classes import class_member
 from finagent.finance.read.split_periods import name_periods
 from finagent.resources import read_sql
 
@@ -137,6 +138,17 @@ def load_facts(
     if not concepts:
         return []
     return _select(conn, ticker, concepts=concepts, all_dimensions=all_dimensions)
+
+
+def share_class_facts(
+    conn: psycopg.Connection[Any], ticker: str, concepts: Sequence[str]
+) -> list[StoredFact]:
+    """Facts of ``ticker`` for per-share ``concepts`` stated per share class (Class A, Class B): read
+    when a filing states no consolidated figure."""
+    if not concepts:
+        return []
+    facts = _select(conn, ticker, concepts=concepts, all_dimensions=True)
+    return [f for f in facts if class_member(f) is not None]
 
 
 def tickers_with_facts(conn: psycopg.Connection[Any], tickers: Sequence[str]) -> set[str]:

@@ -27,6 +27,9 @@ def _i(*names: str) -> tuple[str, ...]:
     return tuple(f"ifrs-full:{n}" for n in names)
 
 
+_EPS = r"(?:eps|earnings per share)"
+_CONTINUING = r"continuing op(?:eration)?s"
+
 # Reported lines first, in the order a question's words are matched (``ask.asked_metrics.metrics_in``).
 LINES: tuple[LineItem, ...] = (
     LineItem(
@@ -121,6 +124,34 @@ LINES: tuple[LineItem, ...] = (
         unit="per_share",
         question=r"basic (?:eps|earnings per share)",
         rows=("basic earnings per share", "basic", "basic net income per share"),
+    ),
+    # Per-share figures of continuing operations: read only when the question says so ("diluted EPS
+    # from continuing operations"); plain "EPS" is the total (the lines above).
+    LineItem(
+        "eps_diluted_continuing",
+        "Diluted EPS from continuing operations",
+        INCOME,
+        _g(
+            "IncomeLossFromContinuingOperationsPerDilutedShare",
+            "IncomeLossFromContinuingOperationsPerBasicAndDilutedShare",
+        ),
+        _i("DilutedEarningsLossPerShareFromContinuingOperations"),
+        unit="per_share",
+        question=(rf"(?<!basic )(?:diluted )?{_EPS} from {_CONTINUING}|{_CONTINUING} (?:diluted )?{_EPS}"),
+        rows=("diluted earnings per share from continuing operations", "continuing operations diluted"),
+    ),
+    LineItem(
+        "eps_basic_continuing",
+        "Basic EPS from continuing operations",
+        INCOME,
+        _g(
+            "IncomeLossFromContinuingOperationsPerBasicShare",
+            "IncomeLossFromContinuingOperationsPerBasicAndDilutedShare",
+        ),
+        _i("BasicEarningsLossPerShareFromContinuingOperations"),
+        unit="per_share",
+        question=rf"basic {_EPS} from {_CONTINUING}|{_CONTINUING} basic {_EPS}",
+        rows=("basic earnings per share from continuing operations", "continuing operations basic"),
     ),
     LineItem(
         "net_income",

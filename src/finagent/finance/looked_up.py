@@ -207,10 +207,19 @@ class Figure(_InPeriod, _Json):
     provenance: Provenance = Provenance()
     role: Role
     restated: tuple[Restatement, ...] = ()
+    line: str = ""
+    """The statement line read, named when another candidate concept states another value."""
 
     @property
     def derived(self) -> bool:
         return self.source == "derived"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form; the line read only when it is named."""
+        data = _Json.to_dict(self)
+        if not self.line:
+            del data["line"]
+        return data
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

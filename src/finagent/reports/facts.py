@@ -18,7 +18,7 @@ import psycopg
 from finagent.agent.answer.figures import figure_for
 from finagent.agent.understand.entities import find_companies
 from finagent.db.companies import StoredCompany, list_companies, resolve_company
-from finagent.db.facts import load_facts
+from finagent.db.facts import load_facts, share_class_facts
 from finagent.db.periods import load_inventory
 from finagent.errors import SearchInputError
 from finagent.finance.ask.asked_metrics import metrics_in
@@ -166,6 +166,10 @@ def facts_table(
         result.periods[ticker] = [p.label for p in targets]
         concepts = sorted({c for m in names for c in REPORTED[m].concepts})
         facts = load_facts(conn, ticker, concepts)
+        per_share = sorted(
+            {c for m in names if REPORTED[m].unit == "per_share" for c in REPORTED[m].concepts}
+        )
+        facts += share_class_facts(conn, ticker, per_share)
         if not facts:
             result.warnings.append(
                 f"{ticker}: no XBRL facts for these metrics in the store (its reports there carry none, "
@@ -235,6 +239,7 @@ def _rows(
     row.concept, row.form, row.filing = record.concept, place.form, place.filing
     row.source_uri, row.chunk_id, row.page = place.source_uri, place.chunk_id, place.page
     row.derivation = record.derivation
+    row.note = record.line  # the line read, when another candidate concept states another value
     row.restated = [{k: str(r.to_dict()[k]) for k in RESTATED_KEYS} for r in record.restated]
     prior = figure_for(
         facts, ticker, metric, wanted.prior_year(), as_reported=as_reported, role="comparative"

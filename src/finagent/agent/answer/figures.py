@@ -38,6 +38,7 @@ from finagent.finance.looked_up import (
 )
 from finagent.finance.periods.period import FiscalPeriod, Span, year_to_date
 from finagent.finance.read.derive import missing_reason, span_missing_reason
+from finagent.finance.read.line_choice import Shown
 from finagent.finance.read.lookup import (
     SUM_OF_QUARTERS,
     PeriodWanted,
@@ -122,6 +123,7 @@ def figure_record(
         provenance=_provenance(fact),
         role=role,
         restated=tuple(_restatement(r.original, r.latest) for r in selection.restatements),
+        line=selection.line,
     )
 
 
@@ -187,7 +189,7 @@ def figure_for(
     period: PeriodWanted,
     *,
     as_reported: bool = False,
-    displayed: set[str] | None = None,
+    displayed: Shown | None = None,
     role: Role = "target",
 ) -> FigureRecord | None:
     """The figure of (company, metric, period) from the company's XBRL facts: the fact ``select``

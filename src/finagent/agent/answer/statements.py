@@ -40,7 +40,7 @@ from finagent.finance.compute.outcomes import Ranking, growth_kinds, growth_rank
 from finagent.finance.compute.safe_calculator import difference
 from finagent.finance.computed import COMPUTED
 from finagent.finance.figure_records import describe_calculation
-from finagent.finance.looked_up import FigureRecord, Gap
+from finagent.finance.looked_up import Figure, FigureRecord, Gap
 from finagent.finance.periods.period import FiscalPeriod, period_word, year_to_date
 
 CHANGE_WORDS = {"yoy": " year over year", "qoq": " quarter over quarter", "change": "", "cagr": ""}
@@ -156,13 +156,27 @@ def values_opening(facts: Facts) -> Opening:
             how = _how_derived(cell)
             sentences.append(
                 f"{facts.of(ticker)} {facts.words()} in {period_phrase(cell)} was {facts.show(cell)}"
-                f"{how}{cite(cell.sources)}."
+                f"{how}{cite(cell.sources)}{_line_read(facts, [cell])}."
             )
         elif cells:
             parts = [f"{facts.show(c)} in {c.period}{cite(c.sources)}" for c in cells]
-            sentences.append(f"{facts.of(ticker)} {facts.words()} was {joined(parts)}.")
+            sentences.append(
+                f"{facts.of(ticker)} {facts.words()} was {joined(parts)}{_line_read(facts, cells)}."
+            )
     sentences += gap_sentences(facts)
     return Opening(sentences)
+
+
+def _line_read(facts: Facts, cells: Sequence[Cell]) -> str:
+    """ ", read from the income statement's "Research and development" line (its concept), not
+    (another concept)": which line was read, when another candidate concept stated another value."""
+    keys = {(c.ticker, c.metric, c.period) for c in cells}
+    lines = [
+        f.line
+        for f in facts.figures
+        if isinstance(f, Figure) and f.role == "target" and (f.ticker, f.metric, f.period) in keys and f.line
+    ]
+    return f", {joined(list(dict.fromkeys(lines)))}" if lines else ""
 
 
 def _how_derived(cell: Cell) -> str:

@@ -19,7 +19,7 @@ from finagent.agent.evidence import chunk_to_evidence
 from finagent.agent.resources import get_resources
 from finagent.agent.state import FactsTask
 from finagent.db.chunks import chunks_by_id
-from finagent.db.facts import load_facts
+from finagent.db.facts import load_facts, share_class_facts
 from finagent.finance.lines import REPORTED
 from finagent.finance.looked_up import FigureRecord
 
@@ -29,11 +29,14 @@ FACT_EVIDENCE_SCORE = 5.0  # the chunk displaying a looked-up figure is evidence
 async def lookup_facts(task: FactsTask, runtime: Runtime[Context]) -> dict[str, Any]:
     """The facts lookup of one (ticker, period); a failure is a warning, searches still answer."""
     resources = get_resources()
-    concepts = sorted({c for name in task["metrics"] if name in REPORTED for c in REPORTED[name].concepts})
+    lines = [REPORTED[name] for name in task["metrics"] if name in REPORTED]
+    concepts = sorted({c for line in lines for c in line.concepts})
+    per_share = sorted({c for line in lines if line.unit == "per_share" for c in line.concepts})
 
     def load() -> tuple[list[FigureRecord], list[dict[str, Any]]]:
         with resources.database().connection() as conn:
             facts = load_facts(conn, task["ticker"], concepts)
+            facts += share_class_facts(conn, task["ticker"], per_share)
             figures = [f for one in _each_period(task) for f in lookup(facts, one)]
             ids = sorted({place.chunk_id for _, place in printed_at(figures) if place.chunk_id})
             return figures, chunks_by_id(conn, ids)

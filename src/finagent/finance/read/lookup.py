@@ -6,9 +6,11 @@ right filing.
   a quarter's), else the sum of its quarters, labelled derived; a balance (instant metric) is the one
   at the period's end. Never the filing's
   focus period: a 10-K's comparative columns are other years.
-* Concept: among a metric's candidate concepts, the one the company's own statement displays wins
-  (any filing of the company showing it in that statement), then the vocabulary's order. Part
-  concepts (goods, services) stand for the line only when the period has no other part beside them.
+* Concept: among a metric's candidate concepts, the one the company's own statement displays on the
+  line's row wins (any filing of the company showing it in that statement), then one displayed
+  elsewhere in it, then one not implausibly small, then the vocabulary's order (``line_choice``);
+  the selection names the line read when another candidate states another value. Part concepts
+  (goods, services) stand for the line only when the period has no other part beside them.
 * Filing: when several filings report the same concept and period (restatements), the latest filed
   is the default and ``as_reported`` selects the original; differences beyond rounding are listed.
 * A period the filings report only in parts (stubs around a merger or an emergence from bankruptcy)
@@ -26,6 +28,8 @@ from decimal import Decimal
 from finagent.finance.fact_records import StoredFact, duration_class, fiscal_label
 from finagent.finance.line_item import LineItem
 from finagent.finance.periods.period import FiscalPeriod, Span
+from finagent.finance.read.line_choice import Shown, line_used, preferred_concept, shown_on_statement
+from finagent.finance.read.share_classes import class_member, class_reading, latest_by_class
 from finagent.finance.read.split_periods import part_roles
 
 
@@ -93,6 +97,8 @@ class Selection:
     period: PeriodWanted
     restatements: tuple[Restatement, ...] = ()
     alternatives: tuple[StoredFact, ...] = field(default=(), compare=False)
+    line: str = ""
+    """The line read, named when another candidate concept states another value for the period."""
 
     @property
     def label(self) -> str:
@@ -125,9 +131,10 @@ def _unit_ok(fact: StoredFact, metric: LineItem) -> bool:
     return "/" not in unit and unit not in ("shares", "pure")
 
 
-def displayed_concepts(facts: Iterable[StoredFact], metric: LineItem) -> set[str]:
-    """Candidate concepts this company displays in the metric's own statement (in any filing)."""
-    return {f.concept for f in facts if f.statement == metric.statement and f.concept in metric.concepts}
+def displayed_concepts(facts: Iterable[StoredFact], metric: LineItem) -> Shown:
+    """Candidate concepts this company displays in the metric's own statement (in any filing), and
+    those it displays on the line's own row."""
+    return shown_on_statement(facts, metric)
 
 
 def _beyond_rounding(a: StoredFact, b: StoredFact) -> bool:
@@ -157,19 +164,13 @@ def restatements_of(facts: Sequence[StoredFact]) -> list[Restatement]:
     return found
 
 
-def _preferred_concept(concepts: set[str], metric: LineItem, shown: set[str]) -> str:
-    """The concept the company's statements display, then the vocabulary's order."""
-    rank = {c: i for i, c in enumerate(metric.concepts)}
-    return min(concepts, key=lambda c: (0 if c in shown else 1, rank.get(c, len(rank))))
-
-
 def select(
     facts: Sequence[StoredFact],
     metric: LineItem,
     period: PeriodWanted,
     *,
     as_reported: bool = False,
-    displayed: set[str] | None = None,
+    displayed: Shown | None = None,
 ) -> Selection | None:
     """The fact that states ``metric`` for ``period`` (consolidated), or None when none does.
 
@@ -188,10 +189,12 @@ def select(
     parts = {f.concept for f in candidates if f.concept in metric.parts}
     if len(parts) > 1:  # goods and services side by side: each is a part, neither the whole line
         candidates = [f for f in candidates if f.concept not in parts]
+    if not candidates and metric.unit == "per_share":
+        return _by_share_class(facts, metric, period, as_reported, displayed)
     if not candidates:
         return _sum_of_quarters(facts, metric, period, as_reported, displayed)
     shown = displayed if displayed is not None else displayed_concepts(facts, metric)
-    concept = _preferred_concept({f.concept for f in candidates}, metric, shown)
+    concept = preferred_concept(candidates, metric, shown)
     own = [f for f in candidates if f.concept == concept]
     reported = [f for f in own if not f.derived]
     pool = reported or own  # a filing's own number beats a derived one
@@ -207,7 +210,37 @@ def select(
         period=period,
         restatements=tuple(restatements_of(own)),
         alternatives=tuple(f for f in ordered if f is not chosen),
+        line=line_used(concept, candidates, shown, metric.statement),
     )
+
+
+def _by_share_class(
+    facts: Sequence[StoredFact],
+    metric: LineItem,
+    period: PeriodWanted,
+    as_reported: bool,
+    displayed: Shown | None,
+) -> Selection | None:
+    """A per-share figure the filings state only per share class (``share_classes``): one value for
+    all classes said once, else the class read named."""
+    stated = [
+        f
+        for f in facts
+        if f.concept in metric.concepts
+        and class_member(f) is not None
+        and f.value is not None
+        and _unit_ok(f, metric)
+        and _matches_period(f, metric, period)
+    ]
+    if not stated:
+        return None
+    shown = displayed if displayed is not None else displayed_concepts(facts, metric)
+    concept = preferred_concept(stated, metric, shown)
+    reading = class_reading(latest_by_class([f for f in stated if f.concept == concept], as_reported))
+    if reading is None:
+        return None
+    fact, line = reading
+    return Selection(fact=fact, metric=metric, period=period, line=line)
 
 
 SUM_OF_QUARTERS = "sum_of_quarters"
@@ -218,7 +251,7 @@ def _sum_of_quarters(
     metric: LineItem,
     period: PeriodWanted,
     as_reported: bool,
-    displayed: set[str] | None,
+    displayed: Shown | None,
 ) -> Selection | None:
     """A first half or nine months no filing states, as the sum of its quarters when each is reported
     (amounts only: per-share values and balances do not add); None otherwise."""
@@ -279,7 +312,7 @@ def split_period(
     period: PeriodWanted,
     *,
     as_reported: bool = False,
-    displayed: set[str] | None = None,
+    displayed: Shown | None = None,
 ) -> SplitPeriod | None:
     """The stub periods that report ``metric`` for ``period`` when no single fact does: the latest
     part ending in the period, and the parts before it back to back, as far as the period reaches."""
@@ -298,7 +331,7 @@ def split_period(
     if not stubs:
         return None
     shown = displayed if displayed is not None else displayed_concepts(facts, metric)
-    concept = _preferred_concept({f.concept for f in stubs}, metric, shown)
+    concept = preferred_concept(stubs, metric, shown)
     spans: dict[tuple[date, date], list[StoredFact]] = defaultdict(list)
     for fact in stubs:
         if fact.concept == concept and fact.period_start is not None:

@@ -1,0 +1,117 @@
+"""Which of a line's candidate concepts states the line a question names: the one its statement prints.
+
+Companies tag one line with different concepts, and sometimes a candidate concept holds something
+else (``ResearchAndDevelopmentExpense`` carrying only an acquired in-process R&D charge on a note,
+while the income statement's "Research and development" row is tagged with another concept). The
+statement line decides, in this order:
+
+1. a concept the company's statement displays on a row worded as the line ("Research and
+   development") beats one displayed on another row ("Acquired in-process research and development");
+2. a concept the statement displays beats one only in a note (or only in a dimension: those are
+   never candidates);
+3. a concept whose value for the period is implausibly small against another candidate's (under a
+   fifth of it) loses: it holds a part, not the line;
+4. then the vocabulary's order.
+
+Per-share lines reported only per share class (Class A and Class B EPS) are read by ``share_class``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from finagent.finance.fact_records import StoredFact
+from finagent.finance.line_item import LineItem
+
+SMALL = Decimal(5)
+"""A candidate under a fifth of another candidate's value for the same period holds a part of the line."""
+
+_FOOTNOTE = re.compile(r"\(\s*\w{0,2}\s*\)|\[\s*\w{0,2}\s*\]")
+_SKIPPED = {"total", "net", "expense", "expenses"}
+
+
+def row_key(text: str) -> str:
+    """A row's wording as a comparable key: lower case, "&" read as "and", footnote marks,
+    punctuation and the words "total", "net", "expense(s)" dropped ("Research & development
+    expenses (1)" is "research and development")."""
+    text = _FOOTNOTE.sub(" ", text.lower().replace("&", " and "))
+    words = re.findall(r"[a-z]+", text)
+    return " ".join(w for w in words if w not in _SKIPPED)
+
+
+def _row_keys(metric: LineItem) -> set[str]:
+    return {row_key(r) for r in (*metric.rows, metric.label)}
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a company's statements show of a line: the candidate concepts its statement displays,
+    and those it displays on a row worded as the line (with that row's wording)."""
+
+    displayed: frozenset[str]
+    on_its_row: dict[str, str]
+
+    def row_of(self, concept: str) -> str | None:
+        return self.on_its_row.get(concept)
+
+
+def shown_on_statement(facts: Iterable[StoredFact], metric: LineItem) -> Shown:
+    """The candidate concepts the company's own statement of the line displays (in any filing), and
+    the rows worded as the line they are displayed on."""
+    keys = _row_keys(metric)
+    displayed: set[str] = set()
+    rows: dict[str, str] = {}
+    for fact in facts:
+        if fact.statement != metric.statement or fact.concept not in metric.concepts or fact.dims_key:
+            continue
+        displayed.add(fact.concept)
+        if fact.label and fact.concept not in rows and row_key(fact.label) in keys:
+            rows[fact.concept] = fact.label.strip()
+    return Shown(frozenset(displayed), rows)
+
+
+def _small(value: Decimal | None, others: Sequence[Decimal]) -> bool:
+    """Under a fifth of another candidate's value (same sign): a part of the line, not the line."""
+    if value is None:
+        return False
+    return any(abs(value) * SMALL < abs(o) and (o > 0) == (value > 0) for o in others)
+
+
+def preferred_concept(candidates: Sequence[StoredFact], metric: LineItem, shown: Shown) -> str:
+    """The concept among the period's ``candidates`` that states the line (see the module's order)."""
+    rank = {c: i for i, c in enumerate(metric.concepts)}
+    values: dict[str, Decimal] = {}
+    last = max((f.period_end for f in candidates), default=None)
+    for fact in sorted(candidates, key=lambda f: (f.filing_order, f.id)):
+        if fact.value is not None and fact.period_end == last:
+            values[fact.concept] = fact.value  # the latest filing's value of each concept
+
+    def key(concept: str) -> tuple[int, int, int, int]:
+        others = [v for c, v in values.items() if c != concept]
+        small = metric.unit == "money" and _small(values.get(concept), others)
+        return (
+            0 if shown.row_of(concept) else 1,
+            0 if concept in shown.displayed else 1,
+            1 if small else 0,
+            rank.get(concept, len(rank)),
+        )
+
+    return min({f.concept for f in candidates}, key=key)
+
+
+def line_used(concept: str, candidates: Sequence[StoredFact], shown: Shown, statement: str) -> str:
+    """How the answer names the line it read when another candidate concept stated another value
+    for the period ("read from the income statement's \"Research and development\" line
+    (us-gaap:ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost), not
+    us-gaap:ResearchAndDevelopmentExpense"); "" when no other candidate disagreed."""
+    chosen = {f.value for f in candidates if f.concept == concept}
+    others = sorted({f.concept for f in candidates if f.concept != concept and f.value not in chosen})
+    if not others:
+        return ""
+    where = statement.replace("_", " ")
+    row = shown.row_of(concept)
+    line = f'the {where}\'s "{row}" line ({concept})' if row else concept
+    return f"read from {line}, not {' or '.join(others)}"
