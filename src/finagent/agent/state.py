@@ -170,6 +170,9 @@ class State(InputState, OutputState, total=False):
     """Reported figures looked up per (ticker, period, metric): XBRL facts, derived quarters, gaps, in
     their JSON form (``finance.looked_up``'s ``to_dict``); read them typed with
     ``answer.figures.figures_of``."""
+    breakdowns: Annotated[list[dict[str, Any]], append]
+    """A line of a company and period by the parts of one kind (``answer.part_figures.Breakdown``'s
+    JSON form): the asked parts' figures and the parts of a change asked to be explained."""
     filing_parts: Annotated[list[dict[str, Any]], append]
     """The chunks of the compared sections of each company's filings (finance.compute.filing_changes)."""
     draft_ok: bool
@@ -199,6 +202,7 @@ class FactsTask(TypedDict):
     comparatives: list[str]  # "prior_year", "prior_quarter": the periods comparisons need too
     as_reported: bool
     periods: NotRequired[list[list[int | None]]]  # a long history: every [fiscal_year, quarter] at once
+    part_kinds: NotRequired[list[str]]  # the kinds of part to look up too ("segment", "product")
 
 
 class PartsTask(TypedDict):

@@ -475,6 +475,9 @@ def plan_fact_lookups(state: State, context: Context) -> list[Send]:
             comparatives=comparatives,
             as_reported=plan.as_reported,
         )
+        kinds = [p.kind for p in plan.parts if p.ticker == task["ticker"]] + [plan.part_driver]
+        if any(kinds):
+            task["part_kinds"] = [k for k in dict.fromkeys(kinds) if k]
         sends.append(Send("facts", task))
     return sends
 

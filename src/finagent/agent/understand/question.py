@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from finagent.agent.understand.named_parts import AskedPart
 from finagent.finance.ask.asks import Ask
 from finagent.finance.ask.long_history import History
 from finagent.finance.compute.compare import Wanted
@@ -112,6 +113,10 @@ class Question:
     """The sentence naming the company a question naming none was answered about."""
     long_history: History | None = None
     """A range, "since", "ever", "all": a series over many periods."""
+    parts: tuple[AskedPart, ...] = ()
+    """Parts of a company the question names by their XBRL member's names ("AWS", "iPhone")."""
+    part_driver: str = ""
+    """The kind of part ("segment", "product", "geography") asked to have driven a change."""
 
     @classmethod
     def of(cls, state: Mapping[str, Any]) -> Question:
@@ -159,6 +164,7 @@ _TYPED_READERS: dict[str, Any] = {
     "metrics": lambda names: tuple(REPORTED[n] for n in names if n in REPORTED),
     "time_specs": lambda items: tuple(TimeSpec.from_dict(i) for i in items),
     "dated_documents": lambda items: tuple(DatedDocument.from_dict(i) for i in items),
+    "parts": lambda items: tuple(AskedPart.from_dict(i) for i in items),
 }
 
 
@@ -174,7 +180,7 @@ def _typed(name: str, value: Any) -> Any:
 
 
 def _plain(name: str, value: Any) -> Any:
-    if name in ("time_specs", "dated_documents"):
+    if name in ("time_specs", "dated_documents", "parts"):
         return [item.to_dict() for item in value]
     if isinstance(value, Ask | Wanted | History):
         return value.to_dict()
