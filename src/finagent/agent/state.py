@@ -203,6 +203,7 @@ class FactsTask(TypedDict):
     as_reported: bool
     periods: NotRequired[list[list[int | None]]]  # a long history: every [fiscal_year, quarter] at once
     part_kinds: NotRequired[list[str]]  # the kinds of part to look up too ("segment", "product")
+    parts_only: NotRequired[bool]  # only the parts: the question asks no figure of the whole
 
 
 class PartsTask(TypedDict):

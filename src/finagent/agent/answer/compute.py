@@ -188,7 +188,9 @@ async def compute(state: State, context: Context) -> Computed:
     said = opening(facts) if context.ablations.use_calculator else Opening()
     if context.ablations.use_calculator:
         by_part = parts_said(state, facts.labels)
-        said.sentences = [*by_part.sentences, *said.sentences]
+        if by_part.sentences:  # the part's own figure is read: no caveat that only the whole's is
+            caveat = whole_company(facts)
+            said.sentences = [*by_part.sentences, *(s for s in said.sentences if s not in caveat)]
         said.calculations += by_part.calculations
     calculations = [*chosen.derivations, *comparisons.calculations, *said.calculations]
     return Computed(

@@ -70,14 +70,14 @@ def part_sentences(
     said = PartSentences()
     for part in plan.parts:
         for period in periods.get(part.ticker, [])[-1:]:
-            for metric in plan.metric_names:
+            for metric in plan.part_metrics:
                 _named_part(
                     said, plan, breakdowns, (part.ticker, metric, part.kind, part.member), period, labels
                 )
     if plan.part_driver:
         for ticker in plan.tickers:
             for period in periods.get(ticker, [])[-1:]:
-                for metric in plan.metric_names[:1]:
+                for metric in plan.part_metrics[:1]:
                     _driver(said, plan, breakdowns, (ticker, metric, plan.part_driver), period, labels)
     return said
 
@@ -141,11 +141,19 @@ def _named_part(
 
 
 def _record(ticker: str, metric: str, periods: tuple[str, str], old: Decimal, new: Decimal) -> dict[str, Any]:
-    """The change of a figure in millions, as the calculator's record ("201183 - 200583 = 600")."""
+    """The change of a figure in millions, as the calculator's record ("201183 - 200583 = 600"): an
+    amount of the later period, in millions (a record with a "from_period" is a percent change)."""
     change = new - old
-    return _result(
-        ticker, f"{metric} change", periods, f"{new} - {old}", float(change), _money(change * _MILLION, True)
-    )
+    return {
+        "ticker": ticker,
+        "metric": f"{metric} change from {periods[0]}",
+        "period": periods[1],
+        "unit": "USD millions",
+        "expression": f"{new} - {old}",
+        "result": float(change),
+        "result_text": _money(change * _MILLION, True),
+        "sources": [],
+    }
 
 
 def _result(
@@ -215,7 +223,7 @@ def _driver_sentence(
     top = ranked[0]
     total = whole if whole is not None else parts_change
     share = (
-        f", {top.share:.1f}% of the total change of {_money(total, signed=True)}"
+        f", {top.share:.1f}% of the total's {_money(total, signed=True)}"
         if top.share is not None
         else ""
     )
@@ -234,7 +242,7 @@ def _sums_sentence(later: Breakdown, earlier: Breakdown, cite: str) -> str:
         return f"The filing gives no total to add the parts up to{cite}."
     if later.sums and earlier.sums:
         return (
-            f"The {len(later.parts)} parts add up to the total {_metric(later)} of "
+            f"The parts by {later.kind} add up to the total {_metric(later)} of "
             f"{_money(later.total.value)} in {later.period}{cite}."
         )
     return (

@@ -141,19 +141,21 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     )
     mode = state.get("answer_mode") or context.answer_mode
     plan = plan_question(reading, asked, model, mode, context)
-    plan = await _with_parts(plan, resources)
+    plan = await _with_parts(plan, asked.metrics, resources)
     return {"analysis": plan.to_dict(), **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
 
 
-async def _with_parts(plan: Question, resources: Any) -> Question:
+async def _with_parts(plan: Question, metrics: list[str], resources: Any) -> Question:
     """The plan with the parts the question names and the kind of part asked to drive a change, read
-    against the member names of the asked companies' facts (one query)."""
-    if not plan.tickers or not plan.metrics:
+    against the member names of the asked companies' facts (one query); the line asked of them is the
+    question's own when it asks no figure of the whole ("which segment drove the change in ...")."""
+    if not plan.tickers or not metrics:
         return plan
     rows = await asyncio.to_thread(_members, resources, list(plan.tickers))
-    return plan.with_changes(
-        parts=asked_parts(plan.question, plan.tickers, rows), part_driver=part_driver(plan.question)
-    )
+    parts, driver = asked_parts(plan.question, plan.tickers, rows), part_driver(plan.question)
+    if not (parts or driver):
+        return plan
+    return plan.with_changes(parts=parts, part_driver=driver, part_metric="" if plan.metrics else metrics[0])
 
 
 def _members(resources: Any, tickers: list[str]) -> list[tuple[str, str, str, str | None]]:

@@ -40,7 +40,8 @@ async def lookup_facts(task: FactsTask, runtime: Runtime[Context]) -> dict[str, 
         with resources.database().connection() as conn:
             facts = load_facts(conn, task["ticker"], concepts, all_dimensions=bool(kinds))
             whole = [f for f in facts if not f.dims_key]
-            figures = [f for one in _each_period(task) for f in lookup(whole, one)]
+            periods = [] if task.get("parts_only") else _each_period(task)
+            figures = [f for one in periods for f in lookup(whole, one)]
             parts = _breakdowns(facts, task, kinds)
             ids = {place.chunk_id for _, place in printed_at(figures) if place.chunk_id}
             ids |= {

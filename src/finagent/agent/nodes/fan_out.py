@@ -453,7 +453,7 @@ def plan_fact_lookups(state: State, context: Context) -> list[Send]:
     plan = Question.of(state)
     metrics = list(plan.metric_names)  # set by analyze only when facts are in use
     if not metrics:
-        return []
+        return _part_lookups(state, plan)
     comparatives = ["prior_year"]
     if plan.comparisons.qoq or plan.comparisons.change:
         comparatives.append("prior_quarter")
@@ -479,6 +479,31 @@ def plan_fact_lookups(state: State, context: Context) -> list[Send]:
         if any(kinds):
             task["part_kinds"] = [k for k in dict.fromkeys(kinds) if k]
         sends.append(Send("facts", task))
+    return sends
+
+
+def _part_lookups(state: State, plan: Question) -> list[Send]:
+    """A question about parts asking no figure of the whole: one lookup of the parts per company and
+    period, which reads no figure of the whole (``parts_only``)."""
+    if not plan.part_metric:
+        return []
+    sends = []
+    for target in state.get("targets") or []:
+        if target.get("ticker") and target.get("fiscal_year") is not None and not target.get("companion"):
+            kinds = [p.kind for p in plan.parts if p.ticker == target["ticker"]] + [plan.part_driver]
+            task = FactsTask(
+                ticker=target["ticker"],
+                fiscal_year=int(target["fiscal_year"]),
+                fiscal_quarter=target.get("fiscal_quarter"),
+                period_label=target.get("label") or "",
+                period_end=target.get("period_end"),
+                metrics=[plan.part_metric],
+                comparatives=[],
+                as_reported=plan.as_reported,
+                part_kinds=[k for k in dict.fromkeys(kinds) if k],
+                parts_only=True,
+            )
+            sends.append(Send("facts", task))
     return sends
 
 

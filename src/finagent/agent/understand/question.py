@@ -117,6 +117,8 @@ class Question:
     """Parts of a company the question names by their XBRL member's names ("AWS", "iPhone")."""
     part_driver: str = ""
     """The kind of part ("segment", "product", "geography") asked to have driven a change."""
+    part_metric: str = ""
+    """The line asked of the parts when no figure of the whole is asked ("which segment drove ...")."""
 
     @classmethod
     def of(cls, state: Mapping[str, Any]) -> Question:
@@ -144,6 +146,11 @@ class Question:
     def metric_names(self) -> tuple[str, ...]:
         """The asked lines by their registry names (how the state, tasks and cells name metrics)."""
         return tuple(m.name for m in self.metrics)
+
+    @property
+    def part_metrics(self) -> tuple[str, ...]:
+        """The lines whose parts are looked up: the asked figures', else the line a part question names."""
+        return self.metric_names or ((self.part_metric,) if self.part_metric else ())
 
     @property
     def about_an_event_filing(self) -> bool:

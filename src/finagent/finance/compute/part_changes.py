@@ -11,11 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import combinations
 
-SUM_TOLERANCE = Decimal("0.005")
-"""Parts add up to the total within half a percent (rounding of the printed parts)."""
+SUM_TOLERANCE = Decimal("0.001")
+"""Parts add up to the total within a tenth of a percent (rounding of the printed parts)."""
 
 _STANDARD_PREFIXES = ("us-gaap:", "srt:", "ifrs-full:")
+
+MAX_SEARCHED = 14
+"""Members searched for the set that adds up (2**14 sets at most); more are shown as they are."""
 
 
 def sums_to(values: Sequence[Decimal], total: Decimal | None) -> bool:
@@ -26,15 +30,15 @@ def sums_to(values: Sequence[Decimal], total: Decimal | None) -> bool:
 
 
 def summing_members(values: Mapping[str, Decimal], total: Decimal | None) -> tuple[tuple[str, ...], bool]:
-    """The members whose values add up to the total, and whether any set did: every member, else the
-    company's own members (a standard "ProductMember"/"ServiceMember" is a second breakdown), else the
-    standard ones; every member (not adding up) when none does."""
+    """The members whose values add up to the total, and whether any set did: the most members that
+    do (Apple's five categories, not its "Products" and "Services", which add up too), the company's
+    own members before the standard ones on a tie; every member (not adding up) when none does."""
     every = tuple(values)
-    own = tuple(m for m in every if not m.startswith(_STANDARD_PREFIXES))
-    standard = tuple(m for m in every if m.startswith(_STANDARD_PREFIXES))
-    for group in (every, own, standard):
-        if len(group) >= 2 and sums_to([values[m] for m in group], total):
-            return group, True
+    if len(every) <= MAX_SEARCHED:
+        for size in range(len(every), 1, -1):
+            groups = [g for g in combinations(every, size) if sums_to([values[m] for m in g], total)]
+            if groups:
+                return max(groups, key=lambda g: -sum(m.startswith(_STANDARD_PREFIXES) for m in g)), True
     return every, False
 
 
