@@ -167,7 +167,8 @@ def _name(member: str, counts: Counter[str], shared: set[str], linkbase: Mapping
     spelled = next((label for label in own if _letters(label) == _letters(derived)), None)
     label = linkbase.get(member) or spelled or (own[0] if own else derived)
     label = clean_row_label(label) or derived
-    names = [label, derived, *(own[:1]), acronym(derived), acronym(label)]
+    token = re.sub(r"(?:Segment)?Member$", "", member.rpartition(":")[2])  # "MedTech" as written
+    names = [label, derived, *(own[:1]), acronym(derived), acronym(label), token if token.isalpha() else ""]
     return MemberName(member, label, tuple(dict.fromkeys(n for n in names if n)))
 
 
