@@ -103,7 +103,8 @@ def test_the_parts_that_add_up_are_found_among_two_breakdowns() -> None:
 
 def test_the_part_that_moved_the_total_most_ranks_first_with_its_share() -> None:
     ranked = contributions(
-        [("Mac", Decimal(29357), Decimal(29984)), ("Services", Decimal(85200), Decimal(96169))], Decimal(11596)
+        [("Mac", Decimal(29357), Decimal(29984)), ("Services", Decimal(85200), Decimal(96169))],
+        Decimal(11596),
     )
     assert [c.label for c in ranked] == ["Services", "Mac"]
     assert ranked[0].change == Decimal(10969) and round(ranked[0].share or 0, 1) == 94.6

@@ -174,5 +174,54 @@ def test_which_product_drove_the_change_is_computed(store: Database, settings: S
         "Services drove the largest part of Apple's revenue change from FY2023 to FY2024: +$10,969 million "
         "($85,200 million to $96,169 million), 141.5% of the total's +$7,750 million (computed) [10K1]."
     ), answer
-    assert "iPad -$1,606 million" in answer and "The parts by product add up to the total revenue of $391,035 million in FY2024 [10K1]." in answer
+    assert (
+        "iPad -$1,606 million" in answer
+        and "The parts by product add up to the total revenue of $391,035 million in FY2024 [10K1]." in answer
+    )
     assert "[unverified]" not in answer
+
+
+REAL = [
+    "filings/edgar/AAPL/10-K/aapl-10-k-2024-11-01.html",
+    "filings/edgar/AMZN/10-K/amzn-10-k-2025-02-07.html",
+]
+
+
+@pytest.fixture(scope="module")
+def real_store(pg_server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """Apple's FY2024 and Amazon's FY2024 10-Ks from ../shared, ingested by the CLI."""
+    folder = tmp_path_factory.mktemp("parts")
+    for relative in REAL:
+        os.symlink(require_shared(*relative.split("/")), folder / relative.rsplit("/", 1)[1])
+    url, home = create_database(pg_server_url), tmp_path_factory.mktemp("home")
+    done = finagent(["ingest", "path", str(folder)], url, home, timeout=1200)
+    assert done.returncode == 0, done.stdout + done.stderr
+    yield url, home
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_real_filings_by_part(real_store: tuple[str, Path]) -> None:
+    apple = finagent(
+        ["facts", "AAPL", "-m", "revenue", "--by", "product", "-p", "FY2023", "FY2024", "--json"], *real_store
+    )
+    rows = _by_part(json.loads(apple.stdout)["rows"])
+    assert rows[("iPhone", "FY2024")] == "201183000000" and rows[("Services", "FY2024")] == "96169000000"
+    assert ("Products", "FY2024") not in rows  # the five categories, not the products/services split
+    amazon = finagent(
+        ["facts", "AMZN", "-m", "operating_income", "--by", "segment", "-p", "FY2024", "--json"], *real_store
+    )
+    data = json.loads(amazon.stdout)
+    assert _by_part(data["rows"])[("Amazon Web Services", "FY2024")] == "39834000000"
+    assert "AMZN FY2024: the 3 parts by segment add up to the total operating income" in data["sums"][0]
+    asked = finagent(
+        ["ask", "How did Amazon's AWS segment operating income change in 2024 compared with 2023?", "--json"],
+        *real_store,
+        settings={"FINAGENT_USE_FACTS": "true"},
+    )
+    answer = json.loads(asked.stdout)["answer"] if asked.returncode == 0 else asked.stdout + asked.stderr
+    assert answer.startswith(
+        "Amazon.com's Amazon Web Services operating income was $39,834 million in FY2024 [10K1], against "
+        "$24,631 million in FY2023 [10K1]: +$15,203 million, +61.7% (computed)."
+    ), answer

@@ -311,8 +311,7 @@ def facts_command(
         bool, typer.Option("--as-reported", help="Values as first reported (default: the latest filing's).")
     ] = False,
     by: Annotated[
-        str | None,
-        typer.Option("--by", help="Each part's figure too: --by segment, --by product or --by geography."),
+        str | None, typer.Option("--by", help="Each part too: segment, product or geography.")
     ] = None,
     plot_path: Annotated[
         str | None,
@@ -324,8 +323,7 @@ def facts_command(
 ) -> None:
     """Exact reported figures per company and fiscal period from the filings' XBRL facts, with YoY.
 
-    finagent facts AAPL --metric revenue net_income --periods FY2009..FY2024 --plot
-    """
+    finagent facts AAPL --metric revenue net_income --periods FY2009..FY2024 --plot"""
     from finagent.reports.facts import facts_table
 
     companies, wanted, named = split_items(items, list(periods or []))

@@ -10,7 +10,7 @@ decides through ``opening``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -286,7 +286,7 @@ def evidence_opening(state: State, read: Read) -> str:
     return said.text if said.text.startswith(("Yes (", "No (")) else ""
 
 
-def parts_said(state: State, labels: dict[int, str]) -> PartSentences:
+def parts_said(state: State, labels: Mapping[int, str]) -> PartSentences:
     """The sentences about the parts the question names or asks to have driven a change, from the
     breakdowns the facts lookups read (none: nothing to say)."""
     plan = Question.of(state)

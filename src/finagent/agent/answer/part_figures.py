@@ -32,11 +32,11 @@ class PartFigure:
     figure: Figure
 
     def to_dict(self) -> dict[str, Any]:
-        return {"axis": self.axis, "member": self.member, "part": self.label, **self.figure.to_dict()}
+        return {"axis": self.axis, "member": self.member, "part_label": self.label, **self.figure.to_dict()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> PartFigure:
-        return cls(str(data["axis"]), str(data["member"]), str(data["part"]), Figure.from_dict(data))
+        return cls(str(data["axis"]), str(data["member"]), str(data["part_label"]), Figure.from_dict(data))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,7 @@ class Breakdown:
             "kind": self.kind,
             "axis": self.axis,
             "period": self.period,
-            "parts": [p.to_dict() for p in self.parts],
+            "members": [p.to_dict() for p in self.parts],
             "total": self.total.to_dict() if self.total else None,
             "sums": self.sums,
         }
@@ -74,7 +74,7 @@ class Breakdown:
             str(data["kind"]),
             str(data["axis"]),
             str(data["period"]),
-            tuple(PartFigure.from_dict(p) for p in data.get("parts") or ()),
+            tuple(PartFigure.from_dict(p) for p in data.get("members") or ()),
             Figure.from_dict(total) if total else None,
             bool(data.get("sums")),
         )
@@ -137,7 +137,9 @@ def breakdown(
         if len(found) < (1 if members else 2):
             continue
         whole = total if isinstance(total, Figure) else None
-        group, sums = summing_members({m: p.figure.value for m, p in found.items()}, whole and whole.value)
+        group, sums = summing_members(
+            {m: p.figure.value for m, p in found.items()}, whole.value if whole else None
+        )
         parts = tuple(sorted((found[m] for m in group), key=lambda p: -p.figure.value))
         return Breakdown(ticker, metric.name, kind, axis, wanted.label, parts, whole, sums)
     return None

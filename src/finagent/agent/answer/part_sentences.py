@@ -222,11 +222,7 @@ def _driver_sentence(
 ) -> str:
     top = ranked[0]
     total = whole if whole is not None else parts_change
-    share = (
-        f", {top.share:.1f}% of the total's {_money(total, signed=True)}"
-        if top.share is not None
-        else ""
-    )
+    share = f", {top.share:.1f}% of the total's {_money(total, signed=True)}" if top.share is not None else ""
     each = "; ".join(f"{c.label} {_money(c.change * _MILLION, signed=True)}" for c in ranked[:_LISTED])
     return (
         f"{top.label} drove the largest part of {name(later.ticker, plan.names)}'s {_metric(later)} change "

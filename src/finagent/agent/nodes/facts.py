@@ -64,14 +64,14 @@ async def lookup_facts(task: FactsTask, runtime: Runtime[Context]) -> dict[str, 
 def _breakdowns(facts: list[StoredFact], task: FactsTask, kinds: list[str]) -> list[Breakdown]:
     """Each asked kind of part of the task's metrics, in its period and a year earlier."""
     target = PeriodWanted(task["fiscal_year"], task.get("fiscal_quarter"))
-    found = []
-    for name in task["metrics"]:
-        metric = REPORTED.get(name)
-        for kind in kinds if metric is not None else ():
-            for wanted in (target, target.prior_year()):
-                one = breakdown(facts, task["ticker"], metric, wanted, kind)
-                found += [one] if one is not None else []
-    return found
+    metrics = [REPORTED[name] for name in task["metrics"] if name in REPORTED]
+    found = [
+        breakdown(facts, task["ticker"], metric, wanted, kind)
+        for metric in metrics
+        for kind in kinds
+        for wanted in (target, target.prior_year())
+    ]
+    return [b for b in found if b is not None]
 
 
 def _each_period(task: FactsTask) -> list[FactsTask]:
