@@ -117,6 +117,9 @@ class Analysis(TypedDict, total=False):
     subject_note: str  # the sentence naming the company a question naming none was answered about
     # finance.ask.long_history.History.to_dict(): a range, "since", "ever", "all"
     long_history: dict[str, Any] | None
+    parts: list[dict[str, str]]  # the parts the question names (understand.named_parts.AskedPart)
+    part_driver: str  # the kind of part asked to have driven a change: segment, product, geography
+    part_metric: str  # the line asked of the parts when no figure of the whole is asked
 
 
 class Target(TypedDict, total=False):
