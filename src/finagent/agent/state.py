@@ -117,6 +117,9 @@ class Analysis(TypedDict, total=False):
     subject_note: str  # the sentence naming the company a question naming none was answered about
     # finance.ask.long_history.History.to_dict(): a range, "since", "ever", "all"
     long_history: dict[str, Any] | None
+    parts: list[dict[str, str]]  # the parts the question names (understand.named_parts.AskedPart)
+    part_driver: str  # the kind of part asked to have driven a change: segment, product, geography
+    part_metric: str  # the line asked of the parts when no figure of the whole is asked
 
 
 class Target(TypedDict, total=False):
@@ -171,6 +174,9 @@ class State(InputState, OutputState, total=False):
     """Reported figures looked up per (ticker, period, metric): XBRL facts, derived quarters, gaps, in
     their JSON form (``finance.looked_up``'s ``to_dict``); read them typed with
     ``answer.figures.figures_of``."""
+    breakdowns: Annotated[list[dict[str, Any]], append]
+    """A line of a company and period by the parts of one kind (``answer.part_figures.Breakdown``'s
+    JSON form): the asked parts' figures and the parts of a change asked to be explained."""
     filing_parts: Annotated[list[dict[str, Any]], append]
     """The chunks of the compared sections of each company's filings (finance.compute.filing_changes)."""
     draft_ok: bool
@@ -201,6 +207,8 @@ class FactsTask(TypedDict):
     as_reported: bool
     periods: NotRequired[list[list[int | None]]]  # a long history: every [fiscal_year, quarter] at once
     span: NotRequired[str | None]  # "6M" / "9M": the year to date ending with fiscal_quarter
+    part_kinds: NotRequired[list[str]]  # the kinds of part to look up too ("segment", "product")
+    parts_only: NotRequired[bool]  # only the parts: the question asks no figure of the whole
 
 
 class PartsTask(TypedDict):

@@ -119,8 +119,31 @@ def _cell(row: FactRow) -> str:
     return f"{amount(row)}{mark}{_yoy(row)}" if row.value is not None else f"— ({row.note})"
 
 
+def print_parts(result: FactsResult) -> None:
+    """By part: one table per company and metric, a row per part and the total, a column per period;
+    then whether the parts add up to the total."""
+    for ticker, metric in dict.fromkeys((r.ticker, r.metric) for r in result.rows):
+        rows = [r for r in result.rows if r.ticker == ticker and r.metric == metric]
+        periods = list(dict.fromkeys(r.period for r in rows))
+        table = Table(title=escape(f"{ticker} {rows[0].metric_label} by part (USD)"))
+        table.add_column("part")
+        for period in periods:
+            table.add_column(period, justify="right")
+        for part in [*dict.fromkeys(r.part for r in rows if r.part), ""]:
+            cells = [next((_cell(r) for r in rows if r.part == part and r.period == p), "—") for p in periods]
+            table.add_row(escape(part or "Total"), *cells)
+        console.print(table)
+    for line in result.sums:
+        console.print(escape(line))
+    for warning in result.warnings:
+        err_console.print(f"[yellow]note[/] {escape(warning)}")
+
+
 def print_table(result: FactsResult) -> None:
     """One table per metric: periods down, companies across when their periods align, else long form."""
+    if any(r.part for r in result.rows) or result.sums:
+        print_parts(result)
+        return
     for metric in dict.fromkeys(r.metric for r in result.rows):
         rows = [r for r in result.rows if r.metric == metric]
         tickers = list(dict.fromkeys(r.ticker for r in rows))
@@ -287,6 +310,9 @@ def facts_command(
     as_reported: Annotated[
         bool, typer.Option("--as-reported", help="Values as first reported (default: the latest filing's).")
     ] = False,
+    by: Annotated[
+        str | None, typer.Option("--by", help="Each part too: segment, product or geography.")
+    ] = None,
     plot_path: Annotated[
         str | None,
         typer.Option(
@@ -297,14 +323,15 @@ def facts_command(
 ) -> None:
     """Exact reported figures per company and fiscal period from the filings' XBRL facts, with YoY.
 
-    finagent facts AAPL --metric revenue net_income --periods FY2009..FY2024 --plot
-    """
+    finagent facts AAPL --metric revenue net_income --periods FY2009..FY2024 --plot"""
     from finagent.reports.facts import facts_table
 
     companies, wanted, named = split_items(items, list(periods or []))
     image = _plot_target(plot_path)
     with store() as db, db.connection() as conn:
-        result = facts_table(conn, companies, [*(metric or []), *named], wanted, as_reported=as_reported)
+        result = facts_table(
+            conn, companies, [*(metric or []), *named], wanted, as_reported=as_reported, by=by
+        )
     if as_json:
         console.print_json(json.dumps(result.to_dict()))
     elif as_csv:

@@ -156,6 +156,14 @@ def tickers_with_facts(conn: psycopg.Connection[Any], tickers: Sequence[str]) ->
     return {str(r[0]) for r in rows}
 
 
+def fact_members(
+    conn: psycopg.Connection[Any], tickers: Sequence[str]
+) -> list[tuple[str, str, str, str | None]]:
+    """(ticker, axis, member, printed row label) of the facts tagged with one axis member."""
+    rows = conn.execute(read_sql("queries/fact_members.sql"), {"tickers": list(tickers)}).fetchall()
+    return [(str(r[0]), str(r[1]), str(r[2]), r[3]) for r in rows]
+
+
 def derivation_inputs(conn: psycopg.Connection[Any], ticker: str) -> list[StoredFact]:
     """Consolidated, reported (not derived) duration facts: the inputs of derived quarters."""
     durations = ["quarter", "six_months", "nine_months", "year"]

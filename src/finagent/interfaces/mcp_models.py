@@ -139,12 +139,17 @@ class FactEntry(BaseModel):
     yoy_expression: str | None = Field(description="The calculator expression of the YoY change.")
     restated: list[dict[str, str]] = Field(description="Other values other filings reported for it.")
     note: str
+    part: str = Field(default="", description='The part of a row by part ("iPhone"); "" for the total.')
+    member: str = Field(default="", description='Its XBRL axis member ("aapl:IPhoneMember").')
 
 
 class FactsResult(BaseModel):
     rows: list[FactEntry]
     periods: dict[str, list[str]] = Field(description="The fiscal periods resolved per company.")
     warnings: list[str]
+    sums: list[str] = Field(
+        default_factory=list, description="By part: whether the parts add up to the total."
+    )
 
 
 class MarketDataResult(BaseModel):

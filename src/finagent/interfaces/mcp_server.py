@@ -326,6 +326,12 @@ async def get_financial_facts(
     as_reported: Annotated[
         bool, Field(description="Values as first reported instead of the latest filing's (restatements).")
     ] = False,
+    by: Annotated[
+        str | None,
+        Field(
+            description="Also each part's figure: 'segment', 'product' or 'geography' (XBRL axis members)."
+        ),
+    ] = None,
 ) -> FactsResult:
     """Exact reported figures (XBRL facts) per company and fiscal period, with the filing and the
     stored chunk that prints each number, derived quarters (Q4 = fiscal year - nine months) marked as
@@ -335,7 +341,9 @@ async def get_financial_facts(
 
     result = await _in_thread(
         _store_call(
-            lambda conn: facts_table(conn, tickers, metrics, list(periods or []), as_reported=as_reported)
+            lambda conn: facts_table(
+                conn, tickers, metrics, list(periods or []), as_reported=as_reported, by=by
+            )
         )
     )
     return FactsResult(**result.to_dict())

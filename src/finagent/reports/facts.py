@@ -16,6 +16,7 @@ from typing import Any
 import psycopg
 
 from finagent.agent.answer.figures import figure_for
+from finagent.agent.answer.part_figures import Breakdown, breakdown, total_of
 from finagent.agent.understand.entities import find_companies
 from finagent.db.companies import StoredCompany, list_companies, resolve_company
 from finagent.db.facts import load_facts, share_class_facts
@@ -31,6 +32,7 @@ from finagent.finance.looked_up import Figure, Part
 from finagent.finance.periods import TargetPeriod, TimeSpec, resolve_periods
 from finagent.finance.periods.ranges import PeriodRangeError, option_specs
 from finagent.finance.read.lookup import PeriodWanted
+from finagent.finance.read.xbrl.members import kind_of_word
 
 RESTATED_KEYS = ("original", "original_filing", "latest", "latest_filing")
 MAX_TICKERS = 12
@@ -66,6 +68,10 @@ class FactRow:
     yoy_expression: str | None = None
     restated: list[dict[str, str]] = field(default_factory=list)
     note: str = ""
+    part: str = ""
+    """The part's name ("iPhone", "Amazon Web Services") of a row by part; "" for the company's total."""
+    member: str = ""
+    """The XBRL axis member of that part ("aapl:IPhoneMember")."""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -80,9 +86,12 @@ class FactsResult:
     rows: list[FactRow]
     periods: dict[str, list[str]]
     warnings: list[str]
+    sums: list[str] = field(default_factory=list)
+    """By part: per company and period, whether the parts add up to the total."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rows": [r.to_dict() for r in self.rows], "periods": self.periods, "warnings": self.warnings}
+        data = {"rows": [r.to_dict() for r in self.rows], "periods": self.periods, "warnings": self.warnings}
+        return data | ({"sums": self.sums} if self.sums else {})
 
 
 def metric_names(requested: list[str]) -> list[str]:
@@ -142,11 +151,14 @@ def facts_table(
     *,
     as_reported: bool = False,
     today: date | None = None,
+    by: str | None = None,
 ) -> FactsResult:
-    """Rows per company × resolved period × metric (see the module docstring)."""
+    """Rows per company × resolved period × metric (see the module docstring); ``by`` a kind of part
+    ("product", "segment", "geography"): each part's row, then the company's total."""
     companies = list_companies(conn)
     tickers = resolve_tickers(companies, tickers)
     names = metric_names(metrics)
+    kind = part_kind(by)
     specs = _period_specs(periods)
     by_ticker = {c.ticker: c for c in companies}
     available = load_inventory(conn, tickers)
@@ -165,20 +177,72 @@ def facts_table(
         targets = [p for p in resolution.periods if not getattr(p, "companion", False)]
         result.periods[ticker] = [p.label for p in targets]
         concepts = sorted({c for m in names for c in REPORTED[m].concepts})
-        facts = load_facts(conn, ticker, concepts)
+        facts = load_facts(conn, ticker, concepts, all_dimensions=kind is not None)
         per_share = sorted(
             {c for m in names if REPORTED[m].unit == "per_share" for c in REPORTED[m].concepts}
         )
-        facts += share_class_facts(conn, ticker, per_share)
-        if not facts:
+        classes = share_class_facts(conn, ticker, per_share)  # read when no consolidated one
+        if not facts and not classes:
             result.warnings.append(
                 f"{ticker}: no XBRL facts for these metrics in the store (its reports there carry none, "
                 "e.g. PDFs); `finagent ask` reads their statement tables instead"
             )
+        whole = [f for f in facts if not f.dims_key] + classes  # the company's own figures
         for name in names:
             for target in targets:
-                result.rows += _rows(facts, ticker, REPORTED[name], target, as_reported)
+                if kind is not None:
+                    result.rows += by_part_rows(facts, ticker, REPORTED[name], target, kind, result)
+                result.rows += _rows(whole, ticker, REPORTED[name], target, as_reported)
     return result
+
+
+def part_kind(by: str | None) -> str | None:
+    """The kind of part ``by`` names ("products" → "product"); a word naming none is an error."""
+    if not by:
+        return None
+    kind = kind_of_word(by)
+    if kind is None:
+        raise SearchInputError(f"cannot break figures down by '{by}' (try: segment, product, geography)")
+    return kind
+
+
+def by_part_rows(
+    facts: list[StoredFact],
+    ticker: str,
+    metric: LineItem,
+    target: TargetPeriod,
+    kind: str,
+    result: FactsResult,
+) -> list[FactRow]:
+    """One row per part of ``kind`` of the period, and whether they add up to the total in ``result.sums``."""
+    wanted = PeriodWanted(target.fiscal_year, target.fiscal_quarter)
+    found = breakdown(facts, ticker, metric, wanted, kind)
+    if found is None:
+        result.warnings.append(
+            f"{ticker} {wanted.label}: no {metric.label.lower()} by {kind} in its XBRL facts"
+        )
+        return []
+    rows = []
+    for part in found.parts:
+        row = FactRow(
+            ticker, metric.name, metric.label, wanted.label, target.fiscal_year, target.fiscal_quarter
+        )
+        _fill(row, part.figure)
+        row.part, row.member = part.label, part.member
+        rows.append(row)
+    result.sums.append(sums_sentence(found, metric.label.lower()))
+    return rows
+
+
+def sums_sentence(found: Breakdown, line: str) -> str:
+    """ "AAPL FY2024: the 5 parts by product add up to the total revenue ($391,035,000,000)"."""
+    head = f"{found.ticker} {found.period}: the {len(found.parts)} parts by {found.kind}"
+    if found.total is None:
+        return f"{head} are shown; no total {line} to add them up to"
+    added = total_of(found.parts)
+    if found.sums:
+        return f"{head} add up to the total {line} ({found.total.value:,})"
+    return f"{head} do not add up to the total {line}: {added:,} against {found.total.value:,}"
 
 
 def _period_specs(periods: list[str]) -> list[TimeSpec]:
@@ -204,11 +268,13 @@ def facts(
     periods: list[str] | str | None = None,
     *,
     as_reported: bool = False,
+    by: str | None = None,
 ) -> FactsResult:
     """Exact reported figures per company and fiscal period from the store's XBRL facts (no model).
 
     ``finagent.facts(["AMZN", "GOOGL"], "net_income", ["FY2022", "FY2023", "FY2024"])``; each row has
-    the value, its period, the filing and chunk that print it, and the year-over-year change.
+    the value, its period, the filing and chunk that print it, and the year-over-year change;
+    ``by="product"`` (or "segment", "geography") adds a row per part, each with ``part`` set.
     """
     from finagent.agent.resources import get_resources
 
@@ -217,7 +283,7 @@ def facts(
 
     with get_resources().database().connection() as conn:
         return facts_table(
-            conn, as_list(tickers), as_list(metrics), as_list(periods), as_reported=as_reported
+            conn, as_list(tickers), as_list(metrics), as_list(periods), as_reported=as_reported, by=by
         )
 
 
@@ -233,13 +299,7 @@ def _rows(
     if not isinstance(record, Figure):
         row.note = (record.reason if record else "") or "no reported figure in the store"
         return [row, *(_part_row(part, row) for part in (record.parts if record else ()))]
-    row.value, row.unit, row.source = record.value, record.unit, record.source
-    row.period_start, row.period_end = record.period_start, record.period_end
-    place = record.provenance
-    row.concept, row.form, row.filing = record.concept, place.form, place.filing
-    row.source_uri, row.chunk_id, row.page = place.source_uri, place.chunk_id, place.page
-    row.derivation = record.derivation
-    row.note = record.line  # the line read, when another candidate concept states another value
+    _fill(row, record)
     row.restated = [{k: str(r.to_dict()[k]) for k in RESTATED_KEYS} for r in record.restated]
     prior = figure_for(
         facts, ticker, metric, wanted.prior_year(), as_reported=as_reported, role="comparative"
@@ -250,6 +310,17 @@ def _rows(
             row.yoy_pct, row.yoy_expression = growth.result, growth.expression
             row.yoy_from = prior.period.label
     return [row]
+
+
+def _fill(row: FactRow, record: Figure) -> None:
+    """The row's value, period and source from the chosen figure."""
+    row.value, row.unit, row.source = record.value, record.unit, record.source
+    row.period_start, row.period_end = record.period_start, record.period_end
+    place = record.provenance
+    row.concept, row.form, row.filing = record.concept, place.form, place.filing
+    row.source_uri, row.chunk_id, row.page = place.source_uri, place.chunk_id, place.page
+    row.derivation = record.derivation
+    row.note = record.line  # the line read, when another candidate concept states another value
 
 
 PART_NOTE = "part of"

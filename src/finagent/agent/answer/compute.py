@@ -10,7 +10,7 @@ decides through ``opening``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,8 @@ from finagent.agent.answer.movements import (
     stability_opening,
     threshold_opening,
 )
+from finagent.agent.answer.part_figures import Breakdown
+from finagent.agent.answer.part_sentences import PartSentences, part_sentences
 from finagent.agent.answer.parts import parts_opening
 from finagent.agent.answer.passages import parts_wanted
 from finagent.agent.answer.quotes import source_phrase
@@ -58,6 +60,7 @@ from finagent.finance.compute.formulas import FORMULAS, PRIOR, Formula, line_of_
 from finagent.finance.compute.revisions import asked_revision, revision_record, revisions
 from finagent.finance.figure_records import format_value
 from finagent.finance.lines import INPUTS
+from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.read.tables.schedule import asked_schedule, scheduled_rows
 from finagent.finance.words import BETTER_VERBS, WORSE_VERBS, parts_named, rise_is_better
 
@@ -184,6 +187,12 @@ async def compute(state: State, context: Context) -> Computed:
         parts=parts_named(list(plan.lines), names),
     )
     said = opening(facts) if context.ablations.use_calculator else Opening()
+    if context.ablations.use_calculator:
+        by_part = parts_said(state, facts.labels)
+        if by_part.sentences:  # the part's own figure is read: no caveat that only the whole's is
+            caveat = whole_company(facts)
+            said.sentences = [*by_part.sentences, *(s for s in said.sentences if s not in caveat)]
+        said.calculations += by_part.calculations
     calculations = [*chosen.derivations, *comparisons.calculations, *said.calculations]
     return Computed(
         chosen,
@@ -251,6 +260,12 @@ def evidence_opening(state: State, read: Read) -> str:
     or a yes/no the computed figures decide (a sign or a direction)."""
     plan = Question.of(state)
     ask = plan.ask
+    by_part = parts_said(
+        state, {i["chunk_id"]: i["label"] for i in read.items if i.get("chunk_id") is not None}
+    )
+    if by_part.sentences:
+        read.calculations += by_part.calculations
+        return " ".join(by_part.sentences)
     if ask.parts is not None:
         ranking = parts_ranking(state, read, ask.parts)
         if ranking:
@@ -272,6 +287,26 @@ def evidence_opening(state: State, read: Read) -> str:
     )
     said = opening(facts)
     return said.text if said.text.startswith(("Yes (", "No (")) else ""
+
+
+def parts_said(state: State, labels: Mapping[int, str]) -> PartSentences:
+    """The sentences about the parts the question names or asks to have driven a change, from the
+    breakdowns the facts lookups read (none: nothing to say)."""
+    plan = Question.of(state)
+    if not (plan.parts or plan.part_driver):
+        return PartSentences()
+    periods: dict[str, list[str]] = {}
+    for target in state.get("targets") or []:
+        if target.get("ticker") and target.get("label") and not target.get("companion"):
+            periods.setdefault(str(target["ticker"]), []).append(str(target["label"]))
+    found = [Breakdown.from_dict(b) for b in state.get("breakdowns") or []]
+    latest = {t: [max(p, key=_period_order)] for t, p in periods.items()}
+    return part_sentences(plan, found, latest, labels)
+
+
+def _period_order(label: str) -> FiscalPeriod:
+    found = FiscalPeriod.from_label(label)
+    return found if found is not None else FiscalPeriod.year(0)
 
 
 def _revision_opening(state: State, read: Read) -> str:

@@ -18,6 +18,7 @@ from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_schema
 from finagent.agent.state import State, reset
+from finagent.agent.understand.named_parts import asked_parts, part_driver
 from finagent.agent.understand.plan import figure_keywords
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.question_reader import (
@@ -36,6 +37,7 @@ from finagent.agent.understand.refusals import (
     unknown_names,
 )
 from finagent.db.companies import StoredCompany
+from finagent.db.facts import fact_members
 from finagent.finance.lines import REPORTED
 from finagent.llm.structured import LLMCall, structured_call
 
@@ -139,7 +141,26 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     )
     mode = state.get("answer_mode") or context.answer_mode
     plan = plan_question(reading, asked, model, mode, context)
+    plan = await _with_parts(plan, asked.metrics, resources)
     return {"analysis": plan.to_dict(), **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
+
+
+async def _with_parts(plan: Question, metrics: list[str], resources: Any) -> Question:
+    """The plan with the parts the question names and the kind of part asked to drive a change, read
+    against the member names of the asked companies' facts (one query); the line asked of them is the
+    question's own when it asks no figure of the whole ("which segment drove the change in ...")."""
+    if not plan.tickers or not metrics:
+        return plan
+    rows = await asyncio.to_thread(_members, resources, list(plan.tickers))
+    parts, driver = asked_parts(plan.question, plan.tickers, rows), part_driver(plan.question)
+    if not (parts or driver):
+        return plan
+    return plan.with_changes(parts=parts, part_driver=driver, part_metric="" if plan.metrics else metrics[0])
+
+
+def _members(resources: Any, tickers: list[str]) -> list[tuple[str, str, str, str | None]]:
+    with resources.database().connection() as conn:
+        return fact_members(conn, tickers)
 
 
 def _listed(resources: Any, question: str, known: set[str], known_names: set[str]) -> list[Any]:

@@ -10,6 +10,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from finagent.agent.context import Context
+from finagent.agent.nodes.fact_lookups import plan_fact_lookups
 from finagent.agent.nodes.routed_searches import (
     event_searches,
     event_word_searches,
@@ -17,7 +18,7 @@ from finagent.agent.nodes.routed_searches import (
     section_searches,
 )
 from finagent.agent.nodes.search_tasks import REPORT_KINDS, make_task, search_kinds, search_priors
-from finagent.agent.state import FactsTask, PartsTask, State, Target
+from finagent.agent.state import PartsTask, State, Target
 from finagent.agent.understand.plan import is_forecast
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
@@ -227,63 +228,3 @@ def plan_follow_ups(state: State, context: Context) -> list[Send]:
             )
             sends.append(Send("follow_up_search", task))
     return _marked(sends[: context.max_follow_up_searches], _forecast_mark(plan, context))
-
-
-def plan_fact_lookups(state: State, context: Context) -> list[Send]:
-    """One facts lookup per (ticker, target period) when the question asks for reported metrics."""
-    plan = Question.of(state)
-    metrics = list(plan.metric_names)  # set by analyze only when facts are in use
-    if not metrics:
-        return []
-    comparatives = ["prior_year"]
-    if plan.comparisons.qoq or plan.comparisons.change:
-        comparatives.append("prior_quarter")
-    if plan.long_history is not None:
-        return _history_lookups(state, metrics)
-    sends = []
-    for target in state.get("targets") or []:
-        if not target.get("ticker") or target.get("fiscal_year") is None or target.get("companion"):
-            continue  # a Q4's 10-K is searched for its text; its year is not an asked figure
-        if target.get("document_ids"):
-            continue  # a document named by its day (an 8-K) is read for its text, not a period's figures
-        task = FactsTask(
-            ticker=target["ticker"],
-            fiscal_year=int(target["fiscal_year"]),
-            fiscal_quarter=target.get("fiscal_quarter"),
-            period_label=target.get("label") or "",
-            period_end=target.get("period_end"),
-            metrics=metrics,
-            comparatives=comparatives,
-            as_reported=plan.as_reported,
-            span=target.get("span"),
-        )
-        sends.append(Send("facts", task))
-    return sends
-
-
-def _history_lookups(state: State, metrics: list[str]) -> list[Send]:
-    """A long history: one facts lookup per company for all its periods (one read of its facts); each
-    period's neighbours are periods of the series itself, so no comparative periods are added."""
-    plan = Question.of(state)
-    sends = []
-    for ticker in dict.fromkeys(t.get("ticker") for t in state.get("targets") or []):
-        own = [
-            t
-            for t in state.get("targets") or []
-            if t.get("ticker") == ticker and t.get("fiscal_year") is not None and not t.get("companion")
-        ]
-        if not ticker or not own:
-            continue
-        task = FactsTask(
-            ticker=ticker,
-            fiscal_year=int(own[-1]["fiscal_year"]),
-            fiscal_quarter=own[-1].get("fiscal_quarter"),
-            period_label=own[-1].get("label") or "",
-            period_end=own[-1].get("period_end"),
-            metrics=metrics,
-            comparatives=[],
-            as_reported=plan.as_reported,
-            periods=[[int(t["fiscal_year"]), t.get("fiscal_quarter")] for t in own],
-        )
-        sends.append(Send("facts", task))
-    return sends

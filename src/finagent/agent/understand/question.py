@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from finagent.agent.understand.named_parts import AskedPart
 from finagent.finance.ask.asks import Ask
 from finagent.finance.ask.long_history import History
 from finagent.finance.compute.compare import Wanted
@@ -112,6 +113,12 @@ class Question:
     """The sentence naming the company a question naming none was answered about."""
     long_history: History | None = None
     """A range, "since", "ever", "all": a series over many periods."""
+    parts: tuple[AskedPart, ...] = ()
+    """Parts of a company the question names by their XBRL member's names ("AWS", "iPhone")."""
+    part_driver: str = ""
+    """The kind of part ("segment", "product", "geography") asked to have driven a change."""
+    part_metric: str = ""
+    """The line asked of the parts when no figure of the whole is asked ("which segment drove ...")."""
 
     @classmethod
     def of(cls, state: Mapping[str, Any]) -> Question:
@@ -141,6 +148,11 @@ class Question:
         return tuple(m.name for m in self.metrics)
 
     @property
+    def part_metrics(self) -> tuple[str, ...]:
+        """The lines whose parts are looked up: the asked figures', else the line a part question names."""
+        return self.metric_names or ((self.part_metric,) if self.part_metric else ())
+
+    @property
     def about_an_event_filing(self) -> bool:
         """A question about what a company's 8-K reports ("the key agenda of Amcor's 8-K dated 1st July
         2022", "summarize Apple's most recent 8-K"), asking no figure."""
@@ -159,6 +171,7 @@ _TYPED_READERS: dict[str, Any] = {
     "metrics": lambda names: tuple(REPORTED[n] for n in names if n in REPORTED),
     "time_specs": lambda items: tuple(TimeSpec.from_dict(i) for i in items),
     "dated_documents": lambda items: tuple(DatedDocument.from_dict(i) for i in items),
+    "parts": lambda items: tuple(AskedPart.from_dict(i) for i in items),
 }
 
 
@@ -174,7 +187,7 @@ def _typed(name: str, value: Any) -> Any:
 
 
 def _plain(name: str, value: Any) -> Any:
-    if name in ("time_specs", "dated_documents"):
+    if name in ("time_specs", "dated_documents", "parts"):
         return [item.to_dict() for item in value]
     if isinstance(value, Ask | Wanted | History):
         return value.to_dict()

@@ -59,6 +59,14 @@ _LISTED_WHOLE = ("reven",)  # a list of regions or segments shows each one's rev
 # "Among operations, investing, and financing activities, which brought in the most cash?"
 _AMONG = re.compile(r"\bamong\s+(?:the\s+)?(?P<list>[^?]+?)\s*,?\s*\b(?:which|what)\b", _I)
 
+# "Which product category drove Apple's net sales change?", "which of its segments contributed most"
+_DRIVER = re.compile(
+    rf"\b(?:which|what)\b(?:\s+[\w&.,'’()/-]+){{0,3}}?\s+(?P<noun>{_NOUN})\b(?:\s+[\w&.,'’()/-]+){{0,3}}?\s+"
+    r"(?:drove|drives?|driving|driven|contribut\w*|accounted|accounts|(?:was|were|is|are)\s+(?:the\s+)?"
+    r"(?:main\s+|biggest\s+|largest\s+|primary\s+)?(?:behind|driver|contributor|responsible)|explains?|explained)\b",
+    _I,
+)
+
 _SHARE_NOUN = re.compile(rf"\b(?P<noun>{_NOUN})\b", _I)
 
 # Lower case only: "Best Buy" names a company, "the best" ranks.
@@ -132,6 +140,13 @@ def read_parts_ask(question: str) -> PartsAsk | None:
     if _CHANGE.search(text):
         return PartsAsk(noun, "change", not low, measure, query=query)
     return PartsAsk(noun, "level", not low, measure, query=query)
+
+
+def driver_noun(question: str) -> str | None:
+    """The kind of part a question asks to have driven a change ("which product category drove ...":
+    "category"), or None."""
+    found = _DRIVER.search(question.replace("’", "'"))
+    return found.group("noun").lower().split()[-1] if found else None
 
 
 def _named(listed: str) -> tuple[str, ...]:
