@@ -164,7 +164,7 @@ def facts_table(
         result.warnings += [w for w in resolution.warnings if "no 10-" not in w and "targeted too" not in w]
         targets = [p for p in resolution.periods if not getattr(p, "companion", False)]
         result.periods[ticker] = [p.label for p in targets]
-        concepts = sorted({c for m in names for c in REPORTED[m].concepts})
+        concepts = sorted({c for m in names for c in REPORTED[m].read_concepts})
         facts = load_facts(conn, ticker, concepts)
         if not facts:
             result.warnings.append(

@@ -38,6 +38,7 @@ from finagent.finance.looked_up import (
 )
 from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.read.derive import missing_reason
+from finagent.finance.read.sec_company_facts import form_kind
 from finagent.finance.read.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
 from finagent.finance.read.split_periods import split_reason
 
@@ -144,7 +145,7 @@ def _gap(
     else:
         unit = {"per_share": "USD/shares", "shares": "shares"}.get(metric.unit, "USD")
         quarter = period.fiscal_quarter
-        reason = missing_reason(metric.concepts, unit, metric.instant, period.fiscal_year, quarter, facts)
+        reason = missing_reason(metric.read_concepts, unit, metric.instant, period.fiscal_year, quarter, facts)
     return Gap(
         ticker=ticker,
         metric=metric.name,
@@ -354,7 +355,7 @@ def filing_items(records: Sequence[FigureRecord | Part], have_chunks: set[int]) 
         if document is None or (place.chunk_id in have_chunks) or document in items:
             continue
         form = str(place.form or "10-K").upper()
-        kind = "10-Q" if form.startswith("10-Q") else "10-K" if form.startswith("10-K") else "other"
+        kind = form_kind(form)
         items[document] = {
             "chunk_id": None,
             "document_id": document,

@@ -74,16 +74,29 @@ def format_amount(value: Decimal, unit: str, scale: int) -> str:
     lowered = unit.lower()
     if lowered == "percent":
         return f"{sign}{number}%"
+    money = currency_sign(unit)
     if "/" in lowered:
-        return f"{sign}${number} per share"
+        return f"{sign}{money}{number} per share"
     if lowered == "shares":
         return f"{sign}{number}{words} shares"
-    return f"{sign}${number}{words}"
+    return f"{sign}{money}{number}{words}"
+
+
+def currency_sign(unit: str) -> str:
+    """ "$" for dollars (and a unit naming none); the ISO code and a space for another currency a
+    filer reports in ("EUR 45,320 million"), never a silent dollar sign."""
+    code = unit.split("/", 1)[0].strip().upper()
+    return f"{code} " if is_currency(code) and code != "USD" else "$"
+
+
+def is_currency(unit: str | None) -> bool:
+    """An amount's unit is a currency: an ISO 4217 code ("USD", "EUR", "JPY")."""
+    return bool(unit) and len(str(unit)) == 3 and str(unit).isalpha() and str(unit).isupper()
 
 
 def amount(cell: Cell, scales: dict[str, int] | None = None) -> str:
     """A cell's value in its metric's shown scale (its own print scale when none is given)."""
-    scale = (scales or {}).get(cell.metric, cell.scale) if cell.unit == "USD" or cell.unit == "shares" else 0
+    scale = (scales or {}).get(cell.metric, cell.scale) if is_currency(cell.unit) or cell.unit == "shares" else 0
     return format_amount(cell.value, cell.unit, scale)
 
 

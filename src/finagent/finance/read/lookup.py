@@ -110,7 +110,7 @@ def _unit_ok(fact: StoredFact, metric: LineItem) -> bool:
 
 def displayed_concepts(facts: Iterable[StoredFact], metric: LineItem) -> set[str]:
     """Candidate concepts this company displays in the metric's own statement (in any filing)."""
-    return {f.concept for f in facts if f.statement == metric.statement and f.concept in metric.concepts}
+    return {f.concept for f in facts if f.statement == metric.statement and f.concept in metric.read_concepts}
 
 
 def _beyond_rounding(a: StoredFact, b: StoredFact) -> bool:
@@ -142,7 +142,7 @@ def restatements_of(facts: Sequence[StoredFact]) -> list[Restatement]:
 
 def _preferred_concept(concepts: set[str], metric: LineItem, shown: set[str]) -> str:
     """The concept the company's statements display, then the vocabulary's order."""
-    rank = {c: i for i, c in enumerate(metric.concepts)}
+    rank = {c: i for i, c in enumerate(metric.read_concepts)}
     return min(concepts, key=lambda c: (0 if c in shown else 1, rank.get(c, len(rank))))
 
 
@@ -162,7 +162,7 @@ def select(
     candidates = [
         f
         for f in facts
-        if f.concept in metric.concepts
+        if f.concept in metric.read_concepts
         and not f.dims_key
         and f.value is not None
         and _unit_ok(f, metric)
@@ -227,7 +227,7 @@ def split_period(
         f
         for f in facts
         if f.duration == "stub"
-        and f.concept in metric.concepts
+        and f.concept in metric.read_concepts
         and not f.dims_key
         and f.value is not None
         and f.period_start is not None
