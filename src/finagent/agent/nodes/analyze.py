@@ -27,6 +27,7 @@ from finagent.agent.understand.question_reader import (
     read_asked,
     read_companies_and_periods,
     refused_question,
+    screen_question,
 )
 from finagent.agent.understand.refusals import (
     explicit_unknown_message,
@@ -121,6 +122,9 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         companies,
         context,
     )
+    screened = None if state.get("tickers") else screen_question(reading)
+    if screened is not None:  # about every company in the store: screened by code, no search
+        return {"analysis": screened.to_dict(), **_fresh_run(reading.warnings, [])}
     refusal = await _refusal_for(reading, state, resources)
     if refusal:
         return _refusal(reading.question, refusal, reading.warnings, reading.period_sources)
@@ -186,6 +190,10 @@ def _refusal(question: str, message: str, warnings: list[str], period_sources: l
     }
 
 
-def route_after_analyze(state: State) -> Literal["resolve_periods", "finish"]:
-    """A question about companies the store does not hold ends here, with the answer saying so."""
-    return "finish" if Question.of(state).refusal else "resolve_periods"
+def route_after_analyze(state: State) -> Literal["resolve_periods", "screen", "finish"]:
+    """A question about companies the store does not hold ends here, with the answer saying so; one
+    about every company in the store is screened."""
+    plan = Question.of(state)
+    if plan.refusal:
+        return "finish"
+    return "screen" if plan.universe else "resolve_periods"
