@@ -48,7 +48,13 @@ def _row(company: Company, year: Year, filed_for: Year, value: int, instant: boo
     if not instant:
         row["start"] = _start(year.end).isoformat()
     accession = f"{company.cik:010d}-{filed.year % 100:02d}-{filed_for.fy:06d}"
-    return row | {"accn": accession, "fy": filed_for.fy, "fp": "FY", "form": company.form, "filed": filed.isoformat()}
+    return row | {
+        "accn": accession,
+        "fy": filed_for.fy,
+        "fp": "FY",
+        "form": company.form,
+        "filed": filed.isoformat(),
+    }
 
 
 def company_facts(company: Company) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """The research graph: analyze → resolve periods → parallel searches and facts lookups → tools →
 generate → evaluate ⟲ (while follow-up searches give the writer passages it has not read) → record
 the run. A question about companies the store lacks ends after analyze; one about every company in
-the store is screened by code (screen); a figure question naming no company is planned again (choose_subject) about the company its first, cross-company searches matched
-best."""
+the store is screened by code (screen); a figure question naming no company is planned again
+(choose_subject) about the company its first, cross-company searches matched best."""
 
 from __future__ import annotations
 

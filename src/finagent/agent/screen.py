@@ -20,6 +20,7 @@ import psycopg
 from finagent.agent.answer.figures import figure_for, filing_items, printed_at
 from finagent.agent.answer.screen_answer import screen_text
 from finagent.agent.evidence import assign_labels, chunk_to_evidence
+from finagent.agent.understand.entities import strip_legal_suffixes
 from finagent.db.chunks import chunks_by_id
 from finagent.db.companies import list_companies
 from finagent.db.facts import load_facts
@@ -27,7 +28,13 @@ from finagent.db.periods import load_inventory
 from finagent.errors import SearchInputError
 from finagent.finance.ask.screen_ask import ScreenAsk, UnknownMetric, parse_threshold, screen_metric
 from finagent.finance.company_registry import StoredCompany
-from finagent.finance.compute.screen_rank import Lacking, ScreenEntry, ScreenOutcome, rank_screen, screen_value
+from finagent.finance.compute.screen_rank import (
+    Lacking,
+    ScreenEntry,
+    ScreenOutcome,
+    rank_screen,
+    screen_value,
+)
 from finagent.finance.fiscal import calendar_for
 from finagent.finance.lines import REPORTED
 from finagent.finance.looked_up import Figure, FigureRecord, Provenance
@@ -88,7 +95,9 @@ def _row(entry: ScreenEntry, rank: int | None, kept: bool) -> dict[str, Any]:
     }
 
 
-def screen(conn: psycopg.Connection[Any], request: ScreenRequest, *, today: date | None = None) -> ScreenResult:
+def screen(
+    conn: psycopg.Connection[Any], request: ScreenRequest, *, today: date | None = None
+) -> ScreenResult:
     """Rank or filter the universe by the metric (see the module docstring); a metric no line or
     computation names is a ``SearchInputError`` listing the close names."""
     try:
@@ -116,7 +125,7 @@ def screen(conn: psycopg.Connection[Any], request: ScreenRequest, *, today: date
             figures += found.figures
     outcome = rank_screen(metric, request.ask, entries, lacking)
     items = _citable(conn, figures)
-    names = {c.ticker: [c.ticker, *([c.name] if c.name else [])] for c in universe}
+    names = {c.ticker: [c.ticker, *([strip_legal_suffixes(c.name)] if c.name else [])] for c in universe}
     answer = screen_text(outcome, names, _labeller(items), request.period_words)
     return ScreenResult(outcome, answer, items, [c.ticker for c in universe])
 
@@ -173,7 +182,6 @@ def _labeller(items: Sequence[dict[str, Any]]) -> Any:
     return label
 
 
-
 LATEST_WORDS = frozenset({"", "latest", "latest-fy", "latest fy", "latest fiscal year"})
 
 
@@ -200,7 +208,9 @@ def request_from_options(
         except PeriodRangeError as exc:
             raise SearchInputError(str(exc)) from None
         if not specs:
-            raise SearchInputError(f"cannot read the period {period!r} (try latest-FY, FY2024, 'fiscal 2023')")
+            raise SearchInputError(
+                f"cannot read the period {period!r} (try latest-FY, FY2024, 'fiscal 2023')"
+            )
     if top is not None and top < 1:
         raise SearchInputError(f"--top must be at least 1, got {top}")
     try:

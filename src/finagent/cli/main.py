@@ -11,10 +11,10 @@ from finagent.cli.db_cmd import db_app
 from finagent.cli.doctor_cmd import doctor_command
 from finagent.cli.eval_cmd import eval_app
 from finagent.cli.facts_cmd import FactsCommand, facts_command
-from finagent.cli.screen_cmd import screen_command
 from finagent.cli.ingest_cmd import ingest_app
 from finagent.cli.mcp_cmd import mcp_command
 from finagent.cli.runs_cmd import runs_app
+from finagent.cli.screen_cmd import screen_command
 from finagent.cli.search_cmd import search_command
 
 app = typer.Typer(

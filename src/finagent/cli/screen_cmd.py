@@ -16,15 +16,19 @@ def screen_command(
     metric: Annotated[
         str,
         typer.Option(
-            "--metric", "-m", help="operating_margin, net_income, revenue_growth, free_cash_flow, eps_diluted, ..."
+            "--metric",
+            "-m",
+            help="operating_margin, net_income, revenue_growth, free_cash_flow, eps_diluted, ...",
         ),
     ],
     period: Annotated[
-        str, typer.Option("--period", "-p", help="latest-FY (each company's own latest fiscal year), FY2024, ...")
+        str,
+        typer.Option("--period", "-p", help="latest-FY (each company's own latest fiscal year), FY2024, ..."),
     ] = "latest-FY",
     top: Annotated[int | None, typer.Option("--top", help="Only the first N companies.")] = None,
     minimum: Annotated[
-        str | None, typer.Option("--min", help="Keep companies above this: 10% for a percentage, 5B for an amount.")
+        str | None,
+        typer.Option("--min", help="Keep companies above this: 10% for a percentage, 5B for an amount."),
     ] = None,
     maximum: Annotated[str | None, typer.Option("--max", help="Keep companies below this.")] = None,
     lowest: Annotated[bool, typer.Option("--lowest", help="Rank the lowest first.")] = False,
@@ -52,4 +56,5 @@ def screen_command(
         print()
         for item in result.items:
             where = item.get("title") or item.get("source_uri") or ""
-            print(f"[{item['label']}] {item.get('ticker') or ''} {item.get('period_label') or ''} {where}".rstrip())
+            held = f"{item.get('ticker') or ''} {item.get('period_label') or ''}"
+            print(f"[{item['label']}] {held} {where}".rstrip())

@@ -38,8 +38,8 @@ from finagent.finance.looked_up import (
 )
 from finagent.finance.periods.period import FiscalPeriod
 from finagent.finance.read.derive import missing_reason
-from finagent.finance.read.sec_company_facts import form_kind
 from finagent.finance.read.lookup import PeriodWanted, Selection, displayed_concepts, select, split_period
+from finagent.finance.read.sec_company_facts import form_kind
 from finagent.finance.read.split_periods import split_reason
 
 
@@ -145,7 +145,9 @@ def _gap(
     else:
         unit = {"per_share": "USD/shares", "shares": "shares"}.get(metric.unit, "USD")
         quarter = period.fiscal_quarter
-        reason = missing_reason(metric.read_concepts, unit, metric.instant, period.fiscal_year, quarter, facts)
+        reason = missing_reason(
+            metric.read_concepts, unit, metric.instant, period.fiscal_year, quarter, facts
+        )
     return Gap(
         ticker=ticker,
         metric=metric.name,

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from finagent.agent.answer.wording import company, counted, format_amount, joined, metric_scales, period_phrase
+from finagent.agent.answer.wording import (
+    company,
+    counted,
+    format_amount,
+    joined,
+    metric_scales,
+    period_phrase,
+)
 from finagent.finance.compute.compare import Cell
 from finagent.finance.compute.screen_rank import PERCENT, Lacking, ScreenEntry, ScreenOutcome
 from finagent.finance.looked_up import Figure, Provenance
@@ -41,7 +48,8 @@ def _sources(entry: ScreenEntry, label: Labeller) -> str:
 
 def _named(entry: ScreenEntry, names: Mapping[str, list[str]], scale: int, label: Labeller) -> str:
     """ "Apple (AAPL) 31.5% in FY2024 (the year ended September 28, 2024) [10K1]"."""
-    return f"{company(entry.ticker, names)} {_value(entry, scale)} in {period_phrase(_cell(entry))}{_sources(entry, label)}"
+    when = period_phrase(_cell(entry))
+    return f"{company(entry.ticker, names)} {_value(entry, scale)} in {when}{_sources(entry, label)}"
 
 
 def _bound(outcome: ScreenOutcome) -> str:
@@ -54,44 +62,60 @@ def _bound(outcome: ScreenOutcome) -> str:
     return " and ".join(p for p in parts if p)
 
 
-def _ranking_sentence(outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labeller, when: str) -> str:
+def companies(n: int) -> str:
+    """ "one company", "three companies"."""
+    return f"{counted(n)} {'company' if n == 1 else 'companies'}"
+
+
+def _ranking_sentence(
+    outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labeller, when: str
+) -> str:
+    """ "Of the 24 companies with operating margin for their latest fiscal year, NVIDIA (NVDA) had the
+    highest operating margin: 62.4% in FY2025 (...) [10K1]; then ... (18 more in the table)."."""
     ask, what = outcome.ask, outcome.metric.label.lower()
     scale = _scale(outcome.ranked)
     kept = outcome.kept
     end = "highest" if ask.highest_first else "lowest"
-    of = f"Of the {counted(len(outcome.ranked))} companies with {what} {when}"
-    if len(kept) == 1:
-        return f"{of}, {_named(kept[0], names, scale, label)} had the {end}."
-    shown = kept[: NAMED_IN_PROSE + 1] if ask.top is None else kept
-    more = len(kept) - len(shown)
+    first = kept[0]
+    head = (
+        f"Of the {companies(len(outcome.ranked))} with {what} {when}, {company(first.ticker, names)} had the "
+        f"{end} {what}: {_value(first, scale)} in {period_phrase(_cell(first))}{_sources(first, label)}"
+    )
+    shown = kept[1 : NAMED_IN_PROSE + 1] if ask.top is None else kept[1:]
+    if not shown:
+        return f"{head}."
+    more = len(kept) - 1 - len(shown)
     tail = f" ({counted(more)} more in the table)" if more > 0 else ""
-    ordered = joined([_named(e, names, scale, label) for e in shown[1:]])
-    head = f"{company(shown[0].ticker, names)} had the {end}: {_value(shown[0], scale)} in {period_phrase(_cell(shown[0]))}"
-    top = f"the top {counted(len(kept))} " if ask.top is not None else ""
-    return f"{of}, {top}ranked {end} first: {head}{_sources(shown[0], label)}; then {ordered}{tail}."
+    return f"{head}; then {joined([_named(e, names, scale, label) for e in shown])}{tail}."
 
 
-def _filter_sentence(outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labeller, when: str) -> str:
+def _filter_sentence(
+    outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labeller, when: str
+) -> str:
+    """ "Of the 24 companies with revenue growth for fiscal 2024, three had revenue growth above 10.0%:
+    ..." (none: the closest one)."""
     what = outcome.metric.label.lower()
     scale = _scale(outcome.ranked)
     bound = _bound(outcome)
-    of = f"of the {counted(len(outcome.ranked))} companies with {what} {when}"
+    of = f"Of the {companies(len(outcome.ranked))} with {what} {when}"
     if not outcome.kept:
-        lead = f"None {of} had {what} {bound}"
+        lead = f"{of}, none had {what} {bound}"
         if outcome.ranked:
-            first = outcome.ranked[0]
-            return f"{lead}; the closest was {_named(first, names, scale, label)}."
+            values = sorted(outcome.ranked, key=lambda e: e.value, reverse=outcome.ask.lower is not None)
+            return f"{lead}; the closest was {_named(values[0], names, scale, label)}."
         return f"{lead}."
     listed = joined([_named(e, names, scale, label) for e in outcome.kept])
-    many = "company" if len(outcome.kept) == 1 else "companies"
-    return f"{counted(len(outcome.kept)).capitalize()} {many} {of} had {what} {bound}: {listed}."
+    return f"{of}, {counted(len(outcome.kept))} had {what} {bound}: {listed}."
 
 
-def _lacking_sentence(lacking: Sequence[Lacking], names: Mapping[str, list[str]], what: str, when: str) -> str:
+def _lacking_sentence(lacking: Sequence[Lacking], names: Mapping[str, list[str]]) -> str:
+    """ "Not ranked, for lack of the figures: Delta (DELT) for FY2024 and ..." (one sentence)."""
     if not lacking:
         return ""
-    listed = joined([f"{company(x.ticker, names)}{f' ({x.period.label})' if x.period else ''}" for x in lacking])
-    return f"No {what} {when} in the store for {listed}."
+    listed = joined(
+        [f"{company(x.ticker, names)}{f' for {x.period.label}' if x.period else ''}" for x in lacking]
+    )
+    return f"Not ranked, for lack of the figures: {listed} (the table says which)."
 
 
 def _others_sentence(outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labeller) -> str:
@@ -109,7 +133,8 @@ def _from(entry: ScreenEntry, scale: int, label: Labeller) -> str:
 
     def shown(f: Figure) -> str:
         unit = str(f.unit or "USD")
-        return f"{f.metric_label.lower()} {f.period.label} {format_amount(f.value, unit, scale)}{_cite([label(f.provenance)])}"
+        value = format_amount(f.value, unit, scale)
+        return f"{f.metric_label.lower()} {f.period.label} {value}{_cite([label(f.provenance)])}"
 
     return "; ".join(shown(f) for f in entry.figures)
 
@@ -142,12 +167,17 @@ def _table(outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labell
         cells += [_from(entry, inputs, label)] if computed else []
         rows.append("| " + " | ".join(cells) + " |")
     for gap in outcome.lacking:
-        cells = ["–", company(gap.ticker, names), gap.period.label if gap.period else "–", f"not found: {gap.reason}"]
+        cells = [
+            "–",
+            company(gap.ticker, names),
+            gap.period.label if gap.period else "–",
+            f"not found: {gap.reason}",
+        ]
         cells += ["–"] if filtered else []
         cells += ["–"] if computed else []
         rows.append("| " + " | ".join(cells) + " |")
     hidden = len(outcome.ranked) - len(shown)
-    note = f"\n\n{counted(hidden).capitalize()} more companies ranked below these." if hidden > 0 else ""
+    note = f"\n\n{companies(hidden).capitalize()} more ranked below these." if hidden > 0 else ""
     return "\n".join(rows) + note
 
 
@@ -158,12 +188,12 @@ def screen_text(
     when = f"for {period_words}" if period_words else "for their latest fiscal year"
     what = outcome.metric.label.lower()
     if not outcome.ranked and not outcome.other_currency:
-        opening = f"None of the {counted(len(outcome.lacking))} companies screened has {what} {when} in the store."
+        opening = f"None of the {companies(len(outcome.lacking))} screened has {what} {when} in the store."
     elif outcome.filtered:
         opening = _filter_sentence(outcome, names, label, when)
     else:
         opening = _ranking_sentence(outcome, names, label, when)
     sentences = [opening, _others_sentence(outcome, names, label)]
     if outcome.ranked or outcome.other_currency:
-        sentences.append(_lacking_sentence(outcome.lacking, names, what, when))
+        sentences.append(_lacking_sentence(outcome.lacking, names))
     return " ".join(s for s in sentences if s) + "\n\n" + _table(outcome, names, label)

@@ -96,7 +96,9 @@ def is_currency(unit: str | None) -> bool:
 
 def amount(cell: Cell, scales: dict[str, int] | None = None) -> str:
     """A cell's value in its metric's shown scale (its own print scale when none is given)."""
-    scale = (scales or {}).get(cell.metric, cell.scale) if is_currency(cell.unit) or cell.unit == "shares" else 0
+    scale = (
+        (scales or {}).get(cell.metric, cell.scale) if is_currency(cell.unit) or cell.unit == "shares" else 0
+    )
     return format_amount(cell.value, cell.unit, scale)
 
 

@@ -29,7 +29,9 @@ FACT_EVIDENCE_SCORE = 5.0  # the chunk displaying a looked-up figure is evidence
 async def lookup_facts(task: FactsTask, runtime: Runtime[Context]) -> dict[str, Any]:
     """The facts lookup of one (ticker, period); a failure is a warning, searches still answer."""
     resources = get_resources()
-    concepts = sorted({c for name in task["metrics"] if name in REPORTED for c in REPORTED[name].read_concepts})
+    concepts = sorted(
+        {c for name in task["metrics"] if name in REPORTED for c in REPORTED[name].read_concepts}
+    )
 
     def load() -> tuple[list[FigureRecord], list[dict[str, Any]]]:
         with resources.database().connection() as conn:

@@ -43,8 +43,15 @@ def _update(result: ScreenResult) -> dict[str, Any]:
         "answer": result.answer,
         "citations": resolve_citations(result.answer, {i["label"]: i for i in result.items}, {}),
         "calculations": [
-            {"kind": "screen", "ticker": e.ticker, "metric": outcome.metric.name, "period": e.period.label,
-             "expression": e.expression, "result": float(e.value), "unit": e.unit}
+            {
+                "kind": "screen",
+                "ticker": e.ticker,
+                "metric": outcome.metric.name,
+                "period": e.period.label,
+                "expression": e.expression,
+                "result": float(e.value),
+                "unit": e.unit,
+            }
             for e in entries
             if e.expression
         ],

@@ -42,7 +42,9 @@ class ScreenMetric:
 def screen_metrics() -> dict[str, ScreenMetric]:
     """Every metric a screen can rank, by name."""
     found = {
-        m.name: ScreenMetric(m.name, m.label, "line", (m.name,), False) for m in REPORTED.values() if m.reported
+        m.name: ScreenMetric(m.name, m.label, "line", (m.name,), False)
+        for m in REPORTED.values()
+        if m.reported
     }
     for c in COMPUTED.values():
         found[c.name] = ScreenMetric(c.name, c.label, c.helper, c.inputs, c.unit == "percent")

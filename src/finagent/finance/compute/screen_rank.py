@@ -93,7 +93,9 @@ def screen_value(
     if metric.kind == "growth":
         earlier = prior.get(metric.inputs[0])
         if not isinstance(earlier, Figure):
-            return Lacking(ticker, period, f"no {first.metric_label.lower()} for {period.previous_year().label}")
+            return Lacking(
+                ticker, period, f"no {first.metric_label.lower()} for {period.previous_year().label}"
+            )
         if earlier.value <= 0:
             return Lacking(ticker, period, f"{earlier.period.label} was not positive: no growth rate")
         result = growth_pct(earlier.value, first.value)
