@@ -23,7 +23,7 @@ from finagent.finance.ask.screen_ask import (
     screen_metric,
 )
 from finagent.finance.compute.screen_rank import Lacking, ScreenEntry, rank_screen, screen_value
-from finagent.finance.looked_up import Figure, Gap, Provenance
+from finagent.finance.looked_up import Figure, FigureRecord, Gap, Provenance
 from finagent.finance.periods.period import FiscalPeriod
 
 
@@ -145,14 +145,14 @@ def _figure(ticker: str, metric: str, year: int, end: date, value: int, unit: st
     )
 
 
-def _entry(
-    ticker: str, year: int, end: date, op: int, revenue: int, unit: str = "USD"
-) -> ScreenEntry | Lacking:
-    current = {
+def _entry(ticker: str, year: int, end: date, op: int, revenue: int, unit: str = "USD") -> ScreenEntry:
+    current: dict[str, FigureRecord | None] = {
         "operating_income": _figure(ticker, "operating_income", year, end, op, unit),
         "revenue": _figure(ticker, "revenue", year, end, revenue, unit),
     }
-    return screen_value(screen_metric("operating_margin"), ticker, FiscalPeriod.year(year), current, {})
+    found = screen_value(screen_metric("operating_margin"), ticker, FiscalPeriod.year(year), current, {})
+    assert isinstance(found, ScreenEntry)
+    return found
 
 
 def test_each_company_is_ranked_in_its_own_period_and_the_lacking_are_listed() -> None:
@@ -161,8 +161,7 @@ def test_each_company_is_ranked_in_its_own_period_and_the_lacking_are_listed() -
         _entry("BBB", 2025, date(2025, 1, 26), 62, 100),
         _entry("CCC", 2024, date(2024, 12, 31), 9, 100),
     ]
-    assert all(isinstance(e, ScreenEntry) for e in entries)
-    assert entries[0].expression == "margin(30, 100)"  # type: ignore[union-attr]
+    assert entries[0].expression == "margin(30, 100)"
     gap = Gap(
         ticker="DDD", metric="operating_income", period=FiscalPeriod.year(2024), reason="no fact for FY2024"
     )
@@ -170,9 +169,10 @@ def test_each_company_is_ranked_in_its_own_period_and_the_lacking_are_listed() -
         screen_metric("operating_margin"), "DDD", FiscalPeriod.year(2024), {"operating_income": gap}, {}
     )
     assert lacking == Lacking("DDD", FiscalPeriod.year(2024), "no fact for FY2024")
+    assert isinstance(lacking, Lacking)
     outcome = rank_screen(
         screen_metric("operating_margin"), ScreenAsk("operating_margin", top=2), entries, [lacking]
-    )  # type: ignore[arg-type]
+    )
     assert [e.ticker for e in outcome.ranked] == ["BBB", "AAA", "CCC"]
     assert [e.ticker for e in outcome.kept] == ["BBB", "AAA"]
     names = {t: [t, n] for t, n in (("AAA", "Apex"), ("BBB", "Beta"), ("CCC", "Core"), ("DDD", "Delta"))}
@@ -196,7 +196,7 @@ def test_a_threshold_keeps_those_past_it_and_a_minority_currency_is_set_apart() 
         _entry("AAA", 2024, date(2024, 12, 31), 30, 100),
         _entry("BBB", 2024, date(2024, 12, 31), 4, 100),
     ]
-    outcome = rank_screen(margin, ScreenAsk("operating_margin", minimum="10"), entries, [])  # type: ignore[arg-type]
+    outcome = rank_screen(margin, ScreenAsk("operating_margin", minimum="10"), entries, [])
     assert [e.ticker for e in outcome.kept] == ["AAA"] and outcome.filtered
     revenue = screen_metric("revenue")
     amounts = [
@@ -209,7 +209,10 @@ def test_a_threshold_keeps_those_past_it_and_a_minority_currency_is_set_apart() 
         )
         for t, v, u in (("AAA", 5 * 10**9, "USD"), ("BBB", 9 * 10**9, "USD"), ("EEE", 40 * 10**9, "EUR"))
     ]
-    outcome = rank_screen(revenue, ScreenAsk("revenue"), amounts, [])  # type: ignore[arg-type]
+    assert all(isinstance(a, ScreenEntry) for a in amounts)
+    outcome = rank_screen(
+        revenue, ScreenAsk("revenue"), [a for a in amounts if isinstance(a, ScreenEntry)], []
+    )
     assert [e.ticker for e in outcome.ranked] == ["BBB", "AAA"]
     assert [e.ticker for e in outcome.other_currency] == ["EEE"]
 

@@ -4,7 +4,7 @@ table. Every number comes from ``finance.compute.screen_rank``; no model writes 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 from finagent.agent.answer.wording import (
     company,
@@ -46,7 +46,7 @@ def _sources(entry: ScreenEntry, label: Labeller) -> str:
     return _cite([label(f.provenance) for f in entry.figures])
 
 
-def _named(entry: ScreenEntry, names: Mapping[str, list[str]], scale: int, label: Labeller) -> str:
+def _named(entry: ScreenEntry, names: dict[str, list[str]], scale: int, label: Labeller) -> str:
     """ "Apple (AAPL) 31.5% in FY2024 (the year ended September 28, 2024) [10K1]"."""
     when = period_phrase(_cell(entry))
     return f"{company(entry.ticker, names)} {_value(entry, scale)} in {when}{_sources(entry, label)}"
@@ -67,9 +67,7 @@ def companies(n: int) -> str:
     return f"{counted(n)} {'company' if n == 1 else 'companies'}"
 
 
-def _ranking_sentence(
-    outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labeller, when: str
-) -> str:
+def _ranking_sentence(outcome: ScreenOutcome, names: dict[str, list[str]], label: Labeller, when: str) -> str:
     """ "Of the 24 companies with operating margin for their latest fiscal year, NVIDIA (NVDA) had the
     highest operating margin: 62.4% in FY2025 (...) [10K1]; then ... (18 more in the table)."."""
     ask, what = outcome.ask, outcome.metric.label.lower()
@@ -89,9 +87,7 @@ def _ranking_sentence(
     return f"{head}; then {joined([_named(e, names, scale, label) for e in shown])}{tail}."
 
 
-def _filter_sentence(
-    outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labeller, when: str
-) -> str:
+def _filter_sentence(outcome: ScreenOutcome, names: dict[str, list[str]], label: Labeller, when: str) -> str:
     """ "Of the 24 companies with revenue growth for fiscal 2024, three had revenue growth above 10.0%:
     ..." (none: the closest one)."""
     what = outcome.metric.label.lower()
@@ -108,7 +104,7 @@ def _filter_sentence(
     return f"{of}, {counted(len(outcome.kept))} had {what} {bound}: {listed}."
 
 
-def _lacking_sentence(lacking: Sequence[Lacking], names: Mapping[str, list[str]]) -> str:
+def _lacking_sentence(lacking: Sequence[Lacking], names: dict[str, list[str]]) -> str:
     """ "Not ranked, for lack of the figures: Delta (DELT) for FY2024 and ..." (one sentence)."""
     if not lacking:
         return ""
@@ -118,7 +114,7 @@ def _lacking_sentence(lacking: Sequence[Lacking], names: Mapping[str, list[str]]
     return f"Not ranked, for lack of the figures: {listed} (the table says which)."
 
 
-def _others_sentence(outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labeller) -> str:
+def _others_sentence(outcome: ScreenOutcome, names: dict[str, list[str]], label: Labeller) -> str:
     if not outcome.other_currency:
         return ""
     scale = _scale(outcome.other_currency)
@@ -139,7 +135,7 @@ def _from(entry: ScreenEntry, scale: int, label: Labeller) -> str:
     return "; ".join(shown(f) for f in entry.figures)
 
 
-def _table(outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labeller) -> str:
+def _table(outcome: ScreenOutcome, names: dict[str, list[str]], label: Labeller) -> str:
     title = outcome.metric.label
     money = metric_scales(_cell(e) for e in (*outcome.ranked, *outcome.other_currency)).get("screen", 0)
     inputs = metric_scales(
@@ -182,7 +178,7 @@ def _table(outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labell
 
 
 def screen_text(
-    outcome: ScreenOutcome, names: Mapping[str, list[str]], label: Labeller, period_words: str = ""
+    outcome: ScreenOutcome, names: dict[str, list[str]], label: Labeller, period_words: str = ""
 ) -> str:
     """The screen's answer: its computed sentences, then the table (see the module docstring)."""
     when = f"for {period_words}" if period_words else "for their latest fiscal year"
