@@ -221,3 +221,5 @@ def test_an_ifrs_filer_is_read_in_its_own_currency(screened: Any, settings: Sett
     first = change.split("\n\n")[0]
     assert "EUR 41,600 million" in first and "EUR 45,320 million" in first, first
     assert "8.9%" in change and "$" not in change
+    table = screened("facts", "EURW", "--metric", "revenue", "--periods", "FY2022", "FY2023")
+    assert "EUR 41,600M" in table and "EUR 45,320M (+8.9% YoY)" in table and "$" not in table

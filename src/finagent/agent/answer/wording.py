@@ -10,7 +10,7 @@ from decimal import Decimal
 from finagent.finance.compute.compare import Cell
 from finagent.finance.computed import COMPUTED
 from finagent.finance.lines import REPORTED
-from finagent.finance.words import SCALE_NAMES
+from finagent.finance.words import SCALE_NAMES, currency_sign, is_currency
 
 SOURCE_NOTES = {
     "xbrl": "",
@@ -80,18 +80,6 @@ def format_amount(value: Decimal, unit: str, scale: int) -> str:
     if lowered == "shares":
         return f"{sign}{number}{words} shares"
     return f"{sign}{money}{number}{words}"
-
-
-def currency_sign(unit: str) -> str:
-    """ "$" for dollars (and a unit naming none); the ISO code and a space for another currency a
-    filer reports in ("EUR 45,320 million"), never a silent dollar sign."""
-    code = unit.split("/", 1)[0].strip().upper()
-    return f"{code} " if is_currency(code) and code != "USD" else "$"
-
-
-def is_currency(unit: str | None) -> bool:
-    """An amount's unit is a currency: an ISO 4217 code ("USD", "EUR", "JPY")."""
-    return bool(unit) and len(str(unit)) == 3 and str(unit).isalpha() and str(unit).isupper()
 
 
 def amount(cell: Cell, scales: dict[str, int] | None = None) -> str:
