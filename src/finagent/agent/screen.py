@@ -114,7 +114,7 @@ def screen(
     for company in universe:
         period = _period(company, request.specs, inventory.get(company.ticker, []), today or date.today())
         if period is None:
-            lacking.append(Lacking(company.ticker, None, "the store holds no such fiscal period of it"))
+            lacking.append(Lacking(company.ticker, None, "the store holds no annual report of that period"))
             continue
         facts = load_facts(conn, company.ticker, concepts)
         current = {line: _figure(facts, company.ticker, line, period) for line in metric.inputs}
@@ -147,11 +147,15 @@ def _period(
     company: StoredCompany, specs: Sequence[TimeSpec], available: Sequence[Any], today: date
 ) -> PeriodWanted | None:
     """The company's own period of the request: the latest target its calendar resolves (with no
-    spec, its latest fiscal year the store holds)."""
+    spec, its latest fiscal year the store holds). A year asked for is a year: the quarters the
+    resolver targets for a year with no annual report stand for nothing here (the company lacks it)."""
     resolution = resolve_periods(
         list(specs), calendar_for(company), list(available), today=today, prefer="annual"
     )
     targets: list[TargetPeriod] = [p for p in resolution.periods if not getattr(p, "companion", False)]
+    quarters_asked = any(s.quarter is not None or "quarter" in s.kind for s in specs)
+    if not quarters_asked:
+        targets = [t for t in targets if t.fiscal_quarter is None]
     if not targets or not available:
         return None
     last = targets[-1]
