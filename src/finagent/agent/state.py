@@ -117,6 +117,9 @@ class Analysis(TypedDict, total=False):
     subject_note: str  # the sentence naming the company a question naming none was answered about
     # finance.ask.long_history.History.to_dict(): a range, "since", "ever", "all"
     long_history: dict[str, Any] | None
+    universe: list[str]  # a screen's companies: every company the store holds ("which company ...")
+    screen: dict[str, Any] | None  # finance.ask.screen_ask.ScreenAsk.to_dict(): metric, threshold, top N
+    screen_period: str  # how the screen's answer names the period asked ("fiscal 2024")
 
 
 class Target(TypedDict, total=False):
