@@ -168,7 +168,7 @@ def test_each_company_is_ranked_in_its_own_period_and_the_lacking_are_listed() -
     lacking = screen_value(
         screen_metric("operating_margin"), "DDD", FiscalPeriod.year(2024), {"operating_income": gap}, {}
     )
-    assert lacking == Lacking("DDD", FiscalPeriod.year(2024), "no fact for FY2024")
+    assert lacking == Lacking("DDD", FiscalPeriod.year(2024), "operating income: no fact for FY2024")
     assert isinstance(lacking, Lacking)
     outcome = rank_screen(
         screen_metric("operating_margin"), ScreenAsk("operating_margin", top=2), entries, [lacking]
@@ -186,7 +186,7 @@ def test_each_company_is_ranked_in_its_own_period_and_the_lacking_are_listed() -
     )
     rows = table.splitlines()
     assert rows[2].startswith("| 1 | Beta (BBB) | FY2025 (the year ended January 26, 2025) | 62.0% |")
-    assert rows[-1] == "| – | Delta (DDD) | FY2024 | not found: no fact for FY2024 | – |"
+    assert rows[-1] == "| – | Delta (DDD) | FY2024 | not found: operating income: no fact for FY2024 | – |"
     assert hidden == "One company more ranked below these."
 
 

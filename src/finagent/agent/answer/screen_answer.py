@@ -23,6 +23,12 @@ NAMED_IN_PROSE = 5
 """Companies a ranking's sentence names after the first (the table lists every one)."""
 
 
+def in_sentence(label: str) -> str:
+    """A label inside a sentence: "operating margin", but "diluted EPS" and "R&D" keep their capitals."""
+    first = label.split(" ", 1)[0]
+    return label if first.isupper() and len(first) > 1 else label[:1].lower() + label[1:]
+
+
 def _cell(entry: ScreenEntry) -> Cell:
     return Cell(entry.ticker, "screen", entry.period, entry.period_end, entry.value, entry.unit, 0, ())
 
@@ -70,7 +76,7 @@ def companies(n: int) -> str:
 def _ranking_sentence(outcome: ScreenOutcome, names: dict[str, list[str]], label: Labeller, when: str) -> str:
     """ "Of the 24 companies with operating margin for their latest fiscal year, NVIDIA (NVDA) had the
     highest operating margin: 62.4% in FY2025 (...) [10K1]; then ... (18 more in the table)."."""
-    ask, what = outcome.ask, outcome.metric.label.lower()
+    ask, what = outcome.ask, in_sentence(outcome.metric.label)
     scale = _scale(outcome.ranked)
     kept = outcome.kept
     end = "highest" if ask.highest_first else "lowest"
@@ -90,7 +96,7 @@ def _ranking_sentence(outcome: ScreenOutcome, names: dict[str, list[str]], label
 def _filter_sentence(outcome: ScreenOutcome, names: dict[str, list[str]], label: Labeller, when: str) -> str:
     """ "Of the 24 companies with revenue growth for fiscal 2024, three had revenue growth above 10.0%:
     ..." (none: the closest one)."""
-    what = outcome.metric.label.lower()
+    what = in_sentence(outcome.metric.label)
     scale = _scale(outcome.ranked)
     bound = _bound(outcome)
     of = f"Of the {companies(len(outcome.ranked))} with {what} {when}"
@@ -130,7 +136,7 @@ def _from(entry: ScreenEntry, scale: int, label: Labeller) -> str:
     def shown(f: Figure) -> str:
         unit = str(f.unit or "USD")
         value = format_amount(f.value, unit, scale)
-        return f"{f.metric_label.lower()} {f.period.label} {value}{_cite([label(f.provenance)])}"
+        return f"{in_sentence(f.metric_label)} {f.period.label} {value}{_cite([label(f.provenance)])}"
 
     return "; ".join(shown(f) for f in entry.figures)
 
@@ -182,7 +188,7 @@ def screen_text(
 ) -> str:
     """The screen's answer: its computed sentences, then the table (see the module docstring)."""
     when = f"for {period_words}" if period_words else "for their latest fiscal year"
-    what = outcome.metric.label.lower()
+    what = in_sentence(outcome.metric.label)
     if not outcome.ranked and not outcome.other_currency:
         opening = f"None of the {companies(len(outcome.lacking))} screened has {what} {when} in the store."
     elif outcome.filtered:

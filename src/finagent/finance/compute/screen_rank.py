@@ -65,8 +65,8 @@ class ScreenOutcome:
 
 
 def _missing(ticker: str, period: FiscalPeriod, record: FigureRecord | None, label: str) -> Lacking:
-    reason = record.reason if isinstance(record, Gap) and record.reason else f"no {label.lower()} figure"
-    return Lacking(ticker, period, reason)
+    reason = record.reason if isinstance(record, Gap) and record.reason else "no reported figure"
+    return Lacking(ticker, period, f"{label.lower()}: {reason}")
 
 
 def _computed(result: CalcResult) -> Decimal | None:
