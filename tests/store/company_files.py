@@ -81,8 +81,11 @@ def company_facts(company: Company) -> dict[str, Any]:
     return {"cik": company.cik, "entityName": company.name, "facts": {"dei": cover, company.taxonomy: facts}}
 
 
-def write_companies(folder: Path, companies: list[Company]) -> Path:
-    """Each company's ``CIK##########.json`` and SEC's ``company_tickers.json`` naming them, in
+def write_companies(
+    folder: Path, companies: list[Company], also_listed: tuple[tuple[int, str, str], ...] = ()
+) -> Path:
+    """Each company's ``CIK##########.json`` and SEC's ``company_tickers.json`` naming them (and the
+    listed companies ``also_listed``: CIK, ticker, name, whose facts the store does not get), in
     ``folder`` (returned, for `finagent ingest path`)."""
     folder.mkdir(parents=True, exist_ok=True)
     listed = {}
@@ -90,5 +93,7 @@ def write_companies(folder: Path, companies: list[Company]) -> Path:
         text = json.dumps(company_facts(company))
         (folder / f"CIK{company.cik:010d}.json").write_text(text, encoding="utf-8")
         listed[str(index)] = {"cik_str": company.cik, "ticker": company.ticker, "title": company.name}
+    for cik, ticker, name in also_listed:
+        listed[str(len(listed))] = {"cik_str": cik, "ticker": ticker, "title": name}
     (folder / "company_tickers.json").write_text(json.dumps(listed), encoding="utf-8")
     return folder

@@ -92,7 +92,7 @@ COMPANIES = [
 
 @pytest.fixture()
 def screened(cli: Any, tmp_path: Path) -> Any:  # noqa: F811
-    folder = write_companies(tmp_path / "facts", COMPANIES)
+    folder = write_companies(tmp_path / "facts", COMPANIES, ((1318605, "TSLA", "Tesla, Inc."),))
     out = cli("ingest", "path", str(folder))
     assert "annual_report 2" in out and "10-K 8" in out, out
     return cli
@@ -173,6 +173,11 @@ def test_a_threshold_keeps_the_companies_past_it(screened: Any, settings: Settin
     assert "Bravo" not in opening and "Euro Widgets" not in opening  # +5.0% and +8.9%
     rows = {r[1]: r for r in table_rows(out["answer"])}
     assert rows["Bravo Stores (BRAV)"][4] == "no" and rows["Delta (DELT)"][4] == "yes"
+
+
+def test_a_question_naming_a_company_the_store_lacks_is_no_screen(screened: Any, settings: Settings) -> None:
+    out = ask(settings, "Which company had the highest revenue in fiscal 2024, Tesla or its rivals?")
+    assert out["answer"].startswith("TSLA (Tesla, Inc.) is not in the store"), out["answer"]
 
 
 def test_the_cli_and_the_mcp_tool_give_the_same_screen(screened: Any, settings: Settings) -> None:

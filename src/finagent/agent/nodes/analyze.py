@@ -123,7 +123,8 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         context,
     )
     screened = None if state.get("tickers") else screen_question(reading)
-    if screened is not None:  # about every company in the store: screened by code, no search
+    if screened is not None and not await asyncio.to_thread(_names_a_listed_company, resources, reading):
+        # about every company in the store (naming none it lacks): screened by code, no search
         return {"analysis": screened.to_dict(), **_fresh_run(reading.warnings, [])}
     refusal = await _refusal_for(reading, state, resources)
     if refusal:
@@ -144,6 +145,13 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     mode = state.get("answer_mode") or context.answer_mode
     plan = plan_question(reading, asked, model, mode, context)
     return {"analysis": plan.to_dict(), **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
+
+
+def _names_a_listed_company(resources: Any, reading: Reading) -> bool:
+    """The question names a listed company the store does not hold ("which had more revenue, Tesla
+    or Ford?"): it is answered by saying so, never by a screen of the companies held."""
+    known_names = {n for c in reading.companies for n in (c.name, *c.aliases) if n}
+    return bool(_listed(resources, reading.question, set(reading.by_ticker), known_names))
 
 
 def _listed(resources: Any, question: str, known: set[str], known_names: set[str]) -> list[Any]:
