@@ -35,6 +35,7 @@ TOOLS = {
     "coverage",
     "get_market_data",
     "get_financial_facts",
+    "screen",
 }
 TOKEN = "s3cret-token"
 

@@ -1,8 +1,8 @@
 """The research graph: analyze → resolve periods → parallel searches and facts lookups → tools →
 generate → evaluate ⟲ (while follow-up searches give the writer passages it has not read) → record
-the run. A question about companies the store lacks ends after analyze; a figure question naming no
-company is planned again (choose_subject) about the company its first, cross-company searches matched
-best."""
+the run. A question about companies the store lacks ends after analyze; one about every company in
+the store is screened by code (screen); a figure question naming no company is planned again
+(choose_subject) about the company its first, cross-company searches matched best."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from finagent.agent.nodes.finish import finish
 from finagent.agent.nodes.generate import generate, route_after_generate
 from finagent.agent.nodes.record_run import record_run
 from finagent.agent.nodes.resolve_periods import resolve_periods_node
+from finagent.agent.nodes.screen_store import screen_store
 from finagent.agent.nodes.search import search
 from finagent.agent.nodes.tools import call_tools, route_after_tools
 from finagent.agent.state import FactsTask, InputState, OutputState, PartsTask, SearchTask, State
@@ -45,11 +46,13 @@ def build_graph(checkpointer: Checkpointer = None) -> Any:
         timed("follow_up_search", search),
         input_schema=SearchTask,
     )
+    builder.add_node("screen", timed("screen", screen_store))
     builder.add_node("finish", timed("finish", finish))
     builder.add_node("record_run", record_run)
 
     builder.add_edge(START, "analyze")
-    builder.add_conditional_edges("analyze", route_after_analyze, ["resolve_periods", "finish"])
+    builder.add_conditional_edges("analyze", route_after_analyze, ["resolve_periods", "screen", "finish"])
+    builder.add_edge("screen", "finish")
     builder.add_conditional_edges("resolve_periods", plan_searches, ["search", "facts", "filing_parts"])
     builder.add_edge("search", "tools")
     builder.add_edge("facts", "tools")

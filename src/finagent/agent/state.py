@@ -120,6 +120,9 @@ class Analysis(TypedDict, total=False):
     parts: list[dict[str, str]]  # the parts the question names (understand.named_parts.AskedPart)
     part_driver: str  # the kind of part asked to have driven a change: segment, product, geography
     part_metric: str  # the line asked of the parts when no figure of the whole is asked
+    universe: list[str]  # a screen's companies: every company the store holds ("which company ...")
+    screen: dict[str, Any] | None  # finance.ask.screen_ask.ScreenAsk.to_dict(): metric, threshold, top N
+    screen_period: str  # how the screen's answer names the period asked ("fiscal 2024")
 
 
 class Target(TypedDict, total=False):

@@ -21,6 +21,7 @@ from finagent.errors import FinagentError
 from finagent.finance.lines import REPORTED
 from finagent.finance.periods import parse_time_phrases
 from finagent.finance.periods.ranges import is_range
+from finagent.finance.words import currency_sign
 
 if TYPE_CHECKING:  # the report pulls in the figure writer and its model client: seconds of imports
     from finagent.reports.facts import FactRow, FactsResult
@@ -101,13 +102,21 @@ def amount(row: FactRow) -> str:
     if row.value is None:
         return "—"
     unit = (row.unit or "").lower()
+    money = currency_sign(row.unit or "USD")
     if "/" in unit:
-        return f"${row.value:,.2f}"
+        return f"{money}{row.value:,.2f}"
     if unit == "shares":
         return f"{row.value / Decimal(10**6):,.1f}M shares"
     millions = row.value / Decimal(10**6)
     text = f"{abs(millions):,.0f}" if millions == millions.to_integral_value() else f"{abs(millions):,.1f}"
-    return f"{'-' if row.value < 0 else ''}${text}M"
+    return f"{'-' if row.value < 0 else ''}{money}{text}M"
+
+
+def _currencies(rows: list[FactRow]) -> str:
+    """The currencies of a table's amounts ("USD", "EUR"): a filer reporting in euros is never shown
+    in dollars."""
+    found = {(r.unit or "USD").split("/")[0] for r in rows if r.value is not None and r.unit != "shares"}
+    return ", ".join(sorted(found)) or "USD"
 
 
 def _yoy(row: FactRow) -> str:
@@ -149,9 +158,8 @@ def print_table(result: FactsResult) -> None:
         tickers = list(dict.fromkeys(r.ticker for r in rows))
         labels = [list(dict.fromkeys(r.period for r in rows if r.ticker == t)) for t in tickers]
         aligned = all(lbl == labels[0] for lbl in labels)
-        table = Table(
-            title=escape(f"{rows[0].metric_label} (USD; * derived: fiscal year − nine months or quarters)")
-        )
+        derived = "* derived: fiscal year − nine months or quarters"
+        table = Table(title=escape(f"{rows[0].metric_label} ({_currencies(rows)}; {derived})"))
         if aligned:
             table.add_column("period")
             for ticker in tickers:

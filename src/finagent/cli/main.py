@@ -14,6 +14,7 @@ from finagent.cli.facts_cmd import FactsCommand, facts_command
 from finagent.cli.ingest_cmd import ingest_app
 from finagent.cli.mcp_cmd import mcp_command
 from finagent.cli.runs_cmd import runs_app
+from finagent.cli.screen_cmd import screen_command
 from finagent.cli.search_cmd import search_command
 
 app = typer.Typer(
@@ -32,6 +33,7 @@ app.command("ask")(ask_command)
 app.command("companies")(companies_command)
 app.command("coverage")(coverage_command)
 app.command("facts", cls=FactsCommand)(facts_command)
+app.command("screen")(screen_command)
 app.command("mcp")(mcp_command)
 app.command("doctor")(doctor_command)
 

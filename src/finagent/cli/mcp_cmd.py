@@ -21,7 +21,8 @@ def mcp_command(
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port for --http.")] = 8765,
 ) -> None:
     """Run the MCP server (tools: ask_financial_question, search_filings, list_companies, coverage,
-    get_market_data). With --http, FINAGENT_MCP_TOKEN (when set) is required as a bearer token."""
+    get_financial_facts, screen, get_market_data). With --http, FINAGENT_MCP_TOKEN (when set) is
+    required as a bearer token."""
     from finagent.interfaces.mcp_server import serve_http, serve_stdio
 
     if not http:

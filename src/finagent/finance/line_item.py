@@ -31,7 +31,7 @@ class LineItem:
     concepts: tuple[str, ...] = ()
     """us-gaap concepts stating it, best first: the figures lookup reads them (none: no fact is read)."""
     ifrs_concepts: tuple[str, ...] = ()
-    """ifrs-full concepts stating it, best first; stored for IFRS filers, not yet read by the lookup."""
+    """ifrs-full concepts stating it, best first: read for a company whose facts are IFRS."""
     kind: Kind = "duration"
     unit: UnitClass = "money"
     question: str = ""
@@ -66,6 +66,12 @@ class LineItem:
     @property
     def instant(self) -> bool:
         return self.kind == "instant"
+
+    @property
+    def read_concepts(self) -> tuple[str, ...]:
+        """Every concept the figures lookup reads: the us-gaap ones, then the ifrs-full ones (a
+        company reports in one taxonomy, so the two never compete for one figure)."""
+        return self.concepts + self.ifrs_concepts
 
     @property
     def reported(self) -> bool:

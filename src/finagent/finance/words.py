@@ -42,6 +42,19 @@ UNIT_SCALES: dict[str, float] = {unit: 10.0**exponent for unit, exponent in UNIT
 SCALE_UNITS: dict[int, str] = {exponent: unit for unit, exponent in UNIT_EXPONENTS.items()}
 """The unit a power of ten of dollars is read in (6: "USD millions")."""
 
+
+def currency_sign(unit: str) -> str:
+    """ "$" for dollars (and a unit naming none); the ISO code and a space for another currency a
+    filer reports in ("EUR 45,320 million"), never a silent dollar sign."""
+    code = unit.split("/", 1)[0].strip().upper()
+    return f"{code} " if is_currency(code) and code != "USD" else "$"
+
+
+def is_currency(unit: str | None) -> bool:
+    """An amount's unit is a currency: an ISO 4217 code ("USD", "EUR", "JPY")."""
+    return bool(unit) and len(str(unit)) == 3 and str(unit).isalpha() and str(unit).isupper()
+
+
 _PLURAL = "|".join(SCALE_PLURALS)
 UNIT_CAPTION = re.compile(rf"\bin ({_PLURAL})\b|\(({_PLURAL})\)", re.I)
 """A statement's unit caption: "(in millions)", "(Millions, except per share amounts)"."""

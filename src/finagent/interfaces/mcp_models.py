@@ -162,3 +162,33 @@ class MarketDataResult(BaseModel):
     offline: bool = Field(description="True when the figures are recorded, not live.")
     as_of: str | None
     warning: str | None
+
+
+class ScreenRow(BaseModel):
+    """One company's value of the screened metric in its own fiscal period."""
+
+    rank: int | None = Field(description="Its place in the ranking (None: another currency, not ranked).")
+    ticker: str
+    period: str = Field(description='Its own fiscal period, e.g. "FY2024".')
+    period_end: str | None
+    value: str = Field(description="Exact value: percent for a margin or growth, else base units.")
+    unit: str = Field(description="percent, USD, EUR, USD/shares ...")
+    expression: str = Field(description="The calculator expression of a computed value.")
+    kept: bool = Field(description="Past the threshold and within the top N.")
+    filings: list[str]
+
+
+class ScreenLacking(BaseModel):
+    ticker: str
+    period: str | None
+    reason: str
+
+
+class ScreenResult(BaseModel):
+    metric: str
+    answer: str = Field(description="The computed answer: its sentence and the cited table (Markdown).")
+    rows: list[ScreenRow]
+    other_currency: list[ScreenRow]
+    lacking: list[ScreenLacking] = Field(description="Companies without the figure, with why.")
+    universe: list[str]
+    warnings: list[str]

@@ -176,7 +176,7 @@ def facts_table(
         result.warnings += [w for w in resolution.warnings if "no 10-" not in w and "targeted too" not in w]
         targets = [p for p in resolution.periods if not getattr(p, "companion", False)]
         result.periods[ticker] = [p.label for p in targets]
-        concepts = sorted({c for m in names for c in REPORTED[m].concepts})
+        concepts = sorted({c for m in names for c in REPORTED[m].read_concepts})
         facts = load_facts(conn, ticker, concepts, all_dimensions=kind is not None)
         per_share = sorted(
             {c for m in names if REPORTED[m].unit == "per_share" for c in REPORTED[m].concepts}

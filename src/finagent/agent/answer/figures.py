@@ -47,6 +47,7 @@ from finagent.finance.read.lookup import (
     select,
     split_period,
 )
+from finagent.finance.read.sec_company_facts import form_kind
 from finagent.finance.read.split_periods import split_reason
 
 
@@ -156,7 +157,9 @@ def _gap(
         reason = (
             span_missing_reason(period.label, metric.unit == "money")
             if period.span
-            else missing_reason(metric.concepts, unit, metric.instant, period.fiscal_year, quarter, facts)
+            else missing_reason(
+                metric.read_concepts, unit, metric.instant, period.fiscal_year, quarter, facts
+            )
         )
     return Gap(
         ticker=ticker,
@@ -372,7 +375,7 @@ def filing_items(records: Sequence[FigureRecord | Part], have_chunks: set[int]) 
         if document is None or (place.chunk_id in have_chunks) or document in items:
             continue
         form = str(place.form or "10-K").upper()
-        kind = "10-Q" if form.startswith("10-Q") else "10-K" if form.startswith("10-K") else "other"
+        kind = form_kind(form)
         items[document] = {
             "chunk_id": None,
             "document_id": document,

@@ -24,6 +24,7 @@ from finagent.agent.answer.wording import (
     cite,
     day_text,
     format_amount,
+    is_currency,
     joined,
     metric_label,
     metric_scales,
@@ -348,13 +349,13 @@ def _ranked_opening(facts: Facts, listing: bool | None) -> Opening:
 def _gap(facts: Facts, rank: Ranking) -> dict[str, Any] | None:
     """The difference between two compared figures of one unit, for the sentence that compares them."""
     first, second = rank.cells
-    if first.unit != "USD" or second.unit != "USD":
+    if first.unit != second.unit or not is_currency(first.unit):
         return None  # amounts only (a per-share or percent gap is not worth a sentence's number)
     scale = facts.scales.get(facts.metric, first.scale)
     record = difference_text(first, second, facts.metric, scale, [*first.sources, *second.sources])
     if record is None:
         return None
-    return record | {"text": format_amount(abs(first.value - second.value), "USD", scale)}
+    return record | {"text": format_amount(abs(first.value - second.value), first.unit, scale)}
 
 
 def difference_text(

@@ -12,7 +12,7 @@ from finagent.finance.compute.compare import Cell
 from finagent.finance.computed import COMPUTED
 from finagent.finance.lines import REPORTED
 from finagent.finance.periods.period import period_word
-from finagent.finance.words import SCALE_NAMES
+from finagent.finance.words import SCALE_NAMES, currency_sign, is_currency
 
 SOURCE_NOTES = {
     "xbrl": "",
@@ -76,16 +76,19 @@ def format_amount(value: Decimal, unit: str, scale: int) -> str:
     lowered = unit.lower()
     if lowered == "percent":
         return f"{sign}{number}%"
+    money = currency_sign(unit)
     if "/" in lowered:
-        return f"{sign}${number} per share"
+        return f"{sign}{money}{number} per share"
     if lowered == "shares":
         return f"{sign}{number}{words} shares"
-    return f"{sign}${number}{words}"
+    return f"{sign}{money}{number}{words}"
 
 
 def amount(cell: Cell, scales: dict[str, int] | None = None) -> str:
     """A cell's value in its metric's shown scale (its own print scale when none is given)."""
-    scale = (scales or {}).get(cell.metric, cell.scale) if cell.unit == "USD" or cell.unit == "shares" else 0
+    scale = (
+        (scales or {}).get(cell.metric, cell.scale) if is_currency(cell.unit) or cell.unit == "shares" else 0
+    )
     return format_amount(cell.value, cell.unit, scale)
 
 

@@ -28,6 +28,7 @@ from finagent.agent.understand.question_reader import (
     read_asked,
     read_companies_and_periods,
     refused_question,
+    screen_question,
 )
 from finagent.agent.understand.refusals import (
     explicit_unknown_message,
@@ -123,6 +124,10 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         companies,
         context,
     )
+    screened = None if state.get("tickers") else screen_question(reading)
+    if screened is not None and not await asyncio.to_thread(_names_a_listed_company, resources, reading):
+        # about every company in the store (naming none it lacks): screened by code, no search
+        return {"analysis": screened.to_dict(), **_fresh_run(reading.warnings, [])}
     refusal = await _refusal_for(reading, state, resources)
     if refusal:
         return _refusal(reading.question, refusal, reading.warnings, reading.period_sources)
@@ -161,6 +166,13 @@ async def _with_parts(plan: Question, metrics: list[str], resources: Any) -> Que
 def _members(resources: Any, tickers: list[str]) -> list[tuple[str, str, str, str | None]]:
     with resources.database().connection() as conn:
         return fact_members(conn, tickers)
+
+
+def _names_a_listed_company(resources: Any, reading: Reading) -> bool:
+    """The question names a listed company the store does not hold ("which had more revenue, Tesla
+    or Ford?"): it is answered by saying so, never by a screen of the companies held."""
+    known_names = {n for c in reading.companies for n in (c.name, *c.aliases) if n}
+    return bool(_listed(resources, reading.question, set(reading.by_ticker), known_names))
 
 
 def _listed(resources: Any, question: str, known: set[str], known_names: set[str]) -> list[Any]:
@@ -207,6 +219,10 @@ def _refusal(question: str, message: str, warnings: list[str], period_sources: l
     }
 
 
-def route_after_analyze(state: State) -> Literal["resolve_periods", "finish"]:
-    """A question about companies the store does not hold ends here, with the answer saying so."""
-    return "finish" if Question.of(state).refusal else "resolve_periods"
+def route_after_analyze(state: State) -> Literal["resolve_periods", "screen", "finish"]:
+    """A question about companies the store does not hold ends here, with the answer saying so; one
+    about every company in the store is screened."""
+    plan = Question.of(state)
+    if plan.refusal:
+        return "finish"
+    return "screen" if plan.universe else "resolve_periods"

@@ -33,8 +33,8 @@ async def lookup_facts(task: FactsTask, runtime: Runtime[Context]) -> dict[str, 
     """The facts lookup of one (ticker, period); a failure is a warning, searches still answer."""
     resources = get_resources()
     lines = [REPORTED[name] for name in task["metrics"] if name in REPORTED]
-    concepts = sorted({c for line in lines for c in line.concepts})
-    per_share = sorted({c for line in lines if line.unit == "per_share" for c in line.concepts})
+    concepts = sorted({c for line in lines for c in line.read_concepts})
+    per_share = sorted({c for line in lines if line.unit == "per_share" for c in line.read_concepts})
 
     kinds = task.get("part_kinds") or []
 

@@ -15,6 +15,7 @@ from typing import Any
 from finagent.agent.understand.named_parts import AskedPart
 from finagent.finance.ask.asks import Ask
 from finagent.finance.ask.long_history import History
+from finagent.finance.ask.screen_ask import ScreenAsk
 from finagent.finance.compute.compare import Wanted
 from finagent.finance.line_item import LineItem
 from finagent.finance.lines import REPORTED
@@ -119,6 +120,13 @@ class Question:
     """The kind of part ("segment", "product", "geography") asked to have driven a change."""
     part_metric: str = ""
     """The line asked of the parts when no figure of the whole is asked ("which segment drove ...")."""
+    universe: tuple[str, ...] = ()
+    """A screen's companies: every company the store holds, when the question asks about the companies
+    in general ("which company in the store", "rank the companies") instead of named ones."""
+    screen: ScreenAsk | None = None
+    """What the screen of ``universe`` asks: the metric, a threshold, the top N, which end first."""
+    screen_period: str = ""
+    """How the screen's answer names the period asked ("fiscal 2024"; "": each one's latest year)."""
 
     @classmethod
     def of(cls, state: Mapping[str, Any]) -> Question:
@@ -167,6 +175,7 @@ _TYPED_READERS: dict[str, Any] = {
     "ask": Ask.from_dict,
     "comparisons": lambda d: Wanted(**{k: bool(v) for k, v in d.items() if k in Wanted.__slots__}),
     "long_history": History.from_dict,
+    "screen": ScreenAsk.from_dict,
     # a name no longer in the registry (an older checkpoint's) names no line
     "metrics": lambda names: tuple(REPORTED[n] for n in names if n in REPORTED),
     "time_specs": lambda items: tuple(TimeSpec.from_dict(i) for i in items),
@@ -189,7 +198,7 @@ def _typed(name: str, value: Any) -> Any:
 def _plain(name: str, value: Any) -> Any:
     if name in ("time_specs", "dated_documents", "parts"):
         return [item.to_dict() for item in value]
-    if isinstance(value, Ask | Wanted | History):
+    if isinstance(value, Ask | Wanted | History | ScreenAsk):
         return value.to_dict()
     if name == "metrics":
         return [m.name for m in value]

@@ -28,6 +28,7 @@ from finagent.agent.understand.question_words import Wording, read_wording
 from finagent.db.companies import StoredCompany
 from finagent.finance.ask.asked_metrics import metrics_in
 from finagent.finance.ask.long_history import History, read_history
+from finagent.finance.ask.screen_ask import read_screen
 from finagent.finance.compute.formulas import metrics_for_formulas
 from finagent.finance.lines import REPORTED
 from finagent.finance.periods import FiscalCalendar, TimeSpec, invalid_quarters, parse_time_phrases
@@ -249,6 +250,29 @@ def plan_question(
         ),
     }
     return Question.from_dict(plan)
+
+
+def screen_question(reading: Reading) -> Question | None:
+    """The plan of a question about the companies in general ("which company in the store had the
+    highest operating margin", "which companies grew revenue more than 10% in fiscal 2024"): a screen
+    of every company the store holds, each in its own period; None when it names a company or no
+    metric, or the store holds no company."""
+    if reading.tickers or not reading.held:
+        return None
+    ask = read_screen(reading.question)
+    if ask is None:
+        return None
+    named = [s.text for s in reading.specs if s.text and s.kind != "latest"]
+    return Question(
+        question=reading.question,
+        period_sources=tuple(reading.period_sources),
+        time_specs=tuple(reading.specs),
+        answer_mode="direct",
+        intent="screen of the store",
+        universe=tuple(reading.held),
+        screen=ask,
+        screen_period=" and ".join(named),
+    )
 
 
 def refused_question(question: str, message: str, period_sources: list[str]) -> Question:

@@ -65,7 +65,7 @@ def shown_on_statement(facts: Iterable[StoredFact], metric: LineItem) -> Shown:
     displayed: set[str] = set()
     rows: dict[str, str] = {}
     for fact in facts:
-        if fact.statement != metric.statement or fact.concept not in metric.concepts or fact.dims_key:
+        if fact.statement != metric.statement or fact.concept not in metric.read_concepts or fact.dims_key:
             continue
         displayed.add(fact.concept)
         if fact.label and fact.concept not in rows and row_key(fact.label) in keys:
@@ -82,7 +82,7 @@ def _small(value: Decimal | None, others: Sequence[Decimal]) -> bool:
 
 def preferred_concept(candidates: Sequence[StoredFact], metric: LineItem, shown: Shown) -> str:
     """The concept among the period's ``candidates`` that states the line (see the module's order)."""
-    rank = {c: i for i, c in enumerate(metric.concepts)}
+    rank = {c: i for i, c in enumerate(metric.read_concepts)}
     values: dict[str, Decimal] = {}
     last = max((f.period_end for f in candidates), default=None)
     for fact in sorted(candidates, key=lambda f: (f.filing_order, f.id)):

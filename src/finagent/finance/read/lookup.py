@@ -180,7 +180,7 @@ def select(
     candidates = [
         f
         for f in facts
-        if f.concept in metric.concepts
+        if f.concept in metric.read_concepts
         and not f.dims_key
         and f.value is not None
         and _unit_ok(f, metric)
@@ -226,7 +226,7 @@ def _by_share_class(
     stated = [
         f
         for f in facts
-        if f.concept in metric.concepts
+        if f.concept in metric.read_concepts
         and class_member(f) is not None
         and f.value is not None
         and _unit_ok(f, metric)
@@ -322,7 +322,7 @@ def split_period(
         f
         for f in facts
         if f.duration == "stub"
-        and f.concept in metric.concepts
+        and f.concept in metric.read_concepts
         and not f.dims_key
         and f.value is not None
         and f.period_start is not None
