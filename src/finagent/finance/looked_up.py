@@ -18,7 +18,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, Literal, Self, cast
 
-from finagent.finance.periods.period import FiscalPeriod
+from finagent.finance.periods.period import FiscalPeriod, InPeriod
 
 Role = Literal["target", "comparative", "input"]
 """Why a figure was looked up: an asked period, a period a comparison needs, or a year a Q4 gap may
@@ -75,21 +75,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [item.to_dict() for item in value]
     return value
-
-
-class _InPeriod:
-    """A record of one fiscal period: its year and quarter are the period's (one field, not three)."""
-
-    __slots__ = ()
-    period: FiscalPeriod
-
-    @property
-    def fiscal_year(self) -> int:
-        return self.period.fiscal_year
-
-    @property
-    def fiscal_quarter(self) -> int | None:
-        return self.period.quarter
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -182,7 +167,7 @@ class Restatement(_Json):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Figure(_InPeriod, _Json):
+class Figure(InPeriod, _Json):
     """The value of (company, metric, period) from one XBRL fact: exact, with its period's dates, its
     unit and precision, the fact and filing it comes from and, for a derived quarter, its inputs."""
 
@@ -223,7 +208,7 @@ class Figure(_InPeriod, _Json):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Gap(_InPeriod, _Json):
+class Gap(InPeriod, _Json):
     """A target (company, metric, period) no fact states, with the reason; a period the filings
     report only in parts carries the parts (``complete``: together they cover the whole period).
 

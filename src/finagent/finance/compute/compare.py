@@ -20,7 +20,7 @@ from typing import Any
 from finagent.finance.ask.change_words import ChangeWords, read_change_words
 from finagent.finance.compute.safe_calculator import CalcResult, cagr_pct, difference, growth_pct, margin_pct
 from finagent.finance.computed import COMPUTED
-from finagent.finance.periods.period import FiscalPeriod, period_word
+from finagent.finance.periods.period import FiscalPeriod, InPeriod, period_word
 from finagent.finance.words import SCALE_UNITS
 
 
@@ -68,7 +68,7 @@ class Wanted:
 
 
 @dataclass(frozen=True, slots=True)
-class Cell:
+class Cell(InPeriod):
     """One figure of the answer: a company's metric for one period, exact, with its citation labels."""
 
     ticker: str
@@ -88,14 +88,6 @@ class Cell:
     def shown(self) -> Decimal:
         """The value in the unit statements print it in (millions for most amounts)."""
         return self.value.scaleb(-self.scale) if self.scale else self.value
-
-    @property
-    def fiscal_year(self) -> int:
-        return self.period.fiscal_year
-
-    @property
-    def fiscal_quarter(self) -> int | None:
-        return self.period.quarter
 
 
 @dataclass(slots=True)

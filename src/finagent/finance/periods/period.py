@@ -213,3 +213,18 @@ def year_to_date(label: FiscalPeriod | str | None) -> Span | None:
     if period is None or period.span.months in (3, 12):
         return None
     return period.span
+
+
+class InPeriod:
+    """A record of one fiscal period: its year and quarter are the period's (one field, not three)."""
+
+    __slots__ = ()
+    period: FiscalPeriod
+
+    @property
+    def fiscal_year(self) -> int:
+        return self.period.fiscal_year
+
+    @property
+    def fiscal_quarter(self) -> int | None:
+        return self.period.quarter
