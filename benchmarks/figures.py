@@ -9,10 +9,12 @@ The runner itself never imports finagent: what is measured runs only in those su
     python -m benchmarks.figures --system main=/tmp/finagent-main --system new=.
     python -m benchmarks.figures --system main=/tmp/finagent-main --limit 2 --results-dir /tmp/figs
 
-Steps per system: ingest ../shared/data/filings and ../shared/data/edgar-more once (a marker in the
-home records it; --reingest repeats it), then ask every question with ``finagent ask --json``, one
-after the other. A question that exceeds --timeout is a failed question, not a failed run. Rows are
-appended as they finish, so --resume continues an interrupted run.
+Steps per system: ingest ../shared/data/filings and ../shared/data/edgar-more, plus every
+``--extra-data DIR``, once (a marker in the home records each folder ingested and by which code; --reingest
+repeats it), then ask every question with ``finagent ask --json``, one after the other. A question whose
+``extra_data`` documents are in no given --extra-data folder is not asked: it is reported as "not run: data
+absent", neither passed nor failed. A question that exceeds --timeout is a failed question, not a failed
+run. Rows are appended as they finish, so --resume continues an interrupted run.
 
 Writes <results-dir>/figures.jsonl (system × question), figures.json (per system: share all exact,
 figures found, mean/median seconds, per category) and figures.md (side by side, ratios to the first
@@ -163,6 +165,24 @@ def check_import(system: System, env: dict[str, str], home: Path) -> str:
     return where
 
 
+def code_version(path: Path) -> str:
+    """The tree of the checkout's src/ (+dirty when it differs from it): what decides how a store is
+    ingested, so a commit that changes only benchmarks or docs does not ask for a new ingest."""
+    try:
+        tree = subprocess.run(
+            ["git", "-C", str(path), "rev-parse", "HEAD:src"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(path), "status", "--porcelain", "--untracked-files=no", "--", "src"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return "src:" + tree + ("+dirty" if dirty else "")
+
+
 def ingest(
     system: System,
     env: dict[str, str],
@@ -170,29 +190,41 @@ def ingest(
     *,
     force: bool,
     sources: Sequence[str] = SOURCES,
+    extra: Sequence[Path] = (),
 ) -> dict[str, Any]:
     """Ingest the benchmark's store once per home and code version (ingestion is idempotent anyway).
 
     ``sources`` are paths under ../shared/data (folders or files): a benchmark whose store holds more
-    (the narrative one) passes its own list; the marker records the list, so it never vouches for
-    a store that was given less.
+    (the narrative one) passes its own list; ``extra`` are folders outside it (--extra-data). The marker
+    records each folder that was ingested without error by this code, so it never vouches for a store
+    that was given less, and a later run with one more folder ingests only that one.
     """
     marker = home / INGEST_MARKER
     paths = [str((SHARED_DATA / s).resolve()) for s in sources]  # the same from any worktree
-    version = checkout_version(system.path)
-    if marker.exists():
-        done = json.loads(marker.read_text())
-        if not force and done.get("sources") == paths and done.get("version") == version:
-            return {**done, "skipped": True}
-        if done.get("version") != version:
-            print(
-                f"[{system.name}] warning: {home} was ingested by {done.get('version')}, now {version}; "
-                "if the schema changed between them, use a fresh --home-root or another system name",
-                flush=True,
-            )
+    paths += [str(Path(e).expanduser().resolve()) for e in extra]
+    version = code_version(system.path)
+    done = json.loads(marker.read_text()) if marker.exists() else {}
+    if done and done.get("version") != version:
+        print(
+            f"[{system.name}] warning: {home} was ingested by {done.get('version')}, now {version}; "
+            "if the schema changed between them, use a fresh --home-root or another system name",
+            flush=True,
+        )
+    kept = (
+        []
+        if force or done.get("version") != version
+        else [r for r in done.get("runs", []) if r["exit_code"] == 0]
+    )
+    todo = [p for p in paths if p not in {r["source"] for r in kept}]
+    if not todo:
+        return {**done, "skipped": True}
     log = home / "ingest.log"
-    summary: dict[str, Any] = {"sources": paths, "version": version, "runs": []}
-    for source in paths:  # one call per folder: a failure in one does not hide the other's summary
+    summary: dict[str, Any] = {
+        "sources": [r["source"] for r in kept] + todo,
+        "version": version,
+        "runs": kept,
+    }
+    for source in todo:  # one call per folder: a failure in one does not hide the other's summary
         result = run_cli(["-m", "finagent.cli.main", "ingest", "path", source], env, home, None)
         with log.open("a") as handle:
             handle.write(f"$ finagent ingest path {source}\n{result.stdout}\n{result.stderr}\n")
@@ -242,6 +274,7 @@ def question_row(system: System, question: dict[str, Any], result: CliResult) ->
         "system": system.name,
         "id": question["id"],
         "category": question["category"],
+        **({"half": question["half"]} if "half" in question else {}),
         "question": question["question"],
         "seconds": round(result.seconds, 1),
         "exit_code": result.returncode,
@@ -261,6 +294,29 @@ def question_row(system: System, question: dict[str, Any], result: CliResult) ->
     }
 
 
+def absent_data(question: dict[str, Any], extra_dirs: Sequence[Path]) -> list[str]:
+    """The documents the question needs from --extra-data (``extra_data``: paths relative to such a
+    folder) that no given folder holds; empty when it can be asked."""
+    needed: list[str] = question.get("extra_data") or []
+    return [n for n in needed if not any((Path(d) / n).exists() for d in extra_dirs)]
+
+
+def split_by_data(
+    questions: Sequence[dict[str, Any]], extra_dirs: Sequence[Path]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(questions to ask, questions not run because their documents are absent, each with the reason)."""
+    asked: list[dict[str, Any]] = []
+    not_run: list[dict[str, Any]] = []
+    for question in questions:
+        missing = absent_data(question, extra_dirs)
+        if missing:
+            reason = "data absent: " + ", ".join(missing) + " (pass --extra-data DIR)"
+            not_run.append({"id": question["id"], "category": question["category"], "reason": reason})
+        else:
+            asked.append(question)
+    return asked, not_run
+
+
 def _share(numerator: int, denominator: int) -> float | None:
     return round(numerator / denominator, 4) if denominator else None
 
@@ -271,18 +327,8 @@ def summarize(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
     seconds = [float(r["seconds"]) for r in rows]
     exact = sum(bool(r["all_exact"]) for r in rows)
     found, total = sum(int(r["found"]) for r in rows), sum(int(r["total"]) for r in rows)
-    by_category: dict[str, Any] = {}
-    for category in sorted({r["category"] for r in rows}):
-        part = [r for r in rows if r["category"] == category]
-        part_exact = sum(bool(r["all_exact"]) for r in part)
-        by_category[category] = {
-            "questions": len(part),
-            "all_exact": part_exact,
-            "share_all_exact": _share(part_exact, len(part)),
-            "figures_found": sum(int(r["found"]) for r in part),
-            "figures_total": sum(int(r["total"]) for r in part),
-            "mean_seconds": round(statistics.fmean(float(r["seconds"]) for r in part), 1),
-        }
+    by_category = _parts(rows, "category")
+    by_half = _parts(rows, "half")
     return {
         "questions": len(rows),
         "all_exact": exact,
@@ -296,7 +342,25 @@ def summarize(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "timed_out": sum(bool(r["timed_out"]) for r in rows),
         "verified_answers": sum(r["validation_status"] == "verified" for r in rows),
         "by_category": by_category,
+        **({"by_half": by_half} if by_half else {}),
     }
+
+
+def _parts(rows: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """Share all exact, figures and seconds per value of ``key`` (category, half) among rows that have it."""
+    parts: dict[str, Any] = {}
+    for value in sorted({r[key] for r in rows if key in r}):
+        part = [r for r in rows if r.get(key) == value]
+        part_exact = sum(bool(r["all_exact"]) for r in part)
+        parts[value] = {
+            "questions": len(part),
+            "all_exact": part_exact,
+            "share_all_exact": _share(part_exact, len(part)),
+            "figures_found": sum(int(r["found"]) for r in part),
+            "figures_total": sum(int(r["total"]) for r in part),
+            "mean_seconds": round(statistics.fmean(float(r["seconds"]) for r in part), 1),
+        }
+    return parts
 
 
 def _ratio(new: float | None, base: float | None) -> str:
@@ -333,7 +397,8 @@ def render_markdown(result: dict[str, Any]) -> str:
     lines = [
         f"Figures benchmark — {result['machine']['date']}, {result['machine']['cpus']} CPUs, provider "
         f"{result['provider']}, {result['questions']} questions "
-        f"(`benchmarks/figures/questions.jsonl`), store: ../shared/data/filings + edgar-more:",
+        f"(`{result.get('questions_file', 'benchmarks/figures/questions.jsonl')}`), store: "
+        f"../shared/data/filings + edgar-more{''.join(' + ' + d for d in result.get('extra_data') or [])}:",
         "",
         header,
         rule,
@@ -343,6 +408,7 @@ def render_markdown(result: dict[str, Any]) -> str:
         line("median seconds per question", "median_seconds", "{:.1f}"),
         line("failed (no answer or timeout)", "failed", "{}"),
         line("answers the figures check verified", "verified_answers", "{}"),
+        f"| not run: data absent | {len(result.get('not_run') or [])} |" + " |" * (2 * len(names) - 2),
         "",
         "| category | questions | " + " | ".join(f"{n} exact | {n} mean s" for n in names) + " |",
         "|---|---" + "|---|---" * len(names) + "|",
@@ -359,6 +425,19 @@ def render_markdown(result: dict[str, Any]) -> str:
             count = part["questions"]
             cells += [f"{part['all_exact']}/{part['questions']}", f"{part['mean_seconds']:.0f}"]
         lines.append(f"| {category} | {count} | " + " | ".join(cells) + " |")
+    halves = sorted({h for s in summaries.values() for h in s.get("by_half", {})})
+    if halves:
+        lines += [
+            "",
+            "| half | " + " | ".join(f"{n} exact" for n in names) + " |",
+            "|---" * (1 + len(names)) + "|",
+        ]
+        for half in halves:
+            cells = []
+            for n in names:
+                part = summaries[n].get("by_half", {}).get(half)
+                cells.append(f"{part['all_exact']}/{part['questions']}" if part else "–")
+            lines.append(f"| {half} | " + " | ".join(cells) + " |")
     lines += ["", "| id | category | " + " | ".join(f"{n} found | {n} s" for n in names) + " |"]
     lines.append("|---|---" + "|---|---" * len(names) + "|")
     by_id: dict[str, dict[str, dict[str, Any]]] = {}
@@ -377,6 +456,8 @@ def render_markdown(result: dict[str, Any]) -> str:
             state = "" if row["ok"] else (" (timeout)" if row["timed_out"] else " (failed)")
             cells += [f"{row['found']}/{row['total']}{mark}{state}", f"{row['seconds']:.0f}"]
         lines.append(f"| {qid} | {category} | " + " | ".join(cells) + " |")
+    for skipped in result.get("not_run") or []:
+        lines.append(f"| {skipped['id']} | {skipped['category']} | not run: {skipped['reason']} |")
     return "\n".join(lines) + "\n"
 
 
@@ -451,6 +532,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--home-root", type=Path, default=Path("/tmp/finagent-bench"))
     parser.add_argument("--cache-dir", type=Path, help="Shared model cache (default HOME_ROOT/cache).")
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--extra-data",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="A folder of filings outside ../shared ingested with it (repeatable); questions whose "
+        "extra_data it lacks are not run.",
+    )
     parser.add_argument("--reingest", action="store_true", help="Ingest again even if the marker says done.")
     parser.add_argument(
         "--resume", action="store_true", help="Keep rows already in figures.jsonl; ask the rest."
@@ -463,8 +553,13 @@ def main(argv: list[str] | None = None) -> None:
     for source in SOURCES:
         if not (SHARED_DATA / source).is_dir():
             raise SystemExit(f"needs {SHARED_DATA / source} (../shared beside the repo)")
+    for folder in args.extra_data:
+        if not folder.is_dir():
+            parser.error(f"--extra-data {folder}: not a folder")
     ids = [i.strip() for i in args.ids.split(",") if i.strip()] if args.ids else None
-    questions = load_questions(args.questions, ids, args.limit)
+    questions, not_run = split_by_data(load_questions(args.questions, ids, args.limit), args.extra_data)
+    for skipped in not_run:
+        print(f"not run: {skipped['id']}: {skipped['reason']}", flush=True)
     home_root: Path = args.home_root.expanduser().resolve()
     if home_root.is_relative_to(Path("/root")):
         parser.error("keep --home-root out of /root (the embedded server runs as another user)")
@@ -488,7 +583,7 @@ def main(argv: list[str] | None = None) -> None:
             "home": str(home),
             "imports_from": check_import(system, env, home),
         }
-        info["ingest"] = ingest(system, env, home, force=args.reingest)
+        info["ingest"] = ingest(system, env, home, force=args.reingest, extra=args.extra_data)
         if args.provider == "local":
             info["model_warm_up_s"] = warm_up(env, home)
         for number, question in enumerate(questions, 1):
@@ -527,6 +622,9 @@ def main(argv: list[str] | None = None) -> None:
         "provider": args.provider,
         "timeout_s": args.timeout,
         "questions": len(questions),
+        "questions_file": _shown(args.questions),
+        "extra_data": [_shown(d) for d in args.extra_data],
+        "not_run": not_run,
         "systems": system_info,
         "rows": rows,
     }
@@ -536,6 +634,12 @@ def main(argv: list[str] | None = None) -> None:
     markdown = render_markdown(report)
     (results_dir / "figures.md").write_text(markdown)
     print(markdown)
+
+
+def _shown(path: Path) -> str:
+    """A path as the report shows it: relative to the repo when inside it."""
+    resolved = path.expanduser().resolve()
+    return str(resolved.relative_to(REPO)) if resolved.is_relative_to(REPO) else str(resolved)
 
 
 if __name__ == "__main__":
