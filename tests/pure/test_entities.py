@@ -185,3 +185,16 @@ def test_listed_candidates_keep_a_names_own_apostrophe_s() -> None:
     _, names = listed_name_candidates("What was Lowe's revenue versus Dick's Sporting Goods?")
     assert normalize_name("LOWES COMPANIES INC") in names
     assert normalize_name("DICK'S SPORTING GOODS, INC.") in names
+
+
+def test_a_name_written_with_its_words_joined_names_the_company() -> None:
+    """Brands often join a registrant name's words ("ExxonMobil", "JPMorgan", "HomeDepot"): the
+    joined form names the company; a word inside another word still does not."""
+    companies = [
+        StoredCompany("XOM", "EXXON MOBIL CORP", ("EXXON MOBIL CORP",), 12, 1),
+        StoredCompany("HD", "The Home Depot, Inc.", ("Home Depot",), 1, 0),
+    ]
+    assert [m.ticker for m in find_companies("ExxonMobil's revenue in 2024", companies)] == ["XOM"]
+    assert [m.ticker for m in find_companies("What did Exxon Mobil earn?", companies)] == ["XOM"]
+    assert [m.ticker for m in find_companies("HomeDepot net sales", companies)] == ["HD"]
+    assert find_companies("the homedepotting of retail", companies) == []

@@ -121,9 +121,9 @@ def _name_body(name: str) -> list[str]:
     text = re.sub(r"['’]{2,}", "'", text)
     parts: list[str] = []
     for ch in text:
-        if ch.isspace():
-            if not parts or parts[-1] != r"\s+":
-                parts.append(r"\s+")
+        if ch.isspace():  # a name's words may also be written joined ("ExxonMobil")
+            if not parts or parts[-1] != r"\s*":
+                parts.append(r"\s*")
         elif ch == "-":
             parts.append(r"[-\s]?")
         elif ch in "'’":
