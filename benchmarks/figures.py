@@ -139,21 +139,27 @@ def _stop(proc: subprocess.Popen[str]) -> tuple[str, str]:
     return "", ""
 
 
-def checkout_version(path: Path) -> str:
-    """Commit of the checkout, with +dirty when its tracked files differ from it."""
+def _git_version(path: Path, rev: str, *scope: str) -> str:
+    """The object ``rev`` names in the checkout, with +dirty when its tracked files under ``scope``
+    (all of them when none) differ from it; "unknown" outside git."""
     try:
-        commit = subprocess.run(
-            ["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        name = subprocess.run(
+            ["git", "-C", str(path), "rev-parse", rev], capture_output=True, text=True, check=True
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "-C", str(path), "status", "--porcelain", "--untracked-files=no"],
+            ["git", "-C", str(path), "status", "--porcelain", "--untracked-files=no", "--", *scope],
             capture_output=True,
             text=True,
             check=True,
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
-    return commit + ("+dirty" if dirty else "")
+    return name + ("+dirty" if dirty else "")
+
+
+def checkout_version(path: Path) -> str:
+    """Commit of the checkout, with +dirty when its tracked files differ from it."""
+    return _git_version(path, "HEAD")
 
 
 def check_import(system: System, env: dict[str, str], home: Path) -> str:
@@ -168,19 +174,8 @@ def check_import(system: System, env: dict[str, str], home: Path) -> str:
 def code_version(path: Path) -> str:
     """The tree of the checkout's src/ (+dirty when it differs from it): what decides how a store is
     ingested, so a commit that changes only benchmarks or docs does not ask for a new ingest."""
-    try:
-        tree = subprocess.run(
-            ["git", "-C", str(path), "rev-parse", "HEAD:src"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(path), "status", "--porcelain", "--untracked-files=no", "--", "src"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return "src:" + tree + ("+dirty" if dirty else "")
+    version = _git_version(path, "HEAD:src", "src")
+    return version if version == "unknown" else "src:" + version
 
 
 def ingest(
