@@ -60,3 +60,48 @@ def test_a_ranking_is_tied_to_the_metric_it_ranks_by() -> None:
     question = "What were A's and B's revenue and net income in FY2024, and which had the higher net income?"
     metric, changed, kind = ask_of(question, ("A", "B"))
     assert (metric, changed, kind) == ("net_income", (), "ranking")
+
+
+@pytest.mark.parametrize(
+    "against",
+    [
+        "from the year before",
+        "versus the prior fiscal year",
+        "compared with the previous year",
+        "a year earlier",
+    ],
+)
+def test_the_year_before_named_in_words_asks_a_year_over_year_change(against: str) -> None:
+    question = (
+        f"What were X's revenue and operating income in fiscal 2024, and how much did operating income "
+        f"grow {against}?"
+    )
+    ask = read_ask(question, ["X"], {"X": [10]}, metrics_in(question))
+    assert (ask.change, ask.changed) == ("yoy", ("operating_income",))
+
+
+def test_the_change_column_of_the_table_is_the_changed_metrics() -> None:
+    from datetime import date
+
+    from finagent.agent.answer.compute import wanted_for
+    from finagent.agent.answer.table import markdown_table
+    from finagent.agent.understand.question import Question
+    from finagent.finance.compute.compare import Wanted, compare
+    from tests.pure.test_answers import NAMES, cell
+
+    question = (
+        "What were Visa's revenue and operating income in fiscal 2024, and how much did operating income "
+        "grow from the year before?"
+    )
+    cells = [
+        cell("AXP", "FY2023", date(2023, 9, 30), "32653", role="comparison"),
+        cell("AXP", "FY2024", date(2024, 9, 30), "35926"),
+        cell("AXP", "FY2023", date(2023, 9, 30), "21000", metric="operating_income", role="comparison"),
+        cell("AXP", "FY2024", date(2024, 9, 30), "23595", metric="operating_income"),
+    ]
+    ask = read_ask(question, ["AXP"], {"AXP": [10]}, metrics_in(question))
+    comparisons = compare(cells, wanted_for(Question(comparisons=Wanted.from_question(question)), ask))
+    table = markdown_table(cells, comparisons, NAMES, ["revenue", "operating_income"], ask=ask)
+    header, _, row = table.splitlines()[:3]
+    assert header.endswith("| YoY (operating income) |"), table
+    assert "+12.4% vs FY2023 ($21,000 million)" in row, table

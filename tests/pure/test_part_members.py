@@ -110,3 +110,14 @@ def test_the_part_that_moved_the_total_most_ranks_first_with_its_share() -> None
     assert ranked[0].change == Decimal(10969) and round(ranked[0].share or 0, 1) == 94.6
     falling = contributions([("A", Decimal(10), Decimal(4)), ("B", Decimal(10), Decimal(9))], Decimal(-7))
     assert falling[0].label == "A"
+
+
+def test_a_part_printed_after_its_lines_name_is_named_by_its_own_words() -> None:
+    rows = [
+        ("HD", GEO, "us-gaap:NonUsMember", "Net sales – outside the U.S."),
+        ("HD", GEO, "country:US", "Net sales – in the U.S."),
+        ("HD", PROD, "aapl:IPadMember", "iPad®"),
+    ]
+    (part,) = asked_parts("What were Home Depot's net sales outside the U.S. in fiscal 2024?", ["HD"], rows)
+    assert part.label == "Net sales – outside the U.S."
+    assert member_names([r[1:] for r in rows])[(PROD, "aapl:IPadMember")].label == "iPad"  # no trademark sign

@@ -23,6 +23,7 @@ from finagent.finance.compute.safe_calculator import growth_pct
 from finagent.finance.figure_records import format_value
 from finagent.finance.lines import REPORTED
 from finagent.finance.looked_up import Figure
+from finagent.finance.read.xbrl.members import opens_with_line
 
 _MILLION = Decimal(10**6)
 _LISTED = 8
@@ -91,6 +92,12 @@ def _find(
     )
 
 
+def _part_line(label: str, metric: str) -> str:
+    """A part's figure named: "iPhone revenue", but "Net sales – outside the U.S." as printed when its
+    label already names the line."""
+    return label if opens_with_line(label) else f"{label} {metric}"
+
+
 def _prior_label(breakdowns: Sequence[Breakdown], later: Breakdown) -> str | None:
     """The period a year before ``later``'s (its parts' own figures say which that is)."""
     period = later.parts[0].figure.period if later.parts else None
@@ -115,8 +122,9 @@ def _named_part(
     prior_period = _prior_label(breakdowns, later)
     earlier = _find(breakdowns, ticker, metric, kind, prior_period) if prior_period else None
     before = earlier.part(member) if earlier else None
+    metric_label = _part_line(part.label, _metric(later))
     head = (
-        f"{name(ticker, plan.names)}'s {part.label} {_metric(later)} was {_money(part.figure.value)} in "
+        f"{name(ticker, plan.names)}'s {metric_label} was {_money(part.figure.value)} in "
         f"{period}{_cite(part.figure, labels)}"
     )
     if before is None:
@@ -129,7 +137,6 @@ def _named_part(
         f"{head}, against {_money(before.figure.value)} in {before.figure.period.label}"
         f"{_cite(before.figure, labels)}: {_money(change, signed=True)}{pct} (computed)."
     )
-    metric_label = f"{part.label} {_metric(later)}"
     periods = (before.figure.period.label, part.figure.period.label)
     said.calculations.append(
         _record(ticker, metric_label, periods, _m(before.figure.value), _m(part.figure.value))

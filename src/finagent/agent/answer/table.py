@@ -120,7 +120,7 @@ def markdown_table(
         rows.setdefault((gap.ticker, gap.period), {})
     changes = _changes(comparisons)
     kinds = [k for k in CHANGE_HEADERS if any(key[2] == k for key in changes)]
-    main = shown[0] if shown else ""
+    main = _changed_metric(ask, shown)
     header = ["Company", "Period", *(metric_label(m) for m in shown)]
     header += [f"{CHANGE_HEADERS[k]} ({metric_label(main).lower()})" for k in kinds]
     by_period = {(c.ticker, c.metric, c.period.label): c for c in cells}  # calculations name them by label
@@ -140,6 +140,13 @@ def markdown_table(
         when = period_text(first) if first is not None else period.label
         lines.append("| " + " | ".join([company(ticker, names), when, *values]) + " |")
     return "\n".join(lines)
+
+
+def _changed_metric(ask: Ask | None, shown: Sequence[str]) -> str:
+    """The metric the change columns are of: the one the question asks the change of ("revenue and
+    operating income, and how did operating income change"), else the ask's, else the first shown."""
+    asked = [*(ask.changed if ask else ()), *([ask.metric] if ask and ask.metric else [])]
+    return next((m for m in asked if m in shown), shown[0] if shown else "")
 
 
 def _changes(comparisons: Comparisons) -> dict[tuple[str, str, str], list[dict[str, Any]]]:

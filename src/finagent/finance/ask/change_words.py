@@ -15,7 +15,9 @@ _I = re.IGNORECASE
 ChangeKind = Literal["yoy", "qoq", "cagr", "trend", "change"]
 
 _YOY = re.compile(
-    r"\byear[- ]over[- ]year\b|\byoy\b|\by/y\b|\bprior[- ]year\b|\ba\s+year\s+(?:earlier|ago|before)\b"
+    r"\byear[- ]over[- ]year\b|\byoy\b|\by/y\b|\ba\s+year\s+(?:earlier|ago|before)\b"
+    r"|\b(?:the\s+)?(?:prior|previous|preceding)[- ](?:fiscal\s+)?year\b"
+    r"|\bthe\s+(?:fiscal\s+)?year\s+before\b"
     r"|\b(?:same|corresponding|comparable|equivalent)\s+(?:fiscal\s+)?(?:quarter|period)\b|\byear[- ]ago\b",
     _I,
 )

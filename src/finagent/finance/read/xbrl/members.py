@@ -74,7 +74,7 @@ KIND_WORDS: Mapping[str, PartKind] = {
 
 _ASIDE = re.compile(r"\s*\([^)]*\)")
 
-_FOOTNOTE = re.compile(r"\s*\(\d+\)|\s*\*+$|\s+total$", re.IGNORECASE)
+_FOOTNOTE = re.compile(r"\s*\(\d+\)|\s*\*+$|\s+total$|\s*[®™℠]", re.IGNORECASE)
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _SMALL = frozenset({"and", "of", "the", "or", "for", "in", "excluding", "including"})
 
@@ -112,7 +112,8 @@ def _letters(text: str) -> str:
 
 
 def clean_row_label(label: str) -> str:
-    """A printed row label without its footnote marks and "total": "Singapore (1)" → "Singapore"."""
+    """A printed row label without its footnote and trademark marks and "total": "Singapore (1)" →
+    "Singapore", "iPad®" → "iPad"."""
     return _FOOTNOTE.sub("", label).strip(" :")
 
 
@@ -168,8 +169,32 @@ def _name(member: str, counts: Counter[str], shared: set[str], linkbase: Mapping
     label = linkbase.get(member) or spelled or (own[0] if own else derived)
     label = clean_row_label(label) or derived
     token = re.sub(r"(?:Segment)?Member$", "", member.rpartition(":")[2])  # "MedTech" as written
-    names = [label, derived, *(own[:1]), acronym(derived), acronym(label), token if token.isalpha() else ""]
+    after = [_after_line(n) for n in (label, *own)]
+    names = [
+        label,
+        derived,
+        *(own[:1]),
+        *after,
+        acronym(derived),
+        acronym(label),
+        token if token.isalpha() else "",
+    ]
     return MemberName(member, label, tuple(dict.fromkeys(n for n in names if n)))
+
+
+_LINE_THEN_PART = re.compile(r"^(?P<line>.+?)\s+[–—:-]\s+(?P<part>\S.*)$")
+
+
+def _after_line(label: str) -> str:
+    """The part's own name in a row label that opens with the line's name: "Net sales – outside the
+    U.S." → "outside the U.S."; "" when the label does not."""
+    match = _LINE_THEN_PART.match(label)
+    return match.group("part") if match and names_a_line(match.group("line")) else ""
+
+
+def opens_with_line(label: str) -> bool:
+    """The row label names the line before the part ("Net sales – products")."""
+    return bool(_after_line(label))
 
 
 def named_in(text: str, names: Sequence[str]) -> str | None:
