@@ -1,12 +1,18 @@
-"""Questions about the parts of a company (a segment's, a product's or a region's figure; which part
-drove a change), answered through the whole graph against a store, scored on the answer's computed
-opening: each gold figure (read by hand from the 10-K) must be in it.
+"""Questions about the parts of a company and about the whole store (a segment's, a product's or a
+region's figure; which part drove a change; screens over every company; an IFRS filer; several metrics
+with the change asked for one), answered through the whole graph against one store, scored on the
+answer's computed opening: each gold figure (read by hand from the filing) must be in it.
 
-The writer's model is scripted (one plain sentence), so only what code computes is measured.
+The writer's model is scripted (one plain sentence), so only what code computes is measured, and the
+seconds per question are those of the graph without a model.
 
-    FINAGENT_HOME=/tmp/store python -m benchmarks.parts_questions [--half tune|holdout]
+    python -m benchmarks.parts_questions [--half tune|holdout] [--home DIR] [--output NAME]
 
-Gold: benchmarks/parts/questions.jsonl (id, half, ticker, question, expect).
+The store (default /tmp/finagent-bench/parts) is built once: ../shared/data/filings and
+../shared/data/edgar-more, plus the IFRS filer of benchmarks/parts/ifrs (SEC company facts of our own
+making: no IFRS filer is in ../shared). Gold: benchmarks/parts/questions.jsonl (id, half, kind,
+ticker, question, expect: figures the opening must hold, each "a|b" where the answer may say
+either, as "+2.4%|grew 2.4%").
 """
 
 from __future__ import annotations
@@ -14,15 +20,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import statistics
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
-from finagent.agent.context import Context
-from finagent.agent.graph import build_graph
-from finagent.agent.resources import configure_resources
-from finagent.settings import get_settings
+from benchmarks.common import SHARED_DATA, machine, write_result
 
-GOLD = Path(__file__).parent / "parts" / "questions.jsonl"
+HERE = Path(__file__).parent / "parts"
+GOLD = HERE / "questions.jsonl"
+IFRS = HERE / "ifrs"
+MARKER = "parts-bench-ingest.json"
 
 
 class _Scripted:
@@ -38,8 +49,29 @@ class _Scripted:
         return ScriptedChatModel(replies=[replies.get(role, "The filing reports it [10K1].")] * 20, calls=[])
 
 
+def prepare_store(home: Path) -> None:
+    """Ingest the benchmark's documents into ``home`` once (a marker records it)."""
+    if (home / MARKER).exists():
+        return
+    home.mkdir(parents=True, exist_ok=True)
+    cli = [sys.executable, "-m", "finagent.cli.main"]
+    steps = [
+        [*cli, "ingest", "path", str(SHARED_DATA / "filings"), str(SHARED_DATA / "edgar-more")],
+        [*cli, "ingest", "companyfacts", str(IFRS), "--company-list", str(IFRS / "company_tickers.json")],
+    ]
+    for step in steps:
+        print("$", " ".join(step[2:]), flush=True)
+        subprocess.run(step, check=True, env=os.environ.copy(), stdout=subprocess.DEVNULL)
+    (home / MARKER).write_text(json.dumps({"steps": [s[2:] for s in steps]}, indent=1))
+
+
 def run(half: str | None) -> list[dict[str, Any]]:
-    """Each question's answer opening and which gold figures it holds."""
+    """Each question's answer opening, which gold figures it lacks, and its seconds."""
+    from finagent.agent.context import Context
+    from finagent.agent.graph import build_graph
+    from finagent.agent.resources import configure_resources
+    from finagent.settings import get_settings
+
     configure_resources(get_settings(), chat_model_factory=_Scripted())
     graph = build_graph()
     results = []
@@ -48,26 +80,62 @@ def run(half: str | None) -> list[dict[str, Any]]:
         if half and item["half"] != half:
             continue
         context = Context(use_tools=False, record_runs=False)
+        started = time.perf_counter()
         out = asyncio.run(graph.ainvoke({"question": item["question"]}, context=context))
+        seconds = time.perf_counter() - started
         opening = str(out.get("answer") or "").split("\n\n")[0]
-        missing = [e for e in item["expect"] if e not in opening]
-        results.append({**item, "ok": not missing, "missing": missing, "opening": opening[:400]})
+        missing = [e for e in item["expect"] if not any(alt in opening for alt in e.split("|"))]
+        results.append(
+            {
+                **item,
+                "ok": not missing,
+                "missing": missing,
+                "seconds": round(seconds, 2),
+                "opening": opening[:600],
+            }
+        )
     return results
+
+
+def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Right openings per half and per kind, and the median seconds per half."""
+    summary: dict[str, Any] = {}
+    for half in ("tune", "holdout"):
+        own = [r for r in results if r["half"] == half]
+        if not own:
+            continue
+        kinds = sorted({r["kind"] for r in own})
+        summary[half] = {
+            "right": sum(r["ok"] for r in own),
+            "questions": len(own),
+            "median_seconds": round(statistics.median(r["seconds"] for r in own), 2),
+            "by_kind": {
+                k: f"{sum(r['ok'] for r in own if r['kind'] == k)}/{sum(r['kind'] == k for r in own)}"
+                for k in kinds
+            },
+        }
+    return summary
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", choices=["tune", "holdout"])
+    parser.add_argument("--home", type=Path, default=Path("/tmp/finagent-bench/parts"))
+    parser.add_argument("--output", help="Write benchmarks/results/<NAME>.json (rows and summary).")
     args = parser.parse_args()
+    os.environ["FINAGENT_HOME"] = str(args.home)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    prepare_store(args.home)
     results = run(args.half)
     for r in results:
-        print(f"{'PASS' if r['ok'] else 'FAIL'} {r['id']} [{r['half']}] {r['question']}")
+        verdict = "PASS" if r["ok"] else "FAIL"
+        print(f"{verdict} {r['id']} [{r['half']}/{r['kind']}] {r['seconds']:.1f}s {r['question']}")
         if not r["ok"]:
             print(f"    missing {r['missing']}\n    opening: {r['opening']}")
-    for half in ("tune", "holdout"):
-        own = [r for r in results if r["half"] == half]
-        if own:
-            print(f"{half}: {sum(r['ok'] for r in own)}/{len(own)}")
+    summary = summarize(results)
+    print(json.dumps(summary, indent=1))
+    if args.output:
+        write_result(args.output, {"machine": machine(), "summary": summary, "rows": results})
 
 
 if __name__ == "__main__":
