@@ -3,10 +3,10 @@ region's figure; which part drove a change; screens over every company; an IFRS 
 with the change asked for one), answered through the whole graph against one store, scored on the
 answer's computed opening: each gold figure (read by hand from the filing) must be in it.
 
-The writer's model is scripted (one plain sentence), so only what code computes is measured, and the
-seconds per question are those of the graph without a model.
+The writer's model is scripted (one plain sentence) unless ``--local-model``, so only what code
+computes is measured; the seconds are the graph's, with or without the offline model writing.
 
-    python -m benchmarks.parts_questions [--half tune|holdout] [--home DIR] [--output NAME]
+    python -m benchmarks.parts_questions [--half tune|holdout] [--home DIR] [--local-model] [--output NAME]
 
 The store (default /tmp/finagent-bench/parts) is built once: ../shared/data/filings and
 ../shared/data/edgar-more, plus the IFRS filer of benchmarks/parts/ifrs (SEC company facts of our own
@@ -65,14 +65,15 @@ def prepare_store(home: Path) -> None:
     (home / MARKER).write_text(json.dumps({"steps": [s[2:] for s in steps]}, indent=1))
 
 
-def run(half: str | None) -> list[dict[str, Any]]:
-    """Each question's answer opening, which gold figures it lacks, and its seconds."""
+def run(half: str | None, local_model: bool = False) -> list[dict[str, Any]]:
+    """Each question's answer opening, which gold figures it lacks, and its seconds (with the
+    offline model writing the words when ``local_model``, else a scripted one)."""
     from finagent.agent.context import Context
     from finagent.agent.graph import build_graph
     from finagent.agent.resources import configure_resources
     from finagent.settings import get_settings
 
-    configure_resources(get_settings(), chat_model_factory=_Scripted())
+    configure_resources(get_settings(), chat_model_factory=None if local_model else _Scripted())
     graph = build_graph()
     results = []
     for line in GOLD.read_text().splitlines():
@@ -121,12 +122,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", choices=["tune", "holdout"])
     parser.add_argument("--home", type=Path, default=Path("/tmp/finagent-bench/parts"))
+    parser.add_argument("--local-model", action="store_true", help="The offline model writes the words.")
     parser.add_argument("--output", help="Write benchmarks/results/<NAME>.json (rows and summary).")
     args = parser.parse_args()
     os.environ["FINAGENT_HOME"] = str(args.home)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     prepare_store(args.home)
-    results = run(args.half)
+    results = run(args.half, args.local_model)
     for r in results:
         verdict = "PASS" if r["ok"] else "FAIL"
         print(f"{verdict} {r['id']} [{r['half']}/{r['kind']}] {r['seconds']:.1f}s {r['question']}")
@@ -135,7 +137,9 @@ def main() -> None:
     summary = summarize(results)
     print(json.dumps(summary, indent=1))
     if args.output:
-        write_result(args.output, {"machine": machine(), "summary": summary, "rows": results})
+        writer = "local model" if args.local_model else "scripted model (the graph without a model)"
+        payload = {"machine": machine(), "writer": writer, "summary": summary, "rows": results}
+        write_result(args.output, payload)
 
 
 if __name__ == "__main__":

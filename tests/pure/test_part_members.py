@@ -121,3 +121,30 @@ def test_a_part_printed_after_its_lines_name_is_named_by_its_own_words() -> None
     (part,) = asked_parts("What were Home Depot's net sales outside the U.S. in fiscal 2024?", ["HD"], rows)
     assert part.label == "Net sales – outside the U.S."
     assert member_names([r[1:] for r in rows])[(PROD, "aapl:IPadMember")].label == "iPad"  # no trademark sign
+
+
+def test_segments_tagged_also_as_operating_segments_are_parts_and_a_renamed_member_is_one_part() -> None:
+    """NVIDIA's FY2025 10-K tags each segment's revenue on the segment axis and, as segment notes do
+    since 2024, as the operating segments' own figure: that qualifier does not make it two parts."""
+    from finagent.agent.answer.part_figures import breakdown
+    from finagent.finance.lines import REPORTED
+    from finagent.finance.read.lookup import PeriodWanted
+    from finagent.ingest.ixbrl import parse_ixbrl_html
+    from tests.conftest import require_shared
+    from tests.helpers import as_stored
+
+    path = require_shared("filings", "edgar", "NVDA", "10-K", "nvda-10-k-2025-02-26.html")
+    facts = as_stored(parse_ixbrl_html(path).facts, "NVDA", "NVDA|10-K|2025-01-26")
+    found = breakdown(facts, "NVDA", REPORTED["revenue"], PeriodWanted(2025), "segment")
+    assert found is not None and found.sums
+    assert {p.label: p.figure.value / 10**6 for p in found.parts} == {
+        "Compute and Networking": 116193,
+        "Graphics": 14304,
+    }
+    assert found.part("nvda:GraphicsMember", "Graphics") is not None  # an earlier filing's member name
+
+
+def test_a_part_named_with_an_ampersand_is_the_part_named_with_and() -> None:
+    rows = [("NVDA", SEG, "nvda:ComputeAndNetworkingSegmentMember", "Revenue")]
+    (part,) = asked_parts("How did NVIDIA's Compute & Networking operating income change?", ["NVDA"], rows)
+    assert part.label == "Compute and Networking"

@@ -19,7 +19,14 @@ from finagent.finance.fact_records import StoredFact
 from finagent.finance.line_item import LineItem
 from finagent.finance.looked_up import Figure
 from finagent.finance.read.lookup import PeriodWanted
-from finagent.finance.read.xbrl.members import AXIS_KINDS, MemberName, PartKind, axis_kind, member_names
+from finagent.finance.read.xbrl.members import (
+    AXIS_KINDS,
+    MemberName,
+    PartKind,
+    axis_kind,
+    member_names,
+    single_part,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,16 +86,16 @@ class Breakdown:
             bool(data.get("sums")),
         )
 
-    def part(self, member: str) -> PartFigure | None:
-        return next((p for p in self.parts if p.member == member), None)
+    def part(self, member: str, label: str = "") -> PartFigure | None:
+        """The part by its member, else by its name (a member renamed between filings, as
+        "GraphicsMember" became "GraphicsSegmentMember", is the same part)."""
+        same = next((p for p in self.parts if p.member == member), None)
+        return same or next((p for p in self.parts if label and p.label.lower() == label.lower()), None)
 
 
 def _single(fact: StoredFact) -> tuple[str, str] | None:
     """(axis, member) of a fact tagged with one member, else None."""
-    if not fact.dims_key or ";" in fact.dims_key:
-        return None
-    axis, _, member = fact.dims_key.partition("=")
-    return axis, member
+    return single_part(fact.dims_key)
 
 
 def names_of(facts: Sequence[StoredFact]) -> dict[tuple[str, str], MemberName]:
@@ -111,7 +118,7 @@ def member_figure(
     facts: Sequence[StoredFact], ticker: str, metric: LineItem, wanted: PeriodWanted, axis: str, member: str
 ) -> Figure | None:
     """The member's figure of the period, chosen from its own facts as a company's figure is."""
-    own = [replace(f, dims_key="") for f in facts if f.dims_key == f"{axis}={member}"]
+    own = [replace(f, dims_key="") for f in facts if _single(f) == (axis, member)]
     found = figure_for(own, ticker, metric, wanted, role="comparative") if own else None
     return found if isinstance(found, Figure) else None
 
@@ -132,7 +139,8 @@ def breakdown(
         found: dict[str, PartFigure] = {}
         for (each_axis, member), name in names.items():
             figure = member_figure(facts, ticker, metric, wanted, axis, member) if each_axis == axis else None
-            if figure is not None and (not members or member in members):
+            named = {p.label.lower() for p in found.values()}
+            if figure is not None and (not members or member in members) and name.label.lower() not in named:
                 found[member] = PartFigure(axis, member, name.label, figure)
         if len(found) < (1 if members else 2):
             continue
@@ -149,7 +157,11 @@ def same_parts(later: Breakdown, earlier: Breakdown | None) -> list[tuple[PartFi
     """The parts both periods report, paired (a part new or gone in one period is not a change)."""
     if earlier is None:
         return []
-    return [(earlier_part, part) for part in later.parts if (earlier_part := earlier.part(part.member))]
+    return [
+        (earlier_part, part)
+        for part in later.parts
+        if (earlier_part := earlier.part(part.member, part.label))
+    ]
 
 
 def total_of(parts: Sequence[PartFigure]) -> Decimal:

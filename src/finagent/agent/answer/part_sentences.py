@@ -73,7 +73,12 @@ def part_sentences(
         for period in periods.get(part.ticker, [])[-1:]:
             for metric in plan.part_metrics:
                 _named_part(
-                    said, plan, breakdowns, (part.ticker, metric, part.kind, part.member), period, labels
+                    said,
+                    plan,
+                    breakdowns,
+                    (part.ticker, metric, part.kind, part.member, part.label),
+                    period,
+                    labels,
                 )
     if plan.part_driver:
         for ticker in plan.tickers:
@@ -108,20 +113,20 @@ def _named_part(
     said: PartSentences,
     plan: Question,
     breakdowns: Sequence[Breakdown],
-    key: tuple[str, str, str, str],
+    key: tuple[str, str, str, str, str],
     period: str,
     labels: Mapping[int, str],
 ) -> None:
     """ "Amazon's Amazon Web Services operating income was $39,834 million in FY2024 [10K1], against
     $24,631 million in FY2023 [10K1]: +$15,203 million, +61.7% (computed)." """
-    ticker, metric, kind, member = key
+    ticker, metric, kind, member, label = key
     later = _find(breakdowns, ticker, metric, kind, period)
-    part = later.part(member) if later else None
+    part = later.part(member, label) if later else None
     if later is None or part is None:
         return
     prior_period = _prior_label(breakdowns, later)
     earlier = _find(breakdowns, ticker, metric, kind, prior_period) if prior_period else None
-    before = earlier.part(member) if earlier else None
+    before = earlier.part(member, label) if earlier else None
     metric_label = _part_line(part.label, _metric(later))
     head = (
         f"{name(ticker, plan.names)}'s {metric_label} was {_money(part.figure.value)} in "

@@ -79,6 +79,22 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _SMALL = frozenset({"and", "of", "the", "or", "for", "in", "excluding", "including"})
 
 
+SEGMENTS_OWN = "srt:ConsolidationItemsAxis=us-gaap:OperatingSegmentsMember"
+"""A qualifier, not a part: a segment's figure tagged also "as the operating segments report it"
+(segment notes since 2024 tag each segment's figure on both axes). ``sql/queries/fact_members.sql``
+drops it alike."""
+
+
+def single_part(dims_key: str) -> tuple[str, str] | None:
+    """(axis, member) of a fact tagged with one part (beside the operating-segments qualifier), else
+    None: "us-gaap:StatementBusinessSegmentsAxis=nvda:GraphicsSegmentMember"."""
+    dims = [d for d in dims_key.split(";") if d and d != SEGMENTS_OWN]
+    if len(dims) != 1:
+        return None
+    axis, _, member = dims[0].partition("=")
+    return axis, member
+
+
 def axis_kind(axis: str) -> PartKind | None:
     """The user's word for an axis's parts, or None for an axis of another kind (a plan, a class)."""
     if axis in AXIS_KINDS:
@@ -199,11 +215,16 @@ def opens_with_line(label: str) -> bool:
 
 def named_in(text: str, names: Sequence[str]) -> str | None:
     """The name of ``names`` that ``text`` says as whole words (the longest; an acronym in its
-    capitals only: "AWS", never "aws" inside a word), or None."""
+    capitals only: "AWS", never "aws" inside a word; "&" and "and" alike), or None."""
+    said = _AMPERSAND.sub(" and ", text)
     for name in sorted(names, key=len, reverse=True):
+        pattern = rf"(?<![\w-]){re.escape(_AMPERSAND.sub(' and ', name))}(?![\w-])"
         if name.isupper():
-            if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
+            if re.search(pattern, said):
                 return name
-        elif len(name) >= 3 and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE):
+        elif len(name) >= 3 and re.search(pattern, said, re.IGNORECASE):
             return name
     return None
+
+
+_AMPERSAND = re.compile(r"\s*&\s*")
