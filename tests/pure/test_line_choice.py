@@ -103,3 +103,38 @@ def test_share_classes() -> None:
     )
     other_axis = fact(3, EPS, "1", dims="us-gaap:StatementBusinessSegmentsAxis=x:RetailMember")
     assert latest_by_class([other_axis], False) == {}
+
+
+def _words(question: str, name: str) -> list[str]:
+    import re
+
+    return sorted({w[:5] for w in re.findall(r"[a-z]{3,}", f"{question} {name}".lower())})
+
+
+def test_the_row_the_question_names_decides_between_the_lines_concepts() -> None:
+    net = REPORTED["net_income"]
+    whole = fact(1, "us-gaap:ProfitLoss", "15242", label="Net earnings", statement="income_statement")
+    own = fact(
+        2,
+        "us-gaap:NetIncomeLoss",
+        "14405",
+        label="Net earnings attributable to UnitedHealth Group common shareholders",
+        statement="income_statement",
+    )
+    facts = (whole, own)
+
+    def chosen(question: str) -> str:
+        shown = shown_on_statement(facts, net, _words(question, "UnitedHealth Group"))
+        concept = preferred_concept(facts, net, shown)
+        return f"{concept}: {line_used(concept, facts, shown, net.statement)}"
+
+    attributable = chosen(
+        "What net earnings attributable to its common shareholders did UnitedHealth report?"
+    )
+    assert attributable.startswith(
+        "us-gaap:NetIncomeLoss: read from the income statement's \"Net earnings "
+        'attributable to UnitedHealth Group common shareholders" line'
+    )
+    # naming no row beyond the line's own words, the line's own row decides, as before
+    assert chosen("What was UnitedHealth's net earnings in 2024?").startswith("us-gaap:ProfitLoss")
+    assert chosen("What was UnitedHealth's net income in 2024?").startswith("us-gaap:ProfitLoss")

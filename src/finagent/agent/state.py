@@ -212,6 +212,7 @@ class FactsTask(TypedDict):
     span: NotRequired[str | None]  # "6M" / "9M": the year to date ending with fiscal_quarter
     part_kinds: NotRequired[list[str]]  # the kinds of part to look up too ("segment", "product")
     parts_only: NotRequired[bool]  # only the parts: the question asks no figure of the whole
+    words: NotRequired[list[str]]  # the question's words (first five letters): the rows it names
 
 
 class PartsTask(TypedDict):

@@ -220,7 +220,7 @@ def lookup(facts: list[StoredFact], task: FactsTask) -> list[FigureRecord]:
         metric = REPORTED.get(name)
         if metric is None:
             continue
-        shown = displayed_concepts(facts, metric)
+        shown = displayed_concepts(facts, metric, task.get("words") or ())
         for period, role in periods:
             record = figure_for(
                 facts,

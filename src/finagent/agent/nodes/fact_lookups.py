@@ -4,6 +4,8 @@ whole is asked."""
 
 from __future__ import annotations
 
+import re
+
 from langgraph.types import Send
 
 from finagent.agent.context import Context
@@ -58,11 +60,19 @@ def _facts_task(target: Target, metrics: list[str], comparatives: list[str], pla
         comparatives=comparatives,
         as_reported=plan.as_reported,
         span=target.get("span"),
+        words=_words(plan, target["ticker"]),
     )
     kinds = [p.kind for p in plan.parts if p.ticker == task["ticker"]] + [plan.part_driver]
     if any(kinds):
         task["part_kinds"] = [k for k in dict.fromkeys(kinds) if k]
     return task
+
+
+def _words(plan: Question, ticker: str) -> list[str]:
+    """The question's words and the company's own names, as statement rows are matched against them
+    (the first five letters of each: ``Ask.about``)."""
+    names = " ".join(plan.names.get(ticker, [])).lower()
+    return sorted({*plan.ask.about, *(w[:5] for w in re.findall(r"[a-z]+", names))})
 
 
 def _history_lookups(state: State, metrics: list[str]) -> list[Send]:

@@ -5,6 +5,10 @@ else (``ResearchAndDevelopmentExpense`` carrying only an acquired in-process R&D
 while the income statement's "Research and development" row is tagged with another concept). The
 statement line decides, in this order:
 
+0. a concept whose statement row the question names word for word (the row's own words, without
+   its asides, the company's name said or not: "net earnings attributable to its common shareholders" names
+   UnitedHealth's "Net earnings attributable to UnitedHealth Group common shareholders" row, not the
+   "Net earnings" row of the consolidated figure); the row naming more words wins;
 1. a concept the company's statement displays on a row worded as the line ("Research and
    development") beats one displayed on another row ("Acquired in-process research and development");
 2. a concept the statement displays beats one only in a note (or only in a dimension: those are
@@ -19,8 +23,8 @@ Per-share lines reported only per share class (Class A and Class B EPS) are read
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from finagent.finance.fact_records import StoredFact
@@ -53,24 +57,52 @@ class Shown:
 
     displayed: frozenset[str]
     on_its_row: dict[str, str]
+    named: dict[str, int] = field(default_factory=dict)
+    """Candidate concept → how many words of its statement row the question names (all of them)."""
 
     def row_of(self, concept: str) -> str | None:
         return self.on_its_row.get(concept)
 
 
-def shown_on_statement(facts: Iterable[StoredFact], metric: LineItem) -> Shown:
-    """The candidate concepts the company's own statement of the line displays (in any filing), and
-    the rows worded as the line they are displayed on."""
+def shown_on_statement(facts: Iterable[StoredFact], metric: LineItem, words: Collection[str] = ()) -> Shown:
+    """The candidate concepts the company's own statement of the line displays (in any filing), the
+    rows worded as the line they are displayed on, and the rows the question names (``words``: the
+    first five letters of each of the question's words, as ``Ask.about`` holds them)."""
     keys = _row_keys(metric)
     displayed: set[str] = set()
     rows: dict[str, str] = {}
+    named: dict[str, int] = {}
     for fact in facts:
         if fact.statement != metric.statement or fact.concept not in metric.read_concepts or fact.dims_key:
             continue
         displayed.add(fact.concept)
         if fact.label and fact.concept not in rows and row_key(fact.label) in keys:
             rows[fact.concept] = fact.label.strip()
-    return Shown(frozenset(displayed), rows)
+        if fact.label and words:
+            named[fact.concept] = max(named.get(fact.concept, 0), named_row_words(fact.label, words))
+    named = {c: n for c, n in named.items() if n}
+    for fact in facts:  # a row the question names is the row the answer says it read
+        if fact.concept in named and fact.concept not in rows and fact.label and not fact.dims_key:
+            if fact.statement == metric.statement and named_row_words(fact.label, words):
+                rows[fact.concept] = fact.label.strip()
+    return Shown(frozenset(displayed), rows, named)
+
+
+_ASIDES = re.compile(r"\([^)]*\)")
+_ROW_STOP = frozenset(
+    {"the", "a", "an", "of", "and", "to", "for", "in", "on", "by", "from", "total", "net"}
+    | {"company", "inc", "corp", "corporation", "co", "plc", "ltd", "llc"}
+)
+
+
+def named_row_words(label: str, words: Collection[str]) -> int:
+    """How many of a statement row's own words the question says, when it says all of them (else 0).
+    A row's own words leave out its asides ("(loss)") and words like "the", "total", "net" or a
+    company suffix; ``words`` hold the company's own name too ("attributable to UnitedHealth Group
+    common shareholders" is named by "attributable to its common shareholders")."""
+    own = re.findall(r"[a-z]+", _ASIDES.sub(" ", label).lower().replace("&", " and "))
+    keys = {w[:5] for w in own if w not in _ROW_STOP}
+    return len(keys) if keys and keys <= set(words) else 0
 
 
 def _small(value: Decimal | None, others: Sequence[Decimal]) -> bool:
@@ -89,10 +121,11 @@ def preferred_concept(candidates: Sequence[StoredFact], metric: LineItem, shown:
         if fact.value is not None and fact.period_end == last:
             values[fact.concept] = fact.value  # the latest filing's value of each concept
 
-    def key(concept: str) -> tuple[int, int, int, int]:
+    def key(concept: str) -> tuple[int, int, int, int, int]:
         others = [v for c, v in values.items() if c != concept]
         small = metric.unit == "money" and _small(values.get(concept), others)
         return (
+            -shown.named.get(concept, 0),
             0 if shown.row_of(concept) else 1,
             0 if concept in shown.displayed else 1,
             1 if small else 0,

@@ -20,7 +20,7 @@ right filing.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -131,10 +131,10 @@ def _unit_ok(fact: StoredFact, metric: LineItem) -> bool:
     return "/" not in unit and unit not in ("shares", "pure")
 
 
-def displayed_concepts(facts: Iterable[StoredFact], metric: LineItem) -> Shown:
-    """Candidate concepts this company displays in the metric's own statement (in any filing), and
-    those it displays on the line's own row."""
-    return shown_on_statement(facts, metric)
+def displayed_concepts(facts: Iterable[StoredFact], metric: LineItem, words: Collection[str] = ()) -> Shown:
+    """Candidate concepts this company displays in the metric's own statement (in any filing), those
+    it displays on the line's own row, and those whose row the question's ``words`` name."""
+    return shown_on_statement(facts, metric, words)
 
 
 def _beyond_rounding(a: StoredFact, b: StoredFact) -> bool:
