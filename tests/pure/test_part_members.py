@@ -148,3 +148,43 @@ def test_a_part_named_with_an_ampersand_is_the_part_named_with_and() -> None:
     rows = [("NVDA", SEG, "nvda:ComputeAndNetworkingSegmentMember", "Revenue")]
     (part,) = asked_parts("How did NVIDIA's Compute & Networking operating income change?", ["NVDA"], rows)
     assert part.label == "Compute and Networking"
+
+
+def test_a_parts_own_figure_beats_the_operating_segments_figure_of_it_and_spans_are_read() -> None:
+    """Exxon Mobil's income statement prints "Sales and other operating revenue" (a product member of
+    Revenues, 170,397 for the six months); its segment note tags the segments' sum of it (170,348)."""
+    from datetime import date
+    from decimal import Decimal
+
+    from finagent.agent.answer.part_figures import member_figure
+    from finagent.finance.fact_records import StoredFact
+    from finagent.finance.lines import REPORTED
+    from finagent.finance.read.lookup import PeriodWanted
+
+    sales = f"{PROD}=xom:SalesAndOtherOperatingRevenueMember"
+
+    def stored(id_: int, dims: str, millions: int) -> StoredFact:
+        return StoredFact(
+            id=id_,
+            ticker="XOM",
+            concept="us-gaap:Revenues",
+            value=Decimal(millions) * 10**6,
+            unit="USD",
+            decimals=-6,
+            period_start=date(2024, 1, 1),
+            period_end=date(2024, 6, 30),
+            duration="six_months",
+            fiscal_year=2024,
+            fiscal_quarter=2,
+            dims_key=dims,
+            label="Sales and other operating revenue",
+            statement="income_statement",
+        )
+
+    facts = [stored(1, f"srt:ConsolidationItemsAxis=us-gaap:OperatingSegmentsMember;{sales}", 170348)]
+    wanted = PeriodWanted(2024, 2, "6M")
+    args = (REPORTED["revenue"], wanted, PROD, "xom:SalesAndOtherOperatingRevenueMember")
+    alone = member_figure(facts, "XOM", *args)
+    assert alone is not None and alone.value == Decimal(170348) * 10**6  # the segments' figure, when alone
+    both = member_figure([*facts, stored(2, sales, 170397)], "XOM", *args)
+    assert both is not None and both.value == Decimal(170397) * 10**6

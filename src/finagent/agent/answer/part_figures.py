@@ -118,7 +118,14 @@ def member_figure(
     facts: Sequence[StoredFact], ticker: str, metric: LineItem, wanted: PeriodWanted, axis: str, member: str
 ) -> Figure | None:
     """The member's figure of the period, chosen from its own facts as a company's figure is."""
-    own = [replace(f, dims_key="") for f in facts if _single(f) == (axis, member)]
+    tagged = [f for f in facts if _single(f) == (axis, member)]
+    alone = {(f.concept, f.period_start, f.period_end) for f in tagged if f.dims_key == f"{axis}={member}"}
+    # the part's own figure beats the operating segments' figure of it (which leaves out corporate items)
+    own = [
+        replace(f, dims_key="")
+        for f in tagged
+        if f.dims_key == f"{axis}={member}" or (f.concept, f.period_start, f.period_end) not in alone
+    ]
     found = figure_for(own, ticker, metric, wanted, role="comparative") if own else None
     return found if isinstance(found, Figure) else None
 

@@ -10,6 +10,7 @@ check finds each number it states.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -98,9 +99,10 @@ def _find(
 
 
 def _part_line(label: str, metric: str) -> str:
-    """A part's figure named: "iPhone revenue", but "Net sales – outside the U.S." as printed when its
-    label already names the line."""
-    return label if opens_with_line(label) else f"{label} {metric}"
+    """A part's figure named: "iPhone revenue", but "Net sales – outside the U.S." or "Sales and other
+    operating revenue" as printed when its label already names the line."""
+    said = re.search(rf"\b{re.escape(metric)}\b", label, re.IGNORECASE)
+    return label if opens_with_line(label) or said else f"{label} {metric}"
 
 
 def _prior_label(breakdowns: Sequence[Breakdown], later: Breakdown) -> str | None:

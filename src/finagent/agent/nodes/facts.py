@@ -66,7 +66,7 @@ async def lookup_facts(task: FactsTask, runtime: Runtime[Context]) -> dict[str, 
 
 def _breakdowns(facts: list[StoredFact], task: FactsTask, kinds: list[str]) -> list[Breakdown]:
     """Each asked kind of part of the task's metrics, in its period and a year earlier."""
-    target = PeriodWanted(task["fiscal_year"], task.get("fiscal_quarter"))
+    target = PeriodWanted(task["fiscal_year"], task.get("fiscal_quarter"), task.get("span"))
     metrics = [REPORTED[name] for name in task["metrics"] if name in REPORTED]
     found = [
         breakdown(facts, task["ticker"], metric, wanted, kind)

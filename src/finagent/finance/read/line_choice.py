@@ -72,20 +72,19 @@ def shown_on_statement(facts: Iterable[StoredFact], metric: LineItem, words: Col
     displayed: set[str] = set()
     rows: dict[str, str] = {}
     named: dict[str, int] = {}
+    named_rows: dict[str, str] = {}
     for fact in facts:
         if fact.statement != metric.statement or fact.concept not in metric.read_concepts or fact.dims_key:
             continue
         displayed.add(fact.concept)
         if fact.label and fact.concept not in rows and row_key(fact.label) in keys:
             rows[fact.concept] = fact.label.strip()
-        if fact.label and words:
-            named[fact.concept] = max(named.get(fact.concept, 0), named_row_words(fact.label, words))
-    named = {c: n for c, n in named.items() if n}
-    for fact in facts:  # a row the question names is the row the answer says it read
-        if fact.concept in named and fact.concept not in rows and fact.label and not fact.dims_key:
-            if fact.statement == metric.statement and named_row_words(fact.label, words):
-                rows[fact.concept] = fact.label.strip()
-    return Shown(frozenset(displayed), rows, named)
+        count = named_row_words(fact.label, words) if fact.label and words else 0
+        if count > named.get(fact.concept, 0):
+            named[fact.concept] = count
+            named_rows[fact.concept] = (fact.label or "").strip()
+    # a row the question names is the row the answer says it read
+    return Shown(frozenset(displayed), named_rows | rows, named)
 
 
 _ASIDES = re.compile(r"\([^)]*\)")
