@@ -116,3 +116,17 @@ def test_search_terms_route_lines_to_their_statements() -> None:
 
 def test_a_question_names_registry_lines() -> None:
     assert metrics_in("gross margin and inventories of Costco") == ["gross_profit", "revenue", "inventory"]
+
+
+@pytest.mark.parametrize(
+    ("question", "metrics"),
+    [
+        ("How much premium revenue did the insurer book in 2024?", ["premiums"]),
+        ("What were Travelers' net premiums earned in 2023?", ["premiums"]),
+        ("What were the company's premiums and total revenue in 2024?", ["premiums", "revenue"]),
+        ("Did the brand's premium pricing lift revenue in 2024?", ["revenue"]),
+    ],
+)
+def test_an_insurers_premiums_are_a_line_of_their_own(question: str, metrics: list[str]) -> None:
+    assert metrics_in(question) == metrics
+    assert "us-gaap:PremiumsEarnedNet" in REPORTED["premiums"].read_concepts

@@ -223,6 +223,16 @@ LINES: tuple[LineItem, ...] = (
         input_rows=("total revenues", "total net sales", "revenues", "net sales", "revenue", "sales"),
     ),
     LineItem(
+        "premiums",
+        "Premiums earned",
+        INCOME,
+        _g("PremiumsEarnedNet", "PremiumsEarnedNetPropertyAndCasualty", "PremiumsEarnedNetLifeAndAnnuity"),
+        _i("InsuranceRevenue"),
+        # an insurer's revenue line ("premium revenue" claims its words before "revenue" does)
+        question=r"(?:net )?premiums(?: earned| revenues?)?|premium (?:revenues?|income)|premiums? earned",
+        rows=("premiums", "premiums earned", "net premiums earned", "premium revenue"),
+    ),
+    LineItem(
         "total_assets",
         "Total assets",
         BALANCE,
