@@ -198,3 +198,14 @@ def test_a_span_resolves_to_the_quarter_it_ends_with_on_each_calendar() -> None:
     wrong = resolve_periods([dated], apple, held, today=date(2025, 1, 1))
     assert wrong.periods == [] or all(p.span is None for p in wrong.periods)
     assert any("closes no 9-month span" in w for w in wrong.warnings)
+
+
+def test_the_latest_fiscal_years_in_the_plural_are_years() -> None:
+    from finagent.finance.periods import parse_time_phrases
+
+    (spec,) = parse_time_phrases(
+        "In their latest fiscal years on file, did Nike or Tesla bring in more revenue?"
+    )
+    assert (spec.kind, spec.unit) == ("latest", "year")
+    (spec,) = parse_time_phrases("In their most recent quarters, did Nike or Tesla bring in more revenue?")
+    assert spec.unit != "year"

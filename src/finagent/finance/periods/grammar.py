@@ -53,7 +53,7 @@ _QUARTER_WORDS = re.compile(
 )
 _ANNUAL_WORDS = re.compile(
     r"\b(?:annual(?:ly)?|yearly|full[- ]year|10-?K|each\s+year|every\s+year|historical(?:ly)?"
-    r"|year[- ]over[- ]year)\b",
+    r"|year[- ]over[- ]year|fiscal\s+years)\b",
     _I,
 )
 _YEAR_KINDS = frozenset({"fiscal_year", "year_range", "since_year", "last_years"})
