@@ -221,3 +221,29 @@ def test_an_amount_in_another_currency_says_its_code() -> None:
     assert format_amount(Decimal(45_320_000_000), "EUR", 6) == "EUR 45,320 million"
     assert format_amount(Decimal("1.25"), "JPY/shares", 0) == "JPY 1.25 per share"
     assert format_amount(Decimal(45_320_000_000), "USD", 6) == "$45,320 million"
+
+
+@pytest.mark.parametrize(
+    ("question", "sector"),
+    [
+        (
+            "Which technology company in the store had the highest operating margin last fiscal year?",
+            "technology",
+        ),
+        ("Rank the companies in the store in the consumer staples sector by revenue.", "consumer staples"),
+        ("Which company in the store had the highest operating margin?", ""),
+    ],
+)
+def test_a_screen_limited_to_an_industry_says_the_store_knows_none(question: str, sector: str) -> None:
+    ask = read_screen(question)
+    assert ask is not None and ask.sector == sector
+    entries = [
+        _entry("AAA", 2024, date(2024, 9, 28), 30, 100),
+        _entry("BBB", 2025, date(2025, 1, 26), 62, 100),
+    ]
+    outcome = rank_screen(screen_metric("operating_margin"), ScreenAsk("operating_margin"), entries, [])
+    text = screen_text(
+        outcome, {"AAA": ["AAA", "Apex"], "BBB": ["BBB", "Beta"]}, lambda _: "10K1", "", ask.sector
+    )
+    said = "The store holds no industry of its companies, so every company in it was screened"
+    assert text.startswith(said) == bool(sector), text

@@ -126,7 +126,7 @@ def screen(
     outcome = rank_screen(metric, request.ask, entries, lacking)
     items = _citable(conn, figures)
     names = {c.ticker: [c.ticker, *([strip_legal_suffixes(c.name)] if c.name else [])] for c in universe}
-    answer = screen_text(outcome, names, _labeller(items), request.period_words)
+    answer = screen_text(outcome, names, _labeller(items), request.period_words, request.ask.sector)
     return ScreenResult(outcome, answer, items, [c.ticker for c in universe])
 
 

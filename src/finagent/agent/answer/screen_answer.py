@@ -184,9 +184,14 @@ def _table(outcome: ScreenOutcome, names: dict[str, list[str]], label: Labeller)
 
 
 def screen_text(
-    outcome: ScreenOutcome, names: dict[str, list[str]], label: Labeller, period_words: str = ""
+    outcome: ScreenOutcome,
+    names: dict[str, list[str]],
+    label: Labeller,
+    period_words: str = "",
+    sector: str = "",
 ) -> str:
-    """The screen's answer: its computed sentences, then the table (see the module docstring)."""
+    """The screen's answer: its computed sentences, then the table (see the module docstring); a
+    question limited to an industry is told first that the store knows none."""
     when = f"for {period_words}" if period_words else "for their latest fiscal year"
     what = in_sentence(outcome.metric.label)
     if not outcome.ranked and not outcome.other_currency:
@@ -195,7 +200,13 @@ def screen_text(
         opening = _filter_sentence(outcome, names, label, when)
     else:
         opening = _ranking_sentence(outcome, names, label, when)
-    sentences = [opening, _others_sentence(outcome, names, label)]
+    unknown = (
+        f"The store holds no industry of its companies, so every company in it was screened, not only "
+        f"{sector} companies."
+        if sector
+        else ""
+    )
+    sentences = [unknown, opening, _others_sentence(outcome, names, label)]
     if outcome.ranked or outcome.other_currency:
         sentences.append(_lacking_sentence(outcome.lacking, names))
     return " ".join(s for s in sentences if s) + "\n\n" + _table(outcome, names, label)

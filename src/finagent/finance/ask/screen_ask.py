@@ -80,6 +80,9 @@ class ScreenAsk:
     maximum: str | None = None
     top: int | None = None
     highest_first: bool = True
+    sector: str = ""
+    """An industry the question limits the companies to ("technology companies"): the store holds
+    no industry of its companies, so the answer says every company was screened."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -105,6 +108,14 @@ _UNIVERSE = re.compile(
     r"|\bin\s+the\s+store\b"
     r"|\bamong\s+(?:all\s+)?(?:the\s+)?(?:stored\s+)?(?:companies|firms)\b"
     r"|\b(?:rank|sort|order|list|screen)\s+(?:all\s+)?(?:the\s+)?(?:stored\s+)?(?:companies|firms)\b",
+    _I,
+)
+_SECTOR = re.compile(
+    r"\b(?P<sector>tech(?:nology)?|software|semiconductor|chip|bank(?:ing)?|financial|insurance|energy|oil"
+    r"|retail|consumer|industrial|health[- ]?care|pharmaceutical|pharma|biotech|utility|telecom|media"
+    r"|airline|railroad|automotive|real\s+estate|mining|defen[cs]e)s?\s+(?:compan(?:y|ies)|firms?|stocks?"
+    r"|names|sector|industry|businesses)\b"
+    r"|\bin\s+the\s+(?P<named>[a-z]+(?:\s+[a-z]+)?)\s+(?:sector|industry)\b",
     _I,
 )
 _GROWTH_WORDS = re.compile(r"\bgr[eo]w(?:th|n|s|ing)?\b|\bincreas\w*\b|\brevenue\s+growth\b", _I)
@@ -166,7 +177,9 @@ def read_screen(text: str) -> ScreenAsk | None:
     above, below = _ABOVE.search(text), _BELOW.search(text)
     top = _TOP.search(text)
     count = (top.group("n") or top.group("m")).lower() if top else None
+    sector = _SECTOR.search(text)
     return ScreenAsk(
+        sector=(sector.group("sector") or sector.group("named")).lower() if sector else "",
         metric=metric,
         minimum=_amount(above, chosen.percent) if above else None,
         maximum=_amount(below, chosen.percent) if below else None,
