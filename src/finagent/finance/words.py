@@ -159,6 +159,12 @@ LOWER_IS_BETTER = re.compile(
 or in words ("operating expenses", "days sales outstanding")."""
 
 
+def word_keys(text: str) -> frozenset[str]:
+    """A text's words of three letters or more, by their first five ("shareholders" and
+    "shareholder" alike): how a question's words and a statement row's are compared."""
+    return frozenset(w[:5] for w in re.findall(r"[a-z]{3,}", text.lower()))
+
+
 def rise_is_better(line: str) -> bool:
     """A rise of the line (a metric's key or words) is an improvement: not a cost, a debt or days."""
     return not LOWER_IS_BETTER.search(line)

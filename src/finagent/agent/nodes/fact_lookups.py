@@ -4,13 +4,12 @@ whole is asked."""
 
 from __future__ import annotations
 
-import re
-
 from langgraph.types import Send
 
 from finagent.agent.context import Context
 from finagent.agent.state import FactsTask, State, Target
 from finagent.agent.understand.question import Question
+from finagent.finance.words import word_keys
 
 
 def plan_fact_lookups(state: State, context: Context) -> list[Send]:
@@ -71,8 +70,7 @@ def _facts_task(target: Target, metrics: list[str], comparatives: list[str], pla
 def _words(plan: Question, ticker: str) -> list[str]:
     """The question's words and the company's own names, as statement rows are matched against them
     (the first five letters of each: ``Ask.about``)."""
-    names = " ".join(plan.names.get(ticker, [])).lower()
-    return sorted({*plan.ask.about, *(w[:5] for w in re.findall(r"[a-z]+", names))})
+    return sorted({*plan.ask.about, *word_keys(" ".join(plan.names.get(ticker, [])))})
 
 
 def _history_lookups(state: State, metrics: list[str]) -> list[Send]:

@@ -28,6 +28,7 @@ from finagent.finance.words import (
     every_form,
     rise_is_better,
     verb_forms,
+    word_keys,
 )
 
 AskKind = Literal[
@@ -370,7 +371,7 @@ def read_ask(
     metric = ties[0] if ties else metrics[0] if metrics else None
     if change is None and metric and not several and _VERSUS.search(text):
         change = "change"
-    about = tuple(sorted({w[:5] for w in re.findall(r"[a-z]{3,}", text.lower())}))
+    about = tuple(sorted(word_keys(text)))
     base: dict[str, Any] = {"metric": metric, "narrative": narrative, "subjects": subjects, "about": about}
     asks_yes_or_no = _YES_NO.search(text) or _ASKED_OPINION.search(text)
     judgement = judgement_in(text) if len(subjects) <= 1 and asks_yes_or_no else None

@@ -29,6 +29,7 @@ from decimal import Decimal
 
 from finagent.finance.fact_records import StoredFact
 from finagent.finance.line_item import LineItem
+from finagent.finance.words import word_keys
 
 SMALL = Decimal(5)
 """A candidate under a fifth of another candidate's value for the same period holds a part of the line."""
@@ -99,8 +100,8 @@ def named_row_words(label: str, words: Collection[str]) -> int:
     A row's own words leave out its asides ("(loss)") and words like "the", "total", "net" or a
     company suffix; ``words`` hold the company's own name too ("attributable to UnitedHealth Group
     common shareholders" is named by "attributable to its common shareholders")."""
-    own = re.findall(r"[a-z]+", _ASIDES.sub(" ", label).lower().replace("&", " and "))
-    keys = {w[:5] for w in own if w not in _ROW_STOP}
+    own = " ".join(w for w in re.findall(r"[a-z]+", _ASIDES.sub(" ", label).lower()) if w not in _ROW_STOP)
+    keys = word_keys(own)
     return len(keys) if keys and keys <= set(words) else 0
 
 
