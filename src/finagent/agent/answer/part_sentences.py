@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from finagent.agent.answer.part_figures import Breakdown, same_parts, total_of
-from finagent.agent.answer.wording import name
+from finagent.agent.answer.wording import possessive
 from finagent.agent.understand.question import Question
 from finagent.finance.compute.part_changes import Contribution, contributions
 from finagent.finance.compute.safe_calculator import growth_pct
@@ -131,7 +131,7 @@ def _named_part(
     before = earlier.part(member, label) if earlier else None
     metric_label = _part_line(part.label, _metric(later))
     head = (
-        f"{name(ticker, plan.names)}'s {metric_label} was {_money(part.figure.value)} in "
+        f"{possessive(ticker, plan.names)} {metric_label} was {_money(part.figure.value)} in "
         f"{period}{_cite(part.figure, labels)}"
     )
     if before is None:
@@ -238,8 +238,9 @@ def _driver_sentence(
     total = whole if whole is not None else parts_change
     share = f", {top.share:.1f}% of the total's {_money(total, signed=True)}" if top.share is not None else ""
     each = "; ".join(f"{c.label} {_money(c.change * _MILLION, signed=True)}" for c in ranked[:_LISTED])
+    whose = possessive(later.ticker, plan.names)
     return (
-        f"{top.label} drove the largest part of {name(later.ticker, plan.names)}'s {_metric(later)} change "
+        f"{top.label} drove the largest part of {whose} {_metric(later)} change "
         f"from {earlier.period} to {later.period}: {_money(top.change * _MILLION, signed=True)} "
         f"({_money(top.prior * _MILLION)} to {_money(top.current * _MILLION)}){share} (computed){cite}. "
         f"By {later.kind}: {each} (computed){cite}."
