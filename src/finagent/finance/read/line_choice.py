@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -74,13 +75,14 @@ def shown_on_statement(facts: Iterable[StoredFact], metric: LineItem, words: Col
     rows: dict[str, str] = {}
     named: dict[str, int] = {}
     named_rows: dict[str, str] = {}
+    said = frozenset(words)  # once, not per fact
     for fact in facts:
         if fact.statement != metric.statement or fact.concept not in metric.read_concepts or fact.dims_key:
             continue
         displayed.add(fact.concept)
         if fact.label and fact.concept not in rows and row_key(fact.label) in keys:
             rows[fact.concept] = fact.label.strip()
-        count = named_row_words(fact.label, words) if fact.label and words else 0
+        count = named_row_words(fact.label, said) if fact.label and said else 0
         if count > named.get(fact.concept, 0):
             named[fact.concept] = count
             named_rows[fact.concept] = (fact.label or "").strip()
@@ -95,14 +97,14 @@ _ROW_STOP = frozenset(
 )
 
 
-def named_row_words(label: str, words: Collection[str]) -> int:
+def named_row_words(label: str, words: AbstractSet[str]) -> int:
     """How many of a statement row's own words the question says, when it says all of them (else 0).
     A row's own words leave out its asides ("(loss)") and words like "the", "total", "net" or a
     company suffix; ``words`` hold the company's own name too ("attributable to UnitedHealth Group
     common shareholders" is named by "attributable to its common shareholders")."""
     own = " ".join(w for w in re.findall(r"[a-z]+", _ASIDES.sub(" ", label).lower()) if w not in _ROW_STOP)
     keys = word_keys(own)
-    return len(keys) if keys and keys <= set(words) else 0
+    return len(keys) if keys and keys <= words else 0
 
 
 def _small(value: Decimal | None, others: Sequence[Decimal]) -> bool:
