@@ -76,12 +76,26 @@ def test_the_ask_and_the_comparisons_read_the_same_change_words(question: str, c
 
 
 def test_the_state_schema_names_every_field_of_the_plan() -> None:
-    """Studio and the server's schema show the plan by the state's ``Analysis`` keys: the same fields."""
+    """Studio and the server show the plan by the state's ``Analysis`` keys: the same fields."""
     from dataclasses import fields
 
     from finagent.agent.state import Analysis
 
     assert set(Analysis.__annotations__) == {f.name for f in fields(Question)}
+
+
+def test_a_plan_read_from_a_question_fits_the_state_schema() -> None:
+    """What analyze puts in the state validates against the schema Studio and the server check."""
+    from pydantic import TypeAdapter
+
+    from finagent.agent.state import Analysis
+
+    plan = _plan("Rank Apple and Microsoft by revenue growth in fiscal 2024", ["AAPL", "MSFT"], ["revenue"])
+    state_form = Question.from_dict(plan | {"metrics": ["revenue"]}).to_dict()
+    shown = TypeAdapter(Analysis).validate_python(state_form)
+    assert shown["tickers"] == ["AAPL", "MSFT"]
+    assert shown["ask"]["kind"] == "ranking"
+    assert shown["metrics"] == ["revenue"]
 
 
 @pytest.mark.parametrize(

@@ -7,11 +7,25 @@ show them without custom serialisers. A node starts a fresh turn of a thread by 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NotRequired, Required
+from dataclasses import fields
+from types import UnionType
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    NotRequired,
+    Required,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 # pydantic (LangGraph server schemas, Studio, /mcp) needs typing_extensions.TypedDict before Python 3.12.
 from pydantic import Field
 from typing_extensions import TypedDict
+
+from finagent.agent.understand.question import Question
 
 RESET = "__reset__"
 
@@ -62,67 +76,30 @@ def merge_evidence(
     return list(merged.values())
 
 
-class Analysis(TypedDict, total=False):
-    """What analyze read from the question: the plan every later node follows."""
+def _json_shape(hint: Any) -> Any:
+    """The JSON form a plan field takes in the state: tuples are lists, typed records their dicts."""
+    if hint in (bool, str, int, float):
+        return hint
+    args = [a for a in get_args(hint) if a is not type(None)]
+    if get_origin(hint) in (Union, UnionType):
+        return _json_shape(args[0]) | None
+    if get_origin(hint) in (tuple, list):
+        return list[Any]
+    return dict[str, Any]  # a dict, or a typed record (the ask, a screen) in its to_dict form
 
-    question: str
-    tickers: list[str]
-    names: dict[str, list[str]]  # ticker -> the names and aliases a sentence may call it by
-    period_sources: list[str]
-    time_specs: list[dict[str, Any]]  # finance.periods.TimeSpec.to_dict(), what resolve_periods reads
-    question_periods_only: bool
-    mentions: dict[str, list[int]]  # ticker -> where the question names it
-    intent: str
-    sources: list[str]  # filings, transcripts, news, market
-    answer_mode: str
-    keywords: dict[str, list[str]]  # ticker -> search phrases
-    answer_sentence: str  # the model's answer-shaped sentence (no numbers): narrative searches lean to it
-    statements: list[str]  # primary statements the sub-searches are routed to
-    metrics: list[str]
-    computed: list[str]
-    comparisons: dict[str, Any]
-    as_reported: bool
-    narrative: bool  # a why/what question: the passages' discussion is searched and written from
-    says: bool  # asks what the company says about something: its own sentences answer it
-    drivers: bool  # asks what drove something: an answer naming no cause is no answer
-    # ticker -> FiscalCalendar.state(): {"fye_month", "year_offset"}, a None month when unknown;
-    # read through finance.periods.FiscalCalendar.known / from_dict (which also read older lists)
-    calendars: dict[str, dict[str, int | None]]
-    refusal: str
-    # What the question's words ask, read once by analyze (understand.plan.question_traits):
-    ask: dict[str, Any]  # finance.ask.asks.Ask.to_dict(): value, ranking, change, overtake, direction, ...
-    breakdown: bool  # about a part of the company (segment, region, product line)
-    forecast: bool  # what is expected (guidance, outlook), which statements never report
-    ahead_years: list[int]  # years a forecast looks ahead to from an earlier named report (its schedules)
-    release: bool  # what earnings releases report (adjusted figures, guidance)
-    revision: bool  # asks by how much a report revised a figure ("raised its guidance by how many points")
-    event_words: bool  # a corporate event reported on an 8-K (a new CEO, an acquisition)
-    event_days: list[str]  # ISO days the question dates a filing or an event by
-    dated_documents: list[dict[str, Any]]  # finance.periods.DatedDocument.to_dict(): "the 8-K dated ..."
-    sections: list[str]  # report sections that discuss the question's topics (finance.read.filing_sections)
-    topics: list[str]  # names of those topics (finance.read.filing_sections): one section search each
-    filing_changes: list[str]  # topics whose change across the company's filings is asked (risk factors)
-    undated_kinds: list[str] | None  # "this 10-K" with no year: kinds of document pointed at
-    annual_topic: bool  # about what the annual report sets out (the business, risks, legal matters)
-    named_kinds: list[str]  # document kinds the question names ("in its 10-Q", "on the call")
-    granularity: str  # "annual" or "quarter": what "latest" or no period means
-    formulas: list[int]  # computed metrics the question names (indexes of finance FORMULAS)
-    average: bool  # a mean over the periods is asked for
-    quantities: bool  # the question asks for a figure (a metric, a formula, "how much", an amount)
-    terms: list[str]  # the question's content words, for condensing passages
-    named: list[str]  # the names the question writes capitalised ("Google Cloud"): quotes naming them first
-    value_line_words: list[str]  # a "what was X for P" question's words a table line may be named by
-    lines: list[str]  # the named parts whose revenue it asks about ("Google Cloud revenue"), companies' too
-    subject_needed: bool  # a figure question naming no company: asked again about the best match
-    subject_note: str  # the sentence naming the company a question naming none was answered about
-    # finance.ask.long_history.History.to_dict(): a range, "since", "ever", "all"
-    long_history: dict[str, Any] | None
-    parts: list[dict[str, str]]  # the parts the question names (understand.named_parts.AskedPart)
-    part_driver: str  # the kind of part asked to have driven a change: segment, product, geography
-    part_metric: str  # the line asked of the parts when no figure of the whole is asked
-    universe: list[str]  # a screen's companies: every company the store holds ("which company ...")
-    screen: dict[str, Any] | None  # finance.ask.screen_ask.ScreenAsk.to_dict(): metric, threshold, top N
-    screen_period: str  # how the screen's answer names the period asked ("fiscal 2024")
+
+def _plan_schema() -> dict[str, Any]:
+    """Each field of ``Question`` with its JSON form: the state's schema is made from the plan's type,
+    so the two cannot drift apart (Studio and the server show the plan by these keys)."""
+    hints = get_type_hints(Question)
+    return {f.name: _json_shape(hints[f.name]) for f in fields(Question)}
+
+
+if TYPE_CHECKING:
+    Analysis = dict[str, Any]
+else:
+    # What analyze read from the question: ``Question.to_dict()``, the plan every later node follows.
+    Analysis = TypedDict("Analysis", _plan_schema(), total=False)
 
 
 class Target(TypedDict, total=False):
