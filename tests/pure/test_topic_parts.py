@@ -138,3 +138,36 @@ def test_the_kind_the_question_names_is_lifted_over_the_others(question: str, ki
 )
 def test_the_new_topics_take_no_question_of_another(question: str, topics: list[str]) -> None:
     assert [t.name for t in section_topics(question)] == topics
+
+
+@pytest.mark.parametrize(
+    ("question", "topic", "place"),
+    [
+        (
+            "What did Hershey's earnings release for Q3 2023 say about its full-year outlook?",
+            "outlook and guidance",
+            "earnings_release:outlook",
+        ),
+        (
+            "How did Colgate's segments perform in Q2 2023?",
+            "segments and regions",
+            "earnings_release:segment_results",
+        ),
+        (
+            "Did General Mills buy back shares in Q1 2023?",
+            "capital returns",
+            "earnings_release:capital_returns",
+        ),
+    ],
+)
+def test_a_topic_searches_the_release_part_that_carries_it(question: str, topic: str, place: str) -> None:
+    """A release has parts of its own (its outlook, its segment results, its capital returns): the
+    topic searches them there, as it searches a 10-K's Items."""
+    assert place in _places(question, topic)
+
+
+def test_an_outlook_still_searches_the_whole_release() -> None:
+    """A release with no outlook heading may give its guidance in its opening."""
+    assert "earnings_release:*" in _places(
+        "Did Hormel cut its sales guidance in Q2 2023?", "outlook and guidance"
+    )

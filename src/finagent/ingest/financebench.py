@@ -26,6 +26,7 @@ from finagent.finance.company_registry import Company, lookup_builtin
 from finagent.finance.document_records import ParsedDocument, SourceItem, sha256_bytes, unusable_item
 from finagent.finance.fiscal import fiscal_period, quarter_end, quarter_label
 from finagent.ingest.pdf import page_text_blocks, parse_cover
+from finagent.ingest.sec.release_parts import RELEASE_FORM
 from finagent.ingest.transcripts import as_utc
 
 KIND_BY_DOC_TYPE = {
@@ -159,6 +160,10 @@ def _loader(doc: _Doc, uri: str) -> Callable[[], ParsedDocument]:
     return load
 
 
+# The kinds whose parts the page readers know: the forms' Items, a release's own headings.
+PART_FORMS = {"10-K": "10-K", "10-Q": "10-Q", "8-K": "8-K", "earnings_release": RELEASE_FORM}
+
+
 def _kind(doc: _Doc) -> str:
     if doc.doc_type:
         return KIND_BY_DOC_TYPE.get(doc.doc_type.lower(), "other")
@@ -193,7 +198,7 @@ def _build(doc: _Doc, uri: str) -> ParsedDocument:
     fiscal_year, fiscal_quarter, period_end, published = _dated(
         doc, kind, company, fiscal_year, fiscal_quarter, metadata
     )
-    blocks = page_text_blocks(doc.pages, kind if kind in ("10-K", "10-Q", "8-K") else None)
+    blocks = page_text_blocks(doc.pages, PART_FORMS.get(kind))
     if not blocks:
         raise ParseError(uri, "all pages are empty")
     label = _KIND_LABEL.get(kind, kind)

@@ -19,6 +19,14 @@ _NAMED = {
     "qa": "Q&A",
     "participants": "Call participants",
     "article": "Article",
+    # an earnings release's parts
+    "highlights": "Highlights",
+    "outlook": "Outlook and guidance",
+    "segment_results": "Segment results",
+    "capital_returns": "Capital returns",
+    "statements": "Financial statements",
+    "non_gaap": "Non-GAAP measures and reconciliations",
+    "release_notes": "Forward-looking statements, the call and contacts",
 }
 _CODE = re.compile(r"^(?:part(?P<part>[1-4])_)?item_(?P<item>\d{1,2}[a-c]?)(?:_(?P<sub>\d{2}))?$")
 _WRITTEN = re.compile(

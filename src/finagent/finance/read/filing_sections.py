@@ -75,6 +75,11 @@ EVENT_FILINGS = frozenset({"8-K"})
 MDA = ("item_7", "part1_item_2")
 NOTES = ("item_8", "part1_item_1")
 
+RELEASE = "earnings_release"
+WITH_RELEASES = SECTIONED_KINDS | {RELEASE}
+"""Kinds whose parts a topic searches when a release has a part of its own for it (an earnings
+release's ``outlook``, ``segment_results``, ``capital_returns``: ingest.sec.release_parts)."""
+
 
 SECTION_TOPICS: tuple[SectionTopic, ...] = (
     _topic(
@@ -183,8 +188,9 @@ FINANCIAL_TOPICS: tuple[SectionTopic, ...] = (
         "segments and regions",
         r"\bsegments?\b|\bregions?\b|\bregional\b|\bgeograph\w*|\bbusiness (lines?|units?)\b"
         r"|\bdivisions?\b|\bproduct (categor\w+|lines?|groups?)\b|\bdomestic\b|\binternational\b",
-        (*MDA, *NOTES),
+        (*MDA, *NOTES, "segment_results"),
         "segment information results by segment geographic area net sales revenues operating income",
+        kinds=WITH_RELEASES,
     ),
     _topic(
         "liquidity and capital resources",
@@ -261,19 +267,22 @@ FINANCIAL_TOPICS: tuple[SectionTopic, ...] = (
     ),
     _topic(
         "capital returns",
-        r"\bdividends?\b|\bbuybacks?\b|\b(share|stock) repurchases?\b|\brepurchas\w* (of )?(its |their )?"
+        r"\bdividends?\b|\bbuybacks?\b|\b(buy|buys|buying|bought) back\b"
+        r"|\b(share|stock) repurchases?\b|\brepurchas\w* (of )?(its |their )?"
         r"(own )?(common )?(shares|stock)\b|\breturn\w* (cash|capital) to (share|stock)holders\b"
         r"|\bcapital returns?\b|\bpayout\b",
-        (*MDA, "item_5", "part2_item_2"),
+        (*MDA, "item_5", "part2_item_2", "capital_returns"),
         "dividends declared share repurchases returned to shareholders issuer purchases of equity securities",
+        kinds=WITH_RELEASES,
     ),
     _topic(
         "outlook and guidance",
         r"\bguidance\b|\boutlook\b|\bforecast\w*|\bprojections?\b|\bexpectations? for\b"
         r"|\b(full[- ]year|fiscal \d{4}|next[- ]year) (targets?|expectations?)\b",
-        MDA,
+        (*MDA, "outlook"),
         "outlook guidance expects full year",
-        whole=("earnings_release", "transcript"),
+        kinds=WITH_RELEASES,
+        whole=(RELEASE, "transcript"),  # a release with no outlook heading may say it in its opening
     ),
     _topic(
         "accounting policies",

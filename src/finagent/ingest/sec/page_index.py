@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from finagent.finance.document_records import Block
+from finagent.finance.read.filing_parts import part_name
 from finagent.finance.read.filing_sections import AFTER_SIGNATURES
 from finagent.ingest.sec.pdf_items import SectionState, apply_heading, is_toc_page, match_heading
+from finagent.ingest.sec.release_parts import HIGHLIGHTS, RELEASE_FORM
 
 _FOLIO = re.compile(r"(?:^|\s)(?:page\s+)?(\d{1,3})$", re.I)  # "4", "Page 4", "… Annual Report 11"
 _PAGES = re.compile(
@@ -138,11 +140,16 @@ def fill_from_index(
 
 
 def mark_cover(blocks: list[Block], form: str | None) -> None:
-    """The blocks before a filing's first part are its cover page (table-of-contents pages aside)."""
-    if form not in _SECTIONED_FORMS:
+    """The blocks before a filing's first part are its cover page (table-of-contents pages aside);
+    a release's are its opening, the highlights."""
+    if form == RELEASE_FORM:
+        opening = (HIGHLIGHTS, part_name(HIGHLIGHTS))
+    elif form in _SECTIONED_FORMS:
+        opening = ("cover", "Cover page")
+    else:
         return
     for block in blocks:
         if block.section is not None:
             return
         if not block.metadata.get("toc"):
-            block.section, block.section_title = "cover", "Cover page"
+            block.section, block.section_title = opening

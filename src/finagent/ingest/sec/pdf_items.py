@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from finagent.finance.document_records import Block
 from finagent.ingest.pdf_tables import segment_blocks
 from finagent.ingest.sec.headings import ITEMS_8K, ITEMS_10K, ITEMS_10Q, LINE_ITEM_RE, PART_RE, ROMAN
+from finagent.ingest.sec.release_parts import RELEASE_FORM, release_heading
 
 PAGE_REF_RX = re.compile(r"^(?:pages?\s+)?\d{1,3}(?:\s*[-–,]\s*\d{1,3})*$", re.I)
 
@@ -24,11 +25,12 @@ class SectionState:
     last_item: str | None = None
     section: str | None = None
     title: str | None = None
+    pages: int = 0  # pages read so far
 
 
 @dataclass(slots=True)
 class _Heading:
-    kind: str  # "item", "part", or "exhibits" / "statements" (after the last Item)
+    kind: str  # "item", "part", "exhibits" / "statements" (after the last Item), or "release"
     number: str
     rest: str
 
@@ -55,7 +57,11 @@ def _starts_like_title(rest: str) -> bool:
 
 
 def match_heading(line: str, form: str | None = None) -> _Heading | None:
-    """An "Item N." or "PART II" heading at the start of a line, or None for body text."""
+    """An "Item N." or "PART II" heading at the start of a line (a release's own headings in a
+    release), or None for body text."""
+    if form == RELEASE_FORM:
+        part = release_heading(line)
+        return _Heading("release", part.code, part.title) if part else None
     if len(line) > 200 or line[:1] not in "IiPp":
         return None
     m = LINE_ITEM_RE.match(line)
@@ -130,6 +136,9 @@ def apply_heading(state: SectionState, heading: _Heading) -> None:
     if heading.kind == "statements":
         state.section, state.title = "item_8", ITEMS_10K["8"]
         return
+    if heading.kind == "release":
+        state.section, state.title = heading.number, heading.rest
+        return
     number = heading.number
     form = state.form
     if form == "10-Q":
@@ -167,6 +176,8 @@ def page_blocks(
     part_only = False  # the segment holds only a "PART II" line, which belongs to what follows
     for index, (block_no, line) in enumerate(lines):
         heading = match_heading(line, state.form) or _late_heading(line, index, state)
+        if heading is not None and heading.kind == "release" and state.pages == 0:
+            heading = None  # a release's first page is its headline and highlights, whatever they say
         if heading is not None:
             before = state.section
             apply_heading(state, heading)
@@ -181,4 +192,5 @@ def page_blocks(
         segment.append((block_no, line))
     if segment:
         blocks += segment_blocks(page, segment, section, title, {}, joiner)
+    state.pages += 1
     return blocks
