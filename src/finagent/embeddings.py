@@ -93,13 +93,16 @@ class OnnxSentenceEncoder:
         )
         self.input_names = {i.name for i in self.session.get_inputs()}
 
-    def encode(self, texts: list[str], batch_size: int = 64, **_: Any) -> np.ndarray:
-        # Length-sorted batches waste little compute on padding; results go back in input order.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    def encode(self, texts: list[str], **_: Any) -> np.ndarray:
+        """Each text on its own. The int8 model quantises its activations with one scale per run, so
+        a text run beside others gets a vector that depends on them (their lengths, their values):
+        the same chunk embedded in another batch, another build, another cache state moved up to
+        1% in cosine, enough to reorder a search's last places. Alone, a text always gets the one
+        vector its text gives (as a query always did), closer to the float model's, and no slower
+        (no padding to compute)."""
         out = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
-        for start in range(0, len(order), batch_size):
-            index = order[start : start + batch_size]
-            out[index] = self._encode_batch([texts[i] for i in index])
+        for i, text in enumerate(texts):
+            out[i] = self._encode_batch([text])[0]
         return out
 
     def _encode_batch(self, texts: list[str]) -> np.ndarray:
@@ -160,7 +163,8 @@ class Embedder:
                 if not model_file.exists():
                     self._export_onnx(target)
         if self.settings.embedding_cache:
-            name = f"{model_file.stem}-{model_digest(model_file)}"
+            # "-alone": vectors of texts embedded one at a time (an older cache's came from batches)
+            name = f"{model_file.stem}-{model_digest(model_file)}-alone"
             self._vectors = VectorCache(self.settings.cache_dir / "vectors" / name, EMBEDDING_DIM)
         return OnnxSentenceEncoder(self.onnx_dir, model_file, threads=self.settings.embedding_threads)
 

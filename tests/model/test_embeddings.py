@@ -37,3 +37,19 @@ def test_empty_input_and_order_is_preserved(tmp_path: Path) -> None:
     similarity = together @ alone.T
     assert np.all(np.argmax(similarity, axis=1) == np.arange(len(texts)))
     assert np.all(np.diag(similarity) > 0.98)
+
+
+def test_a_texts_vector_is_the_same_alone_and_among_others(tmp_path: Path) -> None:
+    """A chunk's vector depends on its text only: not on the chunks embedded with it (another
+    document, another build, another state of the cache), nor on the query path."""
+    from tests.conftest import MODEL_CACHE
+
+    settings = Settings(home=tmp_path).model_copy(
+        update={"cache_dir_override": MODEL_CACHE, "embedding_cache": False}
+    )
+    embedder = Embedder(settings, backend="onnx")
+    text = "Net sales in the Americas segment increased due to higher iPhone sales."
+    others = ["Capital expenditures", "A much longer passage about the risk factors " * 30, "EPS"]
+    among = embedder.encode([others[0], text, *others[1:]])[1]
+    assert np.array_equal(embedder.encode([text])[0], among)
+    assert np.array_equal(embedder.encode_query(text), among)

@@ -157,8 +157,7 @@ def chunk_loaded(loaded: Loaded, settings: Settings, classifier: Classifier | No
 
 
 def embed_chunks(embedder: Embedder, chunks: list[ChunkDraft]) -> np.ndarray:
-    """One document's chunk vectors, embedded on their own: the int8 model quantises each batch as a
-    whole, so a chunk's vector depends only on its document, whichever engine or run embeds it."""
+    """One document's chunk vectors (each chunk's depends on its text alone: ``embeddings``)."""
     return embedder.encode([chunk.text for chunk in chunks])
 
 
