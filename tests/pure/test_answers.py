@@ -692,3 +692,77 @@ def test_a_sentence_the_model_repeats_is_said_once() -> None:
         "to lower Mac sales [10Q1]. Greater China net sales increased [10Q1]."
     )
     assert without_repeats(regions) == regions  # alike, but each says something of its own
+
+
+# A change asked of one period is against the same period a year before (the statement's comparative
+# column). Written for this check in two halves: the wording was settled on the first, the second
+# only run. (question, ticker, metric, prior, asked, the opening expected)
+ONE_PERIOD_CHANGES_TUNED = [
+    (
+        "Why did Walmart's revenue change in fiscal 2024?",
+        "WMT",
+        "revenue",
+        ("FY2023", "611289"),
+        ("FY2024", "648125"),
+        "Walmart's revenue grew 6.0% from $611,289 million in FY2023 to $648,125 million in FY2024 "
+        "[10K1, 10K2].",
+    ),
+    (
+        "How much did Apple's gross margin change in FY2023?",
+        "AAPL",
+        "gross_margin",
+        ("FY2022", "43.3"),
+        ("FY2023", "44.1"),
+        "Apple's gross margin rose by 0.8 percentage points from FY2022 (43.3%) to FY2023 (44.1%) "
+        "[10K1, 10K2].",
+    ),
+]
+ONE_PERIOD_CHANGES_HELD = [
+    (
+        "What drove the change in Netflix's revenue in 2023?",
+        "NFLX",
+        "revenue",
+        ("FY2022", "31616"),
+        ("FY2023", "33723"),
+        "Netflix's revenue grew 6.7% from $31,616 million in FY2022 to $33,723 million in FY2023 "
+        "[10K1, 10K2].",
+    ),
+    (
+        "Why did Intel's gross margin change in 2023?",
+        "INTC",
+        "gross_margin",
+        ("FY2022", "42.6"),
+        ("FY2023", "40.0"),
+        "Intel's gross margin fell by 2.6 percentage points from FY2022 (42.6%) to FY2023 (40.0%) "
+        "[10K1, 10K2].",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker", "metric", "prior", "asked", "expected"),
+    ONE_PERIOD_CHANGES_TUNED + ONE_PERIOD_CHANGES_HELD,
+)
+def test_a_change_asked_of_one_period_is_against_the_year_before(
+    question: str, ticker: str, metric: str, prior: tuple[str, str], asked: tuple[str, str], expected: str
+) -> None:
+    def one(period: str, value: str, role: str, label: str) -> Cell:
+        year = int(period[2:])
+        end = date(year, 12, 31)
+        if metric == "gross_margin":
+            return Cell(
+                ticker,
+                metric,
+                FiscalPeriod.parse(period),
+                end,
+                Decimal(value),
+                "percent",
+                0,
+                (label,),
+                role=role,
+            )
+        return cell(ticker, period, end, value, metric=metric, role=role, label=label)
+
+    cells = [one(*prior, "comparative", "10K1"), one(*asked, "target", "10K2")]
+    text = said(question, cells, [ticker], metric)
+    assert text.startswith(expected), text

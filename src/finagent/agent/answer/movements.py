@@ -41,9 +41,16 @@ from finagent.finance.periods.period import FiscalPeriod
 # -- changes ------------------------------------------------------------------------------------------
 def change_opening(facts: Facts) -> Opening:
     sentences: list[str] = []
+    calculations: list[dict[str, Any]] = []
     for ticker in facts.ask.subjects or sorted({c.ticker for c in facts.targets()}):
+        if facts.ask.change == "change" and len(facts.targets(ticker)) == 1:
+            against_prior = _one_period_change(facts, ticker)
+            if against_prior.sentences:
+                sentences += against_prior.sentences
+                calculations += against_prior.calculations
+                continue
         sentences += _company_changes(facts, ticker)
-    return Opening(sentences + gap_sentences(facts))
+    return Opening(sentences + gap_sentences(facts), calculations)
 
 
 def several_metrics_opening(facts: Facts, sentences: list[str]) -> list[str]:
@@ -281,37 +288,88 @@ def _level_direction(facts: Facts) -> Opening:
     if ask.up is None or len(ask.subjects) != 1 or ask.change in ("yoy", "qoq"):
         return Opening()
     ticker = ask.subjects[0]
-    cells = facts.targets(ticker)
-    if len(cells) == 1:  # one period asked: against its prior year, when the answer holds it
-        prior = [
-            c
-            for c in [*facts.cells, *facts.comparisons.cells]
-            if c.ticker == ticker
-            and c.metric == facts.metric
-            and c.fiscal_quarter == cells[0].fiscal_quarter
-            and c.fiscal_year == cells[0].fiscal_year - 1
-        ]
-        cells = prior[:1] + cells
+    cells = _with_prior_year(facts, facts.targets(ticker))
     points = bool(cells) and cells[0].unit == "percent"  # a margin moves in points
-    if len(cells) < 2 or cells[0].value == cells[-1].value or (cells[0].value > 0 and not points):
+    if len(cells) < 2 or (cells[0].value > 0 and not points):
         return Opening()
     old, new = cells[0], cells[-1]
+    moved = _level_move(facts, old, new)
+    if moved is None:
+        return Opening()
+    sentence, record = moved
+    verdict = "Yes" if (new.value > old.value) == ask.up else "No"
+    return Opening([f"{verdict} (computed from the figures: {sentence})."], [record])
+
+
+def _with_prior_year(facts: Facts, cells: list[Cell]) -> list[Cell]:
+    """One period asked: the same period a year before, then it, when the answer holds both (a change
+    or a direction asked of one period is against the period before, as its statement's comparative
+    column is); several periods: as they are."""
+    if len(cells) != 1:
+        return cells
+    asked = cells[0]
+    prior = [
+        c
+        for c in [*facts.cells, *facts.comparisons.cells]
+        if (c.ticker, c.metric, c.fiscal_quarter) == (asked.ticker, facts.metric, asked.fiscal_quarter)
+        and c.fiscal_year == asked.fiscal_year - 1
+    ]
+    return prior[:1] + cells
+
+
+def _level_move(facts: Facts, old: Cell, new: Cell) -> tuple[str, dict[str, Any]] | None:
+    """ "Apple's gross margin fell by 2.2 percentage points from FY2021 (36.8%) to FY2022 (34.6%)
+    [10K1, 10K2]": a margin's move in points, another figure's by its amount (None: it did not move)."""
+    if old.value == new.value:
+        return None
+    points = old.unit == "percent"
     scale = 0 if points else facts.scales.get(facts.metric, old.scale)
     sources = [*old.sources, *new.sources]
     record = difference_text(new, old, facts.metric, scale, sources, "percent" if points else "")
     if record is None:
-        return Opening()
-    went_up = new.value > old.value
+        return None
     if points:
         record |= {"from_period": old.period.label, "to_period": new.period.label}
     size = abs(new.value - old.value)
     by = f"{size:.1f} percentage points" if points else format_amount(size, new.unit, scale)
     sentence = (
-        f"{'Yes' if went_up == ask.up else 'No'} (computed from the figures: {facts.of(ticker)} "
-        f"{facts.words()} {'rose' if went_up else 'fell'} by {by} from "
-        f"{old.period} ({facts.show(old)}) to {new.period} ({facts.show(new)}){cite(sources)})."
+        f"{facts.of(new.ticker)} {facts.words()} {'rose' if new.value > old.value else 'fell'} by {by} from "
+        f"{old.period} ({facts.show(old)}) to {new.period} ({facts.show(new)}){cite(sources)}"
     )
-    return Opening([sentence], [record])
+    return sentence, record
+
+
+def _one_period_change(facts: Facts, ticker: str) -> Opening:
+    """A change asked of one period ("how did Nike's gross margin change in fiscal 2025", "why did its
+    revenue fall in 2024"): against the same period a year before, by its rate when it has one (from a
+    positive amount), else by its move (a margin in points, an amount from a loss)."""
+    cells = _with_prior_year(facts, facts.targets(ticker))
+    if len(cells) != 2:
+        return Opening()
+    old, new = cells
+    if old.value > 0 and old.unit != "percent":
+        rate = growth_pct(old.shown, new.shown)
+        if rate.result is None:
+            return Opening()
+        sources = [*old.sources, *new.sources]
+        record = {
+            "kind": "change",
+            "ticker": ticker,
+            "metric": facts.metric,
+            "from_period": old.period.label,
+            "to_period": new.period.label,
+            "expression": rate.expression,
+            "result": rate.result,
+            "unit": "percent",
+            "sources": sources,
+        }
+        sentence = (
+            f"{facts.of(ticker)} {facts.words()} {change_verb(rate.result)} {abs(rate.result):.1f}% from "
+            f"{facts.show(old)} in {old.period} to {facts.show(new)} in {new.period}{cite(sources)}."
+        )
+        return Opening([sentence], [record])
+    moved = _level_move(facts, old, new)
+    return Opening([f"{moved[0]}."], [moved[1]]) if moved else Opening()
 
 
 def _ground(facts: Facts, calc: dict[str, Any]) -> str:
