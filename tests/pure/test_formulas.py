@@ -29,6 +29,11 @@ from tests.helpers import financebench_page_chunks
         ("What is the FY2019 days payable outstanding (DPO) for Costco?", ["days payable outstanding"]),
         ("Gross profit margin of Nike in FY2021?", ["gross margin"]),
         ("What is Adobe's FY2017 free cash flow?", ["free cash flow"]),
+        (
+            "How good was Visa's free cash flow conversion in fiscal 2024?",
+            ["free cash flow conversion", "free cash flow"],
+        ),
+        ("Did Costco's FCF conversion weaken in 2023?", ["free cash flow conversion", "free cash flow"]),
         ("What was the fixed asset turnover ratio for Best Buy?", ["fixed asset turnover"]),
         ("What was Apple's total revenue in Q2?", []),
         ("What is the FY2022 unadjusted EBITDA % margin for PepsiCo?", ["EBITDA margin"]),

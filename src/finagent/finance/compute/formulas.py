@@ -249,6 +249,12 @@ FORMULAS: tuple[Formula, ...] = (
         "{current_assets} - {current_liabilities}",
         "amount",
     ),
+    Formula(  # how much of the year's profit became free cash (an analyst's quality-of-earnings check)
+        "free cash flow conversion",
+        _cue(r"\b(?:free cash flow|FCF) conversion\b"),
+        "({operating_cash_flow} - abs({capex})) / {net_income} * 100",
+        "percent",
+    ),
     *_computed("free_cash_flow"),
     Formula(
         "EBITDA margin",
