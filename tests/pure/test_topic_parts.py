@@ -171,3 +171,27 @@ def test_an_outlook_still_searches_the_whole_release() -> None:
     assert "earnings_release:*" in _places(
         "Did Hormel cut its sales guidance in Q2 2023?", "outlook and guidance"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "place"),
+    [
+        ("What lawsuits is Merck facing over its vaccines in 2023?", "10-K:item_8"),
+        ("What legal proceedings did Tesla disclose in its 10-Q for Q2 2023?", "10-Q:part1_item_1"),
+    ],
+)
+def test_a_legal_question_searches_the_note_its_item_refers_to(question: str, place: str) -> None:
+    """Many an Item 3 says only "see Note 19": the matters are in the contingencies note."""
+    places = _places(question, "legal proceedings")
+    assert place in places
+    assert {"10-K:item_3", "10-Q:part2_item_1"} & places
+
+
+def test_the_note_a_legal_item_refers_to_is_not_read_as_the_legal_part() -> None:
+    """What changed between filings compares the legal Items themselves, not every note."""
+    from finagent.finance.read.filing_sections import topic_named
+
+    legal = topic_named("legal proceedings")
+    assert legal is not None
+    assert legal.sections == ("item_3", "part2_item_1")
+    assert "item_8" in legal.searched

@@ -161,7 +161,7 @@ def _topic_tasks(
     sectioned = sorted(topic.kinds) if events else [k for k in searched if k in topic.kinds]
     if sectioned:
         task = make_task(target, query, sectioned, TOPIC_HITS, 0, [], priors)
-        task["sections"] = list(topic.sections)
+        task["sections"] = list(topic.searched)
         if events:
             task["annual"] = False
             task["priors"] = {**priors, "*": priors.get("*", 0.0) + EVENT_PRIOR}

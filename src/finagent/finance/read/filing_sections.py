@@ -53,6 +53,14 @@ class SectionTopic:
     annual: bool = False  # the annual report sets it out (Part I of a 10-K); a 10-Q only updates it
     kinds: frozenset[str] = SECTIONED_KINDS  # the documents whose parts ``sections`` are
     whole: tuple[str, ...] = ()  # kinds with no parts that say it too, searched whole (a release)
+    referred: tuple[str, ...] = ()
+    """Parts its own parts often send the reader to ("Item 3. Legal Proceedings: see Note 19"):
+    searched with them, never read whole as the topic's part (what changed between filings)."""
+
+    @property
+    def searched(self) -> tuple[str, ...]:
+        """The parts a search of the topic looks in: its own, then those they refer to."""
+        return (*self.sections, *self.referred)
 
 
 def _topic(
@@ -63,8 +71,9 @@ def _topic(
     annual: bool = False,
     kinds: frozenset[str] = SECTIONED_KINDS,
     whole: tuple[str, ...] = (),
+    referred: tuple[str, ...] = (),
 ) -> SectionTopic:
-    return SectionTopic(name, re.compile(pattern, re.I), sections, words, annual, kinds, whole)
+    return SectionTopic(name, re.compile(pattern, re.I), sections, words, annual, kinds, whole, referred)
 
 
 EVENT_FILINGS = frozenset({"8-K"})
@@ -126,6 +135,7 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         ("item_3", "part2_item_1"),
         "legal proceedings litigation",
         annual=True,
+        referred=NOTES,  # many an Item 3 only points to the contingencies note, where the matters are
     ),
     _topic(
         "market risk",
