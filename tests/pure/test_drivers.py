@@ -56,3 +56,19 @@ def test_the_first_line_a_text_names_wins_and_the_longest_name_of_two() -> None:
     cost = line_named("Cost of sales as a share of net sales rose")
     assert cost is not None and cost.name == "cost_of_revenue"
     assert line_named("Headcount grew") is None
+
+
+def test_a_calendar_year_compared_with_another_is_that_years_driver_not_the_asked_ones() -> None:
+    """A 10-K discusses its year and the year before: the earlier comparison is not the asked year's."""
+    text = (
+        "Total revenues increased in 2023 compared to 2022, primarily driven by higher transaction volumes. "
+        "Total revenues increased in 2022 compared to 2021, primarily driven by the recovery in travel. "
+        "Revenues rose 9% year over year, reflecting higher pricing."
+    )
+    asked = [d.sentence for d in drivers_of(text, line("revenue"), year=2023)]
+    assert asked[0].startswith("Total revenues increased in 2023 compared to 2022")
+    assert not any("in 2022 compared to 2021" in s for s in asked)
+    assert any(s.startswith("Revenues rose 9%") for s in asked)  # names no year: kept
+    assert [d.sentence[:40] for d in drivers_of(text, line("revenue"), year=2022)][:1] == [
+        "Total revenues increased in 2022 compare"
+    ]

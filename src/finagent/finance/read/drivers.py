@@ -41,7 +41,19 @@ _ANAPHORIC_SUBJECT = re.compile(
 )
 """A subject that names no line itself: what it is about is said by the sentence before."""
 
-_FISCAL_YEAR = re.compile(r"\b(?:fiscal(?:\s+year)?|FY)\s?'?(\d{4})\b", re.I)
+_YEAR = r"((?:19|20)\d{2})"
+_NAMED_YEAR = re.compile(
+    rf"\b(?:fiscal(?:\s+year)?|FY)\s?'?(\d{{4}})\b"  # "fiscal 2024", "FY2024"
+    rf"|\b(?:in|for|during)\s+{_YEAR}\b(?![-/,]\d)"  # "increased in 2021" (not a date's "in 2021-05")
+    rf"|\b{_YEAR}\s+(?:as\s+)?(?:compared|versus|vs\.?)\b",  # "2021 compared to 2020"
+    re.I,
+)
+_BASE_YEAR = re.compile(
+    rf"\b(?:compared\s+(?:to|with)|versus|vs\.?|from)\s+(?:the\s+)?(?:(?:fiscal(?:\s+year)?|FY)\s?'?)?{_YEAR}\b",
+    re.I,
+)
+"""The year a change is measured from ("… compared to 2020", "… from fiscal 2023"): not what the
+sentence is about."""
 _LINE_WORDS = tuple(
     (line, re.compile(rf"(?<![\w-])(?:{line.question})(?![\w-])", re.I)) for line in LINES if line.question
 )
@@ -88,8 +100,10 @@ def _about(sentence: str, before: str | None) -> tuple[LineItem | None, str]:
 
 
 def _another_year(sentence: str, year: int | None) -> bool:
-    """The sentence names fiscal years and not the one asked ("For fiscal 2024, …" in the 2025 10-K)."""
-    named = {int(y) for y in _FISCAL_YEAR.findall(sentence)}
+    """The sentence names years and not the one asked ("For fiscal 2024, …" in the 2025 10-K; "…
+    increased in 2021 compared to 2020" in the 2022 10-K, which discusses both years)."""
+    about = _BASE_YEAR.sub(" ", sentence)
+    named = {int(y) for found in _NAMED_YEAR.findall(about) for y in found if y}
     return bool(year and named) and year not in named
 
 
