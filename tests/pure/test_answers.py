@@ -766,3 +766,25 @@ def test_a_change_asked_of_one_period_is_against_the_year_before(
     cells = [one(*prior, "comparative", "10K1"), one(*asked, "target", "10K2")]
     text = said(question, cells, [ticker], metric)
     assert text.startswith(expected), text
+
+
+def test_a_margin_whose_line_nothing_states_beside_a_printed_base_is_not_reported() -> None:
+    """American Express's statement prints revenue and no gross profit; a copy of another line was
+    withheld by its checks (a gross profit above revenue): the margin is not a measure it reports."""
+    from finagent.finance.looked_up import Gap
+
+    revenue = replace(cell("AXP", "FY2022", date(2022, 12, 31), "52862"), note="table")
+    gap = Gap(
+        ticker="AXP",
+        metric="gross_profit",
+        period=FiscalPeriod.parse("FY2022"),
+        reason="no reported figure in the store",
+    )
+    asked = "What drove gross margin change as of FY2022 for American Express?"
+    text = said(asked, [revenue], ["AXP"], "gross_margin", gaps=[gap])
+    assert text.startswith(
+        "American Express' statement for FY2022 prints revenue but no gross profit line [10K1]: gross margin "
+        "is not a measure it reports, and none is computed."
+    ), text
+    from_xbrl = said(asked, [replace(revenue, note="xbrl")], ["AXP"], "gross_margin", gaps=[gap])
+    assert "not a measure it reports" not in from_xbrl  # no statement table was read: not claimed

@@ -134,15 +134,43 @@ def whole_company(facts: Facts) -> list[str]:
 def unreported_sentences(facts: Facts) -> list[str]:
     """ "American Express's income statement prints no operating income line [10K1]: operating margin
     is not a measure it reports, and none is computed." """
+    pairs = [(line.ticker, line.period, base) for line, base in unreported_margins(facts.cells, facts.metric)]
+    pairs += _unprinted_lines(facts, {(t, p) for t, p, _ in pairs})
     sentences = []
-    for line, base in unreported_margins(facts.cells, facts.metric):
+    for ticker, period, base in pairs:
         label, first = COMPUTED[facts.metric].label, COMPUTED[facts.metric].inputs[0]
         sentences.append(
-            f"{facts.of(line.ticker)} statement for {line.period} prints {facts.words(base.metric)} but no "
+            f"{facts.of(ticker)} statement for {period} prints {facts.words(base.metric)} but no "
             f"{facts.words(first)} line{cite(base.sources)}: {label.lower()} is not a measure it reports, "
             "and none is computed."
         )
     return sentences
+
+
+def _unprinted_lines(
+    facts: Facts, known: set[tuple[str, FiscalPeriod]]
+) -> list[tuple[str, FiscalPeriod, Cell]]:
+    """A margin asked whose line nothing states (no fact, no row, no copy that passed its checks)
+    while its base was read from the statement table of that period: the statement prints the base
+    and not the line (American Express prints revenue, no gross profit)."""
+    if facts.metric not in COMPUTED or COMPUTED[facts.metric].helper != "margin":
+        return []
+    first, second = COMPUTED[facts.metric].inputs
+    found = []
+    for gap in facts.gaps:
+        if gap.metric != first or gap.parts or (gap.ticker, gap.period) in known:
+            continue
+        base = next(
+            (
+                c
+                for c in facts.cells
+                if (c.ticker, c.metric, c.period) == (gap.ticker, second, gap.period) and c.note == "table"
+            ),
+            None,
+        )
+        if base is not None:
+            found.append((gap.ticker, gap.period, base))
+    return found
 
 
 # -- values -------------------------------------------------------------------------------------------
