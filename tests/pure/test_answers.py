@@ -788,3 +788,39 @@ def test_a_margin_whose_line_nothing_states_beside_a_printed_base_is_not_reporte
     ), text
     from_xbrl = said(asked, [replace(revenue, note="xbrl")], ["AXP"], "gross_margin", gaps=[gap])
     assert "not a measure it reports" not in from_xbrl  # no statement table was read: not claimed
+
+
+def test_a_ratio_asked_opens_even_when_its_inputs_span_two_years() -> None:
+    """Two years named for an average's balances are the ratio's inputs, not a change asked: the ratio
+    of the asked year opens, not how accounts payable moved (nor the year before's ratio)."""
+    cells = [
+        cell("WMT", "FY2022", date(2022, 1, 31), "55261", metric="accounts_payable", role="comparative"),
+        cell("WMT", "FY2023", date(2023, 1, 31), "53742", metric="accounts_payable"),
+        cell("WMT", "FY2023", date(2023, 1, 31), "463721", metric="cost_of_revenue"),
+    ]
+    formulas = [
+        {
+            "kind": "formula",
+            "ticker": "WMT",
+            "metric": "days payable outstanding",
+            "period": period,
+            "expression": expression,
+            "result": value,
+            "result_text": f"{value:.1f} days",
+            "sources": ["10K1"],
+        }
+        for period, expression, value in [
+            ("FY2022", "365 * 55261 / 429000", 47.0),
+            ("FY2023", "365 * (53742 + 55261) / 2 / 463721", 42.9),
+        ]
+    ]
+    for asked in (
+        "Using the average of accounts payable between FY2022 and FY2023, what was Walmart's FY2023 "
+        "days payable outstanding?",
+        # a change of an input named in the ratio's definition is no change asked of a figure
+        "Using the average of accounts payable between FY2022 and FY2023 over cost of sales plus the "
+        "change in inventory between those years, what was Walmart's FY2023 days payable outstanding?",
+    ):
+        text = said(asked, cells, ["WMT"], "accounts_payable", formulas=formulas)
+        assert text.startswith("Walmart's days payable outstanding for FY2023 was 42.9 days"), text
+        assert "accounts payable went from" not in text

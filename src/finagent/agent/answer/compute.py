@@ -37,6 +37,7 @@ from finagent.agent.answer.statements import (
     asked_formulas,
     comparison_opening,
     formula_opening,
+    gap_sentences,
     ranking_opening,
     unreported_sentences,
     values_opening,
@@ -247,11 +248,20 @@ def opening(facts: Facts) -> Opening:
         result.sentences = several_metrics_opening(facts, result.sentences)
     if facts.formulas and ask.kind in ("value", "narrative"):  # the ratio asked before its lines
         result.sentences = [*asked_formulas(facts), *result.sentences]
+    elif facts.formulas and ask.kind in ("change", "trend") and not _formula_asked(facts):
+        # the periods were named for the ratio's inputs ("average inventory between FY2018 and
+        # FY2019"): the ratio asked opens, not how one of its inputs moved
+        result.sentences = [*asked_formulas(facts), *gap_sentences(facts)]
     unreported = unreported_sentences(facts)
     if unreported:  # said first: the asked margin is not a measure the company reports
         result.sentences = [*unreported, *result.sentences]
     result.sentences += whole_company(facts) if result.sentences else []
     return result
+
+
+def _formula_asked(facts: Facts) -> bool:
+    """The ask's metric is one of the computed ratios itself (its change is computed as theirs)."""
+    return any(str(c.get("metric") or "").replace(" ", "_") == facts.metric for c in facts.formulas)
 
 
 # -- the computed openings of the answer from the passages -----------------------------------------

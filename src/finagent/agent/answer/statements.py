@@ -253,7 +253,11 @@ def asked_formulas(facts: Facts, limit: int = 3) -> list[str]:
     """ "J&J's inventory turnover for FY2022 was 2.72 (computed: ...)": the computed metric the question
     asks for, its mean over the years when one was taken."""
     averages = [c for c in facts.formulas if str(c.get("metric") or "").startswith("average ")]
-    return [f"{_formula_sentence(facts, calc)}." for calc in (averages or facts.formulas)[:limit]]
+    asked = {c.period.label for c in facts.cells if c.role == "target"}
+    levels = [c for c in facts.formulas if "from_period" not in c]
+    # the asked periods' own first: a year before is computed too when an average needs its balance
+    levels.sort(key=lambda c: c.get("period") not in asked)
+    return [f"{_formula_sentence(facts, calc)}." for calc in (averages or levels)[:limit]]
 
 
 def _formula_ground(facts: Facts, calc: dict[str, Any]) -> str:
