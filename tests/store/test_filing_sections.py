@@ -89,7 +89,8 @@ def test_the_planner_adds_one_item_search_per_period_with_its_lever() -> None:
     question = "What legal proceedings was 3M involved in during FY2022?"
     routed = [t for t in _plan(question, [FY2022]) if t.get("sections")]
     assert len(routed) == 1
-    assert routed[0]["sections"] == ["item_3", "part2_item_1"]
+    # the legal Items, then the notes they often send the reader to ("See Note 16")
+    assert routed[0]["sections"] == ["item_3", "part2_item_1", "item_8", "part1_item_1"]
     assert routed[0]["fiscal_year"] == 2022 and set(routed[0]["kinds"]) <= {"10-K", "annual_report", "10-Q"}
     assert "legal proceedings" in routed[0]["query"]
     assert not [t for t in _plan(question, [FY2022], route_sections=False) if t.get("sections")]
