@@ -23,7 +23,7 @@ from finagent.agent.answer.statements import (
 )
 from finagent.agent.answer.wording import cite, counted, day_text, format_amount, joined, period_phrase
 from finagent.finance.check.verdict import factor_limit, sign_verdict
-from finagent.finance.compute.compare import Cell, scale_unit
+from finagent.finance.compute.compare import Cell, growth_record, scale_unit
 from finagent.finance.compute.outcomes import (
     Crossing,
     crossing,
@@ -347,27 +347,16 @@ def _one_period_change(facts: Facts, ticker: str) -> Opening:
     if len(cells) != 2:
         return Opening()
     old, new = cells
-    if old.value > 0 and old.unit != "percent":
-        rate = growth_pct(old.shown, new.shown)
-        if rate.result is None:
-            return Opening()
-        sources = [*old.sources, *new.sources]
-        record = {
-            "kind": "change",
-            "ticker": ticker,
-            "metric": facts.metric,
-            "from_period": old.period.label,
-            "to_period": new.period.label,
-            "expression": rate.expression,
-            "result": rate.result,
-            "unit": "percent",
-            "sources": sources,
-        }
+    record = growth_record(old, new, "change", ticker, facts.metric)
+    if record is not None:
+        rate = record["result"]
         sentence = (
-            f"{facts.of(ticker)} {facts.words()} {change_verb(rate.result)} {abs(rate.result):.1f}% from "
-            f"{facts.show(old)} in {old.period} to {facts.show(new)} in {new.period}{cite(sources)}."
+            f"{facts.of(ticker)} {facts.words()} {change_verb(rate)} {abs(rate):.1f}% from {facts.show(old)} "
+            f"in {old.period} to {facts.show(new)} in {new.period}{cite(record['sources'])}."
         )
         return Opening([sentence], [record])
+    if old.value > 0 and old.unit != "percent":
+        return Opening()
     moved = _level_move(facts, old, new)
     return Opening([f"{moved[0]}."], [moved[1]]) if moved else Opening()
 

@@ -114,9 +114,8 @@ def _pct_text(value: float) -> str:
     return f"{value:+.1f}%"
 
 
-def _growth(
-    old: Cell, new: Cell, kind: str, ticker: str, metric: str, unit_scale: int
-) -> dict[str, Any] | None:
+def growth_record(old: Cell, new: Cell, kind: str, ticker: str, metric: str) -> dict[str, Any] | None:
+    """The rate from one figure to another as a calculation record (None from a loss, zero or a margin)."""
     if old.value <= 0 or old.unit == "percent":
         # a change from a loss or from zero is not meaningful as a percentage, nor is a margin's
         return None
@@ -324,20 +323,20 @@ def compare(cells: Sequence[Cell], wanted: Wanted, computed: Sequence[str] = ())
         ):
             for cell in targets:
                 prior = _prior_year(cell, ordered)
-                if prior is not None and (record := _growth(prior, cell, "yoy", ticker, metric, cell.scale)):
+                if prior is not None and (record := growth_record(prior, cell, "yoy", ticker, metric)):
                     result.calculations.append(record)
         if wanted.qoq:
             for cell in targets:
                 prior = _prior_quarter(cell, ordered)
-                if prior is not None and (record := _growth(prior, cell, "qoq", ticker, metric, cell.scale)):
+                if prior is not None and (record := growth_record(prior, cell, "qoq", ticker, metric)):
                     result.calculations.append(record)
         if wanted.change and len(targets) >= 2 and not wanted.yoy:
             for old, new in pairwise(targets):
-                if (record := _growth(old, new, "change", ticker, metric, new.scale)) is not None:
+                if (record := growth_record(old, new, "change", ticker, metric)) is not None:
                     result.calculations.append(record)
             if len(targets) >= 3:
                 first, last = targets[0], targets[-1]
-                if (record := _growth(first, last, "change", ticker, metric, last.scale)) is not None:
+                if (record := growth_record(first, last, "change", ticker, metric)) is not None:
                     result.calculations.append(record)
         if wanted.cagr and annual and len(targets) >= 2:
             first, last = targets[0], targets[-1]
