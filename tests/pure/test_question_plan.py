@@ -121,3 +121,20 @@ def test_a_question_asking_what_explains_a_change_asks_for_its_drivers(question:
 )
 def test_a_question_asking_no_cause_does_not_ask_for_drivers(question: str) -> None:
     assert not read_wording(question).drivers
+
+
+@pytest.mark.parametrize(
+    ("question", "ratio"),
+    [
+        ("What was Costco's gross margin in dollars in fiscal 2024 and fiscal 2023?", False),
+        ("How much was Target's operating margin in dollars in its latest quarter?", False),
+        ("What was Costco's gross margin in fiscal 2024?", True),
+        ("How did Target's operating margin change in fiscal 2023?", True),
+    ],
+)
+def test_a_margin_asked_in_dollars_asks_its_line_not_the_ratio(question: str, ratio: bool) -> None:
+    """Both readers of a margin's name (the computed metrics and the formulas) agree: "in dollars"
+    asks the profit line, so no percentage is computed to open the answer."""
+    wording = read_wording(question)
+    assert bool(wording.formulas) is ratio
+    assert bool(wording.computed) is ratio

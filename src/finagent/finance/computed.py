@@ -36,6 +36,9 @@ class Computed:
 
 _margin = "{0} / {{revenue}} * 100".format
 
+_NOT_AN_AMOUNT = r"(?!\s+(?:in\s+dollars|in\s+\$|amount|dollars))"
+"""After a margin's name: "gross margin in dollars" asks the line (gross profit), not the ratio."""
+
 COMPUTED: dict[str, Computed] = {
     item.name: item
     for item in (
@@ -46,11 +49,11 @@ COMPUTED: dict[str, Computed] = {
             "margin",
             re.compile(
                 r"\bgross (?:profit )?margin\s*(?:%|percent|percentage|ratio|rate)"
-                r"|\bgross margins?\b(?!\s+(?:in\s+dollars|in\s+\$|amount|dollars))",
+                rf"|\bgross margins?\b{_NOT_AN_AMOUNT}",
                 re.I,
             ),
             "gross margin",
-            r"\bgross (profit )?margin\b",
+            rf"\bgross (profit )?margin\b{_NOT_AN_AMOUNT}",
             (_margin("{gross_profit}"), _margin("({revenue} - {cost_of_revenue})")),
             "percent",
         ),
@@ -59,9 +62,9 @@ COMPUTED: dict[str, Computed] = {
             "Operating margin",
             ("operating_income", "revenue"),
             "margin",
-            re.compile(r"\boperating (?:profit )?margins?\b", re.I),
+            re.compile(rf"\boperating (?:profit )?margins?\b{_NOT_AN_AMOUNT}", re.I),
             "operating margin",
-            r"\boperating (profit |income )?(%\s*)?margin\b",
+            rf"\boperating (profit |income )?(%\s*)?margin\b{_NOT_AN_AMOUNT}",
             (_margin("{operating_income}"),),
             "percent",
         ),
@@ -71,9 +74,9 @@ COMPUTED: dict[str, Computed] = {
             ("net_income", "revenue"),
             "margin",
             # "profit margin" is a net margin here only: the formula path's cue needs "net".
-            re.compile(r"\b(?:net (?:profit |income )?|profit )margins?\b", re.I),
+            re.compile(rf"\b(?:net (?:profit |income )?|profit )margins?\b{_NOT_AN_AMOUNT}", re.I),
             "net margin",
-            r"\bnet (profit |income )?(%\s*)?margin\b",
+            rf"\bnet (profit |income )?(%\s*)?margin\b{_NOT_AN_AMOUNT}",
             (_margin("{net_income}"),),
             "percent",
         ),
