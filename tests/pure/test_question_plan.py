@@ -128,6 +128,9 @@ def test_a_question_asking_no_cause_does_not_ask_for_drivers(question: str) -> N
     [
         ("What was Costco's gross margin in dollars in fiscal 2024 and fiscal 2023?", False),
         ("How much was Target's operating margin in dollars in its latest quarter?", False),
+        ("What was Costco's dollar gross margin in fiscal 2024?", False),
+        ("What was Lowe's gross margin, in dollars, in 2023?", False),
+        ("What was Walmart's gross margin rate in fiscal 2024?", True),
         ("What was Costco's gross margin in fiscal 2024?", True),
         ("How did Target's operating margin change in fiscal 2023?", True),
     ],

@@ -36,8 +36,11 @@ class Computed:
 
 _margin = "{0} / {{revenue}} * 100".format
 
-_NOT_AN_AMOUNT = r"(?!\s+(?:in\s+dollars|in\s+\$|amount|dollars))"
-"""After a margin's name: "gross margin in dollars" asks the line (gross profit), not the ratio."""
+_NOT_AN_AMOUNT = r"(?!,?\s+(?:in\s+dollars|in\s+\$|amount|dollars))"
+"""After a margin's name: "gross margin in dollars" ("…, in dollars,") asks the line (gross profit),
+not the ratio."""
+_NO_DOLLAR = r"(?<!dollar )"
+"""Before a margin's name: "dollar gross margin" asks the line too."""
 
 COMPUTED: dict[str, Computed] = {
     item.name: item
@@ -49,11 +52,11 @@ COMPUTED: dict[str, Computed] = {
             "margin",
             re.compile(
                 r"\bgross (?:profit )?margin\s*(?:%|percent|percentage|ratio|rate)"
-                rf"|\bgross margins?\b{_NOT_AN_AMOUNT}",
+                rf"|{_NO_DOLLAR}\bgross margins?\b{_NOT_AN_AMOUNT}",
                 re.I,
             ),
             "gross margin",
-            rf"\bgross (profit )?margin\b{_NOT_AN_AMOUNT}",
+            rf"{_NO_DOLLAR}\bgross (profit )?margin\b{_NOT_AN_AMOUNT}",
             (_margin("{gross_profit}"), _margin("({revenue} - {cost_of_revenue})")),
             "percent",
         ),
@@ -62,9 +65,9 @@ COMPUTED: dict[str, Computed] = {
             "Operating margin",
             ("operating_income", "revenue"),
             "margin",
-            re.compile(rf"\boperating (?:profit )?margins?\b{_NOT_AN_AMOUNT}", re.I),
+            re.compile(rf"{_NO_DOLLAR}\boperating (?:profit )?margins?\b{_NOT_AN_AMOUNT}", re.I),
             "operating margin",
-            rf"\boperating (profit |income )?(%\s*)?margin\b{_NOT_AN_AMOUNT}",
+            rf"{_NO_DOLLAR}\boperating (profit |income )?(%\s*)?margin\b{_NOT_AN_AMOUNT}",
             (_margin("{operating_income}"),),
             "percent",
         ),
@@ -74,9 +77,11 @@ COMPUTED: dict[str, Computed] = {
             ("net_income", "revenue"),
             "margin",
             # "profit margin" is a net margin here only: the formula path's cue needs "net".
-            re.compile(rf"\b(?:net (?:profit |income )?|profit )margins?\b{_NOT_AN_AMOUNT}", re.I),
+            re.compile(
+                rf"{_NO_DOLLAR}\b(?:net (?:profit |income )?|profit )margins?\b{_NOT_AN_AMOUNT}", re.I
+            ),
             "net margin",
-            rf"\bnet (profit |income )?(%\s*)?margin\b{_NOT_AN_AMOUNT}",
+            rf"{_NO_DOLLAR}\bnet (profit |income )?(%\s*)?margin\b{_NOT_AN_AMOUNT}",
             (_margin("{net_income}"),),
             "percent",
         ),
