@@ -36,11 +36,12 @@ class Computed:
 
 _margin = "{0} / {{revenue}} * 100".format
 
-_NOT_AN_AMOUNT = r"(?!,?\s+(?:in\s+dollars|in\s+\$|amount|dollars))"
-"""After a margin's name: "gross margin in dollars" ("…, in dollars,") asks the line (gross profit),
-not the ratio."""
-_NO_DOLLAR = r"(?<!dollar )"
-"""Before a margin's name: "dollar gross margin" asks the line too."""
+
+def _ratio(name: str) -> str:
+    """A margin's name as a ratio: not when an amount is named with it ("gross margin in dollars",
+    "gross margin, in dollars,", "dollar gross margin" ask the line, gross profit)."""
+    return rf"(?<!dollar ){name}(?!,?\s+(?:in\s+dollars|in\s+\$|amount|dollars))"
+
 
 COMPUTED: dict[str, Computed] = {
     item.name: item
@@ -52,11 +53,11 @@ COMPUTED: dict[str, Computed] = {
             "margin",
             re.compile(
                 r"\bgross (?:profit )?margin\s*(?:%|percent|percentage|ratio|rate)"
-                rf"|{_NO_DOLLAR}\bgross margins?\b{_NOT_AN_AMOUNT}",
+                "|" + _ratio(r"\bgross margins?\b"),
                 re.I,
             ),
             "gross margin",
-            rf"{_NO_DOLLAR}\bgross (profit )?margin\b{_NOT_AN_AMOUNT}",
+            _ratio(r"\bgross (profit )?margin\b"),
             (_margin("{gross_profit}"), _margin("({revenue} - {cost_of_revenue})")),
             "percent",
         ),
@@ -65,9 +66,9 @@ COMPUTED: dict[str, Computed] = {
             "Operating margin",
             ("operating_income", "revenue"),
             "margin",
-            re.compile(rf"{_NO_DOLLAR}\boperating (?:profit )?margins?\b{_NOT_AN_AMOUNT}", re.I),
+            re.compile(_ratio(r"\boperating (?:profit )?margins?\b"), re.I),
             "operating margin",
-            rf"{_NO_DOLLAR}\boperating (profit |income )?(%\s*)?margin\b{_NOT_AN_AMOUNT}",
+            _ratio(r"\boperating (profit |income )?(%\s*)?margin\b"),
             (_margin("{operating_income}"),),
             "percent",
         ),
@@ -77,11 +78,9 @@ COMPUTED: dict[str, Computed] = {
             ("net_income", "revenue"),
             "margin",
             # "profit margin" is a net margin here only: the formula path's cue needs "net".
-            re.compile(
-                rf"{_NO_DOLLAR}\b(?:net (?:profit |income )?|profit )margins?\b{_NOT_AN_AMOUNT}", re.I
-            ),
+            re.compile(_ratio(r"\b(?:net (?:profit |income )?|profit )margins?\b"), re.I),
             "net margin",
-            rf"{_NO_DOLLAR}\bnet (profit |income )?(%\s*)?margin\b{_NOT_AN_AMOUNT}",
+            _ratio(r"\bnet (profit |income )?(%\s*)?margin\b"),
             (_margin("{net_income}"),),
             "percent",
         ),
