@@ -611,6 +611,33 @@ def test_a_balance_at_a_years_end_is_stated_for_that_year() -> None:
     assert "FY2022 end, not FY2021" in check.how
 
 
+def test_a_figure_as_of_a_day_inside_a_quarter_is_the_latest_state_reported_before_it() -> None:
+    from finagent.finance.check.verify import PeriodScope
+
+    known = [
+        {"ticker": "AAPL", "period": "FY2024 end", "value": 29.943e9, "kind": "amount", "what": "cash"},
+        {"ticker": "AAPL", "period": "Q3 FY2024 end", "value": 25.565e9, "kind": "amount", "what": "cash"},
+        {"ticker": "MSFT", "period": "Q2 FY2024", "value": 3.2e9, "kind": "amount", "what": "debt repaid"},
+    ]
+    scope = PeriodScope(
+        known=known,
+        names={"AAPL": ["Apple"], "MSFT": ["Microsoft"]},
+        calendars={"AAPL": (9, 0), "MSFT": (6, 0)},
+    )
+    for sentence, figure in (
+        ("As of November 15, 2024, Apple held cash of $29,943 million.", "29,943"),
+        ("Microsoft had repaid $3.2 billion of debt as of 14 March 2024.", "3.2"),
+    ):
+        (check,) = [c for c in verify_answer(sentence, [], [], scope=scope).checks if figure in c.text]
+        assert check.verified, sentence
+    for sentence in (
+        "As of November 15, 2024, Apple held cash of $25,565 million.",  # not the latest before the day
+        "On November 15, 2024, Apple held cash of $29,943 million.",  # a day, not "as of": its own quarter
+        "As of December 28, 2024, Apple held cash of $29,943 million.",  # a quarter's own end
+    ):
+        assert verify_answer(sentence, [], [], scope=scope).status == UNSUPPORTED, sentence
+
+
 def test_a_level_stated_as_a_change_and_a_decline_called_growth_are_unsupported() -> None:
     from finagent.finance.check.verify import PeriodScope
 

@@ -33,6 +33,8 @@ _ORDINAL_QUARTER = re.compile(
     r"(?:fiscal\s+(?:year\s+)?|FY\s?)?((?:19|20)\d\d)\b",
     re.I,
 )
+_AS_OF = re.compile(r"\bas\s+of\s+$", re.I)
+_WEEK = 7
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _YEAR_ENDED = re.compile(
     r"\b(?:fiscal\s+)?(?:years?|twelve\s+months|12\s+months)\s+end(?:ed|ing)\s+(?:on\s+)?$", re.I
@@ -66,13 +68,24 @@ def _periods_in(sentence: str, companies: Iterable[str], scope: PeriodScope) -> 
         elif kind == "day" and isinstance(key, int):
             day = date.fromordinal(key)
             annual = bool(_YEAR_ENDED.search(sentence[: figure.start]))
+            as_of = bool(_AS_OF.search(sentence[: figure.start]))
             for ticker in companies:
                 fye, offset = scope.calendars.get(ticker, FiscalCalendar.DEFAULT.pair)
-                quarter = FiscalCalendar(fye, offset).quarter_of(day)
-                labels.add(quarter.full_year().label if annual else quarter.label)
-                if quarter.quarter == 4 and not annual:
-                    labels.add(quarter.full_year().label)
+                labels |= _day_periods(FiscalCalendar(fye, offset), day, annual, as_of)
     return labels
+
+
+def _day_periods(calendar: FiscalCalendar, day: date, annual: bool, as_of: bool) -> set[str]:
+    """The periods a day names: its year (after "year ended"), else its quarter (a fourth quarter's
+    year too); "as of" a day inside a quarter also names the quarter before, the latest state
+    reported by then."""
+    quarter = calendar.quarter_of(day)
+    if annual:
+        return {quarter.full_year().label}
+    quarters = [quarter]
+    if as_of and (calendar.end_of(quarter) - day).days > _WEEK:  # a 52/53-week quarter ends days early
+        quarters.append(quarter.previous_quarter())
+    return {q.label for q in quarters} | {q.full_year().label for q in quarters if q.quarter == 4}
 
 
 _CHANGE_NOUN = alternation((*RISE_NOUNS, *FALL_NOUNS, "change"))
