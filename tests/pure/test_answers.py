@@ -624,7 +624,34 @@ def test_the_models_copy_of_the_computed_opening_and_table_is_dropped() -> None:
     opening = "No (computed from the figures: Adobe's operating margin fell by 2.1 percentage points [10K1])."
     table = "| Company | Period | Operating margin |\n|---|---|---|\n| Adobe (ADBE) | FY2022 | 34.6% [10K1] |"
     prose = f"{opening} {table}\n\nThe decline came from higher operating expenses [10K7]."
-    assert without_echo(prose, [opening]) == "The decline came from higher operating expenses [10K7]."
+    assert without_echo(prose, opening) == "The decline came from higher operating expenses [10K7]."
+
+
+def test_a_model_sentence_that_only_restates_codes_figures_goes_and_one_that_adds_a_cause_stays() -> None:
+    from finagent.agent.answer.write import without_echo
+
+    head = (
+        "Coca-Cola's net income fell 3.2% from $10,714 million in FY2023 to $10,631 million in FY2024 [10K1]."
+        "\n\n| Company | Period | Net income |\n|---|---|---|"
+        "\n| Coca-Cola (KO) | FY2024 | $10,631 million [10K1] |"
+    )
+    restated = [
+        "The company reported net income of $10.6 billion in 2024, compared with $10.7 billion in 2023.",
+        "In 2024, Coca-Cola's net income stood at $10,631 million [10K1].",
+        "The passage states that net income decreased 3.2% from $10,714 million to $10,631 million [10K5].",
+        "As shown above, net income went from $10.7 billion to $10.6 billion, a decline of 3.2% [10K2].",
+    ]
+    kept = [
+        "Net income declined 3.2% [10K3], mainly because of higher other operating charges [10K3].",
+        "Net income of $10,631 million included a gain on the refranchising of bottlers [10K3].",
+        "Operating income was $9,992 million while net income was $10,631 million [10K3].",
+        "Pepsi's net income fell 3.2% [10K4].",
+    ]
+    for sentence in restated:
+        assert without_echo(sentence, head) == "", sentence
+    for sentence in kept:
+        assert without_echo(sentence, head) == sentence, sentence
+    assert without_echo(f"{restated[1]} {kept[0]}", head) == kept[0]
 
 
 def test_a_computed_ratio_asked_for_opens_the_answer_before_the_lines_it_is_read_from() -> None:

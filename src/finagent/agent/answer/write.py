@@ -43,11 +43,14 @@ from finagent.agent.state import State
 from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
 from finagent.finance.check.answer_shape import unanswered
+from finagent.finance.check.matching import same_value
+from finagent.finance.check.support import content_words
 from finagent.finance.check.verdict import with_stated_yes_no
 from finagent.finance.check.verify import Validation, check_prose, verify_answer, without_sentences_stating
 from finagent.finance.figure_records import figures_by_company, summary_lines
-from finagent.finance.read.written_figures import numbers_in
-from finagent.finance.words import LEADING_YES_NO
+from finagent.finance.read.drivers import CAUSE
+from finagent.finance.read.written_figures import WrittenFigure, numbers_in, scan_figures
+from finagent.finance.words import LEADING_YES_NO, split_sentences
 
 
 def figures_writer(
@@ -82,7 +85,7 @@ def figures_writer(
             prose = ""
         if not prose:
             notes.append("the model returned no explanation; the answer gives the computed figures alone")
-        prose = without_echo(prose, computed.opening.sentences)
+        prose = without_echo(prose, computed.head)
         prose, dropped = drop_unknown_citations(prose, known_labels)
         prose = cite_passages(prose, items)
         head = computed.head + "\n\n" if computed.head and prose else computed.head
@@ -167,13 +170,42 @@ def _per_group(items: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
 _TABLE = re.compile(r"\|\s*Company\s*\|.*?(?=\n[ \t]*\n|\Z)", re.DOTALL)
 
 
-def without_echo(prose: str, opening_sentences: list[str]) -> str:
-    """The model's prose without what it copied of the computed opening and table: a number code
-    already gave is never restated."""
+def without_echo(prose: str, given: str) -> str:
+    """The model's prose without what it restates of code's opening and table (``given``): a number
+    code already gave is never restated. A sentence goes when it copies one of code's, or when every
+    figure it states is code's and it says nothing code did not ("The passage states that net income
+    grew 45.9% from $11,153 million …"); one that adds a cause or an event stays."""
     prose = _TABLE.sub("", prose)
-    for sentence in opening_sentences:
+    for sentence in split_sentences(given):
         prose = prose.replace(sentence, "")
+    figures = [f for f in scan_figures(given) if f.kind != "date"]
+    words = content_words(given)
+    for sentence in split_sentences(prose):
+        if _restates(sentence, figures, words):
+            prose = prose.replace(sentence, "")
     return re.sub(r"[ \t]{2,}", " ", prose).strip()
+
+
+_FRAMING = frozenset(
+    content_words(
+        "shown above below earlier table year-over-year annual prior previous figure number amount value"
+        " versus consistent went moved changed stood came level"
+    )
+)
+"""Words about a figure (where it stands, that it moved) rather than about the business: a
+restatement may carry them."""
+
+
+def _restates(sentence: str, given: list[WrittenFigure], words: set[str]) -> bool:
+    """Every figure of ``sentence`` is one code gave, every word of it is one code wrote (or points
+    at them), and it gives no cause."""
+    stated = [f for f in scan_figures(sentence) if f.kind != "date"]
+    return (
+        bool(stated)
+        and all(any(same_value(f, g.value, g.kind) for g in given) for f in stated)
+        and content_words(sentence) - _FRAMING <= words
+        and not CAUSE.search(sentence)
+    )
 
 
 NO_ANSWER_LEAD = "The language model did not return an answer"
@@ -218,8 +250,8 @@ def _compose_for(state: State, read: Read, tools: list[dict[str, Any]], context:
         if text.lstrip().startswith(("{", "[", "```")):  # JSON or code, not an answer to show
             notes.append("the model's answer was not prose (JSON or code); it was set aside")
             text = ""
-        if first:  # the computed yes/no leads; the model's own yes or no gives way
-            text = LEADING_YES_NO.sub("", text, count=1)
+        if first:  # the computed yes/no leads; the model's own yes or no, and its copy of code's, give way
+            text = without_echo(LEADING_YES_NO.sub("", text, count=1), first)
         if not text.strip() and first:  # code's opening is the answer; the model added nothing
             notes.append("the model returned no answer; the answer was built from the evidence alone")
         elif not text.strip() and read.facts and plan.quantities:
