@@ -23,7 +23,7 @@ from finagent.agent.answer.statements import (
 )
 from finagent.agent.answer.wording import cite, counted, day_text, format_amount, joined, period_phrase
 from finagent.finance.check.verdict import factor_limit, sign_verdict
-from finagent.finance.compute.compare import Cell, growth_record, scale_unit
+from finagent.finance.compute.compare import Cell, growth_record, has_rate, scale_unit
 from finagent.finance.compute.outcomes import (
     Crossing,
     crossing,
@@ -347,18 +347,18 @@ def _one_period_change(facts: Facts, ticker: str) -> Opening:
     if len(cells) != 2:
         return Opening()
     old, new = cells
+    if not has_rate(old):
+        moved = _level_move(facts, old, new)
+        return Opening([f"{moved[0]}."], [moved[1]]) if moved else Opening()
     record = growth_record(old, new, "change", ticker, facts.metric)
-    if record is not None:
-        rate = record["result"]
-        sentence = (
-            f"{facts.of(ticker)} {facts.words()} {change_verb(rate)} {abs(rate):.1f}% from {facts.show(old)} "
-            f"in {old.period} to {facts.show(new)} in {new.period}{cite(record['sources'])}."
-        )
-        return Opening([sentence], [record])
-    if old.value > 0 and old.unit != "percent":
+    if record is None:
         return Opening()
-    moved = _level_move(facts, old, new)
-    return Opening([f"{moved[0]}."], [moved[1]]) if moved else Opening()
+    rate = record["result"]
+    sentence = (
+        f"{facts.of(ticker)} {facts.words()} {change_verb(rate)} {abs(rate):.1f}% from {facts.show(old)} "
+        f"in {old.period} to {facts.show(new)} in {new.period}{cite(record['sources'])}."
+    )
+    return Opening([sentence], [record])
 
 
 def _ground(facts: Facts, calc: dict[str, Any]) -> str:

@@ -114,10 +114,16 @@ def _pct_text(value: float) -> str:
     return f"{value:+.1f}%"
 
 
+def has_rate(base: Cell) -> bool:
+    """A rate of change from ``base`` means something: not from a loss or zero, nor from a margin
+    (whose change is its move in points)."""
+    return base.value > 0 and base.unit != "percent"
+
+
 def growth_record(old: Cell, new: Cell, kind: str, ticker: str, metric: str) -> dict[str, Any] | None:
-    """The rate from one figure to another as a calculation record (None from a loss, zero or a margin)."""
-    if old.value <= 0 or old.unit == "percent":
-        # a change from a loss or from zero is not meaningful as a percentage, nor is a margin's
+    """The rate from one figure to another as a calculation record (None when ``old`` has no rate, or
+    the calculation fails)."""
+    if not has_rate(old):
         return None
     record = _record(
         growth_pct(old.shown, new.shown),
