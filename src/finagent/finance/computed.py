@@ -99,3 +99,12 @@ COMPUTED: dict[str, Computed] = {
 }
 """Computed metrics by name, in the order a question's words are matched
 (``ask.asked_metrics.computed_in``)."""
+
+
+_BY_FORMULA = {item.formula: item.name for item in COMPUTED.values()}
+
+
+def computed_named(formula: str) -> str | None:
+    """The computed metric a statement formula's name is ("gross margin" -> "gross_margin"): the
+    two paths' names of one metric meet here, not by respelling."""
+    return _BY_FORMULA.get(formula)

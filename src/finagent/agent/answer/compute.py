@@ -59,6 +59,7 @@ from finagent.finance.compute.formula_values import (
 )
 from finagent.finance.compute.formulas import FORMULAS, PRIOR, Formula, line_of_metric, needs_prior
 from finagent.finance.compute.revisions import asked_revision, revision_record, revisions
+from finagent.finance.computed import computed_named
 from finagent.finance.figure_records import format_value
 from finagent.finance.lines import INPUTS
 from finagent.finance.periods.period import FiscalPeriod
@@ -125,7 +126,7 @@ def formula_results(
     return [
         r
         for r in results
-        if r["metric"].startswith("average ") or r["metric"].replace(" ", "_") not in computed
+        if r["metric"].startswith("average ") or computed_named(r["metric"]) not in computed
     ]
 
 
@@ -261,7 +262,7 @@ def opening(facts: Facts) -> Opening:
 
 def _formula_asked(facts: Facts) -> bool:
     """The ask's metric is one of the computed ratios itself (its change is computed as theirs)."""
-    return any(str(c.get("metric") or "").replace(" ", "_") == facts.metric for c in facts.formulas)
+    return any(computed_named(str(c.get("metric") or "")) == facts.metric for c in facts.formulas)
 
 
 # -- the computed openings of the answer from the passages -----------------------------------------

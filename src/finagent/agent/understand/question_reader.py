@@ -30,6 +30,7 @@ from finagent.finance.ask.asked_metrics import metrics_in
 from finagent.finance.ask.long_history import History, read_history
 from finagent.finance.ask.screen_ask import read_screen
 from finagent.finance.compute.formulas import metrics_for_formulas
+from finagent.finance.computed import computed_named
 from finagent.finance.lines import REPORTED
 from finagent.finance.periods import FiscalCalendar, TimeSpec, invalid_quarters, parse_time_phrases
 from finagent.finance.periods.ranges import PeriodRangeError, option_specs
@@ -161,7 +162,7 @@ def read_asked(reading: Reading, previous: list[dict[str, Any]], use_facts: bool
 def _metrics(wording: Wording, use_facts: bool) -> list[str]:
     """Reported metrics the question names, and the line items of a metric it computes itself."""
     metrics = list(wording.named_metrics) if use_facts else []
-    own = [f for f in wording.formulas if f.metric.replace(" ", "_") not in wording.computed]
+    own = [f for f in wording.formulas if computed_named(f.metric) not in wording.computed]
     if metrics and own:  # a metric the question computes (beyond margins and FCF) needs its line items
         metrics += [m for m in metrics_for_formulas(own, list(REPORTED)) if m not in metrics]
     return metrics
