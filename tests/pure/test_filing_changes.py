@@ -18,6 +18,7 @@ from finagent.finance.compute.filing_changes import (
     compare_headings,
     compared_filings,
     legal_matters,
+    missing_filings,
     no_material_changes,
     part_lines,
     risk_headings,
@@ -194,6 +195,19 @@ def test_the_filings_compared_are_of_one_kind_and_the_asked_period() -> None:
     assert compared_filings([k24, q1], ["10-K"], []) == [k24]  # one annual report only
 
 
+def test_an_asked_filing_the_store_lacks_is_bracketed_by_the_filings_either_side() -> None:
+    q1, q3 = _part("", 2024, 1, "10-Q", doc=11), _part("", 2024, 3, "10-Q", doc=13)
+    assert compared_filings([q3, q1], [], [(2024, 2)]) == [q1, q3]
+    assert missing_filings([q3, q1], [], [(2024, 2)]) == [(2024, 2)]
+    k23, k24 = _part("", 2023, doc=1), _part("", 2024, doc=2)
+    assert compared_filings([k24, k23], ["10-K"], [(2022, None)]) == [k23]  # nothing earlier: the next one
+    assert compared_filings([q1, q3], ["10-Q"], [(2025, 1)]) == [q3]  # nothing later: the last one
+    q22 = _part("", 2023, 2, "10-Q", doc=22)
+    # a year asked whole is every 10-Q of that year, and none is missing
+    assert compared_filings([q1, q22, q3], ["10-Q"], [(2024, None)]) == [q1, q3]
+    assert missing_filings([q1, q22, q3], ["10-Q"], [(2024, None)]) == []
+
+
 @pytest.mark.parametrize(
     ("question", "topics"),
     [
@@ -215,18 +229,20 @@ def test_a_change_across_filings_is_asked(question: str, topics: tuple[str, ...]
     assert asks_filing_changes(question, [t.name for t in section_topics(question)]) == topics
 
 
-def _rows(text: str, year: int, document_id: int) -> list[dict[str, Any]]:
+def _rows(
+    text: str, year: int, document_id: int, quarter: int | None = None, ticker: str = "AAPL"
+) -> list[dict[str, Any]]:
     return [
         {
             "chunk_id": document_id * 10,
             "document_id": document_id,
-            "ticker": "AAPL",
-            "kind": "10-K",
+            "ticker": ticker,
+            "kind": "10-Q" if quarter else "10-K",
             "fiscal_year": year,
-            "fiscal_quarter": None,
-            "period_label": f"FY{year}",
-            "period_end": f"{year}-09-30",
-            "section": "item_1a",
+            "fiscal_quarter": quarter,
+            "period_label": f"Q{quarter} FY{year}" if quarter else f"FY{year}",
+            "period_end": f"{year}-0{quarter}-28" if quarter else f"{year}-09-30",
+            "section": "part2_item_1a" if quarter else "item_1a",
             "char_start": 0,
             "char_end": len(text),
             "text": text,
@@ -242,7 +258,7 @@ PLAN = Question(
 def test_the_answer_names_each_change_with_its_filing_cited() -> None:
     computed = changes_answer(PLAN, _rows(ITEM_1A_2023, 2023, 1) + _rows(ITEM_1A_2024, 2024, 2), [])
     assert computed is not None
-    answer, cited = computed
+    answer, cited = computed.text, computed.cited
     assert answer.startswith(
         "Between Apple's 10-K for FY2023 and its 10-K for FY2024, Apple added one risk factor: \u201cThe "
         "Company's use of artificial intelligence could expose it to new regulation and liability.\u201d "
@@ -256,8 +272,52 @@ def test_the_answer_names_each_change_with_its_filing_cited() -> None:
 def test_one_filing_of_the_kind_is_said_with_what_a_comparison_needs() -> None:
     computed = changes_answer(PLAN, _rows(ITEM_1A_2024, 2024, 2), [])
     assert computed is not None
-    assert computed[0] == (
+    assert computed.text == (
         "The store holds only one 10-K of Apple with its risk factors (its 10-K for FY2024), so what changed "
         "between filings cannot be computed: comparing needs an earlier or later 10-K of Apple in the store."
     )
     assert changes_answer(PLAN, [], []) is None
+
+
+NO_CHANGE_10Q = (
+    "Item 1A. Risk Factors\n\nThe Company's business is subject to the risks described in its 2023 "
+    "Form 10-K. "
+    "There have been no material changes to the Company's risk factors since the 2023 Form 10-K."
+)
+MSFT = Question(
+    tickers=("MSFT",),
+    names={"MSFT": ["MSFT", "Microsoft"]},
+    filing_changes=("risk factors",),
+    named_kinds=("10-Q",),
+)
+
+
+def test_an_asked_10q_the_store_lacks_is_said_first_then_the_nearest_are_read() -> None:
+    rows = _rows(NO_CHANGE_10Q, 2024, 11, quarter=1, ticker="MSFT")
+    rows += _rows(NO_CHANGE_10Q.replace("2023 Form", "2024 Form"), 2024, 13, quarter=3, ticker="MSFT")
+    computed = changes_answer(MSFT, rows, [(2024, 2)])
+    assert computed is not None
+    answer = computed.text
+    assert answer.startswith(
+        "The store holds no 10-Q of Microsoft for Q2 FY2024; this answer reads the nearest it holds: its "
+        "10-Q for Q1 FY2024 [10Q1] and its 10-Q for Q3 FY2024 [10Q2].\n\nOf changes to Microsoft's risk "
+        "factors, its 10-Q for Q3 FY2024 says: "
+        "\u201cThere have been no material changes to the Company's risk factors since the 2024 Form "
+        "10-K.\u201d"
+    ), answer
+    assert "only one" not in answer
+    assert computed.absent == ["Q2 FY2024"]
+
+
+def test_an_asked_kind_the_store_lacks_is_said_with_what_it_holds() -> None:
+    plan = Question(
+        tickers=("HD",),
+        names={"HD": ["HD", "Home Depot"]},
+        filing_changes=("risk factors",),
+        named_kinds=("10-Q",),
+    )
+    computed = changes_answer(plan, _rows(ITEM_1A_2024, 2024, 2, ticker="HD"), [])
+    assert computed is not None
+    assert computed.text == (
+        "The store holds no 10-Q of Home Depot with its risk factors; it holds its 10-K for FY2024."
+    )

@@ -94,3 +94,19 @@ def test_one_10k_in_the_store_is_said(db: Database, settings: Settings) -> None:
         "changed between filings cannot be computed: comparing needs an earlier or later 10-K of Apple"
     ), out["answer"]
     assert "market conditions" not in str(out["answer"])
+
+
+def test_an_asked_10k_the_store_lacks_is_said_and_the_filings_either_side_compared(
+    db: Database, settings: Settings
+) -> None:
+    _ingest(db, settings, 2022, RISKS_2023)
+    _ingest(db, settings, 2024, RISKS_2024)
+    out = _ask(settings, "Which risk factors did Apple add in its fiscal 2023 10-K?")
+    answer = str(out["answer"])
+    assert answer.startswith(
+        "The store holds no 10-K of Apple for FY2023; this answer reads the nearest it holds: its 10-K for "
+        "FY2022 [10K1] and its 10-K for FY2024 [10K2].\n\nBetween Apple's 10-K for FY2022 and its 10-K for "
+        "FY2024, Apple added one risk factor: \u201cThe Company's use of artificial intelligence"
+    ), answer
+    assert "[unverified]" not in answer
+    assert out["validation"]["status"] == "verified", out["validation"]

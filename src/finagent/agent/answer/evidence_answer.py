@@ -63,8 +63,7 @@ def _computed_changes(state: State) -> dict[str, Any] | None:
     computed = changes_answer(plan, list(state.get("filing_parts") or []), asked)
     if computed is None:
         return None
-    answer, items = computed
-    read = Read(items, 0)
+    answer, read = computed.text, Read(computed.cited, 0, givens=computed.absent)
     validation = evidence_verifier(state, read, [])(answer)
     answer, _ = evidence_flagged(answer, validation)
     how = "computed by comparing the same part of the company's filings; no model call"

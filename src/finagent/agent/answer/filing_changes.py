@@ -7,6 +7,7 @@ comparison needs. No model writes it: every sentence is the comparison's.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
@@ -19,9 +20,11 @@ from finagent.finance.compute.filing_changes import (
     FilingPart,
     Heading,
     Passage,
+    Period,
     compare_headings,
     compared_filings,
     legal_matters,
+    missing_filings,
     no_material_changes,
     refers_elsewhere,
     risk_headings,
@@ -72,13 +75,24 @@ def filing_parts(rows: Sequence[dict[str, Any]], sections: Sequence[str]) -> lis
     return parts
 
 
+@dataclass(frozen=True, slots=True)
+class ChangesAnswer:
+    """The computed answer, the passages it cites (labelled), and the asked periods it names that the
+    store holds no filing of (the question's own periods, not figures of any source)."""
+
+    text: str
+    cited: list[dict[str, Any]]
+    absent: list[str]
+
+
 def changes_answer(
-    plan: Question, rows: Sequence[dict[str, Any]], asked: Sequence[tuple[int, int | None]]
-) -> tuple[str, list[dict[str, Any]]] | None:
-    """The computed answer and the passages it cites (labelled); None when the store holds none of
-    the parts (a filing whose Items were not recognised: the passages found answer instead)."""
+    plan: Question, rows: Sequence[dict[str, Any]], asked: Sequence[Period]
+) -> ChangesAnswer | None:
+    """The computed answer; None when the store holds none of the parts (a filing whose Items were
+    not recognised: the passages found answer instead)."""
     citer = _Citer(rows)
     paragraphs = []
+    absent: list[str] = []
     for ticker in plan.tickers:
         own = [r for r in rows if r.get("ticker") == ticker]
         company = display_name(ticker, plan.names)
@@ -87,19 +101,35 @@ def changes_answer(
             parts = filing_parts(own, topic.sections) if topic else []
             if parts:
                 filings = compared_filings(parts, plan.named_kinds, asked)
-                paragraphs.append(_topic_paragraph(company, name, filings, citer))
+                missing = missing_filings(parts, plan.named_kinds, asked)
+                absent += [quarter_label(year, quarter) for year, quarter in missing]
+                paragraphs.append(
+                    _topic_paragraph(company, name, filings, citer, missing)
+                    if filings
+                    else _none_of_kind(company, name, plan.named_kinds, parts)
+                )
     if not paragraphs:
         return None
-    return "\n\n".join(paragraphs), citer.items
+    return ChangesAnswer("\n\n".join(paragraphs), citer.items, list(dict.fromkeys(absent)))
 
 
-def _topic_paragraph(company: str, topic: str, filings: list[FilingPart], citer: _Citer) -> str:
+def _topic_paragraph(
+    company: str, topic: str, filings: list[FilingPart], citer: _Citer, missing: Sequence[Period] = ()
+) -> str:
     """One company's changes of one topic between its first and last compared filings, and what its
-    10-Qs say themselves ("no material changes to the risk factors")."""
+    10-Qs say themselves ("no material changes to the risk factors"); an asked filing the store does
+    not hold is said first, and the filings either side of it are compared instead."""
     later = filings[-1]
+    absent = (
+        _absent(company, later.kind, missing, filings, citer) if missing else ""
+    )  # cited first: read first
     stated = [(f, no_material_changes(f)) for f in filings[-1:0:-1] or filings]
     said = [f"its {f.label} says: \u201c{s.text}\u201d {citer.cite(s.chunk_id)}" for f, s in stated if s]
     saying = f"Of changes to {company}'s {topic}, {joined(said)}." if said else ""
+    if absent:
+        if len(filings) < 2:
+            return " ".join(p for p in (absent, saying) if p)
+        return absent + "\n\n" + _compared(company, topic, filings, citer, saying)
     if len(filings) < 2:
         only = (
             f"The store holds only one {later.kind} of {company} with its {topic} (its {later.label}), "
@@ -107,7 +137,30 @@ def _topic_paragraph(company: str, topic: str, filings: list[FilingPart], citer:
             f"{later.kind} of {company} in the store."
         )
         return " ".join(p for p in (saying, only) if p)
-    earlier = filings[0]
+    return _compared(company, topic, filings, citer, saying)
+
+
+def _none_of_kind(company: str, topic: str, kinds: Sequence[str], held: Sequence[FilingPart]) -> str:
+    """The kind of filing asked is not held at all; what is held with the topic's part."""
+    asked = " or ".join(kinds) or "filing"
+    others = joined([f"its {label}" for label in dict.fromkeys(p.label for p in held)])
+    return f"The store holds no {asked} of {company} with its {topic}; it holds {others}."
+
+
+def _absent(
+    company: str, kind: str, missing: Sequence[Period], nearest: Sequence[FilingPart], citer: _Citer
+) -> str:
+    """ "The store holds no 10-Q of Apple for Q1 FY2025; this answer reads the nearest it holds: …": what
+    was asked and is not there, then the filings read instead (each cited; ``nearest`` is never empty)."""
+    periods = joined([quarter_label(year, quarter) for year, quarter in missing])
+    held = joined([f"its {f.label} {citer.cite(f.passages[0].chunk_id)}" for f in nearest])
+    instead = f"this answer reads the nearest it holds: {held}"
+    return f"The store holds no {kind} of {company} for {periods}; {instead}."
+
+
+def _compared(company: str, topic: str, filings: list[FilingPart], citer: _Citer, saying: str) -> str:
+    """The headings of the first and last compared filings, added, removed and reworded."""
+    earlier, later = filings[0], filings[-1]
     between = f"Between {company}'s {earlier.label} and its {later.label}"
     read = risk_headings if topic == "risk factors" else legal_matters
     old, new = read(earlier), read(later)

@@ -293,26 +293,72 @@ def no_material_changes(part: FilingPart) -> Heading | None:
     return None
 
 
+Period = tuple[int, int | None]
+"""An asked period: (fiscal year, fiscal quarter), the quarter None for a whole year."""
+
+
 def compared_filings(
-    parts: Sequence[FilingPart], named_kinds: Sequence[str], asked: Sequence[tuple[int, int | None]]
+    parts: Sequence[FilingPart], named_kinds: Sequence[str], asked: Sequence[Period]
 ) -> list[FilingPart]:
-    """The filings of one kind to compare, earliest first: those of the asked periods (the latest
-    asked and the one before it when one period is asked), else the latest two. The kind is the one
-    the question names (a quarter asked: 10-Qs), else annual reports when two are held, else 10-Qs. One
-    filing (or none) when the store holds no other of the kind."""
+    """The filings of one kind to compare, earliest first: those from the earliest asked period to the
+    latest (the asked one and the one before it when one period is asked); an asked period the store
+    holds no filing of is spanned by the nearest filing beyond it (their change covers the missing
+    one); with no period asked, the latest two. The kind is the one the question names (a quarter
+    asked: 10-Qs), else annual reports when two are held, else 10-Qs. One filing (or none) when the
+    store holds no other of the kind."""
+    filings = filings_of_kind(parts, named_kinds, asked)
+    if not asked:
+        return filings[-2:]
+    matched = [i for i, f in enumerate(filings) if any(_reports(f, p) for p in asked)]
+    span = filings[matched[0] : matched[-1] + 1] if matched else []
+    earliest, latest = min(asked, key=_start), max(asked, key=_end)
+    if not any(_reports(f, latest) for f in filings):
+        span += [f for f in filings if _part_key(f) > _end(latest)][:1]
+    if len(span) == 1 or not any(_reports(f, earliest) for f in filings):
+        span = [f for f in filings if _part_key(f) < _start(earliest)][-1:] + span
+    return span
+
+
+def missing_filings(
+    parts: Sequence[FilingPart], named_kinds: Sequence[str], asked: Sequence[Period]
+) -> list[Period]:
+    """The asked periods for which the store holds no filing of the compared kind, in the asked order."""
+    filings = filings_of_kind(parts, named_kinds, asked)
+    return [p for p in dict.fromkeys(asked) if not any(_reports(f, p) for f in filings)]
+
+
+def filings_of_kind(
+    parts: Sequence[FilingPart], named_kinds: Sequence[str], asked: Sequence[Period]
+) -> list[FilingPart]:
+    """The held filings of the kind a change question compares, earliest first (see ``compared_filings``)."""
     annual = sorted((p for p in parts if p.annual), key=_order)
     quarterly = sorted((p for p in parts if p.kind == "10-Q"), key=_order)
     if ANNUAL_KINDS & set(named_kinds):
-        filings = annual
-    elif "10-Q" in named_kinds or (quarterly and any(q is not None for _, q in asked)):
-        filings = quarterly
-    else:
-        filings = next((f for f in (annual, quarterly) if len(f) > 1), annual or quarterly)
-    matched = [i for i, f in enumerate(filings) if (f.fiscal_year, f.fiscal_quarter) in set(asked)]
-    if len(matched) > 1:
-        return filings[matched[0] : matched[-1] + 1]
-    last = matched[-1] if matched else len(filings) - 1
-    return filings[max(0, last - 1) : last + 1]
+        return annual
+    if "10-Q" in named_kinds or (quarterly and any(q is not None for _, q in asked)):
+        return quarterly
+    return next((f for f in (annual, quarterly) if len(f) > 1), annual or quarterly)
+
+
+def _reports(part: FilingPart, period: Period) -> bool:
+    """Whether a filing reports the asked period: an annual report its year, a 10-Q its quarter (any
+    quarter of a year asked whole)."""
+    year, quarter = period
+    return part.fiscal_year == year and (quarter is None or part.annual or part.fiscal_quarter == quarter)
+
+
+def _start(period: Period) -> tuple[int, int]:
+    """Where an asked period starts among filings ordered by (year, quarter): a year at its first quarter."""
+    return (period[0], period[1] or 1)
+
+
+def _end(period: Period) -> tuple[int, int]:
+    """Where an asked period ends: a year at its last quarter (its annual report)."""
+    return (period[0], period[1] or 4)
+
+
+def _part_key(part: FilingPart) -> tuple[int, int]:
+    return (part.fiscal_year or 0, 4 if part.annual or part.fiscal_quarter is None else part.fiscal_quarter)
 
 
 def _order(part: FilingPart) -> tuple[str, int, int]:
