@@ -141,3 +141,29 @@ def test_a_margin_asked_in_dollars_asks_its_line_not_the_ratio(question: str, ra
     wording = read_wording(question)
     assert bool(wording.formulas) is ratio
     assert bool(wording.computed) is ratio
+
+
+def test_the_subjects_are_the_names_given_beyond_the_companies_own() -> None:
+    names = {"JNJ": ["JNJ", "Johnson & Johnson"], "CRM": ["CRM", "Salesforce, Inc.", "Salesforce"]}
+    plan = Question(
+        tickers=("JNJ", "CRM"), names=names, given_names=("Johnson", "Salesforce", "Slack", "Tableau")
+    )
+    assert plan.subjects == ("Slack", "Tableau")
+    assert not plan.unheld_subject
+    assert plan.with_changes(unmentioned=("Tableau",)).unheld_subject is False  # Slack is held
+    assert plan.with_changes(unmentioned=("Slack", "Tableau")).unheld_subject
+    assert Question(tickers=("JNJ",), names=names, given_names=("Johnson",)).subjects == ()
+    # the company's name written another way is the company's, not a subject
+    shoes = {"FL": ["FL", "Foot Locker, Inc."], "PEP": ["PEP", "PepsiCo"]}
+    plan = Question(tickers=("FL", "PEP"), names=shoes, given_names=("Footlocker", "Pepsi", "Gatorade"))
+    assert plan.subjects == ("Gatorade",)
+    # a second sentence's first word and an acronym are no subject of the question
+    asked = read_wording(
+        "What was 3M's capex in FY2018 (in USD millions)? Give a response from the cash flow statement."
+    )
+    assert asked.given_names == ()
+    assert read_wording("What did Salesforce say about Agentforce and Slack AI?").given_names == (
+        "Salesforce",
+        "Agentforce",
+        "Slack",
+    )

@@ -116,6 +116,17 @@ def section_passages(
         return list(cur.execute(read_sql("queries/section_passages.sql"), params).fetchall())
 
 
+def unmentioned_names(
+    conn: psycopg.Connection[Any], tickers: Sequence[str], names: Sequence[str], kinds: Sequence[str] = ()
+) -> list[str]:
+    """The names no current passage of the companies mentions (by keyword, stemmed), in the given order;
+    only passages of ``kinds`` count when some are given (a question about a call: its transcripts)."""
+    if not tickers or not names:
+        return []
+    params = {"tickers": list(tickers), "names": list(names), "kinds": list(kinds)}
+    return [str(row[0]) for row in conn.execute(read_sql("queries/unmentioned_names.sql"), params).fetchall()]
+
+
 def chunk_places(conn: psycopg.Connection[Any], document_id: int) -> list[dict[str, Any]]:
     """A document's chunks in order: id, char_start, page, opening (first characters), section and
     section_title."""

@@ -20,9 +20,16 @@ from finagent.agent.answer.check import evidence_flagged, evidence_verifier
 from finagent.agent.answer.choose import Read, about_best_match, read_figures
 from finagent.agent.answer.compute import evidence_opening, parts_ranking
 from finagent.agent.answer.filing_changes import changes_answer
-from finagent.agent.answer.quotes import event_report
+from finagent.agent.answer.quotes import event_report, opening_quote, quoted_answer
 from finagent.agent.answer.render import answered_without_draft, evidence_result
-from finagent.agent.answer.write import evidence_prompt, evidence_writer, quoted_instead, write_evidence
+from finagent.agent.answer.searched import not_mentioned
+from finagent.agent.answer.write import (
+    QUOTE_POOL,
+    evidence_prompt,
+    evidence_writer,
+    quoted_instead,
+    write_evidence,
+)
 from finagent.agent.answer.writing import tool_items
 from finagent.agent.context import Context
 from finagent.agent.evidence import assign_labels, subject_note
@@ -70,12 +77,30 @@ def _computed_changes(state: State) -> dict[str, Any] | None:
     return answered_without_draft(state, read, answer, validation, how, calculations=[])
 
 
+def _unheld_subject(state: State) -> dict[str, Any] | None:
+    """No stored passage of the companies mentions what the question names ("Agentforce" with only a
+    2016 call held): said, with what was searched and the closest passage as context; no model call."""
+    plan = Question.of(state)
+    if not plan.unheld_subject:
+        return None
+    evidence = sorted(state.get("evidence") or [], key=lambda e: -float(e.get("fused_score") or 0.0))
+    read = Read(assign_labels(evidence[:QUOTE_POOL]), 0)
+    closest = quoted_answer(read.items, list(plan.terms), plan.names, limit=1).partition("\n")[2]
+    closest = closest or (opening_quote(read.items[0], plan.names) if read.items else "")
+    searches = list(state.get("searches") or [])
+    answer = not_mentioned(plan.unmentioned, plan.tickers, plan.named_kinds, searches, plan.names, closest)
+    validation = evidence_verifier(state, read, [])(answer)
+    answer, _ = evidence_flagged(answer, validation)
+    how = "no stored passage of the companies mentions what the question names; no model call"
+    return answered_without_draft(state, read, answer, validation, how, calculations=[]) | {"answered": False}
+
+
 async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     """The cited answer from the passages (see the module docstring)."""
     subject = None
     if not Question.of(state).tickers:
         state, subject = about_best_match(state)
-    computed = _computed_ranking(state, context) or _computed_changes(state)
+    computed = _computed_ranking(state, context) or _computed_changes(state) or _unheld_subject(state)
     if computed is not None:
         return computed
     plan = Question.of(state)

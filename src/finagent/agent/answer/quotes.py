@@ -206,6 +206,14 @@ def event_openings(items: Sequence[dict[str, Any]], names: dict[str, list[str]],
     return list(dict.fromkeys(lines))[:limit]
 
 
+def opening_quote(item: dict[str, Any], names: dict[str, list[str]]) -> str:
+    """A passage's first sentence, quoted and cited: the closest passage shown as context when no
+    sentence of any passage shares the question's words."""
+    sentences = split_sentences(" ".join((item.get("text") or "").split()), capital_next=True)
+    first = _shortened(sentences[0].strip()) if sentences else ""
+    return f"- {source_phrase(item, names)}: “{first}” [{item['label']}]" if first else ""
+
+
 def event_report(items: Sequence[dict[str, Any]], names: dict[str, list[str]]) -> str:
     """What the 8-K a question asks about reports, in its own words (its Items' openings, quoted),
     or empty when no passage is one of its Items."""

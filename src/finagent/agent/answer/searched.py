@@ -55,3 +55,24 @@ def nothing_found(searches: Sequence[dict[str, Any]], names: dict[str, list[str]
     if closest:
         text += f"\n\nThe closest passage found, as context only, not an answer:\n{closest}"
     return text
+
+
+def not_mentioned(
+    unmentioned: Sequence[str],
+    tickers: Sequence[str],
+    kinds: Sequence[str],
+    searches: Sequence[dict[str, Any]],
+    names: dict[str, list[str]],
+    closest: str,
+) -> str:
+    """The answer when no stored passage of the companies (of the kinds the question names) mentions
+    what the question names: said first, then what was searched, then the closest passage found as
+    context, never as the answer."""
+    whose = joined([name(t, names) for t in tickers])
+    documents = " or ".join(kinds) or "document"
+    text = f"No {documents} of {whose} in the store mentions {joined([f'“{n}”' for n in unmentioned])}"
+    where = searched_where(searches, names)
+    text += f"; finagent searched {where}." if where else "."
+    if closest:
+        text += f"\n\nThe closest passage found, as context only, not an answer:\n{closest}"
+    return text

@@ -37,6 +37,7 @@ from finagent.agent.understand.refusals import (
     not_in_store_message,
     unknown_names,
 )
+from finagent.db.chunks import unmentioned_names
 from finagent.db.companies import StoredCompany
 from finagent.db.facts import fact_members
 from finagent.finance.lines import REPORTED
@@ -147,6 +148,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     mode = state.get("answer_mode") or context.answer_mode
     plan = plan_question(reading, asked, model, mode, context)
     plan = await _with_parts(plan, asked.metrics, resources)
+    plan = await _with_unmentioned(plan, resources)
     return {"analysis": plan.to_dict(), **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
 
 
@@ -161,6 +163,20 @@ async def _with_parts(plan: Question, metrics: list[str], resources: Any) -> Que
     if not (parts or driver):
         return plan
     return plan.with_changes(parts=parts, part_driver=driver, part_metric="" if plan.metrics else metrics[0])
+
+
+async def _with_unmentioned(plan: Question, resources: Any) -> Question:
+    """The plan with the names it gives that no stored passage of its companies mentions, in the kinds of
+    document it names (one query)."""
+    if not plan.tickers or not plan.subjects:
+        return plan
+    unmentioned = await asyncio.to_thread(_unmentioned, resources, plan)
+    return plan.with_changes(unmentioned=tuple(unmentioned)) if unmentioned else plan
+
+
+def _unmentioned(resources: Any, plan: Question) -> list[str]:
+    with resources.database().connection() as conn:
+        return unmentioned_names(conn, plan.tickers, plan.subjects, plan.named_kinds)
 
 
 def _members(resources: Any, tickers: list[str]) -> list[tuple[str, str, str, str | None]]:

@@ -151,6 +151,9 @@ def _computed_record(
 def _graded_without_model(state: State) -> dict[str, Any] | None:
     """No answer to grade, no company named, or every figure found and verified: graded by code."""
     plan = Question.of(state)
+    if plan.unheld_subject:  # the answer says the store does not mention it: not an answer, nothing to grade
+        why = f"computed: no stored passage mentions {', '.join(plan.unmentioned)}, and the answer says so"
+        return _computed_record(state, 0.0, 0.0, True, why)
     if state.get("answered") is False:  # nothing written was an answer: nothing to grade
         why = "not an answer (empty, only citations or cut off): confidence 0"
         return _computed_record(state, coverage(state), 0.0, False, why)

@@ -202,6 +202,7 @@ def question_traits(
         "quantities": bool(metrics or formulas or wording.named_metrics or wording.quantity_words),
         "terms": query_terms([wording.text, *phrases]),
         "named": list(wording.named),
+        "given_names": list(wording.given_names),
         "value_line_words": list(wording.value_line_words),
         "lines": list(wording.lines),
         "as_reported": wording.as_reported and ask.kind != "restatement",

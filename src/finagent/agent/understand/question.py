@@ -8,6 +8,7 @@ reads the question's text again, except to put it in a prompt or to search with 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -104,6 +105,11 @@ class Question:
     """The question's content words, for condensing passages."""
     named: tuple[str, ...] = ()
     """Names the question writes capitalised ("Google Cloud"): quotes naming them come first."""
+    given_names: tuple[str, ...] = ()
+    """Names written inside a sentence, not acronyms: what it asks about besides its companies."""
+    unmentioned: tuple[str, ...] = ()
+    """Of those, the ones that are not its companies' own names and that no stored passage of its
+    companies mentions ("Agentforce" in a store holding Salesforce's 2016 call): what it cannot answer."""
     value_line_words: tuple[str, ...] = ()
     """A "what was X for P" question's words a table line may be named by."""
     lines: tuple[str, ...] = ()
@@ -159,6 +165,26 @@ class Question:
     def part_metrics(self) -> tuple[str, ...]:
         """The lines whose parts are looked up: the asked figures', else the line a part question names."""
         return self.metric_names or ((self.part_metric,) if self.part_metric else ())
+
+    @property
+    def subjects(self) -> tuple[str, ...]:
+        """The names the question gives that are not its companies' own ("Agentforce" in "What did
+        Salesforce say about Agentforce?"): what a passage must mention to answer it."""
+        aliases = [alias.lower() for group in self.names.values() for alias in group]
+        words = {w for alias in aliases for w in re.findall(r"\w+", alias)}
+        squashed = {s for s in (re.sub(r"\W", "", alias) for alias in aliases) if len(s) >= 4}
+
+        def own(name: str) -> bool:  # "Footlocker" for Foot Locker, "Pepsi" for PepsiCo
+            low = name.lower()
+            return low in words or any(s.startswith(low) or low.startswith(s) for s in squashed)
+
+        return tuple(n for n in self.given_names if not own(n))
+
+    @property
+    def unheld_subject(self) -> bool:
+        """Every name the question gives beyond its companies' is one no stored passage mentions: the
+        store cannot answer it, whatever a search returns."""
+        return bool(self.unmentioned) and set(self.unmentioned) == set(self.subjects)
 
     @property
     def about_an_event_filing(self) -> bool:

@@ -28,7 +28,7 @@ from finagent.finance.compute.revisions import asks_revision_size
 from finagent.finance.periods import dated_documents, named_kinds, preferred_granularity, undated_document
 from finagent.finance.periods.named_documents import DatedDocument
 from finagent.finance.read.filing_sections import SectionTopic, section_topics
-from finagent.finance.words import SCALE_PLURALS, line_names, names_in
+from finagent.finance.words import SCALE_PLURALS, line_names, names_in, split_sentences
 
 _MARKET_CUES = re.compile(
     r"\b(stock|share price|trading|trades|traded|market cap\w*|valuation|quote|52[- ]week|price target)\b",
@@ -120,10 +120,19 @@ class Wording:
     statement_phrases: tuple[str, ...]
     """The statements' own row wording for what the words name."""
     named: tuple[str, ...]
+    given_names: tuple[str, ...]
+    """Names written inside a sentence, not in capitals ("Agentforce", not "USD" or a second sentence's
+    "Give"): what the question is about beyond its companies, which a passage must mention."""
     value_line_words: tuple[str, ...]
     lines: tuple[str, ...]
     source_cues: frozenset[str]
     """Sources the words ask for unmistakably: "market_data", "news", "transcript"."""
+
+
+def given_names(text: str) -> tuple[str, ...]:
+    """The names each sentence gives inside it, once each, acronyms left out (see ``Wording``)."""
+    names = (n for sentence in split_sentences(text) for n in names_in(sentence) if not n.isupper())
+    return tuple(dict.fromkeys(names))
 
 
 def _source_cues(text: str, kinds_named: frozenset[str]) -> frozenset[str]:
@@ -166,6 +175,7 @@ def read_wording(text: str) -> Wording:
         statements=tuple(statements_for(text)),
         statement_phrases=tuple(statement_phrases(text)),
         named=tuple(names_in(text)),
+        given_names=given_names(text),
         value_line_words=tuple(value_line_words(text)),
         lines=tuple(line_names(text)),
         source_cues=_source_cues(text, kinds),

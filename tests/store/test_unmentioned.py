@@ -1,0 +1,93 @@
+"""A question about something no stored passage of its company mentions: the store cannot answer it,
+so the answer says so, names what was searched and shows the closest passage as context only, with
+no model writing or grading it; a name the passages do mention is answered as usual."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date
+from typing import Any
+
+from finagent.agent.context import Context
+from finagent.agent.graph import build_graph
+from finagent.agent.resources import close_resources, configure_resources
+from finagent.db import Database
+from finagent.db.chunks import unmentioned_names
+from finagent.embeddings import get_embedder
+from finagent.finance.document_records import Block
+from finagent.ingest.pipeline import IngestPipeline
+from finagent.settings import Settings
+from tests.fakes import ScriptedModels
+from tests.helpers import item, make_doc
+
+CALL = [
+    "Tim Cook -- Chief Executive Officer: Good afternoon. Services set an all-time revenue record this "
+    "quarter.",
+    "Our installed base of active devices reached a new high, and Mac grew on strong demand for notebooks.",
+    "Operator: Our next question comes from an analyst asking about gross margin and the Wearables category.",
+]
+
+
+def _ingest(db: Database, settings: Settings) -> None:
+    blocks = [Block(text, page=1) for text in CALL]
+    doc = make_doc("AAPL", "transcript", 2023, 3, blocks, period_end=date(2023, 7, 1))
+    IngestPipeline(db, get_embedder(settings), settings).run([item(doc)])
+
+
+def _ask(settings: Settings, question: str, models: ScriptedModels) -> dict[str, Any]:
+    configure_resources(settings, chat_model_factory=models)
+    context = Context(today="2023-09-15", use_tools=False, use_facts=False, record_runs=False)
+    try:
+        return asyncio.run(build_graph().ainvoke({"question": question}, context=context))
+    finally:
+        close_resources()
+
+
+def _models() -> ScriptedModels:
+    analysis = {
+        "intent": "what management said on the call",
+        "sources": ["transcript"],
+        "answer_mode": "standard",
+        "keywords": [{"ticker": "AAPL", "phrases": ["management remarks"]}],
+    }
+    unexpected = RuntimeError("no model call expected")
+    return ScriptedModels({"analyze": [analysis], "generate": [unexpected], "evaluate": [unexpected]})
+
+
+def test_the_names_no_passage_mentions_are_found_by_keyword(db: Database, settings: Settings) -> None:
+    _ingest(db, settings)
+    with db.connection() as conn:
+        found = unmentioned_names(conn, ["AAPL"], ["Orchard", "Wearables", "Macs", "The", "Pippin"])
+        in_10ks = unmentioned_names(conn, ["AAPL"], ["Orchard", "Wearables"], ["10-K"])
+    assert found == ["Orchard", "Pippin"]  # stemmed ("Macs" is "Mac"); a stop word is never reported
+    assert in_10ks == ["Orchard", "Wearables"]  # the call mentions Wearables; no 10-K does
+
+
+def test_a_subject_no_passage_mentions_is_said_with_the_closest_passage_as_context(
+    db: Database, settings: Settings
+) -> None:
+    _ingest(db, settings)
+    models = _models()
+    out = _ask(
+        settings, "What did Apple management say about Orchard Pay on its latest earnings call?", models
+    )
+    answer = str(out["answer"])
+    assert answer.startswith(
+        "No transcript of Apple in the store mentions “Orchard” and “Pay”; finagent searched "
+    ), answer
+    assert "The closest passage found, as context only, not an answer:" in answer
+    assert models.prompts("generate") == [] and models.prompts("evaluate") == []
+    assert out["confidence"] == 0.0
+
+
+def test_a_subject_the_passages_mention_is_not_said_to_be_missing(db: Database, settings: Settings) -> None:
+    _ingest(db, settings)
+    models = _models()
+    models.models["generate"].replies = ["Apple said Services set an all-time revenue record [T1]."]
+    models.models["evaluate"].replies = [
+        {"completeness": 90, "specificity": 90, "accuracy": 90, "clarity": 90}
+    ]
+    out = _ask(settings, "What did Apple management say about Services on its latest earnings call?", models)
+    assert "mentions" not in str(out["answer"]), out["answer"]
+    assert str(out["answer"]).startswith("Apple said Services set an all-time revenue record"), out["answer"]
+    assert len(models.prompts("generate")) == 1  # written by the model from the passages, as usual
