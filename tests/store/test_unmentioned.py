@@ -5,7 +5,8 @@ no model writing or grading it; a name the passages do mention is answered as us
 from __future__ import annotations
 
 import asyncio
-from datetime import date
+from dataclasses import replace
+from datetime import UTC, date, datetime
 from typing import Any
 
 from finagent.agent.context import Context
@@ -91,3 +92,43 @@ def test_a_subject_the_passages_mention_is_not_said_to_be_missing(db: Database, 
     assert "mentions" not in str(out["answer"]), out["answer"]
     assert str(out["answer"]).startswith("Apple said Services set an all-time revenue record"), out["answer"]
     assert len(models.prompts("generate")) == 1  # written by the model from the passages, as usual
+
+
+NEWS = "Apple shares rose after the company said its wearables business would keep growing in 2024."
+
+
+def _ingest_news(db: Database, settings: Settings, day: datetime) -> None:
+    doc = replace(
+        make_doc(
+            "AAPL",
+            "news",
+            2024,
+            2,
+            [Block(f"{day:%B %d}: {NEWS}", page=1)],
+            source_uri=f"https://news.test/{day:%F}",
+        ),
+        published_at=day,
+        title="Apple shares rise on wearables outlook",
+    )
+    IngestPipeline(db, get_embedder(settings), settings).run([item(doc)])
+
+
+def test_news_asked_of_a_month_the_store_holds_none_of_is_said_before_what_else_answers(
+    db: Database, settings: Settings
+) -> None:
+    _ingest(db, settings)
+    _ingest_news(db, settings, datetime(2024, 1, 5, tzinfo=UTC))
+    _ingest_news(db, settings, datetime(2024, 2, 20, tzinfo=UTC))
+    models = _models()
+    models.models["generate"].replies = ["Apple said Services set an all-time revenue record [T1]."]
+    models.models["evaluate"].replies = [
+        {"completeness": 60, "specificity": 60, "accuracy": 60, "clarity": 60}
+    ]
+    out = _ask(settings, "What did the news report about Apple's wearables in December 2023?", models)
+    answer = str(out["answer"])
+    assert answer.startswith(
+        "The store holds no news article on Apple from December 2023 (its stored news runs from January 5, "
+        "2024 to February 20, 2024).\n\n"
+    ), answer
+    out = _ask(settings, "What did the news report about Apple's wearables in January 2024?", _models())
+    assert "holds no news" not in str(out["answer"])

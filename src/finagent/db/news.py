@@ -20,3 +20,13 @@ def recent_news(
     with conn.transaction(), conn.cursor() as cur:
         cur.execute(read_sql("queries/recent_news.sql"), {"ticker": ticker, "since": since, "limit": limit})
         return [tuple(row) for row in cur.fetchall()]
+
+
+def without_news(
+    conn: psycopg.Connection[Any], tickers: list[str], start: date, end: date
+) -> list[tuple[str, date | None, date | None]]:
+    """(ticker, first day, last day of its stored news) of the companies with no news article stored
+    from ``start`` to ``end``."""
+    params = {"tickers": tickers, "start": start, "end": end}
+    rows = conn.execute(read_sql("queries/news_outside.sql"), params).fetchall()
+    return [(str(r[0]), r[1], r[2]) for r in rows]

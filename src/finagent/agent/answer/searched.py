@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
-from finagent.agent.answer.wording import joined, name, owned
+from finagent.agent.answer.wording import day_text, joined, name, owned
+from finagent.agent.understand.question import NewsGap
 from finagent.finance.read.filing_parts import part_name
 
 NOTHING_FOUND = "finagent found no passage that answers this question"
@@ -76,3 +78,19 @@ def not_mentioned(
     if closest:
         text += f"\n\nThe closest passage found, as context only, not an answer:\n{closest}"
     return text
+
+
+def news_gaps_said(gaps: Sequence[NewsGap], names: dict[str, list[str]]) -> str:
+    """ "The store holds no news article on Apple from December 2023 (its stored news runs from …)":
+    said before an answer the question asked of the news, which other documents may still give."""
+    sentences = []
+    for gap in gaps:
+        company = name(gap.ticker, names)
+        held = (
+            f"its stored news runs from {day_text(date.fromisoformat(gap.first_day))} to "
+            f"{day_text(date.fromisoformat(gap.last_day))}"
+            if gap.first_day and gap.last_day
+            else f"it holds no news of {company}"
+        )
+        sentences.append(f"The store holds no news article on {company} from {gap.window} ({held}).")
+    return " ".join(dict.fromkeys(sentences))

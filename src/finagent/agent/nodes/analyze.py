@@ -9,6 +9,7 @@ Everything later nodes need of the question is read here once (``understand.plan
 from __future__ import annotations
 
 import asyncio
+from datetime import date, timedelta
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
@@ -20,7 +21,7 @@ from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_sch
 from finagent.agent.state import State, reset
 from finagent.agent.understand.named_parts import asked_parts, part_driver
 from finagent.agent.understand.plan import figure_keywords
-from finagent.agent.understand.question import Question
+from finagent.agent.understand.question import NewsGap, Question
 from finagent.agent.understand.question_reader import (
     ModelReading,
     Reading,
@@ -40,6 +41,7 @@ from finagent.agent.understand.refusals import (
 from finagent.db.chunks import unmentioned_names
 from finagent.db.companies import StoredCompany
 from finagent.db.facts import fact_members
+from finagent.db.news import without_news
 from finagent.finance.lines import REPORTED
 from finagent.llm.structured import LLMCall, structured_call
 
@@ -149,6 +151,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     plan = plan_question(reading, asked, model, mode, context)
     plan = await _with_parts(plan, asked.metrics, resources)
     plan = await _with_unmentioned(plan, resources)
+    plan = await _with_news_gaps(plan, resources)
     return {"analysis": plan.to_dict(), **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
 
 
@@ -177,6 +180,30 @@ async def _with_unmentioned(plan: Question, resources: Any) -> Question:
 def _unmentioned(resources: Any, plan: Question) -> list[str]:
     with resources.database().connection() as conn:
         return unmentioned_names(conn, plan.tickers, plan.subjects, plan.named_kinds)
+
+
+async def _with_news_gaps(plan: Question, resources: Any) -> Question:
+    """The plan with the companies whose stored news has no article in the window a news question asks
+    about ("what did the news say in December 2023"; one query per window)."""
+    windows = [
+        (s.text, s.start_date - timedelta(days=s.slack), s.end_date + timedelta(days=s.slack))
+        for s in plan.time_specs
+        if s.kind == "date_range" and s.start_date and s.end_date
+    ]
+    if "news" not in plan.asked_sources or not plan.tickers or not windows:
+        return plan
+    gaps = await asyncio.to_thread(_news_gaps, resources, list(plan.tickers), windows)
+    return plan.with_changes(news_gaps=tuple(gaps)) if gaps else plan
+
+
+def _news_gaps(resources: Any, tickers: list[str], windows: list[tuple[str, date, date]]) -> list[NewsGap]:
+    gaps = []
+    with resources.database().connection() as conn:
+        for text, start, end in windows:
+            for ticker, first, last in without_news(conn, tickers, start, end):
+                days = (first.isoformat() if first else None, last.isoformat() if last else None)
+                gaps.append(NewsGap(ticker, text or f"{start} to {end}", *days))
+    return gaps
 
 
 def _members(resources: Any, tickers: list[str]) -> list[tuple[str, str, str, str | None]]:
