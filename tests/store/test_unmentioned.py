@@ -35,9 +35,11 @@ def _ingest(db: Database, settings: Settings) -> None:
     IngestPipeline(db, get_embedder(settings), settings).run([item(doc)])
 
 
-def _ask(settings: Settings, question: str, models: ScriptedModels) -> dict[str, Any]:
+def _ask(
+    settings: Settings, question: str, models: ScriptedModels, today: str = "2024-03-15"
+) -> dict[str, Any]:
     configure_resources(settings, chat_model_factory=models)
-    context = Context(today="2023-09-15", use_tools=False, use_facts=False, record_runs=False)
+    context = Context(today=today, use_tools=False, use_facts=False, record_runs=False)
     try:
         return asyncio.run(build_graph().ainvoke({"question": question}, context=context))
     finally:
@@ -132,3 +134,23 @@ def test_news_asked_of_a_month_the_store_holds_none_of_is_said_before_what_else_
     ), answer
     out = _ask(settings, "What did the news report about Apple's wearables in January 2024?", _models())
     assert "holds no news" not in str(out["answer"])
+
+
+def test_a_named_10q_of_a_quarter_the_store_lacks_is_said_before_what_else_answers(
+    db: Database, settings: Settings
+) -> None:
+    blocks = [Block("Item 1A. Risk Factors", section="part2_item_1a", page=30)]
+    blocks += [
+        Block("Tariffs on imports from China could increase the Company's costs.", section="part2_item_1a")
+    ]
+    docs = [make_doc("AAPL", "10-Q", 2025, 2, blocks, period_end=date(2025, 3, 29))]
+    docs += [make_doc("AAPL", "10-Q", 2024, 3, blocks[:1], period_end=date(2024, 6, 29))]
+    IngestPipeline(db, get_embedder(settings), settings).run([item(d) for d in docs])
+    models = _models()
+    models.models["generate"].replies = ["Apple said tariffs could increase its costs [10Q1]."]
+    models.models["evaluate"].replies = [
+        {"completeness": 60, "specificity": 60, "accuracy": 60, "clarity": 60}
+    ]
+    question = "What did Apple say about tariffs in its 10-Q for the quarter ended December 28, 2024?"
+    answer = str(_ask(settings, question, models, today="2025-06-01")["answer"])
+    assert answer.startswith("The store holds no 10-Q of Apple for Q1 FY2025.\n\n"), answer

@@ -8,7 +8,7 @@ without passing it off as the answer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -93,4 +93,20 @@ def news_gaps_said(gaps: Sequence[NewsGap], names: dict[str, list[str]]) -> str:
             else f"it holds no news of {company}"
         )
         sentences.append(f"The store holds no news article on {company} from {gap.window} ({held}).")
+    return " ".join(dict.fromkeys(sentences))
+
+
+def unheld_filings_said(
+    targets: Sequence[Mapping[str, Any]], named_kinds: Sequence[str], names: dict[str, list[str]]
+) -> str:
+    """ "The store holds no 10-Q of Apple for Q1 FY2025.": the periods of a document kind the question
+    names that the store holds none of, said before the answer its other documents give."""
+    if not named_kinds:
+        return ""
+    sentences = []
+    for target in targets:  # a period not stored has no kinds of its own: the named ones are missing
+        if target.get("available") or target.get("fiscal_year") is None:
+            continue
+        company = name(str(target.get("ticker") or ""), names)
+        sentences.append(f"The store holds no {' or '.join(named_kinds)} of {company} for {target['label']}.")
     return " ".join(dict.fromkeys(sentences))
