@@ -8,6 +8,7 @@ import pytest
 
 from finagent.agent.evidence import assign_labels, condense, select_evidence, share_evidence
 from finagent.agent.state import append, append_unique, merge_evidence, reset
+from finagent.agent.understand.question_words import read_wording
 from finagent.finance.check.copied_figures import labelled_by_passage, value_in_text, verify_facts
 from finagent.finance.citations import cited_labels
 from finagent.finance.compute.period_changes import compute_changes
@@ -346,3 +347,40 @@ def test_a_sentence_referring_back_to_a_withheld_one_goes_with_it() -> None:
     after_code = "This increase was driven by higher iPhone sales [10Q1]."
     assert withhold(after_code, 40, {}, [], {})[0] == after_code  # code's opening stands before it
     assert withhold(after_code, 0, {}, [], {})[0] == after_code  # the question's increase
+
+
+EARPLUGS = (
+    "In July 2018, the Company agreed to pay $9.1 million to resolve a qui tam lawsuit about its earplugs. "
+    "In 2019, the earplug lawsuits were consolidated in a multidistrict litigation in Florida, where the "
+    "earplug cases multiplied. The Company believes it has meritorious defenses against the earplug claims. "
+    "On August 29, 2023, the Company entered into an agreement to settle the earplug litigation for $6.0 "
+    "billion, payable from 2023 through 2029. In January 2024, the earplug settlement passed its "
+    "participation threshold, and the Company waived its right to terminate it."
+)
+
+
+def test_asked_where_a_matter_stands_the_latest_dated_sentences_on_it_are_kept() -> None:
+    kept = condense(EARPLUGS, ["earplug", "litigation"], 320, recent=True)
+    assert kept.startswith("On August 29, 2023, the Company entered into an agreement"), kept
+    assert "In January 2024, the earplug settlement passed" in kept
+    assert "In July 2018" not in kept
+    # asked anything else, the sentences sharing the most terms are kept, as before
+    assert "multidistrict litigation" in condense(EARPLUGS, ["earplug", "litigation"], 320)
+
+
+@pytest.mark.parametrize(
+    ("question", "status"),
+    [
+        ("Where does 3M's earplug litigation stand as of its 2023 10-K?", True),
+        ("What is the status of Boeing's 737 MAX certification?", True),
+        ("What are the latest developments in Alphabet's search antitrust case?", True),
+        ("Where did Tesla's Autopilot lawsuits stand at year-end 2023?", True),
+        ("What's the current state of Intel's dispute with the European Commission?", True),
+        ("Give the latest on Pfizer's Zantac cases.", True),
+        ("What did Nike stand to gain from the tax change?", False),
+        ("Which of Apple's segments stands out by growth?", False),
+        ("What was Walmart's revenue in fiscal 2024?", False),
+    ],
+)
+def test_a_question_asking_where_a_matter_stands_is_read_as_such(question: str, status: bool) -> None:
+    assert read_wording(question).status is status

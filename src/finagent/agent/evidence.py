@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from datetime import date
 from typing import Any
 
 from finagent.db.search import SearchHit
@@ -16,6 +17,7 @@ from finagent.finance.check.reference import SCOPE_NOTE_LEAD
 from finagent.finance.citations import OTHER_PREFIX
 from finagent.finance.fiscal import quarter_label
 from finagent.finance.periods import TimeSpec
+from finagent.finance.read.written_figures import latest_day
 from finagent.finance.untrusted import strip_invisible
 from finagent.finance.words import split_sentences
 
@@ -356,11 +358,13 @@ def assign_labels(
     return labelled
 
 
-def condense(text: str, terms: Sequence[str], max_chars: int) -> str:
+def condense(text: str, terms: Sequence[str], max_chars: int, recent: bool = False) -> str:
     """Keep what matters for the question within ``max_chars``.
 
     Tables keep their caption/header lines and every row naming a query term; prose keeps the
-    sentences with the most query terms, in document order.
+    sentences with the most query terms, in document order. Asked where a matter stands (``recent``),
+    prose keeps first the sentences on it (sharing a term) that write the latest days: a litigation
+    note tells its history in order, and its last developments are what the question asks.
     """
     text = _DELIMITER.sub(" ", strip_invisible(text))
     if len(text) <= max_chars:
@@ -372,9 +376,11 @@ def condense(text: str, terms: Sequence[str], max_chars: int) -> str:
         kept = "\n".join([*header, *rows]) if rows else "\n".join(lines)
         return kept[:max_chars]
     sentences = _prose_units(lines)
+    shared = [sum(t in sentence.lower() for t in terms) for sentence in sentences]
+    days = [latest_day(sentence) if recent and shared[i] else None for i, sentence in enumerate(sentences)]
     scored = sorted(
         range(len(sentences)),
-        key=lambda i: (-sum(t in sentences[i].lower() for t in terms), i),
+        key=lambda i: (-(days[i] or date.min).toordinal(), -shared[i], i),
     )
     keep: set[int] = set()
     size = 0
@@ -424,13 +430,15 @@ def describe(item: dict[str, Any]) -> str:
     return text
 
 
-def format_evidence(items: Sequence[dict[str, Any]], terms: Sequence[str], max_chars: int) -> str:
+def format_evidence(
+    items: Sequence[dict[str, Any]], terms: Sequence[str], max_chars: int, recent: bool = False
+) -> str:
     """Evidence as delimited data blocks, each with its source; text is condensed and stripped of
     delimiter look-alikes and invisible characters. Document text is untrusted data: the prompts
     say so, and passages addressed to AI systems never get here (finance.untrusted)."""
     blocks = []
     for item in items:
-        body = condense(item["text"], terms, max_chars)
+        body = condense(item["text"], terms, max_chars, recent)
         source = _ATTRIBUTE_BREAK.sub(" ", describe(item))  # section titles are document text too
         blocks.append(f'<evidence id="{item["label"]}" from="{source}">\n{body}\n</evidence>')
     return "\n".join(blocks) if blocks else "(no evidence found)"

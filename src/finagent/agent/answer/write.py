@@ -427,7 +427,8 @@ def evidence_prompt(
         facts=figures_by_company(read.facts, read.calculations)
         if read.facts
         else "(none read; use the passages)",
-        evidence=format_evidence(read.items, terms, writer_chars) + ("\n" + market if market else ""),
+        evidence=format_evidence(read.items, terms, writer_chars, plan.status)
+        + ("\n" + market if market else ""),
         warnings="; ".join(notes) or "none",
         max_sentences=MAX_SENTENCES.get(plan.answer_mode, 8),
     )

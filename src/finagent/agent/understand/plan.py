@@ -203,6 +203,7 @@ def question_traits(
         "terms": query_terms([wording.text, *phrases]),
         "named": list(wording.named),
         "given_names": list(wording.given_names),
+        "status": wording.status,
         "asked_sources": sorted(wording.source_cues),
         "value_line_words": list(wording.value_line_words),
         "lines": list(wording.lines),

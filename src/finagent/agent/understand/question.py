@@ -130,6 +130,8 @@ class Question:
     """The question's content words, for condensing passages."""
     named: tuple[str, ...] = ()
     """Names the question writes capitalised ("Google Cloud"): quotes naming them come first."""
+    status: bool = False
+    """Where a matter stands ("where does the talc litigation stand"): its latest developments first."""
     given_names: tuple[str, ...] = ()
     """Names written inside a sentence, not acronyms: what it asks about besides its companies."""
     asked_sources: tuple[str, ...] = ()

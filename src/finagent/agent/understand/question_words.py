@@ -46,6 +46,13 @@ _AS_REPORTED = re.compile(
 _FORWARD = re.compile(
     r"\b(?:expect(?:s|ed|ations?)?|guidance|outlook|forecast\w*|anticipat\w*|project(?:s|ed|ions?))\b", re.I
 )
+# Where a matter stands: its latest developments, not its history ("where does the talc litigation
+# stand", "what is the status of", "the latest on").
+_STATUS = re.compile(
+    r"\bwhere\s+(?:does|do|did|is|are|was|were)\b[^?]{0,120}?\bstand(?:s|ing)?\b|\bstatus\b"
+    r"|\b(?:latest|recent|current)\s+(?:developments?|state|situation|updates?|on)\b|\bstands?\s+(?:now|today)\b",
+    re.I,
+)
 # An earnings release is the document for non-GAAP figures and guidance.
 _RELEASE_CUES = re.compile(
     r"\b(adjusted|non-?GAAP|guidance|outlook|earnings (release|report)|press release)\b", re.I
@@ -120,6 +127,8 @@ class Wording:
     statement_phrases: tuple[str, ...]
     """The statements' own row wording for what the words name."""
     named: tuple[str, ...]
+    status: bool
+    """Where a matter stands: its latest developments come first."""
     given_names: tuple[str, ...]
     """Names written inside a sentence, not in capitals ("Agentforce", not "USD" or a second sentence's
     "Give"): what the question is about beyond its companies, which a passage must mention."""
@@ -176,6 +185,7 @@ def read_wording(text: str) -> Wording:
         statement_phrases=tuple(statement_phrases(text)),
         named=tuple(names_in(text)),
         given_names=given_names(text),
+        status=bool(_STATUS.search(text)),
         value_line_words=tuple(value_line_words(text)),
         lines=tuple(line_names(text)),
         source_cues=_source_cues(text, kinds),

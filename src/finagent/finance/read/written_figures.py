@@ -274,3 +274,15 @@ def counts_something(figure: WrittenFigure, text: str) -> bool:
 
 
 SMALL_COUNT = 100
+
+
+def latest_day(text: str) -> date | None:
+    """The latest day or month a text writes ("On March 31, 2025, the court dismissed …": March 31, 2025;
+    a month counts as its first day); None when it writes neither. Years and fiscal labels alone are
+    too coarse to order the events of one filing by."""
+    days = [
+        date.fromordinal(int(f.value))
+        for f in scan_figures(text)
+        if f.kind == "date" and f.date_key is not None and f.date_key[0] in ("day", "month")
+    ]
+    return max(days, default=None)
