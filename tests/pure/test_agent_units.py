@@ -325,6 +325,11 @@ def test_search_kinds_and_priors_pick_the_periods_report() -> None:
     }
     assert search_kinds(quarter, plain) == ["10-Q"]
     assert search_kinds(quarter, plain.with_changes(sources=("transcript",))) == ["10-Q", "transcript"]
+    # the question's own words asking for the news search its articles of the period too
+    in_the_news: Target = {**quarter, "kinds": ["10-Q", "news"]}
+    asked = analysed("What did the news say about X's product launch in the second quarter of FY2023?")
+    assert search_kinds(in_the_news, asked) == ["10-Q", "news"]
+    assert search_kinds(in_the_news, plain) == ["10-Q"]
     assert search_priors(quarter, [quarter], plain) == {"10-Q": 0.1}
     # A question naming no period says nothing of the report kind: the latest report is not lifted.
     assert search_priors(year, [year], analysed("What was the capex?")) == {}

@@ -15,7 +15,8 @@ REPORT_KINDS = frozenset({"10-K", "annual_report", "10-Q", "earnings_release"})
 
 
 def search_kinds(target: Target, plan: Question, extra: list[str] | None = None) -> list[str]:
-    """Document kinds to search for a target: the period's report, plus transcripts/news when needed.
+    """Document kinds to search for a target: the period's report, plus transcripts/news when needed
+    (news when the question's own words ask for it, or the evaluation does).
 
     A fiscal year is its 10-K, its Q4 earnings release and its 8-Ks (``search_priors`` ranks the
     10-K first unless the question asks for what releases report).
@@ -28,7 +29,7 @@ def search_kinds(target: Target, plan: Question, extra: list[str] | None = None)
         wanted = set(FILING_KINDS_QUARTER)
     if "transcript" in sources or (extra and "transcript" in extra):
         wanted.add("transcript")
-    if extra and "news" in extra:
+    if "news" in plan.asked_sources or (extra and "news" in extra):  # "per the news": its articles
         wanted.add("news")
     if held and not held & wanted:
         wanted |= held - {"news"}  # only transcripts cover this period: better than nothing
