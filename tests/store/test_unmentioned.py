@@ -154,3 +154,24 @@ def test_a_named_10q_of_a_quarter_the_store_lacks_is_said_before_what_else_answe
     question = "What did Apple say about tariffs in its 10-Q for the quarter ended December 28, 2024?"
     answer = str(_ask(settings, question, models, today="2025-06-01")["answer"])
     assert answer.startswith("The store holds no 10-Q of Apple for Q1 FY2025.\n\n"), answer
+
+
+def test_a_call_named_by_a_month_the_store_holds_none_of_is_said_with_the_calls_it_holds(
+    db: Database, settings: Settings
+) -> None:
+    blocks = [Block(text, page=1) for text in CALL]
+    call = make_doc("AAPL", "transcript", 2023, 3, blocks, period_end=date(2023, 7, 1))
+    call = replace(call, published_at=datetime(2023, 8, 3, tzinfo=UTC))
+    IngestPipeline(db, get_embedder(settings), settings).run([item(call)])
+    models = _models()
+    models.models["generate"].replies = ["Apple said Services set an all-time revenue record [1]."]
+    models.models["evaluate"].replies = [
+        {"completeness": 60, "specificity": 60, "accuracy": 60, "clarity": 60}
+    ]
+    question = "What did Apple say about Services on its November 2023 earnings call?"
+    answer = str(_ask(settings, question, models, today="2024-03-15")["answer"])
+    assert answer.startswith(
+        "The store holds no earnings-call transcript of Apple from November 2023 (its stored calls run from "
+        "August 3, 2023 to August 3, 2023).\n\n"
+    ), answer
+    assert "for Q1 FY2024" not in answer  # a call is named by its month, not by the fiscal quarter around it

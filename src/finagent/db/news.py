@@ -22,11 +22,11 @@ def recent_news(
         return [tuple(row) for row in cur.fetchall()]
 
 
-def without_news(
-    conn: psycopg.Connection[Any], tickers: list[str], start: date, end: date
+def without_dated(
+    conn: psycopg.Connection[Any], kind: str, tickers: list[str], start: date, end: date
 ) -> list[tuple[str, date | None, date | None]]:
-    """(ticker, first day, last day of its stored news) of the companies with no news article stored
-    from ``start`` to ``end``."""
-    params = {"tickers": tickers, "start": start, "end": end}
-    rows = conn.execute(read_sql("queries/news_outside.sql"), params).fetchall()
+    """(ticker, first day, last day of its stored documents of ``kind``) of the companies with no such
+    document (a news article, a call transcript) published from ``start`` to ``end``."""
+    params = {"kind": kind, "tickers": tickers, "start": start, "end": end}
+    rows = conn.execute(read_sql("queries/dated_outside.sql"), params).fetchall()
     return [(str(r[0]), r[1], r[2]) for r in rows]

@@ -22,7 +22,7 @@ from finagent.agent.answer.compute import evidence_opening, parts_ranking
 from finagent.agent.answer.filing_changes import changes_answer
 from finagent.agent.answer.quotes import event_report, opening_quote, quoted_answer
 from finagent.agent.answer.render import answered_without_draft, evidence_result
-from finagent.agent.answer.searched import news_gaps_said, not_mentioned, unheld_filings_said
+from finagent.agent.answer.searched import dated_gaps_said, not_mentioned, unheld_filings_said
 from finagent.agent.answer.write import (
     QUOTE_POOL,
     evidence_prompt,
@@ -125,7 +125,7 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     if read.withheld:  # said whatever the model wrote: a figure failing its sanity check was not used
         answer = "\n\n".join(p for p in (answer, " ".join(f["sentence"] for f in read.withheld)) if p)
     unheld = unheld_filings_said(state.get("targets") or [], plan.named_kinds, plan.names)
-    unheld = " ".join(p for p in (unheld, news_gaps_said(plan.news_gaps, plan.names)) if p)
+    unheld = " ".join(p for p in (unheld, dated_gaps_said(plan.dated_gaps, plan.names)) if p)
     if unheld and answer.strip():  # the documents asked for that the store lacks, before what else answers
         answer = f"{unheld}\n\n{answer}"
     if subject and answer.strip():

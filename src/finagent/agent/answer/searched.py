@@ -14,7 +14,7 @@ from datetime import date
 from typing import Any
 
 from finagent.agent.answer.wording import day_text, joined, name, owned
-from finagent.agent.understand.question import NewsGap
+from finagent.agent.understand.question import DatedGap
 from finagent.finance.read.filing_parts import part_name
 
 NOTHING_FOUND = "finagent found no passage that answers this question"
@@ -80,20 +80,31 @@ def not_mentioned(
     return text
 
 
-def news_gaps_said(gaps: Sequence[NewsGap], names: dict[str, list[str]]) -> str:
+_DATED_NOUNS = {"news": ("news article", "news"), "transcript": ("earnings-call transcript", "calls")}
+
+
+def dated_gaps_said(gaps: Sequence[DatedGap], names: dict[str, list[str]]) -> str:
     """ "The store holds no news article on Apple from December 2023 (its stored news runs from …)":
-    said before an answer the question asked of the news, which other documents may still give."""
+    said before an answer the question asked of the news (or of a call), which other documents may
+    still give."""
     sentences = []
     for gap in gaps:
         company = name(gap.ticker, names)
+        one, many = _DATED_NOUNS.get(gap.kind, (gap.kind, gap.kind))
+        runs = "runs" if gap.kind == "news" else "run"
         held = (
-            f"its stored news runs from {day_text(date.fromisoformat(gap.first_day))} to "
+            f"its stored {many} {runs} from {day_text(date.fromisoformat(gap.first_day))} to "
             f"{day_text(date.fromisoformat(gap.last_day))}"
             if gap.first_day and gap.last_day
-            else f"it holds no news of {company}"
+            else f"it holds no {many} of {company}"
         )
-        sentences.append(f"The store holds no news article on {company} from {gap.window} ({held}).")
+        on = "on" if gap.kind == "news" else "of"
+        sentences.append(f"The store holds no {one} {on} {company} from {gap.window} ({held}).")
     return " ".join(dict.fromkeys(sentences))
+
+
+PERIODIC_KINDS = ("10-K", "10-Q", "annual_report", "earnings_release")
+"""Kinds a fiscal period identifies; a call or an article is named by its day instead."""
 
 
 def unheld_filings_said(
@@ -101,6 +112,7 @@ def unheld_filings_said(
 ) -> str:
     """ "The store holds no 10-Q of Apple for Q1 FY2025.": the periods of a document kind the question
     names that the store holds none of, said before the answer its other documents give."""
+    named_kinds = [k for k in named_kinds if k in PERIODIC_KINDS]
     if not named_kinds:
         return ""
     sentences = []

@@ -21,7 +21,7 @@ from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_sch
 from finagent.agent.state import State, reset
 from finagent.agent.understand.named_parts import asked_parts, part_driver
 from finagent.agent.understand.plan import figure_keywords
-from finagent.agent.understand.question import NewsGap, Question
+from finagent.agent.understand.question import DatedGap, Question
 from finagent.agent.understand.question_reader import (
     ModelReading,
     Reading,
@@ -41,7 +41,7 @@ from finagent.agent.understand.refusals import (
 from finagent.db.chunks import unmentioned_names
 from finagent.db.companies import StoredCompany
 from finagent.db.facts import fact_members
-from finagent.db.news import without_news
+from finagent.db.news import without_dated
 from finagent.finance.lines import REPORTED
 from finagent.llm.structured import LLMCall, structured_call
 
@@ -151,7 +151,7 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     plan = plan_question(reading, asked, model, mode, context)
     plan = await _with_parts(plan, asked.metrics, resources)
     plan = await _with_unmentioned(plan, resources)
-    plan = await _with_news_gaps(plan, resources)
+    plan = await _with_dated_gaps(plan, resources)
     return {"analysis": plan.to_dict(), **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
 
 
@@ -182,27 +182,36 @@ def _unmentioned(resources: Any, plan: Question) -> list[str]:
         return unmentioned_names(conn, plan.tickers, plan.subjects, plan.named_kinds)
 
 
-async def _with_news_gaps(plan: Question, resources: Any) -> Question:
-    """The plan with the companies whose stored news has no article in the window a news question asks
-    about ("what did the news say in December 2023"; one query per window)."""
+DATED_KINDS = ("news", "transcript")
+"""Kinds a question names by when they came out ("the news in December 2023", "its January 2025
+call"), not by the fiscal period they discuss."""
+
+
+async def _with_dated_gaps(plan: Question, resources: Any) -> Question:
+    """The plan with the companies that hold no news article (or call transcript) in the window a
+    question asking for them names ("what did the news say in December 2023"; one query a window)."""
     windows = [
         (s.text, s.start_date - timedelta(days=s.slack), s.end_date + timedelta(days=s.slack))
         for s in plan.time_specs
         if s.kind == "date_range" and s.start_date and s.end_date
     ]
-    if "news" not in plan.asked_sources or not plan.tickers or not windows:
+    kinds = [k for k in DATED_KINDS if k in plan.asked_sources]
+    if not kinds or not plan.tickers or not windows:
         return plan
-    gaps = await asyncio.to_thread(_news_gaps, resources, list(plan.tickers), windows)
-    return plan.with_changes(news_gaps=tuple(gaps)) if gaps else plan
+    gaps = await asyncio.to_thread(_dated_gaps, resources, kinds, list(plan.tickers), windows)
+    return plan.with_changes(dated_gaps=tuple(gaps)) if gaps else plan
 
 
-def _news_gaps(resources: Any, tickers: list[str], windows: list[tuple[str, date, date]]) -> list[NewsGap]:
+def _dated_gaps(
+    resources: Any, kinds: list[str], tickers: list[str], windows: list[tuple[str, date, date]]
+) -> list[DatedGap]:
     gaps = []
     with resources.database().connection() as conn:
-        for text, start, end in windows:
-            for ticker, first, last in without_news(conn, tickers, start, end):
-                days = (first.isoformat() if first else None, last.isoformat() if last else None)
-                gaps.append(NewsGap(ticker, text or f"{start} to {end}", *days))
+        for kind in kinds:
+            for text, start, end in windows:
+                for ticker, first, last in without_dated(conn, kind, tickers, start, end):
+                    days = (first.isoformat() if first else None, last.isoformat() if last else None)
+                    gaps.append(DatedGap(ticker, kind, text or f"{start} to {end}", *days))
     return gaps
 
 

@@ -25,11 +25,13 @@ from finagent.finance.periods.named_documents import DatedDocument
 
 
 @dataclass(frozen=True, slots=True)
-class NewsGap:
-    """A company with no stored news article in the window a news question asks about ("December
-    2023"), and the days its stored news does cover (None when it holds none)."""
+class DatedGap:
+    """A company with no stored document of a dated kind (news, a call's transcript) in the window the
+    question asks about ("December 2023"), and the days its stored documents of the kind cover (None
+    when it holds none)."""
 
     ticker: str
+    kind: str
     window: str
     first_day: str | None = None
     last_day: str | None = None
@@ -37,16 +39,16 @@ class NewsGap:
     def to_dict(self) -> dict[str, Any]:
         return {
             "ticker": self.ticker,
+            "kind": self.kind,
             "window": self.window,
             "first_day": self.first_day,
             "last_day": self.last_day,
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> NewsGap:
-        return cls(
-            str(data["ticker"]), str(data.get("window", "")), data.get("first_day"), data.get("last_day")
-        )
+    def from_dict(cls, data: Mapping[str, Any]) -> DatedGap:
+        days = (data.get("first_day"), data.get("last_day"))
+        return cls(str(data["ticker"]), str(data.get("kind", "news")), str(data.get("window", "")), *days)
 
 
 @dataclass(frozen=True)
@@ -136,8 +138,8 @@ class Question:
     """Names written inside a sentence, not acronyms: what it asks about besides its companies."""
     asked_sources: tuple[str, ...] = ()
     """Sources the question's own words ask for ("news", "transcript"), not the model's choice."""
-    news_gaps: tuple[NewsGap, ...] = ()
-    """Companies with no stored news in the window a news question asks about."""
+    dated_gaps: tuple[DatedGap, ...] = ()
+    """Companies with no stored news (or call) in the window a question asking for them names."""
     unmentioned: tuple[str, ...] = ()
     """Of those, the ones that are not its companies' own names and that no stored passage of its
     companies mentions ("Agentforce" in a store holding Salesforce's 2016 call): what it cannot answer."""
@@ -238,7 +240,7 @@ _TYPED_READERS: dict[str, Any] = {
     "time_specs": lambda items: tuple(TimeSpec.from_dict(i) for i in items),
     "dated_documents": lambda items: tuple(DatedDocument.from_dict(i) for i in items),
     "parts": lambda items: tuple(AskedPart.from_dict(i) for i in items),
-    "news_gaps": lambda items: tuple(NewsGap.from_dict(i) for i in items),
+    "dated_gaps": lambda items: tuple(DatedGap.from_dict(i) for i in items),
 }
 
 
@@ -254,7 +256,7 @@ def _typed(name: str, value: Any) -> Any:
 
 
 def _plain(name: str, value: Any) -> Any:
-    if name in ("time_specs", "dated_documents", "parts", "news_gaps"):
+    if name in ("time_specs", "dated_documents", "parts", "dated_gaps"):
         return [item.to_dict() for item in value]
     if isinstance(value, Ask | Wanted | History | ScreenAsk):
         return value.to_dict()
