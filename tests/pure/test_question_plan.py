@@ -6,11 +6,15 @@ import json
 
 import pytest
 
+from finagent.agent.context import Context
 from finagent.agent.understand.plan import question_traits
 from finagent.agent.understand.question import Question
+from finagent.agent.understand.question_reader import read_asked, read_companies_and_periods
 from finagent.agent.understand.question_words import read_wording
+from finagent.db.companies import StoredCompany
 from finagent.finance.ask.asks import read_ask
 from finagent.finance.ask.change_words import read_change_words
+from finagent.finance.company_registry import BUILTIN_COMPANIES
 from finagent.finance.compute.compare import Wanted
 from finagent.finance.lines import REPORTED
 from finagent.finance.periods import parse_time_phrases
@@ -167,3 +171,47 @@ def test_the_subjects_are_the_names_given_beyond_the_companies_own() -> None:
         "Agentforce",
         "Slack",
     )
+
+
+def _asked(question: str) -> bool:
+    """Whether the question, read against the built-in companies, is a figure question."""
+    companies = [
+        StoredCompany(c.ticker, c.name, c.aliases, c.fiscal_year_end_month, 0) for c in BUILTIN_COMPANIES
+    ]
+    reading = read_companies_and_periods(question, [], [], [], companies, Context())
+    asked = read_asked(reading, [], True)
+    assert asked is not None
+    return asked.figure_question
+
+
+# Written as the kind (a person, an origin, what a company does, beside a metric word), in two halves:
+# the first was looked at while building the reading, the second only run after.
+_NO_FIGURE_TUNED = [
+    "Who became Target's CFO in 2024?",
+    "What does Visa actually do, and where does most of its revenue come from?",
+    "Where does the bulk of Coca-Cola's net revenue come from?",
+    "What share of Lockheed Martin's 2023 net sales came from the U.S. government?",
+]
+_NO_FIGURE_HELD = [
+    "Who was named Intel's CFO, and when did the appointment take effect?",
+    "Where does Oracle's revenue mostly come from?",
+    "What does Union Pacific do, and who are the customers behind its freight revenue?",
+    "Did any single customer account for more than 10% of Costco's revenue in fiscal 2024?",
+]
+_FIGURE = [
+    "What was Apple's CFO in fiscal 2023?",
+    "How much revenue did Meta report in 2024?",
+    "Who grew revenue faster in fiscal 2024, Apple or Microsoft?",
+    "Where did Nike's gross margin stand in fiscal 2025?",
+    "What percentage of revenue did Apple spend on R&D in 2023?",
+]
+
+
+@pytest.mark.parametrize("question", _NO_FIGURE_TUNED + _NO_FIGURE_HELD)
+def test_a_question_asking_who_where_or_what_a_company_does_is_not_a_figure_question(question: str) -> None:
+    assert not _asked(question)
+
+
+@pytest.mark.parametrize("question", _FIGURE)
+def test_a_metric_asked_for_its_amount_stays_a_figure_question(question: str) -> None:
+    assert _asked(question)

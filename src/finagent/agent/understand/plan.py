@@ -155,6 +155,10 @@ def ahead_years(specs: list[TimeSpec]) -> list[int]:
     return years[1:]
 
 
+def _amount_words(wording: Wording) -> bool:
+    return bool(wording.named_metrics or wording.quantity_words)
+
+
 def question_traits(
     wording: Wording,
     specs: list[TimeSpec],
@@ -199,7 +203,12 @@ def question_traits(
         "granularity": wording.granularity,
         "formulas": formulas,
         "average": wording.average,
-        "quantities": bool(metrics or formulas or wording.named_metrics or wording.quantity_words),
+        # "who is replacing its CFO" names a metric's word but asks for a person: no quantity
+        "quantities": bool(
+            metrics
+            or formulas
+            or ((wording.named_metrics or wording.quantity_words) and not wording.not_an_amount)
+        ),
         "terms": query_terms([wording.text, *phrases]),
         "named": list(wording.named),
         "given_names": list(wording.given_names),

@@ -155,8 +155,16 @@ def read_asked(reading: Reading, previous: list[dict[str, Any]], use_facts: bool
         base_phrase=base_phrase or reading.question[:80],
         # Reported metrics of named companies: facts first, then period-true statement tables, then
         # the model's extraction; the model is not needed to analyse such a question.
-        figure_question=bool(metrics and reading.tickers) and not wording.breakdown,
+        figure_question=bool(metrics and reading.tickers)
+        and not (wording.breakdown or _names_no_figure(reading, wording)),
     )
+
+
+def _names_no_figure(reading: Reading, wording: Wording) -> bool:
+    """Of one company, a question asking who, where or what it does asks no figure, nor one asking
+    the share of a line that a part only words name has (the government's share of revenue); among
+    several ("who grew revenue fastest, Apple or Microsoft") the company is the one figures pick."""
+    return (wording.not_an_amount or wording.part_share) and len(reading.tickers) == 1
 
 
 def _metrics(wording: Wording, use_facts: bool) -> list[str]:

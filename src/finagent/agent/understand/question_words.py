@@ -53,6 +53,17 @@ _STATUS = re.compile(
     r"|\b(?:latest|recent|current)\s+(?:developments?|state|situation|updates?|on)\b|\bstands?\s+(?:now|today)\b",
     re.I,
 )
+# A clause asking for a person ("who is replacing its CFO"), a place or origin ("where does its
+# revenue come from", not where a figure stands) or what a company does: its answer is no amount,
+# so a metric word in it ("CFO", "revenue") is what the asked thing is about, not the figure asked.
+_NOT_AN_AMOUNT = re.compile(
+    r"(?:^|[,;:.?!\u2014]\s*|\b(?:and|or|but)\s+)"
+    r"(?:who(?:m|se)?\b|where\b(?![^,;?]*\bstand)|what\s+(?:does|do|did)\s+[^,;?]{1,60}?\s+(?:actually\s+)?do\b)",
+    re.I,
+)
+_SHARE_OF = re.compile(r"\b(?:share|percent(?:age)?|portion|proportion|fraction)\s+of\b|%\s+of\b", re.I)
+"""A share of a line ("what share of its revenues came from the U.S. government", "customers above
+10% of revenue"): with one line named, the part is in words, not a second line to divide by."""
 # An earnings release is the document for non-GAAP figures and guidance.
 _RELEASE_CUES = re.compile(
     r"\b(adjusted|non-?GAAP|guidance|outlook|earnings (release|report)|press release)\b", re.I
@@ -114,6 +125,11 @@ class Wording:
     average: bool
     quantity_words: bool
     """Words asking for an amount ("how much", "ratio", "$"), whether or not a metric is named."""
+    part_share: bool
+    """A share of the one line named, whose part only words give (a customer's, the government's)."""
+    not_an_amount: bool
+    """A clause asks for a person, a place or what the company does: the metrics it names are what
+    that is about ("Apple's CFO", "where its revenue comes from"), not figures to report."""
     topics: tuple[SectionTopic, ...]
     filing_changes: tuple[str, ...]
     """Topics whose change across filings is asked (risk factors, legal proceedings)."""
@@ -175,6 +191,8 @@ def read_wording(text: str) -> Wording:
         as_reported=bool(_AS_REPORTED.search(text)),
         average=bool(_AVERAGE.search(text)),
         quantity_words=bool(_QUANTITY.search(text)),
+        part_share=bool(_SHARE_OF.search(text)) and len(metrics_in(text)) == 1,
+        not_an_amount=bool(_NOT_AN_AMOUNT.search(text)),
         topics=topics,
         filing_changes=asks_filing_changes(text, [topic.name for topic in topics]),
         dated_documents=tuple(dated_documents(text)),
