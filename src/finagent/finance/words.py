@@ -193,6 +193,29 @@ def names_line(label: str, text: str) -> bool:
     return bool(words) and 2 * len(words & said) >= len(words)
 
 
+SPELLED_OUT = {
+    "ceo": "chief executive officer",
+    "cfo": "chief financial officer",
+    "coo": "chief operating officer",
+    "cto": "chief technology officer",
+    "cao": "chief accounting officer",
+    "doj": "department of justice",
+    "ftc": "federal trade commission",
+    "sec": "securities and exchange commission",
+    "fda": "food and drug administration",
+    "faa": "federal aviation administration",
+}
+"""Abbreviations filings write out in full: a text writing the phrase names the abbreviation too
+("Kevan Parekh … will become Chief Financial Officer" answers who the new CFO is)."""
+_SPELLED = re.compile(rf"\b({'|'.join(SPELLED_OUT.values())})\b", re.I)
+_ABBREVIATION_OF = {phrase: short for short, phrase in SPELLED_OUT.items()}
+
+
+def abbreviations_spelled(text: str) -> set[str]:
+    """The abbreviations whose phrases ``text`` writes out ("chief financial officer": "cfo")."""
+    return {_ABBREVIATION_OF[" ".join(m.lower().split())] for m in _SPELLED.findall(text)}
+
+
 NAME_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "vs")
 """Abbreviations whose period ends no sentence ("Apple Inc. (“Apple”) issued"), in filings and answers."""
 

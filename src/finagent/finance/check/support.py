@@ -25,6 +25,7 @@ from finagent.finance.words import (
     RISE_ADVERBS,
     RISE_NOUNS,
     RISE_VERBS,
+    abbreviations_spelled,
     names_in,
     said_forms,
     split_sentences,
@@ -143,11 +144,13 @@ def stem(word: str) -> str:
 
 
 def content_words(text: str, names: Sequence[str] = ()) -> set[str]:
-    """The stems of a text's words that carry meaning (no stopwords, no company names)."""
+    """The stems of a text's words that carry meaning (no stopwords, no company names), and the
+    abbreviations of the phrases it writes out ("chief financial officer" names the CFO)."""
     low = CITATION.sub(" ", text.lower())
     for name in sorted(names, key=len, reverse=True):  # "Apple Inc." before "Apple": no stray "inc"
         low = re.sub(rf"(?<!\w){re.escape(name.lower())}(?!\w)", " ", low)
-    return {stem(w.strip("-&")) for w in _WORD.findall(low) if w not in _STOP and len(w.strip("-&")) > 2}
+    words = {stem(w.strip("-&")) for w in _WORD.findall(low) if w not in _STOP and len(w.strip("-&")) > 2}
+    return words | abbreviations_spelled(low)
 
 
 def _most_shared(words: set[str], passages: Sequence[Passage]) -> int:
@@ -212,6 +215,7 @@ def support_problem(
             return f"its words ({', '.join(missing)}) are not in the passage it cites"
     return (
         _company_problem(sentence, cited, names)
+        or _name_problem(sentence, cited, aliases, "the passage it cites")
         or _year_problem(sentence, cited)
         or _news_problem(sentence, cited)
         or _modality_problem(sentence, words, cited)
@@ -317,9 +321,14 @@ def _is_claim(sentence: str, words: set[str], aliases: Sequence[str]) -> bool:
 
 def _unknown_names(sentence: str, aliases: Sequence[str], text: str = "") -> list[str]:
     """The names a sentence gives (capitalised words inside it) that are neither a month, one of the
-    companies' own names, nor in ``text``."""
+    companies' own names, nor in ``text`` (written out there: "CFO" for "Chief Financial Officer")."""
     known = " ".join(aliases).lower()
-    return [name for name in names_in(sentence) if (low := name.lower()) not in known and low not in text]
+    spelled = abbreviations_spelled(text)
+    return [
+        name
+        for name in names_in(sentence)
+        if (low := name.lower()) not in known and low not in text and low not in spelled
+    ]
 
 
 _VERDICT = re.compile(r"^\W*(?:yes|no)\b", re.I)
@@ -370,11 +379,17 @@ def verdict_problem(
     )
 
 
-def _name_problem(sentence: str, cited: Sequence[Passage], aliases: Sequence[str]) -> str | None:
-    """A name the sentence gives ("Peloton") must be in the passages it stands on."""
+def _name_problem(
+    sentence: str,
+    cited: Sequence[Passage],
+    aliases: Sequence[str],
+    where: str = "the passages the answer cites",
+) -> str | None:
+    """A name the sentence gives ("Peloton", "Katherine L. Adams") must be in the passages it stands
+    on: a small model fills a blank with a name it read elsewhere."""
     text = " ".join(f"{p.text} {p.title}" for p in cited).lower()
     missing = _unknown_names(sentence, aliases, text)
-    return f"the name {missing[0]} is not in the passages the answer cites" if missing else None
+    return f"the name {missing[0]} is not in {where}" if missing else None
 
 
 def _company_problem(sentence: str, cited: Sequence[Passage], names: dict[str, list[str]]) -> str | None:
