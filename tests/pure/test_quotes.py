@@ -332,3 +332,50 @@ def test_a_margins_drivers_are_its_first_lines() -> None:
         "gross_profit",
         "revenue",
     ]
+
+
+def _said(text: str, question: str, **options: Any) -> str:
+    names = {"NKE": ["Nike", "NIKE, Inc."]}
+    items = [{"label": "8K1", "text": text, "ticker": "NKE", "kind": "8-K", "period_label": "Q1 FY2025"}]
+    return quoted_answer(items, query_terms([question]), names, named=names_in(question), **options)
+
+
+SUCCESSION = (
+    "Item 5.02 Departure of Certain Officers.\n\n"
+    "On September 19, 2024, NIKE, Inc. announced that John Donahoe will retire as President and CEO "
+    "effective October 13, 2024. Elliott Hill will succeed him as President and Chief Executive Officer. "
+    "Mr. Hill previously served as President of Consumer and Marketplace.\n\n"
+    "The Company also announced changes to its Board of Directors."
+)
+
+
+def test_the_best_quote_keeps_what_follows_it_in_its_paragraph_and_no_more() -> None:
+    """The successor is named in the next sentences, which never repeat the question's words; the next
+    paragraph is another matter."""
+    said = _said(SUCCESSION, "Who is replacing John Donahoe as Nike's CEO?")
+    assert "“On September 19, 2024, NIKE, Inc. announced that John Donahoe will retire" in said
+    assert "Elliott Hill will succeed him as President and Chief Executive Officer." in said
+    assert "Consumer and Marketplace.” [8K1]" in said
+    assert "Board of Directors" not in said
+
+
+def test_a_signature_names_an_officer_but_is_never_the_answer() -> None:
+    signed = (
+        "Pursuant to the requirements of the Securities Exchange Act of 1934, the registrant has duly "
+        "caused this report to be signed. By: /s/ Matthew Friend, Chief Financial Officer of NIKE, Inc."
+    )
+    assert _said(signed, "Who is Nike's CFO?") == ""
+    assert "Matthew Friend" in _said(
+        "Matthew Friend is the Chief Financial Officer of NIKE, Inc.", "Who is Nike's CFO?"
+    )
+
+
+def test_asked_where_a_matter_stands_its_latest_development_is_quoted_first() -> None:
+    history = (
+        "In June 2022, the plaintiffs filed the antitrust lawsuit against Nike in federal court. "
+        "On February 3, 2025, the court granted Nike's motion and dismissed the antitrust lawsuit."
+    )
+    question = "Where does the antitrust lawsuit against Nike stand?"
+    latest = _said(history, question, limit=1, recent=True)
+    assert "“On February 3, 2025, the court granted" in latest, latest
+    assert "“In June 2022" in _said(history, question, limit=1)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence, Set
+from dataclasses import dataclass
 from typing import Any
 
 from finagent.agent.answer.wording import name, owned
@@ -19,6 +20,7 @@ from finagent.finance.line_item import LineItem
 from finagent.finance.lines import line
 from finagent.finance.read.drivers import drivers_of
 from finagent.finance.read.filing_sections import event_item
+from finagent.finance.read.written_figures import latest_day
 from finagent.finance.words import split_sentences
 
 _FISCAL_YEAR = re.compile(r"\b(?:fiscal(?: year)?|FY)\s?(\d{4})\b", re.I)
@@ -54,15 +56,8 @@ def _candidates(
     later = [year for year in ahead if int(year) > own]
     looked_to = re.compile(rf"\b(?:{'|'.join(later)})\b") if later else None
     found = []
-    lines = [ln for ln in (item.get("text") or "").splitlines() if ln.strip() and "|" not in ln]
-    for position, sentence in enumerate(split_sentences(" ".join(lines), capital_next=True)):
-        sentence = sentence.strip()
-        letters = sum(ch.isalpha() for ch in sentence)
-        if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2 or is_pointer(sentence):
-            continue  # a pointer elsewhere ("incorporated herein by reference to Note 19") answers nothing
-        if _fragment(sentence):
-            continue
-        if _another_year(sentence, item.get("fiscal_year")):
+    for position, (_, sentence) in enumerate(_sentences(item)):
+        if not _quotable(sentence) or _another_year(sentence, item.get("fiscal_year")):
             continue
         words = content_words(sentence)
         shared = len(terms & words)
@@ -72,6 +67,56 @@ def _candidates(
             found.append((shared + len(named & words) + cause + year, position, sentence))
     return found
 
+
+def _sentences(item: dict[str, Any]) -> list[tuple[int, str]]:
+    """(paragraph, sentence) of a passage's prose, in order: table rows left out, a paragraph's
+    lines joined (a heading without a full stop is a paragraph of its own, never a sentence's start)."""
+    found = []
+    for index, paragraph in enumerate(re.split(r"\n\s*\n", item.get("text") or "")):
+        lines = [ln for ln in paragraph.splitlines() if ln.strip() and "|" not in ln]
+        found += [
+            (index, s.strip()) for s in split_sentences(" ".join(lines), capital_next=True) if s.strip()
+        ]
+    return found
+
+
+def _quotable(sentence: str) -> bool:
+    """A whole sentence of words, of a quotable length, that says something itself: not a pointer
+    elsewhere ("incorporated herein by reference to Note 19"), a fragment or a signature."""
+    letters = sum(ch.isalpha() for ch in sentence)
+    if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2 or is_pointer(sentence):
+        return False
+    return not (_fragment(sentence) or _FORMALITY.search(sentence))
+
+
+FOLLOW_CHARS = 640
+"""How long the best quote may grow with the sentences after it in its paragraph."""
+
+
+def _with_what_follows(item: dict[str, Any], sentence: str) -> str:
+    """The best quote with the sentences after it in its paragraph, up to ``FOLLOW_CHARS``: what
+    answers often continues there ("… will transition from his role. … Kevan Parekh … will become
+    Chief Financial Officer")."""
+    sentences = _sentences(item)
+    at = next((i for i, (_, s) in enumerate(sentences) if s == sentence), None)
+    if at is None:
+        return sentence
+    paragraph, quote = sentences[at][0], sentence
+    for index, following in sentences[at + 1 :]:
+        if index != paragraph or not _quotable(following) or len(quote) + len(following) + 1 > FOLLOW_CHARS:
+            break
+        if _another_year(following, item.get("fiscal_year")):
+            break
+        quote = f"{quote} {following}"
+    return quote
+
+
+_FORMALITY = re.compile(
+    r"/s/|\bSection 906\b|\bpursuant to the requirements of the Securities Exchange Act\b"
+    r"|\bhas caused this report to be signed\b",
+    re.I,
+)
+"""A signature or a certification: it names the officer who signed, never what the filing reports."""
 
 _OPENS_MID_SENTENCE = re.compile(r"[a-z]+\b(?![’'-]?[A-Z])")
 """A first word in lower case ("and Geographic Data …", "except in Japan"), not a brand ("iPhone")."""
@@ -129,6 +174,18 @@ def _driver_candidates(
     return found
 
 
+@dataclass(frozen=True)
+class Quote:
+    """A sentence of a passage chosen to answer, with the passage it is from."""
+
+    item: dict[str, Any]
+    sentence: str
+
+    def line(self, names: dict[str, list[str]]) -> str:
+        """The quote as an answer line: whose words, the sentence, its citation."""
+        return f"- {source_phrase(self.item, names)}: “{self.sentence.rstrip()}” [{self.item['label']}]"
+
+
 def quoted_answer(
     items: Sequence[dict[str, Any]],
     terms: Sequence[str],
@@ -138,11 +195,30 @@ def quoted_answer(
     named: Sequence[str] = (),
     ahead: Sequence[str] = (),
     drivers: Sequence[LineItem] = (),
+    recent: bool = False,
 ) -> str:
+    """The answer lines of ``chosen_quotes`` under the quoted lead (an 8-K's Items' openings when no
+    sentence shares a term); empty when there are none."""
+    chosen = chosen_quotes(items, terms, names, why, limit, named, ahead, drivers, recent)
+    return quoted_block([q.line(names) for q in chosen] or event_openings(items, names, limit))
+
+
+def chosen_quotes(
+    items: Sequence[dict[str, Any]],
+    terms: Sequence[str],
+    names: dict[str, list[str]],
+    why: bool = False,
+    limit: int = 3,
+    named: Sequence[str] = (),
+    ahead: Sequence[str] = (),
+    drivers: Sequence[LineItem] = (),
+    recent: bool = False,
+) -> list[Quote]:
     """The ``limit`` passage sentences sharing most of the question's terms (its names, other than the
     companies', counting twice), filings before news and an 8-K's own Items before its exhibits, the
-    best first, none sharing half the best one's score or less; empty when no sentence shares a term.
-    A forecast question's years (``ahead``) lift the sentences that name them. Asked what drove a line
+    best first, none sharing half the best one's score or less; none when no sentence shares a term.
+    A forecast question's years (``ahead``) lift the sentences that name them, and asked where a
+    matter stands (``recent``), the sentences writing the latest days are lifted. Asked what drove a line
     (``drivers``), only sentences giving a cause of that line are quoted: none, when no passage gives
     one (a sentence about the next line of the paragraph is not a driver of this one)."""
     wanted = content_words(" ".join(terms))
@@ -169,13 +245,32 @@ def quoted_answer(
     top = ranked[0][0] if ranked else 0.0
     # a sentence scoring half the best one's or less answers something else (a release's closing
     # "available online at www.jnj.com" beside its opening that gives the gain asked)
-    chosen = [entry for entry in ranked if entry[0] == top or entry[0] * 2 > top][:limit]
-    lines = []
-    for _, rank, _, sentence in chosen:  # the sentence that answers best first
-        item = items[rank]
-        body = sentence.rstrip()
-        lines.append(f"- {source_phrase(item, names)}: “{body}” [{item['label']}]")
-    return _quoted_block(lines or event_openings(items, names, limit))
+    chosen = [entry for entry in ranked if entry[0] == top or entry[0] * 2 > top]
+    if recent:  # where a matter stands: its latest developments first
+        chosen = _latest_first(chosen)
+    chosen = chosen[:limit]
+    quotes = [Quote(items[rank], sentence) for _, rank, _, sentence in chosen]  # the best first
+    if quotes and not drivers:  # a driver is its own sentence, with the one naming what changed
+        quotes[0] = Quote(quotes[0].item, _with_what_follows(quotes[0].item, quotes[0].sentence))
+    return quotes
+
+
+RECENT_DAYS = 92
+"""Days before the latest day written that still count as the matter's latest developments."""
+
+
+def _latest_first(chosen: list[tuple[float, int, int, str]]) -> list[tuple[float, int, int, str]]:
+    """The quotes writing a day within ``RECENT_DAYS`` of the latest any of them writes first ("On
+    March 31, 2025, the court dismissed …" before the 2023 filing's account), each group best first."""
+    days = [latest_day(entry[3]) for entry in chosen]
+    known = [d for d in days if d is not None]
+    if not known:
+        return chosen
+    latest = max(known)
+    late = [d is not None and (latest - d).days <= RECENT_DAYS for d in days]
+    return [entry for entry, is_late in zip(chosen, late, strict=True) if is_late] + [
+        entry for entry, is_late in zip(chosen, late, strict=True) if not is_late
+    ]
 
 
 _ITEM_HEADING = re.compile(r"^\s*(Item\s+\d{1,2}\.\d{2}\b[^.]{0,120}\.)\s*", re.I)
@@ -217,9 +312,9 @@ def opening_quote(item: dict[str, Any], names: dict[str, list[str]]) -> str:
 def event_report(items: Sequence[dict[str, Any]], names: dict[str, list[str]]) -> str:
     """What the 8-K a question asks about reports, in its own words (its Items' openings, quoted),
     or empty when no passage is one of its Items."""
-    return _quoted_block(event_openings(items, names))
+    return quoted_block(event_openings(items, names))
 
 
-def _quoted_block(lines: Sequence[str]) -> str:
+def quoted_block(lines: Sequence[str]) -> str:
     """Quoted source lines under the lead that says they are the sources' own words; empty for none."""
     return f"{QUOTED_LEAD}\n" + "\n".join(lines) if lines else ""

@@ -21,7 +21,15 @@ from finagent.agent.answer.compute import Computed
 from finagent.agent.answer.draft import Composed, Drafted, Writer, basis, draft
 from finagent.agent.answer.listing import COMPUTED_LEAD, computed_lines, figure_list, reports_read
 from finagent.agent.answer.passages import years_asked
-from finagent.agent.answer.quotes import QUOTED_LEAD, driver_lines, quoted_answer
+from finagent.agent.answer.quotes import (
+    QUOTED_LEAD,
+    Quote,
+    chosen_quotes,
+    driver_lines,
+    event_openings,
+    quoted_answer,
+    quoted_block,
+)
 from finagent.agent.answer.searched import nothing_found
 from finagent.agent.answer.withheld import without_withheld
 from finagent.agent.answer.writing import (
@@ -306,19 +314,29 @@ def _quotable(state: State, read: Read) -> list[dict[str, Any]]:
     return read.items
 
 
-def in_their_words(state: State, read: Read, why: str) -> tuple[str, str]:
-    """The answer when the model's was none: the passages' own sentences that answer, else a plain
-    statement of what could not be answered."""
+def answer_quotes(state: State, read: Read, limit: int = 3) -> list[Quote]:
+    """The passages' sentences that answer the question best (the read passages and the next-best
+    of the same companies and periods), as code chooses them for an answer in their own words."""
     plan = Question.of(state)
-    quoted = quoted_answer(
+    return chosen_quotes(
         _quotable(state, read),
         list(plan.terms),
         plan.names,
         why=plan.narrative,
+        limit=limit,
         named=list(plan.named),
         ahead=sorted(years_asked(state)) if plan.forecast else (),
         drivers=driver_lines(plan.metric_names) if plan.drivers else (),
+        recent=plan.status,
     )
+
+
+def in_their_words(state: State, read: Read, why: str) -> tuple[str, str]:
+    """The answer when the model's was none: the passages' own sentences that answer, else a plain
+    statement of what could not be answered."""
+    plan = Question.of(state)
+    lines = [q.line(plan.names) for q in answer_quotes(state, read)]
+    quoted = quoted_block(lines or event_openings(read.items, plan.names, 3))
     if quoted:
         return quoted, f"the model's answer was not an answer ({why}); the sources' own sentences are quoted"
     closest = quoted_answer(read.items, list(plan.terms), plan.names, limit=1).partition("\n")[2]
