@@ -130,7 +130,9 @@ def _undated(question: str, annual_topics_undated: bool = True) -> frozenset[str
 
     specs = parse_time_phrases(question)
     traits = question_traits(read_wording(question), specs, ["X"], {}, [], [])
-    analysis = {"time_specs": [s.to_dict() for s in specs], **traits}
+    # the companies asked are the plan's own names, as in a plan analyze reads
+    names = {"X": ["Oracle", "Costco", "eBay"]}
+    analysis = {"time_specs": [s.to_dict() for s in specs], "names": names, **traits}
     return _specs(
         Question.from_dict(analysis),
         Context(ablations=Ablations(annual_topics_undated=annual_topics_undated)),
@@ -170,3 +172,19 @@ def test_the_press_release_an_8k_s_item_points_to_opens_its_account_of_the_event
     assert not event_item("8-K", "item_9_01", "Exhibit 99.10 Form of award agreement")
     assert not event_item("8-K", "item_9_01", "The release continues: see Exhibit 99.1 for the tables.")
     assert not event_item("10-K", "item_9_01", release)
+
+
+@pytest.mark.parametrize(
+    ("question", "every_period"),
+    [
+        ("Who is replacing Safra Catz as Oracle's CEO?", True),  # the 8-K that names her, whenever filed
+        ("What did Costco say about Kirkland Signature?", True),
+        ("Where does Oracle's lawsuit with Rimini Street stand?", False),  # its latest: the newest report
+        ("How much revenue did Oracle earn from Cerner?", False),  # a figure: the newest report
+        ("Who is replacing Safra Catz as Oracle's CEO in fiscal 2021?", False),  # the year named decides
+    ],
+)
+def test_a_question_in_words_about_a_name_with_no_period_searches_every_period(
+    question: str, every_period: bool
+) -> None:
+    assert (_undated(question) == frozenset()) is every_period

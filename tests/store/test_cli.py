@@ -68,6 +68,7 @@ def test_search_bad_input(db_url: str, tmp_path: Path, args: list[str], message:
         (["ask", "   "], "empty"),
         (["ask", "Apple revenue?", "--mode", "fast"], "unknown mode 'fast'"),
         (["ask", "Apple revenue?", "--provider", "gemini"], "unknown provider 'gemini'"),
+        (["ask", "Who is Apple's CFO?", "--narrative", "poem"], "unknown --narrative 'poem'"),
     ],
 )
 def test_ask_bad_input(tmp_path: Path, args: list[str], message: str) -> None:

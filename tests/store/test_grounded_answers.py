@@ -99,6 +99,7 @@ def writer(settings: Settings) -> Iterator[Any]:
         models = ScriptedModels({"generate": replies, "evaluate": [{"completeness": 95, "accuracy": 95}]})
         configure_resources(settings, chat_model_factory=models)
         state = _state(question, evidence)
+        options = {"narrative_answers": "written", **options}  # the model's own answer, and its checks
         context = Context(today="2025-01-10", use_tools=False, record_runs=False, **options)
         out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
         graded = asyncio.run(evaluate({**state, **out}, _Runtime(context)))  # type: ignore[arg-type, typeddict-item]
@@ -301,12 +302,61 @@ def test_no_answer_and_no_passage_scores_zero(writer: Any) -> None:
     assert out["confidence"] == 0.0
 
 
+SUCCESSION_8K = {
+    **EIGHT_K,
+    "chunk_id": 5,
+    "document_id": 5,
+    "section": "item_5_02",
+    "title": "Apple Inc. 8-K 2024-08-26",
+    "text": "Item 5.02 Departure of Directors or Certain Officers.\n\n(b),(c)\n\nOn August 26, 2024, Apple "
+    "Inc. announced that Chief Financial Officer Luca Maestri will transition from his role on January 1, "
+    "2025. As part of a planned succession, Kevan Parekh, Apple’s Vice President of Financial Planning "
+    "and Analysis, will become Chief Financial Officer.\n\nSIGNATURE\n\nDate: August 26, 2024 By: /s/ "
+    "Katherine Adams Katherine Adams Senior Vice President, General Counsel and Chief Financial Officer "
+    "Luca Maestri signed.",
+}
+
+
+def test_a_question_in_words_is_answered_by_the_quotes_under_one_short_opening(writer: Any) -> None:
+    """Who replaces the CFO: code quotes the 8-K's sentence and the one after it in its paragraph
+    (which names the successor but never "CFO"); the model reads only the quotes and writes the
+    opening, one call; the signature is never quoted; graded by code, no second call."""
+    lead = "Kevan Parekh will become Apple's CFO when Luca Maestri transitions on January 1, 2025 [8K1]."
+    question = "Who is replacing Luca Maestri as Apple's CFO, and when?"
+    out, models = writer([lead], [SUCCESSION_8K], question=question, narrative_answers="extractive")
+    answer = out["answer"]
+    assert answer.startswith(
+        lead + "\n\nIn the sources' own words:\n- Apple Inc.'s 8-K for Q1 FY2025: “On"
+    ), answer
+    assert (
+        "Kevan Parekh, Apple’s Vice President of Financial Planning and Analysis, will become Chief" in answer
+    )
+    assert "/s/" not in answer and "Katherine" not in answer
+    assert len(models.prompts("generate")) == 1 and "Operating expenses" not in models.prompts("generate")[0]
+    assert models.prompts("evaluate") == []
+    assert 0.5 < out["confidence"] < 0.95
+
+
+def test_an_opening_naming_someone_its_quote_does_not_is_withheld_and_the_quotes_answer(writer: Any) -> None:
+    """A small model fills the blank with a name read elsewhere: the sentence is withheld, the
+    quotes stand alone, and confidence falls below a clean answer's."""
+    wrong = "Luca Maestri will be replaced by Tim Cook as Apple's CFO on January 1, 2025 [8K1]."
+    question = "Who is replacing Luca Maestri as Apple's CFO, and when?"
+    out, models = writer([wrong], [SUCCESSION_8K], question=question, narrative_answers="extractive")
+    assert out["answer"].startswith("In the sources' own words:\n- Apple Inc.'s 8-K"), out["answer"]
+    assert "Tim Cook" not in out["answer"] and len(models.prompts("generate")) == 1
+    assert any("the name Tim is not in the passage it cites" in w for w in out["warnings"]), out["warnings"]
+    assert out["confidence"] < 0.7
+
+
 def test_quoted_answers_need_no_model_and_quote_whose_words_they_are(writer: Any) -> None:
     out, models = writer([], [RUMOUR, EIGHT_K], narrative_answers="quoted")
     answer = out["answer"]
     assert models.prompts("generate") == []
     assert answer.startswith("In the sources' own words:\n- ")
-    assert "- A news article of 2024-02-03: “Could Apple acquire Peloton in 2024?” [N1]" in answer
+    # the best quote with what follows it in its paragraph
+    rumour = "Could Apple acquire Peloton in 2024? Some analysts think a deal might make sense"
+    assert f"- A news article of 2024-02-03: “{rumour}" in answer, answer
     assert {c["label"] for c in out["citations"]} == {"N1", "8K1"}
 
 

@@ -61,6 +61,10 @@ class Ablations:
     """A question about what the annual report sets out (the business, risk factors, legal
     proceedings) that names no period searches every stored annual report, ranked by content (off:
     the newest report of any kind)."""
+    subjects_undated: bool = True
+    """A question asking in words about something it names beyond its companies (a person, a product,
+    a case: "who is replacing Luca Maestri") that names no period searches every stored period of
+    every kind, ranked by content: where the name is written dates it (off: the newest period)."""
     unroute_forecasts: bool = True
     """A question about what is expected (guidance, a forecast) is not routed to or lifted toward the
     statements, which report results, never forecasts (off: routed like a figure question)."""
@@ -117,9 +121,11 @@ class Context:
     `runs` tables, for `finagent runs show`."""
     ablations: Ablations = field(default_factory=Ablations)
     """Levers the benchmarks and the evaluation harness turn off one at a time; all on for users."""
-    narrative_answers: str = "written"
-    """written: the model writes a narrative answer, each sentence held to its passage; quoted: the
-    passages' own sentences that answer, quoted and cited, with no model call (written when none do)."""
+    narrative_answers: str = "extractive"  # one of NARRATIVE_ANSWERS
+    """extractive: a question answered in words gets the passages' sentences that answer, chosen by
+    code and quoted, under an opening the model writes from them (one short call); written: the model
+    writes the answer from the passages, each sentence held to its passage; quoted: the quotes alone,
+    with no model call. Where no sentence answers, the model writes."""
     today: str | None = None
     """ISO date treated as today (tests and reproducible runs); default: the real date."""
 

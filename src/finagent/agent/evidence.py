@@ -436,12 +436,18 @@ def format_evidence(
     """Evidence as delimited data blocks, each with its source; text is condensed and stripped of
     delimiter look-alikes and invisible characters. Document text is untrusted data: the prompts
     say so, and passages addressed to AI systems never get here (finance.untrusted)."""
-    blocks = []
-    for item in items:
-        body = condense(item["text"], terms, max_chars, recent)
-        source = _ATTRIBUTE_BREAK.sub(" ", describe(item))  # section titles are document text too
-        blocks.append(f'<evidence id="{item["label"]}" from="{source}">\n{body}\n</evidence>')
+    blocks = [
+        evidence_block(item["label"], describe(item), condense(item["text"], terms, max_chars, recent))
+        for item in items
+    ]
     return "\n".join(blocks) if blocks else "(no evidence found)"
+
+
+def evidence_block(label: str, source: str, text: str) -> str:
+    """One delimited data block of a prompt: the text without delimiter look-alikes or invisible
+    characters, its source (document text too: a section title) without attribute breaks."""
+    body = _DELIMITER.sub(" ", strip_invisible(text))
+    return f'<evidence id="{label}" from="{_ATTRIBUTE_BREAK.sub(" ", source)}">\n{body}\n</evidence>'
 
 
 def citation_record(item: dict[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,13 @@ if TYPE_CHECKING:
 
 MODES = ("direct", "standard", "detailed", "deep")
 PROVIDERS = ("auto", "openai", "cerebras", "local")
+NARRATIVE_ANSWERS = ("extractive", "written", "quoted")
+_QUOTED = typer.Option("--quoted", help="Answer a question in words with the sources' sentences alone.")
+_NARRATIVE = typer.Option(
+    "--narrative",
+    help="How a question in words is answered: extractive (default: the sources' sentences under a short "
+    "opening the model writes), written (the model writes it all) or quoted (no model).",
+)
 
 
 def json_safe(value: Any) -> Any:
@@ -144,13 +151,12 @@ def ask_command(
         str | None, typer.Option("--output", "-o", help="Also write the answer as Markdown to this file.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress output.")] = False,
-    quoted: Annotated[
-        bool,
-        typer.Option("--quoted", help="Answer a why/what question in the sources' own sentences."),
-    ] = False,
+    quoted: Annotated[bool, _QUOTED] = False,
+    narrative: Annotated[str | None, _NARRATIVE] = None,
 ) -> None:
     """Answer a financial question from the store, with citations."""
-    _check_options(question, period, mode, provider, as_json=as_json, jsonl_events=jsonl_events)
+    _check_options(question, period, mode, provider, narrative, as_json=as_json, jsonl_events=jsonl_events)
+    narrative = "quoted" if quoted else narrative
     output_path = check_output_path(output) if output is not None else None
     from finagent.agent.api import ask
     from finagent.agent.context import Context
@@ -166,7 +172,7 @@ def ask_command(
             thread=thread,
             on_update=shown.on_update,
             on_token=shown.on_token,
-            context=Context(narrative_answers="quoted") if quoted else None,
+            context=Context(narrative_answers=narrative) if narrative else None,
         )
     )
     _print_result(answer, as_json=as_json, jsonl_events=jsonl_events)
@@ -182,11 +188,14 @@ def _check_options(
     period: list[str] | None,
     mode: str | None,
     provider: str | None,
+    narrative: str | None,
     *,
     as_json: bool,
     jsonl_events: bool,
 ) -> None:
     """Refuse a bad option in one line before the graph's imports: a typo is answered at once."""
+    if narrative is not None and narrative not in NARRATIVE_ANSWERS:
+        raise FinagentError(f"unknown --narrative '{narrative}'; use one of: {', '.join(NARRATIVE_ANSWERS)}")
     if as_json and jsonl_events:
         raise FinagentError("--json and --jsonl-events cannot be combined: pick one output format")
     if mode is not None and mode not in MODES:

@@ -386,9 +386,10 @@ def _merge_facts(facts: list[dict[str, Any]], more: list[dict[str, Any]]) -> lis
     return list(merged.values())
 
 
-async def read_figures(state: State, context: Context, phrases: list[str]) -> Read:
+async def read_figures(state: State, context: Context, phrases: list[str], copy: bool = True) -> Read:
     """Figures of the passages: statement rows named by the search phrases, the question's formulas
-    (their line items), else the model's copies of what the tables do not state plainly."""
+    (their line items), else the model's copies of what the tables do not state plainly (not when
+    ``copy`` is off: an answer quoting the passages states no figure but theirs)."""
     plan = Question.of(state)
     evidence = list(state.get("evidence") or [])
     if plan.narrative:
@@ -414,7 +415,7 @@ async def read_figures(state: State, context: Context, phrases: list[str]) -> Re
             without_other_readings(read.facts, inputs),
             [f for group in inputs.values() for f in group.values()],
         )
-    elif plan.quantities and plan.tickers and not plan.revision:
+    elif copy and plan.quantities and plan.tickers and not plan.revision:
         # The model copies figures only for named companies of a question that asks a quantity (not
         # the size of a revision: code computes it from the passage that states both figures).
         found = {(f["ticker"], f["period"]) for f in read.facts}

@@ -19,12 +19,14 @@ from typing import Any
 from finagent.agent.answer.check import evidence_flagged, evidence_verifier
 from finagent.agent.answer.choose import Read, about_best_match, read_figures
 from finagent.agent.answer.compute import evidence_opening, parts_ranking
+from finagent.agent.answer.extractive import answers_extractively, extractive_answer
 from finagent.agent.answer.filing_changes import changes_answer
-from finagent.agent.answer.quotes import event_report, opening_quote, quoted_answer
+from finagent.agent.answer.quotes import QUOTED_LEAD, event_report, opening_quote, quoted_answer
 from finagent.agent.answer.render import answered_without_draft, evidence_result
 from finagent.agent.answer.searched import dated_gaps_said, not_mentioned, unheld_filings_said
 from finagent.agent.answer.write import (
     QUOTE_POOL,
+    Written,
     evidence_prompt,
     evidence_writer,
     quoted_instead,
@@ -105,8 +107,9 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
         return computed
     plan = Question.of(state)
     phrases = [p for ps in plan.keywords.values() for p in ps] + list(state.get("follow_up_queries") or [])
-    read = await read_figures(state, context, phrases)
     tools = tool_items(list(state.get("tool_results") or []))
+    extractive = answers_extractively(plan, context, tools)
+    read = await read_figures(state, context, phrases, copy=not extractive)
     if context.narrative_answers == "quoted" and plan.narrative and not plan.quantities:
         quoted = quoted_instead(state, read, tools)
         if quoted is not None:
@@ -117,10 +120,23 @@ async def evidence_answer(state: State, context: Context) -> dict[str, Any]:
     if not first and Question.of(state).about_an_event_filing:  # what the 8-K reports: its own Items first
         first = event_report(read.items, plan.names)
     verify = evidence_verifier(state, read, tools)
+    if extractive and (not first or first.startswith(QUOTED_LEAD)):
+        extracted = await extractive_answer(state, read, context, first, verify)
+        if extracted is not None:
+            return _noted(state, read, tools, extracted, subject) | {"extracted": True}
     writer = evidence_writer(state, read, tools, context, prompt, first, verify)
     if writer.stands(state):  # a follow-up round added nothing the model would read
         return {"stood": True, "llm_calls": read.calls}
     written = await write_evidence(state, read, writer, first, verify)
+    return _noted(state, read, tools, written, subject)
+
+
+def _noted(
+    state: State, read: Read, tools: list[dict[str, Any]], written: Written, subject: str | None
+) -> dict[str, Any]:
+    """The written answer with what the checks and the store add: a figure withheld as insane, the
+    documents asked for that the store lacks, whose answer it is when no company was named."""
+    plan = Question.of(state)
     answer, flags = evidence_flagged(written.answer, written.validation)
     if read.withheld:  # said whatever the model wrote: a figure failing its sanity check was not used
         answer = "\n\n".join(p for p in (answer, " ".join(f["sentence"] for f in read.withheld)) if p)

@@ -254,6 +254,7 @@ def _fresh_run(warnings: list[str], llm_calls: list[dict[str, Any]]) -> dict[str
         "follow_up_queries": [],
         "drafted_from": "",
         "stood": False,
+        "extracted": False,
     }
 
 

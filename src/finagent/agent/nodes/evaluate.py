@@ -21,10 +21,14 @@ from finagent.finance.figure_records import format_facts
 from finagent.finance.lines import REPORTED
 from finagent.llm.structured import structured_call
 
+ANY_PERIOD = "any period"  # the label of a target searched over every stored period
 LLM_WEIGHT = 0.5  # the rest of the confidence is deterministic coverage of the asked periods
 UNSUPPORTED_CAP = 0.5  # confidence ceiling while the answer carries figures the evidence does not support
 NO_COMPANY_CAP = 0.5  # an answer about whichever company matched best is never a confident one
 WITHHELD_MARGIN = 0.1  # how far below the mode's threshold an answer with withheld sentences stays
+EXTRACTED_CONFIDENCE = 0.7
+"""An answer quoting the passages that share most of the question's words: sourced, but whether the
+quotes answer all of it is not known, so never a figure answer's confidence."""
 
 
 def coverage(state: State) -> float:
@@ -37,6 +41,8 @@ def coverage(state: State) -> float:
         covered = {(f["ticker"], f["period"]) for f in facts}
     else:
         covered = {(e.get("ticker"), e["period_label"]) for e in evidence}
+        # a company's whole history ("any period") is covered by any of its passages
+        covered |= {(ticker, ANY_PERIOD) for ticker, _ in covered}
     # a document the question names by its day ("the 8-K dated July 1, 2022") is covered by its passages
     documents = {e.get("document_id") for e in evidence}
     covered |= {
@@ -157,6 +163,11 @@ def _graded_without_model(state: State) -> dict[str, Any] | None:
     if state.get("answered") is False:  # nothing written was an answer: nothing to grade
         why = "not an answer (empty, only citations or cut off): confidence 0"
         return _computed_record(state, coverage(state), 0.0, False, why)
+    if state.get("extracted"):  # the passages' own sentences: graded by what they cover, no model grade
+        share = coverage(state)
+        confidence = EXTRACTED_CONFIDENCE - (WITHHELD_MARGIN if state.get("withheld") else 0.0)
+        why = "computed: the passages' sentences that answer, quoted; confidence by the periods they cover"
+        return _computed_record(state, share, round(confidence * share, 3), True, why)
     if not plan.tickers or plan.subject_note:  # no company named: no model grade
         share = coverage(state)
         why = "computed: no company named, so no grade beyond the evidence found"

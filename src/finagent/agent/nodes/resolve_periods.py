@@ -62,9 +62,18 @@ def _specs(plan: Question, context: Context) -> tuple[list[TimeSpec], frozenset[
         # The business, its risks or legal matters with no period named: every stored annual
         # report, ranked by content, rather than the newest quarter's release.
         undated = frozenset(ANNUAL_KINDS)
+    if undated is None and not specs and _dated_by_subject(plan) and context.ablations.subjects_undated:
+        undated = frozenset()  # every kind: the 8-K, the call or the report that names it
     if not specs and undated is None and plan.ask.coverage == "all":
         specs = [TimeSpec.held(unit="year" if plan.granularity == "annual" else "quarter")]
     return specs, undated
+
+
+def _dated_by_subject(plan: Question) -> bool:
+    """Asked in words about a name the store holds beyond the companies' own ("Luca Maestri",
+    "Vision Pro"), with no figure to read: the passages naming it date the answer, not the calendar."""
+    held = [s for s in plan.subjects if s not in plan.unmentioned]
+    return bool(held) and not plan.quantities and not plan.status
 
 
 def _kinds(plan: Question, context: Context) -> frozenset[str]:

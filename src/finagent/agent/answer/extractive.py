@@ -1,0 +1,107 @@
+"""A narrative answer in the passages' own sentences, chosen by code, under an opening the model
+writes from those sentences alone.
+
+A small model reading many passages paraphrases loosely and slowly; a quote cannot misstate its
+source. So code chooses the sentences that answer (``write.answer_quotes``), the model reads only
+them and writes the one or two opening sentences (one short call), and each opening sentence stands
+only where the quote it cites supports it; what does not stand is withheld and the quotes answer
+alone. The answer is graded by code (``nodes.evaluate``): no second call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from finagent.agent.answer.check import Verify, evidence_support, evidence_verdict
+from finagent.agent.answer.choose import Read
+from finagent.agent.answer.draft import Composed, Writer, draft
+from finagent.agent.answer.passages import years_asked
+from finagent.agent.answer.quotes import QUOTED_LEAD, Quote, quoted_block, source_phrase
+from finagent.agent.answer.write import Written, answer_quotes
+from finagent.agent.answer.writing import citable, cite_passages, drop_unknown_citations
+from finagent.agent.context import Context
+from finagent.agent.evidence import evidence_block
+from finagent.agent.prompts import render
+from finagent.agent.resources import get_resources
+from finagent.agent.state import State
+from finagent.agent.understand.question import Question
+
+QUOTES = 4
+"""Sentences quoted: enough for a list (segments, regions, three deals), few enough to read."""
+LEAD_TOKENS = 120
+"""The opening's cap: two sentences."""
+NONE = "NONE"
+
+
+def answers_extractively(plan: Question, context: Context, tools: list[dict[str, Any]]) -> bool:
+    """A question answered in words about named companies, asking no quantity for code to read,
+    compute or check against a computed change, and no tool's output to relay: the sentences that
+    answer are quoted."""
+    return (
+        context.narrative_answers == "extractive"
+        and bool(plan.tickers)
+        and not plan.quantities
+        and not plan.formulas
+        and not plan.ask.computed
+        and not tools
+    )
+
+
+def _delimited(quotes: list[Quote], names: dict[str, list[str]]) -> str:
+    """The quotes as the prompt's delimited data, each with its label and whose words it is."""
+    return "\n".join(
+        evidence_block(q.item["label"], source_phrase(q.item, names), q.sentence) for q in quotes
+    )
+
+
+def _writer(
+    state: State, read: Read, quotes: list[Quote], block: str, context: Context, verify: Verify
+) -> Writer:
+    """One call: the model's opening over the quotes, each sentence held to the quote it cites."""
+    plan = Question.of(state)
+    names = plan.names
+    passages = citable(read.items, [])
+    known = {i["label"] for i in read.items}
+
+    def compose(text: str) -> Composed:
+        text = text.strip()
+        if text.upper().rstrip(".") == NONE or text.startswith(("{", "[", "```")):
+            text = ""
+        text, dropped = drop_unknown_citations(cite_passages(text, read.items), known)
+        answer = f"{text}\n\n{block}" if text else block
+        return Composed(answer, text, 0, dropped)
+
+    return Writer(
+        model=get_resources().chat_model("prose", context, max_tokens=LEAD_TOKENS),
+        messages=render("lead", question=plan.question, quotes=_delimited(quotes, names)),
+        compose=compose,
+        verify=verify,
+        names=names,
+        support=evidence_support(passages, names, read.calculations),
+        verdict=evidence_verdict(passages, names, frozenset(plan.ask.about) | years_asked(state), []),
+        rewrites=0,
+    )
+
+
+async def extractive_answer(
+    state: State, read: Read, context: Context, first: str, verify: Verify
+) -> Written | None:
+    """The quoted answer with the model's opening (None: no sentence of the passages answers, and
+    the writer reads them instead). ``first`` is code's own quote block when it has one (an 8-K's
+    Items)."""
+    quotes = answer_quotes(state, read, QUOTES)
+    names = Question.of(state).names
+    block = first if first.startswith(QUOTED_LEAD) else quoted_block([q.line(names) for q in quotes])
+    if not quotes or not block:
+        return None
+    drafted = await draft(_writer(state, read, quotes, block, context, verify))
+    warnings = [*drafted.warnings, "answered in the passages' own sentences, chosen by code; one model call"]
+    return Written(
+        drafted.answer,
+        drafted.validation,
+        True,
+        drafted.withheld,
+        warnings,
+        list(drafted.calls),
+        answered=True,
+    )
