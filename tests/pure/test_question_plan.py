@@ -215,3 +215,29 @@ def test_a_question_asking_who_where_or_what_a_company_does_is_not_a_figure_ques
 @pytest.mark.parametrize("question", _FIGURE)
 def test_a_metric_asked_for_its_amount_stays_a_figure_question(question: str) -> None:
     assert _asked(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "extractive"),
+    [
+        ("Who is replacing Luca Maestri as Apple's CFO, and when?", True),  # a person: quoted
+        ("What did Nike guide for revenue in the next quarter on its last call?", True),  # a forecast
+        ("How much did Apple's revenue grow in fiscal 2024?", False),  # a figure code computes
+        ("Did Apple's dividend per share rise?", False),  # a yes or no on a computed change
+    ],
+)
+def test_a_question_in_words_or_a_forecast_is_answered_in_the_filings_quoted_words(
+    question: str, extractive: bool
+) -> None:
+    from finagent.agent.answer.extractive import answers_extractively
+
+    companies = [
+        StoredCompany(c.ticker, c.name, c.aliases, c.fiscal_year_end_month, 0) for c in BUILTIN_COMPANIES
+    ]
+    reading = read_companies_and_periods(question, [], [], [], companies, Context())
+    asked = read_asked(reading, [], True)
+    assert asked is not None
+    metrics = asked.metrics if asked.figure_question else []
+    plan = Question.from_dict(_plan(question, reading.tickers, metrics))
+    assert answers_extractively(plan, Context(), []) is extractive
+    assert not answers_extractively(plan, Context(narrative_answers="written"), [])

@@ -35,14 +35,13 @@ NONE = "NONE"
 
 def answers_extractively(plan: Question, context: Context, tools: list[dict[str, Any]]) -> bool:
     """A question answered in words about named companies, asking no quantity for code to read,
-    compute or check against a computed change, and no tool's output to relay: the sentences that
-    answer are quoted."""
+    compute or check against a computed change (a forecast's figures are the filing's words, never
+    computed), and no tool's output to relay: the sentences that answer are quoted."""
     return (
         context.narrative_answers == "extractive"
         and bool(plan.tickers)
-        and not plan.quantities
+        and (not (plan.quantities or plan.ask.computed) or plan.forecast)
         and not plan.formulas
-        and not plan.ask.computed
         and not tools
     )
 

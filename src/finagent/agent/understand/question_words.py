@@ -44,7 +44,8 @@ _AS_REPORTED = re.compile(
 )
 # What a question expects rather than reports (guidance, a forecast, a projection).
 _FORWARD = re.compile(
-    r"\b(?:expect(?:s|ed|ations?)?|guidance|outlook|forecast\w*|anticipat\w*|project(?:s|ed|ions?))\b", re.I
+    r"\b(?:expect(?:s|ed|ations?)?|guid(?:ance|e|es|ed|ing)|outlook|forecast\w*|anticipat\w*|project(?:s|ed|ions?))\b",
+    re.I,
 )
 # Where a matter stands: its latest developments, not its history ("where does the talc litigation
 # stand", "what is the status of", "the latest on").
