@@ -495,3 +495,14 @@ def test_an_insane_table_figure_is_withheld_and_its_ratio_not_stated(settings: S
     assert any(w.startswith("figure not used: ACME FY2022 total assets") for w in out["warnings"]), out[
         "warnings"
     ]
+
+
+def test_an_opening_that_copies_a_quote_is_left_out_for_the_quote_itself(writer: Any) -> None:
+    copy = (
+        "On August 26, 2024, Apple Inc. announced that Chief Financial Officer Luca Maestri will transition "
+        "from his role on January 1, 2025 [8K1]."
+    )
+    question = "Who is replacing Luca Maestri as Apple's CFO, and when?"
+    out, _ = writer([copy], [SUCCESSION_8K], question=question, narrative_answers="extractive")
+    assert out["answer"].startswith("In the sources' own words:\n- Apple Inc.'s 8-K"), out["answer"]
+    assert out["answer"].count("Luca Maestri will transition") == 1

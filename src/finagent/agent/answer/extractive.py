@@ -25,6 +25,8 @@ from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
+from finagent.finance.check.support import content_words
+from finagent.finance.words import split_sentences
 
 QUOTES = 4
 """Sentences quoted: enough for a list (segments, regions, three deals), few enough to read."""
@@ -53,6 +55,22 @@ def _delimited(quotes: list[Quote], names: dict[str, list[str]]) -> str:
     )
 
 
+COPY_SHARE = 0.9
+"""A sentence of the opening whose words are this share of one quote's is that quote again."""
+
+
+def _without_copies(text: str, quotes: list[Quote]) -> str:
+    """The opening without the sentences that copy a quote: the quotes follow, so a copy only makes
+    the reader read it twice (the opening is for the answer the quotes give, in a sentence)."""
+    quoted = [content_words(s) for q in quotes for s in split_sentences(q.sentence)]
+    kept = []
+    for sentence in split_sentences(text):
+        words = content_words(sentence)
+        if not any(len(words) >= 6 and len(words & q) >= COPY_SHARE * len(words) for q in quoted):
+            kept.append(sentence)
+    return " ".join(kept)
+
+
 def _writer(
     state: State, read: Read, quotes: list[Quote], block: str, context: Context, verify: Verify
 ) -> Writer:
@@ -66,6 +84,7 @@ def _writer(
         text = text.strip()
         if text.upper().rstrip(".") == NONE or text.startswith(("{", "[", "```")):
             text = ""
+        text = _without_copies(text, quotes)
         text, dropped = drop_unknown_citations(cite_passages(text, read.items), known)
         answer = f"{text}\n\n{block}" if text else block
         return Composed(answer, text, 0, dropped)
