@@ -223,6 +223,7 @@ def test_a_metric_asked_for_its_amount_stays_a_figure_question(question: str) ->
         ("Who is replacing Luca Maestri as Apple's CFO, and when?", True),  # a person: quoted
         ("What did Nike guide for revenue in the next quarter on its last call?", True),  # a forecast
         ("How much did Apple's revenue grow in fiscal 2024?", False),  # a figure code computes
+        ("What share of Lockheed Martin's 2023 net sales came from the U.S. government?", True),  # words
         ("Did Apple's dividend per share rise?", False),  # a yes or no on a computed change
     ],
 )

@@ -208,7 +208,8 @@ def test_a_yes_that_a_computed_change_contradicts_is_withheld(
     try:
         state = _state(question, [EIGHT_K, EARLIER_8K])
         state["analysis"] |= {"quantities": True, "terms": ["dividend", "per", "share"]}
-        context = Context(today="2025-01-10", use_tools=False, record_runs=False)
+        # the writer's answer: its figures copied by the model, the change computed from them
+        context = Context(today="2025-01-10", use_tools=False, record_runs=False, narrative_answers="written")
         out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
     finally:
         close_resources()
@@ -217,6 +218,24 @@ def test_a_yes_that_a_computed_change_contradicts_is_withheld(
         w.startswith("withheld 1 sentence") and "'rose' does not fit the computed dividend per share" in w
         for w in out["warnings"]
     ), out["warnings"]
+
+
+def test_a_yes_no_quote_supports_is_withheld_from_the_quoted_answer(settings: Settings) -> None:
+    """Answered in the 8-Ks' own words, the model's "Yes, the dividend rose" stands on no quote (they
+    give $0.26, then $0.25): withheld, and the quotes answer."""
+    question = "Did Apple's dividend per share rise?"
+    models = ScriptedModels({"generate": ["Yes, Apple's dividend per share rose [8K1]."]})
+    configure_resources(settings, chat_model_factory=models)
+    try:
+        state = _state(question, [EIGHT_K, EARLIER_8K])
+        state["analysis"] |= {"quantities": True, "terms": ["dividend", "per", "share"]}
+        context = Context(today="2025-01-10", use_tools=False, record_runs=False)
+        out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
+    finally:
+        close_resources()
+    assert "rose" not in out["answer"], out["answer"]
+    assert out["answer"].startswith("In the sources' own words:"), out["answer"]
+    assert "$0.25 per share" in out["answer"] and "$0.26 per share" in out["answer"]
 
 
 def test_a_change_called_a_rise_that_is_a_fall_is_withheld_even_uncited(writer: Any) -> None:
@@ -414,7 +433,8 @@ def test_a_figure_list_names_only_figures_its_passage_labels(settings: Settings)
     try:
         state = _state(question, [eight_k])
         state["analysis"] |= {"quantities": True, "terms": ["royalty", "pay"]}
-        out = asyncio.run(evidence_answer(state, Context(use_tools=False, record_runs=False)))  # type: ignore[arg-type]
+        context = Context(use_tools=False, record_runs=False, narrative_answers="written")  # figures copied
+        out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
     finally:
         close_resources()
     figures = out["answer"].split("Figures:")[-1]

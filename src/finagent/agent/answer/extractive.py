@@ -10,6 +10,7 @@ alone. The answer is graded by code (``nodes.evaluate``): no second call.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from finagent.agent.answer.check import Verify, evidence_support, evidence_verdict
@@ -25,7 +26,7 @@ from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
-from finagent.finance.check.support import content_words
+from finagent.finance.check.support import Passage, content_words, direction_problem
 from finagent.finance.words import split_sentences
 
 QUOTES = 4
@@ -36,13 +37,14 @@ NONE = "NONE"
 
 
 def answers_extractively(plan: Question, context: Context, tools: list[dict[str, Any]]) -> bool:
-    """A question answered in words about named companies, asking no quantity for code to read,
-    compute or check against a computed change (a forecast's figures are the filing's words, never
-    computed), and no tool's output to relay: the sentences that answer are quoted."""
+    """A question answered in words about named companies, naming no reported figure for code to
+    read or compute (an amount only words name, "what share of revenue came from the U.S.
+    government", is the filing's sentence; so are a forecast's figures, never computed), and no
+    tool's output to relay: the sentences that answer are quoted."""
     return (
         context.narrative_answers == "extractive"
         and bool(plan.tickers)
-        and (not (plan.quantities or plan.ask.computed) or plan.forecast)
+        and (not (plan.metrics or plan.ask.computed) or plan.forecast)
         and not plan.formulas
         and not tools
     )
@@ -71,6 +73,13 @@ def _without_copies(text: str, quotes: list[Quote]) -> str:
     return " ".join(kept)
 
 
+def _quote_support(passages: dict[str, Passage], names: dict[str, list[str]]) -> Callable[[str], str | None]:
+    """The support check of an opening sentence: as any written sentence's, and a direction it states
+    must be the quote's own (no change is computed on this path)."""
+    usual = evidence_support(passages, names, [])
+    return lambda sentence: usual(sentence) or direction_problem(sentence, passages)
+
+
 def _writer(
     state: State, read: Read, quotes: list[Quote], block: str, context: Context, verify: Verify
 ) -> Writer:
@@ -95,7 +104,7 @@ def _writer(
         compose=compose,
         verify=verify,
         names=names,
-        support=evidence_support(passages, names, read.calculations),
+        support=_quote_support(passages, names),
         verdict=evidence_verdict(passages, names, frozenset(plan.ask.about) | years_asked(state), []),
         rewrites=0,
     )

@@ -18,6 +18,7 @@ from finagent.finance.check.stated_change import against_computed, contradicted_
 from finagent.finance.citations import CITATION, cited_labels, quotes_verbatim
 from finagent.finance.read.written_figures import SMALL_COUNT, WrittenFigure, scan_figures
 from finagent.finance.words import (
+    DOWN_WORDS,
     FALL_ADVERBS,
     FALL_NOUNS,
     FALL_VERBS,
@@ -25,6 +26,7 @@ from finagent.finance.words import (
     RISE_ADVERBS,
     RISE_NOUNS,
     RISE_VERBS,
+    UP_WORDS,
     abbreviations_spelled,
     names_in,
     said_forms,
@@ -377,6 +379,17 @@ def verdict_problem(
         or _news_problem(sentence, cited)
         or _modality_problem(sentence, words, cited)
     )
+
+
+def direction_problem(sentence: str, passages: dict[str, Passage]) -> str | None:
+    """A rise or fall the sentence states that no passage it cites writes: with no change computed,
+    only a passage can say which way an amount moved ("Yes, the dividend rose" over $0.26 then $0.25)."""
+    cited = [passages[label] for label in cited_labels(sentence) if label in passages]
+    text = " ".join(p.text for p in cited)
+    for said, words in (("rose", UP_WORDS), ("fell", DOWN_WORDS)):
+        if words.search(sentence) and not words.search(text):
+            return f"it says an amount {said}, which the passage it cites does not write"
+    return None
 
 
 def _name_problem(
