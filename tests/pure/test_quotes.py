@@ -379,3 +379,17 @@ def test_asked_where_a_matter_stands_its_latest_development_is_quoted_first() ->
     latest = _said(history, question, limit=1, recent=True)
     assert "“On February 3, 2025, the court granted" in latest, latest
     assert "“In June 2022" in _said(history, question, limit=1)
+
+
+def test_the_latest_development_is_quoted_though_it_repeats_no_word_of_the_question() -> None:
+    history = (
+        "In June 2022, the plaintiffs filed the antitrust lawsuit against Nike in federal court. "
+        "Discovery continued through 2023. On February 3, 2025, the court granted the motion to dismiss."
+    )
+    question = "Where does the antitrust lawsuit against Nike stand?"
+    said = _said(history, question, recent=True)
+    assert said.splitlines()[1].startswith(
+        "- NIKE, Inc.'s 8-K for Q1 FY2025: “On February 3, 2025, the court"
+    ), said
+    unasked = _said(history, question)  # not asked where it stands: the best-matching sentence first
+    assert unasked.splitlines()[1].startswith("- NIKE, Inc.'s 8-K for Q1 FY2025: “In June 2022"), unasked

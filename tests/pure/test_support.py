@@ -607,3 +607,12 @@ def test_a_guess_the_passage_makes_itself_stands_as_its_guess() -> None:
     )
     sentence = "Apple said lower demand for iPhone will likely persist into 2023 [10Q2]."
     assert support_problem(sentence, {"10Q2": guessed}, NAMES) is None
+
+
+def test_a_two_letter_name_and_a_phrase_written_out_count_as_words() -> None:
+    from finagent.finance.check.support import content_words
+
+    assert {"ai", "eu"} <= content_words("What risks does Adobe flag around its use of AI in the EU?")
+    assert "ai" in content_words("Our use of artificial intelligence could harm our reputation.")
+    assert "cfo" in content_words("Kevan Parekh will become Chief Financial Officer.")
+    assert "us" not in content_words("Sales in the US rose.")  # a word too, when written in capitals

@@ -204,6 +204,7 @@ SPELLED_OUT = {
     "sec": "securities and exchange commission",
     "fda": "food and drug administration",
     "faa": "federal aviation administration",
+    "ai": "artificial intelligence",
 }
 """Abbreviations filings write out in full: a text writing the phrase names the abbreviation too
 ("Kevan Parekh … will become Chief Financial Officer" answers who the new CFO is)."""

@@ -236,6 +236,8 @@ def chosen_quotes(
         # an 8-K's account of its event
         own = 1 if event_item(item.get("kind"), item.get("section"), item.get("text") or "") else 0
         picked += [(score - news + own, rank, position, sentence) for score, position, sentence in best]
+    if recent:  # where a matter stands: the latest dated sentences of the passages about it
+        picked += _latest_developments(items, wanted - companies, max((p[0] for p in picked), default=0.0))
     unique: dict[str, tuple[float, int, int, str]] = {}
     for entry in sorted(picked, key=lambda p: (-p[0], p[1], p[2])):
         key = " ".join(entry[3].split()).lower()
@@ -257,6 +259,31 @@ def chosen_quotes(
 
 RECENT_DAYS = 92
 """Days before the latest day written that still count as the matter's latest developments."""
+
+
+MATTER_TERMS = 2
+"""Question terms a passage shares to be about the matter asked (its name and what it is)."""
+
+
+def _latest_developments(
+    items: Sequence[dict[str, Any]], terms: Set[str], score: float
+) -> list[tuple[float, int, int, str]]:
+    """The sentences writing the latest day among the passages about the matter (sharing
+    ``MATTER_TERMS`` of the question's terms), scored as the best quote: the latest development
+    ("On March 31, 2025, the court dismissed the case") seldom repeats the question's words."""
+    dated = []
+    for rank, item in enumerate(items):
+        if len(terms & content_words(item.get("text") or "")) < MATTER_TERMS:
+            continue
+        for position, (_, sentence) in enumerate(_sentences(item)):
+            day = latest_day(sentence) if _quotable(sentence) else None
+            if day is not None:
+                dated.append((day, rank, position, sentence))
+    if not dated:
+        return []
+    latest = max(d[0] for d in dated)
+    recent = [d for d in dated if (latest - d[0]).days <= RECENT_DAYS]
+    return [(score, rank, position, sentence) for _, rank, position, sentence in recent[:2]]
 
 
 def _latest_first(chosen: list[tuple[float, int, int, str]]) -> list[tuple[float, int, int, str]]:
