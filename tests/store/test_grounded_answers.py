@@ -526,3 +526,25 @@ def test_an_opening_that_copies_a_quote_is_left_out_for_the_quote_itself(writer:
     out, _ = writer([copy], [SUCCESSION_8K], question=question, narrative_answers="extractive")
     assert out["answer"].startswith("In the sources' own words:\n- Apple Inc.'s 8-K"), out["answer"]
     assert out["answer"].count("Luca Maestri will transition") == 1
+
+
+def test_the_opening_over_an_8k_reads_its_items_first_sentence_whole(writer: Any, settings: Settings) -> None:
+    """The model writing the opening reads the 8-K Item's first sentence whole (an answer shows a
+    long one cut at a clause), so the last note of five issued that day can be named."""
+    notes = ", ".join(
+        f"$1,000,000,000 aggregate principal amount of its 4.{n}00% Notes due 20{n}0 (the “20{n}0 Notes”)"
+        for n in range(2, 7)
+    )
+    long_item = {**AGENDA_8K, "text": f"Item 8.01 Other Events. On May 10, 2023, Apple Inc. issued {notes}."}
+    question = "What did Apple report in its Form 8-K dated May 10, 2023?"
+    lead = "On May 10, 2023, Apple issued Notes due 2060 among others [8K1]."
+    models = ScriptedModels({"generate": [lead]})
+    configure_resources(settings, chat_model_factory=models)
+    try:
+        state = _state(question, [long_item])
+        state["analysis"] |= {"named_kinds": ["8-K"], "narrative": False}
+        out = asyncio.run(evidence_answer(state, Context(use_tools=False, record_runs=False)))  # type: ignore[arg-type]
+    finally:
+        close_resources()
+    assert "4.600% Notes due 2060" in models.prompts("generate")[0]
+    assert out["answer"].startswith(lead), (out["answer"], out["warnings"])

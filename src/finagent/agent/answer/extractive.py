@@ -17,7 +17,7 @@ from finagent.agent.answer.check import Verify, evidence_support, evidence_verdi
 from finagent.agent.answer.choose import Read
 from finagent.agent.answer.draft import Composed, Writer, draft
 from finagent.agent.answer.passages import years_asked
-from finagent.agent.answer.quotes import QUOTED_LEAD, Quote, quoted_block, source_phrase
+from finagent.agent.answer.quotes import QUOTED_LEAD, Quote, event_quotes, quoted_block, source_phrase
 from finagent.agent.answer.write import Written, answer_quotes
 from finagent.agent.answer.writing import citable, cite_passages, drop_unknown_citations
 from finagent.agent.context import Context
@@ -119,6 +119,8 @@ async def extractive_answer(
     quotes = answer_quotes(state, read, QUOTES)
     names = Question.of(state).names
     block = first if first.startswith(QUOTED_LEAD) else quoted_block([q.line(names) for q in quotes])
+    if first.startswith(QUOTED_LEAD):  # an 8-K's Items, shown cut at a clause: the model reads them whole
+        quotes = [q for q, _ in event_quotes(read.items)] or quotes
     if not quotes or not block:
         return None
     drafted = await draft(_writer(state, read, quotes, block, context, verify))

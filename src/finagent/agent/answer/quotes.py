@@ -312,19 +312,29 @@ def _shortened(sentence: str) -> str:
     return sentence[: cut if cut > MIN_CHARS else _EVENT_CHARS].rstrip(", ") + " …"
 
 
-def event_openings(items: Sequence[dict[str, Any]], names: dict[str, list[str]], limit: int = 3) -> list[str]:
-    """What an 8-K reports, when no sentence shares the question's words ("the key agenda of its 8-K"):
-    each of its own Items' heading and first sentence, in the filing's order."""
-    lines: list[str] = []
+def event_quotes(items: Sequence[dict[str, Any]], limit: int = 3) -> list[tuple[Quote, str]]:
+    """(the first sentence, whole, of each of an 8-K's own Items; the Item's heading), in the
+    filing's order: what the filing reports."""
+    found: list[tuple[Quote, str]] = []
     for item in items:
         text = " ".join((item.get("text") or "").split())
         heading = _ITEM_HEADING.match(text)
         if not heading or not event_item(item.get("kind"), item.get("section")):
             continue
-        first = _shortened(split_sentences(text[heading.end() :], capital_next=True)[0].strip())
-        if len(first) >= MIN_CHARS:
-            title = heading.group(1).rstrip(".")
-            lines.append(f"- {source_phrase(item, names)}, {title}: “{first}” [{item['label']}]")
+        first = split_sentences(text[heading.end() :], capital_next=True)[0].strip()
+        if len(first) >= MIN_CHARS and all(first != q.sentence for q, _ in found):
+            found.append((Quote(item, first), heading.group(1).rstrip(".")))
+    return found[:limit]
+
+
+def event_openings(items: Sequence[dict[str, Any]], names: dict[str, list[str]], limit: int = 3) -> list[str]:
+    """What an 8-K reports, when no sentence shares the question's words ("the key agenda of its 8-K"):
+    each of its own Items' heading and first sentence (a long legal one cut at a clause), in the
+    filing's order."""
+    lines = [
+        f"- {source_phrase(q.item, names)}, {title}: “{_shortened(q.sentence)}” [{q.item['label']}]"
+        for q, title in event_quotes(items, limit=len(items))
+    ]
     return list(dict.fromkeys(lines))[:limit]
 
 
