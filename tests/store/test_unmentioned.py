@@ -175,3 +175,20 @@ def test_a_call_named_by_a_month_the_store_holds_none_of_is_said_with_the_calls_
         "August 3, 2023 to August 3, 2023).\n\n"
     ), answer
     assert "for Q1 FY2024" not in answer  # a call is named by its month, not by the fiscal quarter around it
+
+
+def test_a_call_named_by_its_day_that_the_store_holds_is_read_with_no_note(
+    db: Database, settings: Settings
+) -> None:
+    """ "Its August 3, 2023 call" is the call of that day (not the month before a period's first day),
+    and what the company announced on it asks the call, not the news."""
+    blocks = [Block(text, page=1) for text in CALL]
+    call = make_doc("AAPL", "transcript", 2023, 3, blocks, period_end=date(2023, 7, 1))
+    call = replace(call, published_at=datetime(2023, 8, 3, 21, tzinfo=UTC))
+    IngestPipeline(db, get_embedder(settings), settings).run([item(call)])
+    models = _models()
+    models.models["generate"].replies = ["Apple said Services set an all-time revenue record [1]."]
+    question = "What did Apple announce about Services on its August 3, 2023 call?"
+    answer = str(_ask(settings, question, models, today="2024-03-15")["answer"])
+    assert "The store holds no" not in answer, answer
+    assert "Services" in answer

@@ -182,6 +182,9 @@ def _unmentioned(resources: Any, plan: Question) -> list[str]:
         return unmentioned_names(conn, plan.tickers, plan.subjects, plan.named_kinds)
 
 
+DAY_SLACK = timedelta(days=3)
+"""How far from a day written a call or an article of that day may be stored (a call after the close
+is dated the next day in some sources)."""
 DATED_KINDS = ("news", "transcript")
 """Kinds a question names by when they came out ("the news in December 2023", "its January 2025
 call"), not by the fiscal period they discuss."""
@@ -191,7 +194,10 @@ async def _with_dated_gaps(plan: Question, resources: Any) -> Question:
     """The plan with the companies that hold no news article (or call transcript) in the window a
     question asking for them names ("what did the news say in December 2023"; one query a window)."""
     windows = [
-        (s.text, s.start_date - timedelta(days=s.slack), s.end_date + timedelta(days=s.slack))
+        # a day written ("its August 1, 2024 call") is that day's document, not the month around it
+        (s.text, s.day - DAY_SLACK, s.day + DAY_SLACK)
+        if s.day is not None
+        else (s.text, s.start_date - timedelta(days=s.slack), s.end_date + timedelta(days=s.slack))
         for s in plan.time_specs
         if s.kind == "date_range" and s.start_date and s.end_date
     ]

@@ -162,7 +162,8 @@ def given_names(text: str) -> tuple[str, ...]:
 
 
 def _source_cues(text: str, kinds_named: frozenset[str]) -> frozenset[str]:
-    news = _NEWS_WORDS if kinds_named else _NEWS_CUES  # "what did it announce in its 8-K" asks a document
+    # "what did it announce in its 8-K" or "on its call" asks that document, not the news
+    news = _NEWS_WORDS if kinds_named or _TRANSCRIPT_CUES.search(text) else _NEWS_CUES
     cues = {"market_data": _MARKET_CUES, "news": news, "transcript": _TRANSCRIPT_CUES}
     return frozenset(name for name, cue in cues.items() if cue.search(text))
 
