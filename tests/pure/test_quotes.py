@@ -393,3 +393,10 @@ def test_the_latest_development_is_quoted_though_it_repeats_no_word_of_the_quest
     ), said
     unasked = _said(history, question)  # not asked where it stands: the best-matching sentence first
     assert unasked.splitlines()[1].startswith("- NIKE, Inc.'s 8-K for Q1 FY2025: “In June 2022"), unasked
+
+
+def test_an_opening_that_is_a_name_or_heading_copied_is_no_sentence() -> None:
+    from finagent.agent.answer.extractive import _without_copies
+
+    lead = "AMCOR FINANCE (USA), INC [8K2]. Kevan Parekh will become CFO [8K1]."
+    assert _without_copies(lead, []) == "Kevan Parekh will become CFO [8K1]."

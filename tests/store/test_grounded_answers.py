@@ -220,22 +220,16 @@ def test_a_yes_that_a_computed_change_contradicts_is_withheld(
     ), out["warnings"]
 
 
-def test_a_yes_no_quote_supports_is_withheld_from_the_quoted_answer(settings: Settings) -> None:
-    """Answered in the 8-Ks' own words, the model's "Yes, the dividend rose" stands on no quote (they
+def test_a_rise_no_quote_writes_is_withheld_from_the_quoted_answer(writer: Any) -> None:
+    """Answered in the 8-Ks' own words, the model's "the dividend rose" stands on no quote (they
     give $0.26, then $0.25): withheld, and the quotes answer."""
-    question = "Did Apple's dividend per share rise?"
-    models = ScriptedModels({"generate": ["Yes, Apple's dividend per share rose [8K1]."]})
-    configure_resources(settings, chat_model_factory=models)
-    try:
-        state = _state(question, [EIGHT_K, EARLIER_8K])
-        state["analysis"] |= {"quantities": True, "terms": ["dividend", "per", "share"]}
-        context = Context(today="2025-01-10", use_tools=False, record_runs=False)
-        out = asyncio.run(evidence_answer(state, context))  # type: ignore[arg-type]
-    finally:
-        close_resources()
+    question = "What did Apple's 8-Ks say about its dividend?"
+    lead = "Apple's cash dividend per share rose in December 2024 [8K2]."
+    out, _ = writer([lead], [EIGHT_K, EARLIER_8K], question=question, narrative_answers="extractive")
     assert "rose" not in out["answer"], out["answer"]
     assert out["answer"].startswith("In the sources' own words:"), out["answer"]
     assert "$0.25 per share" in out["answer"] and "$0.26 per share" in out["answer"]
+    assert any("says an amount rose" in w for w in out["warnings"]), out["warnings"]
 
 
 def test_a_change_called_a_rise_that_is_a_fall_is_withheld_even_uncited(writer: Any) -> None:

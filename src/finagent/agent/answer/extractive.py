@@ -10,6 +10,7 @@ alone. The answer is graded by code (``nodes.evaluate``): no second call.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -37,14 +38,15 @@ NONE = "NONE"
 
 
 def answers_extractively(plan: Question, context: Context, tools: list[dict[str, Any]]) -> bool:
-    """A question answered in words about named companies, naming no reported figure for code to
-    read or compute (an amount only words name, "what share of revenue came from the U.S.
-    government", is the filing's sentence; so are a forecast's figures, never computed), and no
+    """A question answered in words about named companies, asking no quantity for code to read,
+    compute or check against a computed change (a forecast's figures are the filing's words, never
+    computed), nor a yes or no (the writer's verdict, held to the passages, answers it), and no
     tool's output to relay: the sentences that answer are quoted."""
     return (
         context.narrative_answers == "extractive"
         and bool(plan.tickers)
-        and (not (plan.metrics or plan.ask.computed) or plan.forecast)
+        and not plan.yes_no
+        and (not (plan.quantities or plan.ask.computed) or plan.forecast)
         and not plan.formulas
         and not tools
     )
@@ -57,17 +59,21 @@ def _delimited(quotes: list[Quote], names: dict[str, list[str]]) -> str:
     )
 
 
+MIN_WORDS = 2
+"""Words in lower case an opening sentence has at least: fewer, and it is a name or heading copied."""
 COPY_SHARE = 0.9
 """A sentence of the opening whose words are this share of one quote's is that quote again."""
 
 
 def _without_copies(text: str, quotes: list[Quote]) -> str:
-    """The opening without the sentences that copy a quote: the quotes follow, so a copy only makes
-    the reader read it twice (the opening is for the answer the quotes give, in a sentence)."""
+    """The opening without the sentences that copy a quote (the quotes follow, so a copy only makes
+    the reader read it twice) or that are no sentence at all."""
     quoted = [content_words(s) for q in quotes for s in split_sentences(q.sentence)]
     kept = []
     for sentence in split_sentences(text):
         words = content_words(sentence)
+        if len(re.findall(r"\b[a-z]{3,}\b", sentence)) < MIN_WORDS:
+            continue  # a name or a heading copied ("AMCOR FINANCE (USA), INC"), no sentence
         if not any(len(words) >= 6 and len(words & q) >= COPY_SHARE * len(words) for q in quoted):
             kept.append(sentence)
     return " ".join(kept)

@@ -213,6 +213,7 @@ def question_traits(
         "named": list(wording.named),
         "given_names": list(wording.given_names),
         "status": wording.status,
+        "yes_no": wording.yes_no,
         "asked_sources": sorted(wording.source_cues),
         "value_line_words": list(wording.value_line_words),
         "lines": list(wording.lines),

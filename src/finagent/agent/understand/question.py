@@ -134,6 +134,8 @@ class Question:
     """Names the question writes capitalised ("Google Cloud"): quotes naming them come first."""
     status: bool = False
     """Where a matter stands ("where does the talc litigation stand"): its latest developments first."""
+    yes_no: bool = False
+    """The question opens asking yes or no ("Is Boeing's business cyclical?"): its answer opens with one."""
     given_names: tuple[str, ...] = ()
     """Names written inside a sentence, not acronyms: what it asks about besides its companies."""
     asked_sources: tuple[str, ...] = ()

@@ -65,6 +65,7 @@ _NOT_AN_AMOUNT = re.compile(
 _SHARE_OF = re.compile(r"\b(?:share|percent(?:age)?|portion|proportion|fraction)\s+of\b|%\s+of\b", re.I)
 """A share of a line ("what share of its revenues came from the U.S. government", "customers above
 10% of revenue"): with one line named, the part is in words, not a second line to divide by."""
+_YES_NO = re.compile(r"\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b", re.I)
 # An earnings release is the document for non-GAAP figures and guidance.
 _RELEASE_CUES = re.compile(
     r"\b(adjusted|non-?GAAP|guidance|outlook|earnings (release|report)|press release)\b", re.I
@@ -146,6 +147,8 @@ class Wording:
     named: tuple[str, ...]
     status: bool
     """Where a matter stands: its latest developments come first."""
+    yes_no: bool
+    """The question opens with a verb asking yes or no ("Is", "Does", "Has", "Did")."""
     given_names: tuple[str, ...]
     """Names written inside a sentence, not in capitals ("Agentforce", not "USD" or a second sentence's
     "Give"): what the question is about beyond its companies, which a passage must mention."""
@@ -206,6 +209,7 @@ def read_wording(text: str) -> Wording:
         named=tuple(names_in(text)),
         given_names=given_names(text),
         status=bool(_STATUS.search(text)),
+        yes_no=bool(_YES_NO.match(text)),
         value_line_words=tuple(value_line_words(text)),
         lines=tuple(line_names(text)),
         source_cues=_source_cues(text, kinds),
