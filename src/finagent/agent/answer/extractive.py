@@ -27,7 +27,7 @@ from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
-from finagent.finance.check.support import Passage, content_words, direction_problem
+from finagent.finance.check.support import Passage, content_words, direction_problem, name_problem
 from finagent.finance.words import split_sentences
 
 QUOTES = 4
@@ -79,11 +79,19 @@ def _without_copies(text: str, quotes: list[Quote]) -> str:
     return " ".join(kept)
 
 
-def _quote_support(passages: dict[str, Passage], names: dict[str, list[str]]) -> Callable[[str], str | None]:
-    """The support check of an opening sentence: as any written sentence's, and a direction it states
-    must be the quote's own (no change is computed on this path)."""
+def _quote_support(
+    passages: dict[str, Passage], names: dict[str, list[str]], question: str
+) -> Callable[[str], str | None]:
+    """The support check of an opening sentence: as any written sentence's, and the names and the
+    direction it states must be the quote's own or the question's (the model read nothing else, and
+    no change is computed on this path)."""
     usual = evidence_support(passages, names, [])
-    return lambda sentence: usual(sentence) or direction_problem(sentence, passages)
+    aliases = [a for group in names.values() for a in group if a]
+    return lambda sentence: (
+        usual(sentence)
+        or name_problem(sentence, passages, aliases, question)
+        or direction_problem(sentence, passages)
+    )
 
 
 def _writer(
@@ -110,7 +118,7 @@ def _writer(
         compose=compose,
         verify=verify,
         names=names,
-        support=_quote_support(passages, names),
+        support=_quote_support(passages, names, plan.question),
         verdict=evidence_verdict(passages, names, frozenset(plan.ask.about) | years_asked(state), []),
         rewrites=0,
     )

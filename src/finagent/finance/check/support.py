@@ -220,7 +220,6 @@ def support_problem(
             return f"its words ({', '.join(missing)}) are not in the passage it cites"
     return (
         _company_problem(sentence, cited, names)
-        or _name_problem(sentence, cited, aliases, "the passage it cites")
         or _year_problem(sentence, cited)
         or _news_problem(sentence, cited)
         or _modality_problem(sentence, words, cited)
@@ -382,6 +381,15 @@ def verdict_problem(
         or _news_problem(sentence, cited)
         or _modality_problem(sentence, words, cited)
     )
+
+
+def name_problem(
+    sentence: str, passages: dict[str, Passage], aliases: Sequence[str], asked: str
+) -> str | None:
+    """A name the sentence gives that neither a passage it cites nor the question (``asked``) writes:
+    held where the writer read only those passages ("replaced by Katherine L. Adams")."""
+    cited = [passages[label] for label in cited_labels(sentence) if label in passages]
+    return _name_problem(sentence, [*cited, Passage("asked", asked)], aliases, "the passage it cites")
 
 
 def direction_problem(sentence: str, passages: dict[str, Passage]) -> str | None:
