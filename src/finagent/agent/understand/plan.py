@@ -156,6 +156,7 @@ def ahead_years(specs: list[TimeSpec]) -> list[int]:
 
 
 def _amount_words(wording: Wording) -> bool:
+    """A metric named or words asking an amount ("how much", "ratio", "$")."""
     return bool(wording.named_metrics or wording.quantity_words)
 
 
@@ -204,11 +205,7 @@ def question_traits(
         "formulas": formulas,
         "average": wording.average,
         # "who is replacing its CFO" names a metric's word but asks for a person: no quantity
-        "quantities": bool(
-            metrics
-            or formulas
-            or ((wording.named_metrics or wording.quantity_words) and not wording.not_an_amount)
-        ),
+        "quantities": bool(metrics or formulas or (_amount_words(wording) and not wording.not_an_amount)),
         "terms": query_terms([wording.text, *phrases]),
         "named": list(wording.named),
         "given_names": list(wording.given_names),
