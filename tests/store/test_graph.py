@@ -563,16 +563,33 @@ def test_a_narrative_search_leans_towards_the_sentence_that_would_answer_it(
         "statement": "Operating income rose because the cost of warehouse leases fell.",
     }
 
-    def first_passage(**context: Any) -> tuple[str, str]:
-        state = run(settings, script([GOOD], analyze=[analysis]), question, hits_per_search=1, **context)
+    def first_passage(lean: bool = True) -> tuple[str, str]:
+        # the quotes would answer it by code alone: the model's analysis is asked for here
+        ablations = Ablations(lean_to_answer=lean, quotes_analysed_by_code=False)
+        state = run(
+            settings, script([GOOD], analyze=[analysis]), question, hits_per_search=1, ablations=ablations
+        )
         first = next(s for s in state["searches"] if s["query"] == "costs in the notes")
         text = next(e["text"] for e in state["evidence"] if e["chunk_id"] == first["chunk_ids"][0])
         return text, first.get("leaned_to", "")
 
     text, leaned_to = first_passage()
     assert "cost of warehouse leases fell" in text and leaned_to == analysis["statement"]
-    text, leaned_to = first_passage(
-        ablations=Ablations(lean_to_answer=False)
-    )  # the lever off: the phrase alone
+    text, leaned_to = first_passage(lean=False)  # the lever off: the phrase alone
     assert "cost of warehouse leases fell" not in text and "STATEMENTS OF OPERATIONS" in text
     assert not leaned_to
+
+
+def test_a_question_the_quotes_answer_calls_the_model_once(noted_store: Database, settings: Settings) -> None:
+    """What a filing says is planned from the question's own words (no analysis call) and answered in
+    the filing's sentences under the one opening the model writes; the lever off, the model's
+    analysis comes first."""
+    question = "What did Apple's notes say about its costs in the quarter ended July 1, 2023?"
+    models = script([GOOD])
+    state = run(settings, models, question)
+    assert "In the sources' own words:" in state["answer"], state["answer"]
+    assert models.prompts("analyze") == [] and len(models.prompts("generate")) == 1
+    assert [c["role"] for c in state["llm_calls"]] == ["generate"]  # the opening; nothing else
+    models = script([GOOD])
+    run(settings, models, question, ablations=Ablations(quotes_analysed_by_code=False))
+    assert models.prompts("analyze") != []

@@ -75,6 +75,10 @@ class Ablations:
     quota_per_period: bool = True
     """Evidence read in rounds over (ticker, period): each period's best passage before any second
     best (off: one global ranking, where a high-scoring quarter can crowd out the rest)."""
+    quotes_analysed_by_code: bool = True
+    """A question the passages' own sentences answer (``answer.extractive``) is analysed by code alone:
+    its search phrases are its own words, and the one model call is the opening's (off: the model's
+    analysis call adds its phrases and an answer-shaped sentence to lean the search towards)."""
     rerank: bool = True
     """Rerank each sub-search's hits (line-item match; a cross-encoder when one is configured)."""
 

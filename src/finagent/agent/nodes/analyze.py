@@ -1,5 +1,6 @@
 """analyze node: companies and periods deterministically, the plan from the question's words, then
-one LLM call for intent and keywords when the question is not a figure question.
+one LLM call for intent and keywords when the question is neither a figure question nor one the
+passages' own sentences answer (both are planned from the question's words alone).
 
 The model only fills in what cannot be parsed (intent, sources, answer mode, search phrases); it
 cannot add a ticker (the schema only admits resolved tickers) or a period (periods are parsed here).
@@ -9,12 +10,15 @@ Everything later nodes need of the question is read here once (``understand.plan
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
+from finagent.agent.answer.extractive import answers_extractively
 from finagent.agent.context import Context
+from finagent.agent.nodes.tools import tool_calls_for
 from finagent.agent.prompts import render
 from finagent.agent.resources import get_resources
 from finagent.agent.schemas import QuestionAnalysis, TickerPhrases, analysis_schema
@@ -23,6 +27,7 @@ from finagent.agent.understand.named_parts import asked_parts, part_driver
 from finagent.agent.understand.plan import figure_keywords
 from finagent.agent.understand.question import DatedGap, Question
 from finagent.agent.understand.question_reader import (
+    Asked,
     ModelReading,
     Reading,
     plan_question,
@@ -139,20 +144,43 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if asked is None:
         message = no_terms_message(reading.held)
         return _refusal(reading.question, message, reading.warnings, reading.period_sources)
-    reply, calls = await _model_analysis(reading, asked.figure_question, asked.metrics, context)
-    model = ModelReading(
-        intent=reply.intent,
-        sources=list(reply.sources),
-        answer_mode=reply.answer_mode,
-        phrases=[(k.ticker, list(k.phrases)) for k in reply.keywords],
-        statement=reply.statement,
-    )
     mode = state.get("answer_mode") or context.answer_mode
-    plan = plan_question(reading, asked, model, mode, context)
+    plan, calls = _plan_by_code(reading, asked, mode, context), []
+    if plan is None:
+        reply, calls = await _model_analysis(reading, asked.figure_question, asked.metrics, context)
+        model = ModelReading(
+            intent=reply.intent,
+            sources=list(reply.sources),
+            answer_mode=reply.answer_mode,
+            phrases=[(k.ticker, list(k.phrases)) for k in reply.keywords],
+            statement=reply.statement,
+        )
+        plan = plan_question(reading, asked, model, mode, context)
     plan = await _with_parts(plan, asked.metrics, resources)
     plan = await _with_unmentioned(plan, resources)
     plan = await _with_dated_gaps(plan, resources)
     return {"analysis": plan.to_dict(), **_fresh_run(reading.warnings, [c.to_dict() for c in calls])}
+
+
+BY_CODE = ModelReading(
+    intent="what the filings say, in their own sentences", sources=[], answer_mode="standard", phrases=[]
+)
+"""The analysis of a question the passages' own sentences answer: its own words search."""
+
+
+def _plan_by_code(reading: Reading, asked: Asked, mode: str | None, context: Context) -> Question | None:
+    """The plan without the model's analysis, when the passages' own sentences answer the question and
+    no tool is asked (the one model call is then the opening's); None when the analysis is needed.
+    Planned on a copy of the reading, so that a plan not taken leaves no warning behind."""
+    if asked.figure_question or not reading.tickers or not context.ablations.quotes_analysed_by_code:
+        return None
+    trial = replace(reading, warnings=[], specs=list(reading.specs))
+    plan = plan_question(trial, asked, BY_CODE, mode, context)
+    if not answers_extractively(plan, context, []) or (context.use_tools and tool_calls_for(plan)):
+        return None
+    reading.warnings += trial.warnings
+    reading.specs = trial.specs
+    return plan
 
 
 async def _with_parts(plan: Question, metrics: list[str], resources: Any) -> Question:
