@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from finagent.agent.understand.question_words import read_wording
 from finagent.finance.periods import parse_time_phrases
 from finagent.finance.read.filing_sections import event_item, section_topics, sections_for
 
@@ -73,7 +74,6 @@ def _planned(question: str) -> list[dict[str, Any]]:
     from finagent.agent.context import Context
     from finagent.agent.nodes.fan_out import plan_searches
     from finagent.agent.understand.plan import question_traits
-    from finagent.agent.understand.question_words import read_wording
 
     specs = parse_time_phrases(question)
     analysis: dict[str, Any] = {
@@ -126,7 +126,6 @@ def _undated(question: str, annual_topics_undated: bool = True) -> frozenset[str
     from finagent.agent.nodes.resolve_periods import _specs
     from finagent.agent.understand.plan import question_traits
     from finagent.agent.understand.question import Question
-    from finagent.agent.understand.question_words import read_wording
 
     specs = parse_time_phrases(question)
     traits = question_traits(read_wording(question), specs, ["X"], {}, [], [])
@@ -188,3 +187,30 @@ def test_a_question_in_words_about_a_name_with_no_period_searches_every_period(
     question: str, every_period: bool
 ) -> None:
     assert (_undated(question) == frozenset()) is every_period
+
+
+# What a company does, asked with its name anywhere in the question: the name is read as "the
+# company", whatever its length. Tuned on the first list; the second was only run.
+BUSINESS_TUNED = [
+    ("What does Meta Platforms actually do?", "Meta Platforms"),
+    ("Which therapeutic areas is AbbVie in?", "AbbVie"),
+    ("What industries does Honeywell International operate in?", "Honeywell International"),
+]
+BUSINESS_HELD = [
+    ("What does Union Pacific really do?", "Union Pacific"),
+    ("Which markets is Caterpillar in, per its latest annual report?", "Caterpillar"),
+    ("What does Deere & Company mainly sell?", "Deere & Company"),
+]
+
+
+@pytest.mark.parametrize(("question", "name"), BUSINESS_TUNED + BUSINESS_HELD)
+def test_what_a_company_does_is_its_business_whatever_its_name(question: str, name: str) -> None:
+    assert [t.name for t in read_wording(question, [name]).topics] == ["business"]
+    assert "item_1" in [s for t in read_wording(question, [name]).topics for s in t.sections]
+
+
+@pytest.mark.parametrize(
+    "question", ["What do analysts expect Apple to do next?", "What did Apple's revenue do in 2023?"]
+)
+def test_what_others_do_with_a_company_is_not_its_business(question: str) -> None:
+    assert "business" not in [t.name for t in read_wording(question, ["Apple"]).topics]

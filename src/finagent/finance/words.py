@@ -245,6 +245,18 @@ ends where a sentence does: not inside "5.5%" nor after "Apple Inc."."""
 _BREAK_BEFORE_CAPITAL = re.compile(SENTENCE_BREAK.pattern + r"(?=[A-Z\"“(])")
 
 
+THE_COMPANY = "the company"
+
+
+def as_the_company(text: str, names: Iterable[str]) -> str:
+    """The text with each company name as written replaced by "the company": what is asked of a
+    company is read the same whatever the length of its name ("what does Meta Platforms actually do",
+    "which areas is AbbVie in")."""
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", THE_COMPANY, text, flags=re.I)
+    return text
+
+
 def split_sentences(text: str, *, capital_next: bool = False) -> list[str]:
     """The sentences of a filing's or an answer's text, cut at SENTENCE_BREAK only: every reader that
     checks or quotes sentence by sentence cuts them alike (a naive cut after "Inc." left "reported

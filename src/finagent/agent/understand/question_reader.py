@@ -132,7 +132,7 @@ def _continue_conversation(reading: Reading, previous: list[dict[str, Any]]) -> 
 
 def read_asked(reading: Reading, previous: list[dict[str, Any]], use_facts: bool) -> Asked | None:
     """What the question's words ask; None when it names nothing to search for."""
-    wording = read_wording(reading.question)
+    wording = read_wording(reading.question, reading.matched)
     metrics = _metrics(wording, use_facts)
     history = read_history(reading.question, reading.specs)
     if not metrics and use_facts and history is not None and history.metric:

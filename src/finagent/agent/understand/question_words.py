@@ -8,6 +8,7 @@ readers never read the same words differently.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from finagent.agent.understand.vocabulary import (
@@ -28,7 +29,7 @@ from finagent.finance.compute.revisions import asks_revision_size
 from finagent.finance.periods import dated_documents, named_kinds, preferred_granularity, undated_document
 from finagent.finance.periods.named_documents import DatedDocument
 from finagent.finance.read.filing_sections import SectionTopic, section_topics
-from finagent.finance.words import SCALE_PLURALS, line_names, names_in, split_sentences
+from finagent.finance.words import SCALE_PLURALS, as_the_company, line_names, names_in, split_sentences
 
 _MARKET_CUES = re.compile(
     r"\b(stock|share price|trading|trades|traded|market cap\w*|valuation|quote|52[- ]week|price target)\b",
@@ -171,11 +172,11 @@ def _source_cues(text: str, kinds_named: frozenset[str]) -> frozenset[str]:
     return frozenset(name for name, cue in cues.items() if cue.search(text))
 
 
-def read_wording(text: str) -> Wording:
-    """Every text reader, once."""
+def read_wording(text: str, names: Sequence[str] = ()) -> Wording:
+    """Every text reader, once; the topic is read with the company ``names`` as "the company"."""
     kinds = named_kinds(text)
     changes = read_change_words(text)
-    topics = tuple(section_topics(text))
+    topics = tuple(section_topics(as_the_company(text, names)))
     return Wording(
         text=text,
         formulas=tuple(formulas_for(text)),

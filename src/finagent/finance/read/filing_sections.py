@@ -95,6 +95,9 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         "business",
         r"\bbusiness (description|model|overview|lines?)\b|\bdescribe (the|its|their) business\b"
         r"|\bwhat (does|do) \w+(?:['’]s)?(?: \w+)? (do|sell|make|offer|produce)\b"
+        r"|\bwhat (does|do) the company (\w+ly )?(do|sell|make|offer|produce)\b"
+        r"|\b(which|what) (\w+ ){0,2}(areas|industries|businesses|markets|fields|sectors)\b"
+        r" (is|are|does|do) the company\b"
         r"|\bproducts? and services\b"
         r"|\b(main|major|primary|key|largest) (products|customers|competitors|markets)\b"
         r"|\bcompetit(ors?|ion)\b|\bcompet(e|es|ing)\b|\bemployees\b|\bheadcount\b|\bhuman capital\b"
