@@ -240,3 +240,52 @@ def test_the_kind_the_question_names_is_read_before_a_release(
     question = "What gross margin outlook did Apple give in its earnings release for Q4 2023?"
     release = _ask(settings, question)
     assert _first_source(release) == "earnings_release", release["answer"]
+
+
+TEN_K_BUSINESS = _doc(
+    "10-K",
+    2024,
+    None,
+    date(2024, 9, 28),
+    [
+        Block(
+            "Item 1. Business\n\nCompany Background\n\nThe Company designs, manufactures and markets "
+            "smartphones, personal computers, tablets, wearables and accessories, and sells a variety of "
+            "related services. The Company's fiscal year is the 52- or 53-week period that ends on the last "
+            "Saturday of September.",
+            section="item_1",
+            page=1,
+        ),
+        Block(
+            "Markets and Distribution. The Company's customers are primarily in the consumer, small and "
+            "mid-sized business, education, enterprise and government markets, and it sells through its "
+            "retail and online stores and its direct sales force.",
+            section="item_1",
+            page=2,
+        ),
+        Block(
+            "Item 7. The Company's industries and markets are highly competitive; net sales in its markets "
+            "rose in 2024 compared to 2023 due to higher Services net sales.",
+            section="item_7",
+            page=22,
+        ),
+    ],
+)
+
+
+def test_what_a_company_does_is_quoted_from_where_its_business_part_opens(
+    holding: Callable[..., None], settings: Settings
+) -> None:
+    """Item 1 opens with what the company does, in words the question does not use ("which
+    industries"): that sentence is quoted first, whatever the other passages share with the
+    question; the parts not routed to (the lever off), it is not."""
+    holding(TEN_K_BUSINESS)
+    question = "Which industries is Apple Inc. in?"
+    out = _ask(settings, question)
+    quotes = out["answer"].split("In the sources' own words:\n", 1)[-1]
+    assert quotes.startswith("- Apple's 10-K for FY2024: “The Company designs, manufactures and markets"), (
+        out["answer"]
+    )
+    assert "and sells a variety of related services. The Company's fiscal year" in quotes
+    unrouted = _ask(settings, question, route_sections=False)
+    assert "“The Company designs, manufactures" not in unrouted["answer"].split("own words:", 1)[-1]

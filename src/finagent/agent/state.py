@@ -223,3 +223,6 @@ class SearchTask(TypedDict):
     table: NotRequired[bool]  # a table sought by the words its rows print: full text weighs as meaning does
     answer_sentence: NotRequired[str]  # the answer as a filing would word it: the meaning vector leans to it
     sections: NotRequired[list[str]]  # report Items only (finance.read.filing_sections), e.g. item_3
+    opening: NotRequired[
+        bool
+    ]  # the parts' opening passages too, first (a 10-K's Item 1: what the company does)

@@ -147,6 +147,16 @@ def build_search(
     return SearchRequest(statement, params, flagged)
 
 
+def part_openings(filters: SearchFilters, k: int = 2) -> SearchRequest:
+    """The first ``k`` prose passages of the parts ``filters`` name, in the newest filing they select
+    (see ``queries/part_openings.sql``)."""
+    if not filters.sections:
+        raise SearchInputError("a part's opening needs the part (sections)")
+    predicate, params = filters.predicates()
+    statement = sql.SQL(read_sql("queries/part_openings.sql")).format(filters=predicate)
+    return SearchRequest(statement, params | {"k": k})
+
+
 def validate_query(query: str) -> str:
     text = clean_text(query or "").strip()
     if not text:

@@ -93,8 +93,9 @@ FOLLOW_CHARS = 640
 """How long the best quote may grow with the sentences after it in its paragraph."""
 
 
-def _with_what_follows(item: dict[str, Any], sentence: str) -> str:
-    """The best quote with the sentences after it in its paragraph, up to ``FOLLOW_CHARS``: what
+def _with_what_follows(item: dict[str, Any], sentence: str, across: bool = False) -> str:
+    """The best quote with the sentences after it in its paragraph (in its passage, ``across``
+    paragraphs: a part's opening, whose first paragraph may be one line), up to ``FOLLOW_CHARS``: what
     answers often continues there ("… will transition from his role. … Kevan Parekh … will become
     Chief Financial Officer")."""
     sentences = _sentences(item)
@@ -103,7 +104,11 @@ def _with_what_follows(item: dict[str, Any], sentence: str) -> str:
         return sentence
     paragraph, quote = sentences[at][0], sentence
     for index, following in sentences[at + 1 :]:
-        if index != paragraph or not _quotable(following) or len(quote) + len(following) + 1 > FOLLOW_CHARS:
+        if (
+            (index != paragraph and not across)
+            or not _quotable(following)
+            or len(quote) + len(following) + 1 > FOLLOW_CHARS
+        ):
             break
         if _another_year(following, item.get("fiscal_year")):
             break
@@ -218,7 +223,8 @@ def chosen_quotes(
     companies', counting twice), filings before news and an 8-K's own Items before its exhibits, the
     best first, none sharing half the best one's score or less; none when no sentence shares a term.
     A forecast question's years (``ahead``) lift the sentences that name them, and asked where a
-    matter stands (``recent``), the sentences writing the latest days are lifted. Asked what drove a line
+    matter stands (``recent``), the sentences writing the latest days are lifted; the opening sentence of
+    a part read for its opening (``_openings``) comes first. Asked what drove a line
     (``drivers``), only sentences giving a cause of that line are quoted: none, when no passage gives
     one (a sentence about the next line of the paragraph is not a driver of this one)."""
     wanted = content_words(" ".join(terms))
@@ -238,23 +244,45 @@ def chosen_quotes(
         picked += [(score - news + own, rank, position, sentence) for score, position, sentence in best]
     if recent:  # where a matter stands: the latest dated sentences of the passages about it
         picked += _latest_developments(items, wanted - companies, max((p[0] for p in picked), default=0.0))
-    unique: dict[str, tuple[float, int, int, str]] = {}
-    for entry in sorted(picked, key=lambda p: (-p[0], p[1], p[2])):
-        key = " ".join(entry[3].split()).lower()
-        if not any(key in kept or kept in key for kept in unique):  # one copy of a repeated sentence
-            unique[key] = entry
-    ranked = list(unique.values())
+    ranked = _one_copy(sorted(picked, key=lambda p: (-p[0], p[1], p[2])))
     top = ranked[0][0] if ranked else 0.0
     # a sentence scoring half the best one's or less answers something else (a release's closing
     # "available online at www.jnj.com" beside its opening that gives the gain asked)
     chosen = [entry for entry in ranked if entry[0] == top or entry[0] * 2 > top]
     if recent:  # where a matter stands: its latest developments first
         chosen = _latest_first(chosen)
-    chosen = chosen[:limit]
+    chosen = _one_copy([*_openings(items), *chosen])[:limit]
     quotes = [Quote(items[rank], sentence) for _, rank, _, sentence in chosen]  # the best first
     if quotes and not drivers:  # a driver is its own sentence, with the one naming what changed
-        quotes[0] = Quote(quotes[0].item, _with_what_follows(quotes[0].item, quotes[0].sentence))
+        first = quotes[0]
+        quotes[0] = Quote(
+            first.item, _with_what_follows(first.item, first.sentence, bool(first.item.get("opening")))
+        )
     return quotes
+
+
+def _one_copy(entries: list[tuple[float, int, int, str]]) -> list[tuple[float, int, int, str]]:
+    """The entries in their order, without a sentence another kept one holds (a repeated sentence)."""
+    unique: dict[str, tuple[float, int, int, str]] = {}
+    for entry in entries:
+        key = " ".join(entry[3].split()).lower()
+        if not any(key in kept or kept in key for kept in unique):
+            unique[key] = entry
+    return list(unique.values())
+
+
+def _openings(items: Sequence[dict[str, Any]]) -> list[tuple[float, int, int, str]]:
+    """The first quotable sentence of the first passage a part opens with in each filing (marked
+    ``opening`` by the search), to quote before the others: a part opens with what it is about
+    ("AbbVie is a global … biopharmaceutical company … with leadership positions across
+    immunology, oncology …"), in words the question seldom shares."""
+    found, documents = [], set()
+    for rank, item in enumerate(items):
+        if item.get("opening") and item.get("document_id") not in documents:  # its first passage
+            documents.add(item.get("document_id"))
+            first = next(((p, s) for p, (_, s) in enumerate(_sentences(item)) if _quotable(s)), None)
+            found += [(0.0, rank, *first)] if first else []
+    return found
 
 
 RECENT_DAYS = 92

@@ -145,7 +145,8 @@ async def analyze(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         message = no_terms_message(reading.held)
         return _refusal(reading.question, message, reading.warnings, reading.period_sources)
     mode = state.get("answer_mode") or context.answer_mode
-    plan, calls = _plan_by_code(reading, asked, mode, context), []
+    plan = _plan_by_code(reading, asked, mode, context)
+    calls: list[LLMCall] = []
     if plan is None:
         reply, calls = await _model_analysis(reading, asked.figure_question, asked.metrics, context)
         model = ModelReading(

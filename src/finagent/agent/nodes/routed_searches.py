@@ -162,6 +162,8 @@ def _topic_tasks(
     if sectioned:
         task = make_task(target, query, sectioned, TOPIC_HITS, 0, [], priors)
         task["sections"] = list(topic.searched)
+        if topic.opens:
+            task["opening"] = True
         if events:
             task["annual"] = False
             task["priors"] = {**priors, "*": priors.get("*", 0.0) + EVENT_PRIOR}

@@ -19,9 +19,10 @@ from finagent.agent.evidence import hit_to_evidence
 from finagent.agent.resources import get_resources
 from finagent.agent.state import SearchTask
 from finagent.db.filters import SearchFilters
-from finagent.db.search import FlaggedMatch, build_search
+from finagent.db.search import FlaggedMatch, build_search, part_openings
 from finagent.errors import FinagentError
 from finagent.finance.periods import period_label
+from finagent.finance.read.filing_parts import part_name
 from finagent.finance.untrusted import Kind, flag_kind, left_out_warning
 from finagent.retrieval.rerank import rerank
 
@@ -188,9 +189,16 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
     for item in evidence:  # an 8-K's own Items are lifted in the search itself (event_boost)
         item["fused_score"] += priors.get("*", 0.0) + priors.get(item["kind"], 0.0)
     evidence, notes = await _ranked(evidence, task["query"], context)
+    if task.get("opening"):
+        try:
+            evidence = await _with_opening(task, context, evidence)
+        except (FinagentError, psycopg.Error) as exc:  # the search's own hits still answer
+            part = part_name((task.get("sections") or [""])[0])
+            notes.append(f"reading where {task['ticker']}'s {part} opens failed: {exc}")
     log |= {
         "hits": len(hits),
         "chunk_ids": [h.chunk_id for h in hits],
+        "opening_ids": [e["chunk_id"] for e in evidence if e.get("opening")],
         "scores": _scores(hits),
         "ms": _ms(started),
     }
@@ -201,6 +209,29 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
         "searches": [log],
         "warnings": ([fallback_note] if fallback_note else []) + notes + _left_out(flagged),
     }
+
+
+OPENING_PASSAGES = 2
+"""Passages of a part's opening read: the first paragraphs, where a 10-K's Item 1 says what the
+company does."""
+
+
+async def _with_opening(
+    task: SearchTask, context: Context, evidence: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The part's opening passages first, marked ``opening`` and scored as the best hit (so the
+    evidence keeps them), then the search's other hits: what a part opens with answers what the
+    part is about in words the question seldom repeats ("therapeutic areas" against "leadership
+    positions across immunology, oncology …")."""
+    request = part_openings(_filters(task, context), OPENING_PASSAGES)
+    hits, _ = await asyncio.to_thread(_search_with_retry, request)
+    top = max((e["fused_score"] for e in evidence), default=0.0)
+    opened = [
+        hit_to_evidence(hit, task["query"], task["round"]) | {"fused_score": top, "opening": True}
+        for hit in hits
+    ]
+    ids = {item["chunk_id"] for item in opened}
+    return opened + [item for item in evidence if item["chunk_id"] not in ids]
 
 
 def _left_out(flagged: list[FlaggedMatch]) -> list[str]:

@@ -56,6 +56,9 @@ class SectionTopic:
     referred: tuple[str, ...] = ()
     """Parts its own parts often send the reader to ("Item 3. Legal Proceedings: see Note 19"):
     searched with them, never read whole as the topic's part (what changed between filings)."""
+    opens: bool = False
+    """Its part opens with what the topic asks (a 10-K's Item 1 with what the company does and the
+    areas it is in): the part's first passages are read and quoted first, whatever their words."""
 
     @property
     def searched(self) -> tuple[str, ...]:
@@ -72,8 +75,11 @@ def _topic(
     kinds: frozenset[str] = SECTIONED_KINDS,
     whole: tuple[str, ...] = (),
     referred: tuple[str, ...] = (),
+    opens: bool = False,
 ) -> SectionTopic:
-    return SectionTopic(name, re.compile(pattern, re.I), sections, words, annual, kinds, whole, referred)
+    return SectionTopic(
+        name, re.compile(pattern, re.I), sections, words, annual, kinds, whole, referred, opens
+    )
 
 
 EVENT_FILINGS = frozenset({"8-K"})
@@ -106,6 +112,7 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         ("item_1",),
         "business overview products customers",
         annual=True,
+        opens=True,
     ),
     _topic(
         "customers",
