@@ -321,3 +321,51 @@ def test_an_asked_kind_the_store_lacks_is_said_with_what_it_holds() -> None:
     assert computed.text == (
         "The store holds no 10-Q of Home Depot with its risk factors; it holds its 10-K for FY2024."
     )
+
+
+UPDATED_10Q = """Item 1A. Risk Factors
+
+Except as set forth below, there have been no material changes to the Company's risk factors since the \
+2023 Form 10-K.
+
+The Company's operations depend significantly on global economic conditions and adverse conditions can \
+materially affect its results.
+
+Adverse macroeconomic conditions, including inflation and higher interest rates, can adversely impact \
+consumer spending. In February 2024, new tariffs of 25% on imports from Mexico and Canada were announced, \
+raising the cost of the Company's components. Uncertainty about economic conditions can also affect suppliers.
+
+The Company's dealers could fail to meet their financing obligations, harming its results.
+
+Dealers finance their inventories through the Company's credit arm. A downturn in farm income could leave \
+them unable to pay."""
+DEERE = Question(
+    tickers=("DE",),
+    names={"DE": ["DE", "Deere & Company", "Deere"]},
+    filing_changes=("risk factors",),
+    named_kinds=("10-Q", "10-K"),
+)
+
+
+def test_a_10q_asked_against_the_10k_sets_out_its_own_changes_and_what_is_new_in_them() -> None:
+    """One quarter asked (with the annual report it is measured against): the 10-Q's own risk
+    factors are what changed, each new or updated from the 10-K's, with the sentences its discussion
+    adds; not a comparison of two 10-Ks."""
+    rows = _rows(ITEM_1A_2023, 2023, 1, ticker="DE") + _rows(ITEM_1A_2024, 2024, 3, ticker="DE")
+    rows += _rows(UPDATED_10Q, 2024, 2, quarter=1, ticker="DE")
+    computed = changes_answer(DEERE, rows, [(2024, 1), (2023, None)])
+    assert computed is not None
+    answer = computed.text
+    assert answer.startswith(
+        "Deere's 10-Q for Q1 FY2024 says: \u201cExcept as set forth below, there have been no material "
+        "changes to the Company's risk factors since the 2023 Form 10-K.\u201d [10Q1]\n\nIt sets out two "
+        "risk factors against its 10-K for FY2023:\n- \u201cThe Company's operations depend significantly"
+    ), answer
+    assert "New in its discussion: \u201cIn February 2024, new tariffs of 25% on imports" in answer
+    assert "Uncertainty about economic conditions can also affect suppliers" not in answer  # in the 10-K
+    dealers = (
+        "\u201cThe Company's dealers could fail to meet their financing obligations, harming its results."
+    )
+    assert dealers in answer
+    assert "results.\u201d [10Q1] (new)" in answer
+    assert "Between" not in answer and "FY2024 and its" not in answer

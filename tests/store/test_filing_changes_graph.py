@@ -84,6 +84,7 @@ def test_the_risk_factors_of_two_10ks_are_compared_and_cited(db: Database, setti
     cited = {c["label"]: c["period"] for c in out["citations"]}
     assert cited == {"10K1": "FY2024", "10K2": "FY2023"}
     assert any("no model call" in w for w in out["warnings"]), out["warnings"]
+    assert not out.get("llm_calls")  # planned from its words, computed, graded by code
 
 
 def test_one_10k_in_the_store_is_said(db: Database, settings: Settings) -> None:

@@ -168,7 +168,7 @@ class State(InputState, OutputState, total=False):
     follow_up_queries: list[str]
     drafted_from: str  # what the model read for the last draft (``answer.draft.basis``)
     stood: bool  # a follow-up round gave the writer nothing new: the last answer stands
-    extracted: bool  # the answer quotes the passages' sentences chosen by code: graded by code
+    extracted: bool  # the passages' sentences (or a part's headings) chosen by code: graded by code
     llm_calls: Annotated[list[dict[str, Any]], append]
     history: Annotated[list[dict[str, Any]], append]
     started_at: str

@@ -76,7 +76,8 @@ def _computed_changes(state: State) -> dict[str, Any] | None:
     validation = evidence_verifier(state, read, [])(answer)
     answer, _ = evidence_flagged(answer, validation)
     how = "computed by comparing the same part of the company's filings; no model call"
-    return answered_without_draft(state, read, answer, validation, how, calculations=[])
+    # the filings' own headings and sentences, chosen by code: graded by code, as quotes are
+    return answered_without_draft(state, read, answer, validation, how, calculations=[]) | {"extracted": True}
 
 
 def _unheld_subject(state: State) -> dict[str, Any] | None:

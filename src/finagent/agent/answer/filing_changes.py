@@ -6,6 +6,7 @@ comparison needs. No model writes it: every sentence is the comparison's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import groupby
@@ -21,11 +22,15 @@ from finagent.finance.compute.filing_changes import (
     Heading,
     Passage,
     Period,
+    QuarterRisk,
+    annual_before,
+    asked_quarter_filing,
     compare_headings,
     compared_filings,
     legal_matters,
     missing_filings,
     no_material_changes,
+    quarter_risks,
     refers_elsewhere,
     risk_headings,
 )
@@ -99,7 +104,12 @@ def changes_answer(
         for name in plan.filing_changes:
             topic = topic_named(name)
             parts = filing_parts(own, topic.sections) if topic else []
-            if parts:
+            quarterly = asked_quarter_filing(parts, asked) if name == "risk factors" else None
+            if quarterly is not None:  # a 10-Q states its own changes since the annual report
+                paragraphs.append(
+                    _quarter_paragraph(company, quarterly, annual_before(parts, quarterly), citer)
+                )
+            elif parts:
                 filings = compared_filings(parts, plan.named_kinds, asked)
                 missing = missing_filings(parts, plan.named_kinds, asked)
                 absent += [quarter_label(year, quarter) for year, quarter in missing]
@@ -138,6 +148,62 @@ def _topic_paragraph(
         )
         return " ".join(p for p in (saying, only) if p)
     return _compared(company, topic, filings, citer, saying)
+
+
+NEW_SHOWN = 2  # new sentences quoted per risk factor of a 10-Q
+NEW_OF_RISKS = 4  # risk factors whose new sentences are quoted; the rest by their headings
+NEW_MIN_CHARS = 60  # shorter: a mark or a fragment the sentence splitter left ("®")
+
+
+def _quarter_paragraph(company: str, filing: FilingPart, annual: FilingPart | None, citer: _Citer) -> str:
+    """What a 10-Q says of its risk factors: its own sentence on what changed since the annual report,
+    then each risk factor it sets out (new, or updated from the annual report's heading) with the
+    sentences of its discussion the annual report's lacks."""
+    said = no_material_changes(filing)
+    opening = f"{company}'s {filing.label} says: {_quoted(said, citer)}" if said else ""
+    risks = quarter_risks(filing, annual)
+    if not risks:
+        cited = citer.cite(filing.passages[0].chunk_id)
+        return opening or f"{company}'s {filing.label} sets out no risk factor of its own {cited}."
+    since = (
+        f"against its {annual.label}"
+        if annual is not None
+        else "(the store holds no annual report before it, so what is new in each is not computed)"
+    )
+    lines = [f"It sets out {_count(len(risks), 'risk factor')} {since}:"]
+    lines += [
+        f"- {_quarter_risk(r, i < NEW_OF_RISKS, annual, citer)}" for i, r in enumerate(risks[:_MAX_LISTED])
+    ]
+    if len(risks) > _MAX_LISTED:
+        lines.append(f"- and {counted(len(risks) - _MAX_LISTED)} more")
+    return "\n\n".join(p for p in (opening, "\n".join(lines)) if p)
+
+
+def _quarter_risk(risk: QuarterRisk, with_news: bool, annual: FilingPart | None, citer: _Citer) -> str:
+    """One risk factor of a 10-Q: its heading, whether it is new or updated, and what is new in it."""
+    text = _quoted(risk.heading, citer)
+    if annual is not None and risk.earlier is None:
+        text += " (new)"
+    elif annual is not None and risk.earlier is not None and risk.earlier.text != risk.heading.text:
+        text += f" (its {annual.label} headed it {_quoted(risk.earlier, citer)})"
+    news = (
+        _most_specific([s for s in risk.new_sentences if len(s.text) >= NEW_MIN_CHARS]) if with_news else []
+    )
+    if news:
+        text += " New in its discussion: " + " ".join(_quoted(s, citer) for s in news)
+    return text
+
+
+_SPECIFIC = re.compile(r"(?<!^)\b(?:[A-Z][\w’'.-]*|\w*\d\w*)")
+
+
+def _most_specific(sentences: Sequence[Heading]) -> list[Heading]:
+    """The ``NEW_SHOWN`` sentences naming the most (names, acronyms, dates and figures: "In January
+    2024, … the Digital Markets Act"), in their order: what is new in a risk's discussion is told by
+    what it names, not by its general words ("The Company expects to make further changes")."""
+    named = sorted(sentences, key=lambda s: -len(set(_SPECIFIC.findall(s.text)) - {"The", "Company"}))
+    kept = {id(s) for s in named[:NEW_SHOWN]}
+    return [s for s in sentences if id(s) in kept]
 
 
 def _none_of_kind(company: str, topic: str, kinds: Sequence[str], held: Sequence[FilingPart]) -> str:

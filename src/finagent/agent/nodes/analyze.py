@@ -170,14 +170,16 @@ BY_CODE = ModelReading(
 
 
 def _plan_by_code(reading: Reading, asked: Asked, mode: str | None, context: Context) -> Question | None:
-    """The plan without the model's analysis, when the passages' own sentences answer the question and
-    no tool is asked (the one model call is then the opening's); None when the analysis is needed.
+    """The plan without the model's analysis, when the passages' own sentences answer the question (the
+    one model call is then the opening's) or code computes what changed between filings, and no tool
+    is asked; None when the analysis is needed.
     Planned on a copy of the reading, so that a plan not taken leaves no warning behind."""
     if asked.figure_question or not reading.tickers or not context.ablations.quotes_analysed_by_code:
         return None
     trial = replace(reading, warnings=[], specs=list(reading.specs))
     plan = plan_question(trial, asked, BY_CODE, mode, context)
-    if not answers_extractively(plan, context, []) or (context.use_tools and tool_calls_for(plan)):
+    by_code = answers_extractively(plan, context, []) or bool(plan.filing_changes)  # computed: no writer
+    if not by_code or (context.use_tools and tool_calls_for(plan)):
         return None
     reading.warnings += trial.warnings
     reading.specs = trial.specs

@@ -372,3 +372,76 @@ def refers_elsewhere(part: FilingPart) -> Heading | None:
     """The part's sentence sending the reader to the notes ("See Note 4 — Commitments and
     Contingencies"): its matters are described there, not here."""
     return next((line for line in part_lines(part) if _REFERENCE.search(line.text)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class QuarterRisk:
+    """A risk factor a 10-Q sets out: its heading, the annual report's heading it updates (None: new),
+    and the sentences of its discussion the annual report's does not have (what is new in it)."""
+
+    heading: Heading
+    earlier: Heading | None
+    new_sentences: list[Heading]
+
+
+def asked_quarter_filing(parts: Sequence[FilingPart], asked: Sequence[Period]) -> FilingPart | None:
+    """The 10-Q of the one quarter the question asks, when the store holds it (a year asked beside it
+    names the annual report it is measured against): a 10-Q's Part II Item 1A states its own changes
+    since that report, so it is read, not compared with another 10-Q."""
+    quarters = {p for p in asked if p[1] is not None}
+    if len(quarters) != 1:
+        return None
+    (year, quarter), *_ = quarters
+    return next(
+        (p for p in parts if p.kind == "10-Q" and (p.fiscal_year, p.fiscal_quarter) == (year, quarter)), None
+    )
+
+
+def annual_before(parts: Sequence[FilingPart], filing: FilingPart) -> FilingPart | None:
+    """The latest annual report's part filed for a period before the filing's (what a 10-Q updates)."""
+    earlier = [p for p in parts if p.annual and p.period_end and p.period_end < filing.period_end]
+    return max(earlier, key=_order, default=None)
+
+
+NEW_SENTENCE = 0.9
+"""Below this likeness to every sentence of the annual report's discussion, a 10-Q's sentence is new."""
+
+
+def _discussions(part: FilingPart) -> list[tuple[Heading, list[Heading]]]:
+    """Each risk heading of the part with the paragraphs of its discussion (up to the next heading)."""
+    headings = {normalized(h.text) for h in risk_headings(part)}
+    found: list[tuple[Heading, list[Heading]]] = []
+    for line in part_lines(part):
+        if normalized(line.text) in headings:
+            found.append((line, []))
+        elif found:
+            found[-1][1].append(line)
+    return found
+
+
+def _sentences_of(lines: Sequence[Heading]) -> list[Heading]:
+    return [
+        Heading(s.strip(), line.chunk_id) for line in lines for s in split_sentences(line.text) if s.strip()
+    ]
+
+
+def quarter_risks(filing: FilingPart, annual: FilingPart | None) -> list[QuarterRisk]:
+    """The risk factors the 10-Q sets out, each paired with the annual report's heading most like it
+    (reworded or the same) or none (new), with the sentences of its discussion the annual report's
+    discussion of that risk lacks (all of the annual report's part, for a new one)."""
+    own = _discussions(filing)
+    earlier = _discussions(annual) if annual is not None else []
+    found = []
+    for heading, body in own:
+        match = max(earlier, key=lambda e: similarity(e[0].text, heading.text), default=None)
+        paired = match if match and similarity(match[0].text, heading.text) >= REWORDED else None
+        before = [
+            s.text for s in _sentences_of(paired[1] if paired else [line for _, b in earlier for line in b])
+        ]
+        new = [
+            s
+            for s in _sentences_of(body)
+            if not any(similarity(s.text, b, NEW_SENTENCE) >= NEW_SENTENCE for b in before)
+        ]
+        found.append(QuarterRisk(heading, paired[0] if paired else None, new if annual is not None else []))
+    return found
