@@ -305,8 +305,12 @@ def test_a_question_asking_what_a_company_forecasts_is_answered_by_what_it_expec
     ]
     question = "What production rate changes is Boeing forecasting for FY2023?"
     lines = quoted_answer(items, query_terms([question]), {"BA": ["Boeing"]}).splitlines()[1:]
-    assert [line[-6:] for line in lines] == ["[10K2]", "[10K2]"]
-    assert "we expect to gradually increase to 5 per month in 2023" in lines[0]
+    # the plan that follows in its paragraph is quoted with it, once
+    assert [line[-6:] for line in lines] == ["[10K2]"]
+    assert (
+        "we expect to gradually increase to 5 per month in 2023. We plan to gradually increase 737"
+        in lines[0]
+    )
 
 
 def test_asked_what_drove_a_line_only_the_sentences_explaining_that_line_are_quoted() -> None:
@@ -400,3 +404,32 @@ def test_an_opening_that_is_a_name_or_heading_copied_is_no_sentence() -> None:
 
     lead = "AMCOR FINANCE (USA), INC [8K2]. Kevan Parekh will become CFO [8K1]."
     assert _without_copies(lead, []) == "Kevan Parekh will become CFO [8K1]."
+
+
+def test_a_quarters_outlook_is_quoted_as_its_list_whatever_its_quarter_is_called() -> None:
+    """ "Q2" asked, "second quarter" written; the outlook a list of what is expected, read together:
+    the first item with the items after it, not the caveat that repeats "guidance"."""
+    items = [
+        {
+            **_item(
+                "10Q1",
+                "Second Quarter 2024 Outlook\n\n"
+                "• Revenue is expected to be between $9.1 billion and $9.4 billion in the second quarter.\n\n"
+                "• Operating margin is expected to be between 21% and 23%.\n\n"
+                "This outlook does not reflect any acquisitions that may close in the quarter.",
+            ),
+            "kind": "10-Q",
+            "fiscal_year": 2024,
+            "ticker": "BKNG",
+        }
+    ]
+    question = "What did Booking Holdings guide for Q2 2024 revenue in its first-quarter 10-Q?"
+    terms = query_terms([question])
+    assert "q2" in terms
+    names = {"BKNG": ["BKNG", "Booking Holdings"]}
+    lines = quoted_answer(items, terms, names, forecast=True).splitlines()[1:]
+    assert lines[0].startswith(
+        "- Booking Holdings' 10-Q for FY2024: “• Revenue is expected to be between $9.1 billion"
+    )
+    assert "• Operating margin is expected to be between 21% and 23%." in lines[0]
+    assert len(lines) == 1 or "expected to be between $9.1" not in lines[1]

@@ -195,10 +195,11 @@ def subject_note(tickers: Sequence[str], also: Sequence[str] = ()) -> str:
 
 
 def query_terms(phrases: Iterable[str]) -> list[str]:
-    """Lower-case content words of the search phrases, used to keep the relevant lines of a chunk."""
+    """Lower-case content words of the search phrases (a quarter's "q3" among them), used to keep the
+    relevant lines of a chunk."""
     terms: list[str] = []
     for phrase in phrases:
-        for word in re.findall(r"[a-z][a-z&\-]+", phrase.lower()):
+        for word in re.findall(r"\bq[1-4]\b|[a-z][a-z&\-]+", phrase.lower()):
             if word not in _STOPWORDS and word not in terms:
                 terms.append(word)
     return terms

@@ -205,16 +205,24 @@ SPELLED_OUT = {
     "fda": "food and drug administration",
     "faa": "federal aviation administration",
     "ai": "artificial intelligence",
+    "q1": "first quarter",
+    "q2": "second quarter",
+    "q3": "third quarter",
+    "q4": "fourth quarter",
 }
 """Abbreviations filings write out in full: a text writing the phrase names the abbreviation too
-("Kevan Parekh … will become Chief Financial Officer" answers who the new CFO is)."""
-_SPELLED = re.compile(rf"\b({'|'.join(SPELLED_OUT.values())})\b", re.I)
+("Kevan Parekh … will become Chief Financial Officer" answers who the new CFO is; "third quarter"
+is the Q3 a question asks)."""
+_BETWEEN_WORDS = r"[\s-]+"  # "second quarter" or "second-quarter"
+_SPELLED = re.compile(
+    r"\b(" + "|".join(p.replace(" ", _BETWEEN_WORDS) for p in SPELLED_OUT.values()) + r")\b", re.I
+)
 _ABBREVIATION_OF = {phrase: short for short, phrase in SPELLED_OUT.items()}
 
 
 def abbreviations_spelled(text: str) -> set[str]:
     """The abbreviations whose phrases ``text`` writes out ("chief financial officer": "cfo")."""
-    return {_ABBREVIATION_OF[" ".join(m.lower().split())] for m in _SPELLED.findall(text)}
+    return {_ABBREVIATION_OF[" ".join(m.lower().replace("-", " ").split())] for m in _SPELLED.findall(text)}
 
 
 NAME_ABBREVIATIONS = ("Inc", "Corp", "Co", "Ltd", "vs")

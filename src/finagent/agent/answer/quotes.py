@@ -26,6 +26,12 @@ from finagent.finance.words import split_sentences
 _FISCAL_YEAR = re.compile(r"\b(?:fiscal(?: year)?|FY)\s?(\d{4})\b", re.I)
 _CAUSE = re.compile(r"\b(?:due to|driven by|because|primarily|result of|attributable|offset|reflect)", re.I)
 MIN_CHARS, MAX_CHARS = 25, 420
+_BULLET = re.compile(r"^\s*[•●▪◦·]")
+_EXPECTS = re.compile(
+    r"\b(?:expect(?:s|ed)?|anticipate[sd]?|projected|forecasts?)\b(?! to be material)", re.I
+)
+"""A sentence stating what is expected: asked a forecast, it answers though it shares few of the
+question's words ("Net sales are expected to be between … for the third quarter")."""
 QUOTED_LEAD = "In the sources' own words:"
 
 
@@ -47,11 +53,13 @@ def _candidates(
     why: bool,
     named: Set[str] = frozenset(),
     ahead: Sequence[str] = (),
+    forecast: bool = False,
 ) -> list[tuple[float, int, str]]:
     """(score, position, sentence) of the item's sentences sharing a term: one point per term, one more
     per name of the question (its line or segment: "Google Cloud"), half for a stated cause, and one
     for naming a year a forecast question looks to that is after its report's ("expect to … in 2023"
-    in the 10-K for 2022, asked what Boeing forecasts for FY2023)."""
+    in the 10-K for 2022, asked what Boeing forecasts for FY2023) and, asked a ``forecast``, one for
+    stating what is expected."""
     own = item.get("fiscal_year") or 0
     later = [year for year in ahead if int(year) > own]
     looked_to = re.compile(rf"\b(?:{'|'.join(later)})\b") if later else None
@@ -64,7 +72,8 @@ def _candidates(
         if shared:
             cause = 0.5 if why and _CAUSE.search(sentence) else 0.0
             year = 1.0 if looked_to and looked_to.search(sentence) else 0.0
-            found.append((shared + len(named & words) + cause + year, position, sentence))
+            expects = 1.0 if forecast and _EXPECTS.search(sentence) else 0.0
+            found.append((shared + len(named & words) + cause + year + expects, position, sentence))
     return found
 
 
@@ -195,16 +204,12 @@ def quoted_answer(
     items: Sequence[dict[str, Any]],
     terms: Sequence[str],
     names: dict[str, list[str]],
-    why: bool = False,
     limit: int = 3,
-    named: Sequence[str] = (),
-    ahead: Sequence[str] = (),
-    drivers: Sequence[LineItem] = (),
-    recent: bool = False,
+    **options: Any,
 ) -> str:
-    """The answer lines of ``chosen_quotes`` under the quoted lead (an 8-K's Items' openings when no
-    sentence shares a term); empty when there are none."""
-    chosen = chosen_quotes(items, terms, names, why, limit, named, ahead, drivers, recent)
+    """The answer lines of ``chosen_quotes`` (``options`` are its) under the quoted lead (an 8-K's
+    Items' openings when no sentence shares a term); empty when there are none."""
+    chosen = chosen_quotes(items, terms, names, limit=limit, **options)
     return quoted_block([q.line(names) for q in chosen] or event_openings(items, names, limit))
 
 
@@ -218,6 +223,7 @@ def chosen_quotes(
     ahead: Sequence[str] = (),
     drivers: Sequence[LineItem] = (),
     recent: bool = False,
+    forecast: bool = False,
 ) -> list[Quote]:
     """The ``limit`` passage sentences sharing most of the question's terms (its names, other than the
     companies', counting twice), filings before news and an 8-K's own Items before its exhibits, the
@@ -236,8 +242,8 @@ def chosen_quotes(
             parts = [n for n in named if content_words(n) and not content_words(n) <= companies]
             found = _driver_candidates(item, wanted, drivers, own_names, parts)
         else:
-            found = _candidates(item, wanted, why, own_names, ahead)
-        best = sorted(found, reverse=True)[:2]
+            found = _candidates(item, wanted, why, own_names, ahead, forecast)
+        best = sorted(found, key=lambda f: (-f[0], f[1]))[:2]  # ties: the earlier sentence
         news = 1 if item.get("kind") == "news" else 0
         # an 8-K's account of its event
         own = 1 if event_item(item.get("kind"), item.get("section"), item.get("text") or "") else 0
@@ -255,9 +261,9 @@ def chosen_quotes(
     quotes = [Quote(items[rank], sentence) for _, rank, _, sentence in chosen]  # the best first
     if quotes and not drivers:  # a driver is its own sentence, with the one naming what changed
         first = quotes[0]
-        quotes[0] = Quote(
-            first.item, _with_what_follows(first.item, first.sentence, bool(first.item.get("opening")))
-        )
+        across = bool(first.item.get("opening")) or bool(_BULLET.match(first.sentence))  # a list: its items
+        whole = _with_what_follows(first.item, first.sentence, across)
+        quotes = [Quote(first.item, whole)] + [q for q in quotes[1:] if q.sentence not in whole]
     return quotes
 
 

@@ -328,6 +328,7 @@ def answer_quotes(state: State, read: Read, limit: int = 3) -> list[Quote]:
         ahead=sorted(years_asked(state)) if plan.forecast else (),
         drivers=driver_lines(plan.metric_names) if plan.drivers else (),
         recent=plan.status,
+        forecast=plan.forecast,
     )
 
 

@@ -65,6 +65,8 @@ _WORD = re.compile(r"[a-z][a-z&\-]{2,}")
 _SHORT_ACRONYM = re.compile(r"\b(?!US\b|IT\b)[A-Z]{2}\b")
 """A two-letter name in capitals ("AI", "EU", "UK"), which the three-letter floor of words would lose
 (not "US", nor "IT", which are words too when a heading is in capitals)."""
+_QUARTER = re.compile(r"\bq[1-4]\b")
+"""A quarter ("Q3", "q3"), which the three-letter floor of words would lose too."""
 _STOP = frozenset(
     """
     the and for was were are has had have that this with from which also its their during compared
@@ -155,7 +157,8 @@ def content_words(text: str, names: Sequence[str] = ()) -> set[str]:
     for name in sorted(names, key=len, reverse=True):  # "Apple Inc." before "Apple": no stray "inc"
         low = re.sub(rf"(?<!\w){re.escape(name.lower())}(?!\w)", " ", low)
     words = {stem(w.strip("-&")) for w in _WORD.findall(low) if w not in _STOP and len(w.strip("-&")) > 2}
-    return words | abbreviations_spelled(low) | {a.lower() for a in _SHORT_ACRONYM.findall(text)} - _STOP
+    short = {a.lower() for a in _SHORT_ACRONYM.findall(text)} | set(_QUARTER.findall(low))
+    return words | abbreviations_spelled(low) | short - _STOP
 
 
 def _most_shared(words: set[str], passages: Sequence[Passage]) -> int:

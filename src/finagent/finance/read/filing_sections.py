@@ -195,7 +195,9 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         r"|\bappoint\w*|\bresign\w*|\bstep(s|ped|ping)? down\b|\bsuccession\b|\bsucceed\w*"
         r"|\bdeparture (of|from the company)\b"
         r"|\b(CEO|CFO|leadership|management|executive) (change|transition)s?\b"
-        r"|\bnamed (\w+ )?(CEO|CFO|chief|president)\b|\bretire[sd]? as\b|\b(was|were) (fired|dismissed)\b",
+        r"|\bnamed (\w+ )?(CEO|CFO|chief|president)\b|\bretire[sd]? as\b|\b(was|were) (fired|dismissed)\b"
+        r"|\bbec(?:ome|ame|omes|oming) (?:the company's |its |\w+ )?(?:new |interim )?"
+        r"(?:CEO|CFO|COO|chief \w+ officer|chair\w*|president)\b|\b(?:took|take|takes|taking) over as\b",
         ("item_5_02",),
         "departure of directors or certain officers election of directors appointment of certain officers",
         kinds=EVENT_FILINGS,
@@ -224,7 +226,8 @@ FINANCIAL_TOPICS: tuple[SectionTopic, ...] = (
     _topic(
         "acquisitions and divestitures",
         r"\bacqui(?:sitions?|red|res?)\b|\bbusiness combinations?\b|\bM&A\b|\bmergers?\b|\bdivest\w*"
-        r"|\bspin[- ]?offs?\b|\bspinning off\b|\bdiscontinued operations?\b",
+        r"|\bspin[- ]?offs?\b|\bspinning off\b|\bdiscontinued operations?\b"
+        r"|\b(?:what|which) (?:\w+ )?(?:did|does|has|have) the company (?:buy|bought|purchased?)\b",
         NOTES,
         "acquisitions and divestitures business combinations purchase price",
     ),
