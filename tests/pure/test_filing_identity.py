@@ -121,6 +121,9 @@ def test_xbrl_instance_takes_the_options_too() -> None:
         ("AMCOR's 8k filing dated 1st July 2022", [("2022-07-01", ["8-K"])]),
         ("the 10-K filed on November 1, 2024", [("2024-11-01", ["10-K", "annual_report"])]),
         ("Apple's press release of October 31, 2024", [("2024-10-31", ["8-K", "earnings_release"])]),
+        # a call named by its day is that day's call, not the fiscal quarter the day falls in
+        ("What did Oracle say on its December 11, 2023 earnings call?", [("2023-12-11", ["transcript"])]),
+        ("Adobe's guidance on the call of March 14, 2024", [("2024-03-14", ["transcript"])]),
         ("What was revenue for the quarter ended July 1, 2023?", []),
         ("What happened at Apple on December 2, 2024?", []),
         ("Cash as of May 26, 2023", []),

@@ -229,6 +229,9 @@ def test_a_metric_asked_for_its_amount_stays_a_figure_question(question: str) ->
         ),  # a quantity
         ("Is Boeing's business subject to cyclicality?", False),  # a yes or no: the writer's verdict
         ("Did Apple's dividend per share rise?", False),  # a yes or no on a computed change
+        # an amount spoken on a call is in no table: quoted
+        ("On Nike's December 19, 2024 call, how much did digital sales fall?", True),
+        ("How much did Alphabet say on its last earnings call that AI added to Cloud growth?", True),
     ],
 )
 def test_a_question_in_words_or_a_forecast_is_answered_in_the_filings_quoted_words(

@@ -1,7 +1,7 @@
 """The documents a question names rather than a period: by kind ("in its Q2 10-Q", "on the earnings
 call"), without a date ("this 10-K": every stored year is a candidate), or by an exact day ("the 8-K
-dated December 2, 2024"), which is resolved to the stored document of that day, never to the fiscal
-period around it.
+dated December 2, 2024", "its October 24, 2023 call"), which is resolved to the stored document of
+that day, never to the fiscal period around it (a call in October reports the quarter before).
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ _DOCUMENT_NOUNS = (
     (r"10-?Ks?|annual\s+reports?", frozenset({"10-K", "annual_report"})),
     (r"10-?Qs?|quarterly\s+reports?", frozenset({"10-Q"})),
     (r"(?:earnings|press)\s+releases?", _EVENT_DOCUMENT_KINDS),
+    (r"(?:(?:earnings|conference)\s+)?calls?|transcripts?", frozenset({"transcript"})),
     (r"filings?|reports?|announcements?|releases?", _ANY_FILING),
 )
 
