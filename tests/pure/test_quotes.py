@@ -433,3 +433,25 @@ def test_a_quarters_outlook_is_quoted_as_its_list_whatever_its_quarter_is_called
     )
     assert "• Operating margin is expected to be between 21% and 23%." in lines[0]
     assert len(lines) == 1 or "expected to be between $9.1" not in lines[1]
+
+
+def test_a_table_row_whose_cell_is_prose_is_quoted_as_written_and_a_row_of_figures_is_not() -> None:
+    """The executive officers' table gives each officer's career in a cell: asked when someone took
+    over, that row is the answer, quoted as the filing prints it; a row of figures is no sentence."""
+    item = {
+        **_item(
+            "10K1",
+            "Name | Age | Position and business experience\n"
+            "Jane Q. Fraser | 57 | Chief Executive Officer since March 1, 2021. Ms. Fraser previously served "
+            "as President and Head of Global Consumer Banking from October 2019 to February 2021.\n"
+            "Total headcount | 239,000 | 240,000 | 238,000",
+        ),
+        "ticker": "C",
+    }
+    question = "When did Jane Fraser become Citigroup's CEO, and what did she do before?"
+    lines = quoted_answer([item], query_terms([question]), {"C": ["C", "Citigroup"]}).splitlines()[1:]
+    assert lines == [
+        "- Citigroup's 10-K for FY2024: “Jane Q. Fraser | 57 | Chief Executive Officer since March 1, "
+        "2021. Ms. Fraser previously served as President and Head of Global Consumer Banking from "
+        "October 2019 to February 2021.” [10K1]"
+    ]

@@ -77,15 +77,33 @@ def _candidates(
     return found
 
 
+PROSE_CELL = 80
+"""Characters from which a table's cell is prose (an officer's career in the 10-K's table of
+executive officers): its row is read as a sentence of its own."""
+
+
+def _prose_row(line: str) -> bool:
+    cells = [c.strip() for c in line.split("|")]
+    return any(len(c) >= PROSE_CELL and sum(ch.isalpha() for ch in c) * 2 > len(c) for c in cells)
+
+
 def _sentences(item: dict[str, Any]) -> list[tuple[int, str]]:
-    """(paragraph, sentence) of a passage's prose, in order: table rows left out, a paragraph's
-    lines joined (a heading without a full stop is a paragraph of its own, never a sentence's start)."""
-    found = []
-    for index, paragraph in enumerate(re.split(r"\n\s*\n", item.get("text") or "")):
-        lines = [ln for ln in paragraph.splitlines() if ln.strip() and "|" not in ln]
-        found += [
-            (index, s.strip()) for s in split_sentences(" ".join(lines), capital_next=True) if s.strip()
-        ]
+    """(paragraph, sentence) of a passage's prose, in order: a paragraph's lines joined (a heading
+    without a full stop is a paragraph of its own, never a sentence's start); table rows left out but
+    those with a cell of prose, each a paragraph of its own, read as written ("Robert K. Ortberg | 64 |
+    President and Chief Executive Officer … since August 8, 2024. …")."""
+    found: list[tuple[int, str]] = []
+    index = 0
+    for paragraph in re.split(r"\n\s*\n", item.get("text") or ""):
+        prose, rows = [], []
+        for written in (ln for ln in paragraph.splitlines() if ln.strip()):
+            if "|" not in written:
+                prose.append(written)
+            elif _prose_row(written):
+                rows.append(written.strip())
+        for text in [" ".join(prose), *rows]:
+            found += [(index, s.strip()) for s in split_sentences(text, capital_next=True) if s.strip()]
+            index += 1
     return found
 
 
