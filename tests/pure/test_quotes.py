@@ -455,3 +455,34 @@ def test_a_table_row_whose_cell_is_prose_is_quoted_as_written_and_a_row_of_figur
         "2021. Ms. Fraser previously served as President and Head of Global Consumer Banking from "
         "October 2019 to February 2021.” [10K1]"
     ]
+
+
+def test_the_latest_development_is_the_named_matters_not_a_later_one_of_another_case() -> None:
+    """Asked where the matter it names stands: the latest dated sentence of the passages writing that
+    name (or its abbreviation: "the FTC"), not another case's later ruling in the same note."""
+    names = {"AMZN": ["Amazon", "Amazon.com, Inc."]}
+    items = [
+        {
+            "label": "10Q1",
+            "ticker": "AMZN",
+            "kind": "10-Q",
+            "period_label": "Q2 FY2024",
+            "text": "Beginning in 2020, a trade association filed a case against us in Texas over cloud "
+            "storage. On July 15, 2024, the jury in the trade association's case found no infringement.",
+        },
+        {
+            "label": "10Q2",
+            "ticker": "AMZN",
+            "kind": "10-Q",
+            "period_label": "Q2 FY2024",
+            "text": "In September 2023, the Federal Trade Commission and state attorneys general filed an "
+            "antitrust case against us in Washington. On June 20, 2024, the court denied in part our "
+            "motion to dismiss the FTC case.",
+        },
+    ]
+    question = "Where does the Federal Trade Commission's case against Amazon stand?"
+    said = quoted_answer(items, query_terms([question]), names, named=names_in(question), recent=True)
+    first = said.splitlines()[1]
+    assert first.startswith(
+        "- Amazon.com, Inc.'s 10-Q for Q2 FY2024: “On June 20, 2024, the court denied in part our motion"
+    ), said

@@ -214,3 +214,17 @@ def test_what_a_company_does_is_its_business_whatever_its_name(question: str, na
 )
 def test_what_others_do_with_a_company_is_not_its_business(question: str) -> None:
     assert "business" not in [t.name for t in read_wording(question, ["Apple"]).topics]
+
+
+# A competition case is a legal matter, not the business's competitors: tuned on the first, the
+# second only run.
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Where did the European Commission's competition case against Intel stand?",
+        "What antitrust investigations is Visa facing in Europe?",
+    ],
+)
+def test_a_competition_case_is_a_legal_matter(question: str) -> None:
+    topics = [t.name for t in read_wording(question, []).topics]
+    assert "legal proceedings" in topics and "business" not in topics

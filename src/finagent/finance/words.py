@@ -204,6 +204,8 @@ SPELLED_OUT = {
     "sec": "securities and exchange commission",
     "fda": "food and drug administration",
     "faa": "federal aviation administration",
+    "ec": "european commission",
+    "eu": "european union",
     "ai": "artificial intelligence",
     "q1": "first quarter",
     "q2": "second quarter",

@@ -106,7 +106,8 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         r" (is|are|does|do) the company\b"
         r"|\bproducts? and services\b"
         r"|\b(main|major|primary|key|largest) (products|customers|competitors|markets)\b"
-        r"|\bcompetit(ors?|ion)\b|\bcompet(e|es|ing)\b|\bemployees\b|\bheadcount\b|\bhuman capital\b"
+        r"|\bcompetit(ors?|ion)\b(?! (?:case|law|matter|authorit|investigation|proceeding|complaint|fine))"
+        r"|\bcompet(e|es|ing)\b|\bemployees\b|\bheadcount\b|\bhuman capital\b"
         r"|\bseasonal(ity)?\b"
         r"|\bsegments? (does|do) \w+(?: \w+)? (operate|report|have)\b",
         ("item_1",),
@@ -141,7 +142,8 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
     _topic(
         "legal proceedings",
         r"\blegal (proceedings?|matters|actions?|cases?|battles?|disputes?)\b|\blitigations?\b"
-        r"|\blawsuits?\b|\bsued\b|\bclass actions?\b",
+        r"|\blawsuits?\b|\bsued\b|\bclass actions?\b"
+        r"|\b(?:antitrust|competition) (?:cases?|matters?|investigations?|proceedings?|complaints?|fines?)\b",
         ("item_3", "part2_item_1"),
         "legal proceedings litigation",
         annual=True,
