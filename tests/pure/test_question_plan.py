@@ -225,8 +225,10 @@ def test_a_metric_asked_for_its_amount_stays_a_figure_question(question: str) ->
         ("How much did Apple's revenue grow in fiscal 2024?", False),  # a figure code computes
         (
             "What share of Lockheed Martin's 2023 net sales came from the U.S. government?",
-            False,
-        ),  # a quantity
+            True,
+        ),  # the share of a line a part only words name: the filing's sentence states it
+        ("Did any single customer account for more than 10% of Apple's revenue in fiscal 2024?", False),
+        ("What portion of Nike's fiscal 2024 revenues came from outside North America?", True),
         ("Is Boeing's business subject to cyclicality?", False),  # a yes or no: the writer's verdict
         ("Did Apple's dividend per share rise?", False),  # a yes or no on a computed change
         # an amount spoken on a call is in no table: quoted

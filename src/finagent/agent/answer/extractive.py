@@ -40,14 +40,16 @@ NONE = "NONE"
 def answers_extractively(plan: Question, context: Context, tools: list[dict[str, Any]]) -> bool:
     """A question answered in words about named companies, asking no quantity for code to read,
     compute or check against a computed change (a forecast's figures are the filing's words, never
-    computed; a call's are spoken, in no table), nor a yes or no (the writer's verdict, held to the
+    computed; a call's are spoken, in no table; the share of a line a part only words name is written
+    in a sentence), nor a yes or no (the writer's verdict, held to the
     passages, answers it), and no tool's output to relay: the sentences that answer are quoted."""
     spoken = "transcript" in plan.asked_sources and not plan.metrics
+    worded = spoken or plan.share_in_words  # a call's figures, a share a part only words name
     return (
         context.narrative_answers == "extractive"
         and bool(plan.tickers)
         and not plan.yes_no
-        and (not (plan.quantities or plan.ask.computed) or plan.forecast or spoken)
+        and (not (plan.quantities or plan.ask.computed) or plan.forecast or worded)
         and not plan.formulas
         and not tools
     )

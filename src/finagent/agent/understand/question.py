@@ -136,6 +136,9 @@ class Question:
     """Where a matter stands ("where does the talc litigation stand"): its latest developments first."""
     yes_no: bool = False
     """The question opens asking yes or no ("Is Boeing's business cyclical?"): its answer opens with one."""
+    share_in_words: bool = False
+    """Of one company, the share of a line that a part only words name has ("what share of its revenue
+    came from the U.S. government", "customers above 10% of revenue"): the filing states it in words."""
     given_names: tuple[str, ...] = ()
     """Names written inside a sentence, not acronyms: what it asks about besides its companies."""
     asked_sources: tuple[str, ...] = ()
