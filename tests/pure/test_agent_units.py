@@ -330,6 +330,9 @@ def test_search_kinds_and_priors_pick_the_periods_report() -> None:
     asked = analysed("What did the news say about X's product launch in the second quarter of FY2023?")
     assert search_kinds(in_the_news, asked) == ["10-Q", "news"]
     assert search_kinds(in_the_news, plain) == ["10-Q"]
+    # the period's inventory counts its reports, not the articles dated in it: the news asked is
+    # searched all the same
+    assert search_kinds(quarter, asked) == ["10-Q", "news"]
     assert search_priors(quarter, [quarter], plain) == {"10-Q": 0.1}
     # A question naming no period says nothing of the report kind: the latest report is not lifted.
     assert search_priors(year, [year], analysed("What was the capex?")) == {}

@@ -251,3 +251,8 @@ def test_a_question_in_words_or_a_forecast_is_answered_in_the_filings_quoted_wor
     plan = Question.from_dict(_plan(question, reading.tickers, metrics))
     assert answers_extractively(plan, Context(), []) is extractive
     assert not answers_extractively(plan, Context(narrative_answers="written"), [])
+    # the news tool's recorded articles are the store's own (read by the search): nothing to relay;
+    # a live quote is
+    recorded = {"tool": "company_news", "ok": True, "offline": True}
+    assert answers_extractively(plan, Context(), [recorded]) is extractive
+    assert not answers_extractively(plan, Context(), [{**recorded, "offline": False}])

@@ -42,7 +42,8 @@ def answers_extractively(plan: Question, context: Context, tools: list[dict[str,
     compute or check against a computed change (a forecast's figures are the filing's words, never
     computed; a call's are spoken, in no table; the share of a line a part only words name is written
     in a sentence), nor a yes or no (the writer's verdict, held to the
-    passages, answers it), and no tool's output to relay: the sentences that answer are quoted."""
+    passages, answers it), and no tool's output to relay (recorded news is the store's own): the
+    sentences that answer are quoted."""
     spoken = "transcript" in plan.asked_sources and not plan.metrics
     worded = spoken or plan.share_in_words  # a call's figures, a share a part only words name
     return (
@@ -51,8 +52,14 @@ def answers_extractively(plan: Question, context: Context, tools: list[dict[str,
         and not plan.yes_no
         and (not (plan.quantities or plan.ask.computed) or plan.forecast or worded)
         and not plan.formulas
-        and not tools
+        and not [t for t in tools if not _recorded_news(t)]
     )
+
+
+def _recorded_news(tool: dict[str, Any]) -> bool:
+    """The news tool's recorded articles (no live feed): the newest the store holds, whatever the
+    period asked, while the search reads the stored articles of that period: nothing to relay."""
+    return tool.get("tool") == "company_news" and bool(tool.get("offline"))
 
 
 def _delimited(quotes: list[Quote], names: dict[str, list[str]]) -> str:

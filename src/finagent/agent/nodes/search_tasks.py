@@ -33,9 +33,12 @@ def search_kinds(target: Target, plan: Question, extra: list[str] | None = None)
         wanted.add("news")
     if held and not held & wanted:
         wanted |= held - {"news"}  # only transcripts cover this period: better than nothing
+    # the news asked is searched whatever the period's inventory holds: articles are dated by the day
+    # they came out, not held as a period's reports
+    asked_news = {"news"} & wanted
     if target.get("fiscal_year") is None:
-        return sorted(held) if held else sorted(wanted | {"10-K", "10-Q"})
-    return sorted(wanted & held) if held & wanted else sorted(wanted)
+        return sorted(held | asked_news) if held else sorted(wanted | {"10-K", "10-Q"})
+    return sorted((wanted & held) | asked_news) if held & wanted else sorted(wanted)
 
 
 def make_task(
