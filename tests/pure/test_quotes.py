@@ -486,3 +486,20 @@ def test_the_latest_development_is_the_named_matters_not_a_later_one_of_another_
     assert first.startswith(
         "- Amazon.com, Inc.'s 10-Q for Q2 FY2024: “On June 20, 2024, the court denied in part our motion"
     ), said
+
+
+def test_a_day_after_the_report_was_filed_is_a_plan_not_the_latest_development() -> None:
+    """A 10-Q for the quarter ended June 2025 writes the trials it expects in 2026: where the matter
+    stands is what had happened by then (the dismissal), not the plan."""
+    history = (
+        "In January 2025, the plaintiffs filed the antitrust lawsuit against Nike in federal court. "
+        "On May 12, 2025, the court dismissed the antitrust lawsuit in part. "
+        "Trials on the remaining antitrust claims are scheduled for March 2026."
+    )
+    item = {"label": "10Q1", "text": history, "ticker": "NKE", "kind": "10-Q", "period_label": "Q4 FY2025"}
+    question = "Where does the antitrust lawsuit against Nike stand?"
+    names = {"NKE": ["Nike", "NIKE, Inc."]}
+    said = quoted_answer([{**item, "period_end": "2025-05-31"}], query_terms([question]), names, recent=True)
+    assert said.splitlines()[1].startswith(
+        "- NIKE, Inc.'s 10-Q for Q4 FY2025: “On May 12, 2025, the court dismissed"
+    ), said

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
 from finagent.agent.answer.wording import name, owned
@@ -20,7 +21,7 @@ from finagent.finance.line_item import LineItem
 from finagent.finance.lines import line
 from finagent.finance.read.drivers import drivers_of
 from finagent.finance.read.filing_sections import event_item
-from finagent.finance.read.written_figures import latest_day
+from finagent.finance.read.written_figures import written_days
 from finagent.finance.words import SPELLED_OUT, split_sentences
 
 _FISCAL_YEAR = re.compile(r"\b(?:fiscal(?: year)?|FY)\s?(\d{4})\b", re.I)
@@ -330,7 +331,7 @@ def _latest_developments(
         if not _about(item, terms, named):
             continue
         for position, (_, sentence) in enumerate(_sentences(item)):
-            day = latest_day(sentence) if _quotable(sentence) else None
+            day = _happened(item, sentence) if _quotable(sentence) else None
             if day is not None:
                 dated.append((day, rank, position, sentence))
     if not dated:
@@ -338,6 +339,19 @@ def _latest_developments(
     latest = max(d[0] for d in dated)
     recent = [d for d in dated if (latest - d[0]).days <= RECENT_DAYS]
     return [(score, rank, position, sentence) for _, rank, position, sentence in recent[:2]]
+
+
+FILED_WITHIN = timedelta(days=100)
+"""How long after its period's end a report is filed at the latest: a day written later than that is
+a plan ("bellwether trials … in January 2026"), not a development it reports."""
+
+
+def _happened(item: dict[str, Any], sentence: str) -> date | None:
+    """The latest day the sentence writes that had come by the time its report was filed."""
+    end = item.get("period_end")
+    filed = date.fromisoformat(str(end)[:10]) + FILED_WITHIN if end else None
+    days = [d for d in written_days(sentence) if filed is None or d <= filed]
+    return max(days, default=None)
 
 
 def _about(item: dict[str, Any], terms: Set[str], named: Set[str]) -> bool:
@@ -361,7 +375,10 @@ def _latest_first(
     """The quotes of passages about the matter writing a day within ``RECENT_DAYS`` of the latest any
     of them writes first ("On March 31, 2025, the court dismissed …" before the 2023 filing's
     account; not another case's latest ruling), each group best first."""
-    days = [latest_day(entry[3]) if _about(items[entry[1]], terms, named) else None for entry in chosen]
+    days = [
+        _happened(items[entry[1]], entry[3]) if _about(items[entry[1]], terms, named) else None
+        for entry in chosen
+    ]
     known = [d for d in days if d is not None]
     if not known:
         return chosen

@@ -141,9 +141,10 @@ _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 
 def stem(word: str) -> str:
-    """A crude stem: enough that "declines", "declined" and "decline" meet."""
+    """A crude stem: enough that "declines", "declined" and "decline" meet, and "litigate" and
+    "litigation"."""
     word = _SYNONYMS.get(word, word)
-    for suffix in ("ations", "ation", "ings", "ing", "ies", "ed", "es", "s", "ly"):
+    for suffix in ("ations", "ation", "ings", "ing", "ies", "ed", "es", "s", "ly", "ate"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             word = word[: -len(suffix)]
             break

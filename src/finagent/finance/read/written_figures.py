@@ -276,13 +276,17 @@ def counts_something(figure: WrittenFigure, text: str) -> bool:
 SMALL_COUNT = 100
 
 
-def latest_day(text: str) -> date | None:
-    """The latest day or month a text writes ("On March 31, 2025, the court dismissed …": March 31, 2025;
-    a month counts as its first day); None when it writes neither. Years and fiscal labels alone are
-    too coarse to order the events of one filing by."""
-    days = [
+def written_days(text: str) -> list[date]:
+    """The days and months a text writes, in order ("On March 31, 2025, …": March 31, 2025; a month
+    counts as its first day). Years and fiscal labels alone are too coarse to order the events of one
+    filing by."""
+    return [
         date.fromordinal(int(f.value))
         for f in scan_figures(text)
         if f.kind == "date" and f.date_key is not None and f.date_key[0] in ("day", "month")
     ]
-    return max(days, default=None)
+
+
+def latest_day(text: str) -> date | None:
+    """The latest day or month a text writes (``written_days``); None when it writes neither."""
+    return max(written_days(text), default=None)
