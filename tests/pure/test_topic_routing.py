@@ -228,3 +228,13 @@ def test_what_others_do_with_a_company_is_not_its_business(question: str) -> Non
 def test_a_competition_case_is_a_legal_matter(question: str) -> None:
     topics = [t.name for t in read_wording(question, []).topics]
     assert "legal proceedings" in topics and "business" not in topics
+
+
+def test_what_a_question_is_about_is_among_the_words_its_answer_is_chosen_by() -> None:
+    """ "What did Danaher buy" shares no word with "the fiscal 2023 acquisitions included Abcam": its
+    topic's name is among its terms, so the quotes that answer share a word with it."""
+    from finagent.agent.understand.plan import question_traits
+
+    wording = read_wording("What did Danaher buy in 2023?", ["Danaher"])
+    terms = question_traits(wording, parse_time_phrases(wording.text), ["DHR"], {}, [], [])["terms"]
+    assert "acquisitions" in terms and "buy" in terms

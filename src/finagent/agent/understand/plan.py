@@ -206,7 +206,8 @@ def question_traits(
         "average": wording.average,
         # "who is replacing its CFO" names a metric's word but asks for a person: no quantity
         "quantities": bool(metrics or formulas or (_amount_words(wording) and not wording.not_an_amount)),
-        "terms": query_terms([wording.text, *phrases]),
+        # what it asks about is asked too: "what did it buy" is answered by its acquisitions
+        "terms": query_terms([wording.text, *phrases, *(topic.name for topic in wording.topics)]),
         "named": list(wording.named),
         "given_names": list(wording.given_names),
         "status": wording.status,
