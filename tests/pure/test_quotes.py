@@ -503,3 +503,27 @@ def test_a_day_after_the_report_was_filed_is_a_plan_not_the_latest_development()
     assert said.splitlines()[1].startswith(
         "- NIKE, Inc.'s 10-Q for Q4 FY2025: “On May 12, 2025, the court dismissed"
     ), said
+
+
+def test_a_cover_pages_rows_of_words_are_quoted_as_printed_and_a_row_of_figures_is_not() -> None:
+    """The securities a cover page registers are a table of words: each row is quoted as printed
+    (asked which classes are listed, "classes" is "Class"); a vote count row is figures, no answer."""
+    item = {
+        **_item(
+            "10K1",
+            "Securities registered pursuant to Section 12(b) of the Act:\n"
+            "Title of each class | Trading Symbol(s) | Name of each exchange on which registered\n"
+            "Class B Common Stock, $0.01 par value | BRK.B | New York Stock Exchange\n"
+            "Director nominee votes | 8,552,669,663 | 561,437,085 | 19,381,159",
+        ),
+        "ticker": "BRK",
+    }
+    question = "Which share classes does Berkshire Hathaway list, and on which exchange?"
+    lines = quoted_answer(
+        [item], query_terms([question]), {"BRK": ["BRK", "Berkshire Hathaway"]}
+    ).splitlines()
+    assert (
+        "- Berkshire Hathaway's 10-K for FY2024: “Class B Common Stock, $0.01 par value | BRK.B | New York "
+        in "\n".join(lines)
+    )
+    assert "561,437,085" not in "\n".join(lines)

@@ -238,3 +238,19 @@ def test_what_a_question_is_about_is_among_the_words_its_answer_is_chosen_by() -
     wording = read_wording("What did Danaher buy in 2023?", ["Danaher"])
     terms = question_traits(wording, parse_time_phrases(wording.text), ["DHR"], {}, [], [])["terms"]
     assert "acquisitions" in terms and "buy" in terms
+
+
+# The classes a company lists and where: its cover page, and no amount asked. Tuned on the first two,
+# the last two only run.
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("What are Alphabet's listed share classes and on which market do they trade?", "Alphabet"),
+        ("Which classes of stock does Berkshire Hathaway have?", "Berkshire Hathaway"),
+        ("On which exchange are Ford's notes listed?", "Ford"),
+        ("Which share classes does Comcast list, and where?", "Comcast"),
+    ],
+)
+def test_the_classes_a_company_lists_are_its_cover_page_and_no_amount(question: str, name: str) -> None:
+    wording = read_wording(question, [name])
+    assert [t.name for t in wording.topics] == ["cover page"] and not wording.quantity_words

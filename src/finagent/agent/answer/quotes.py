@@ -83,16 +83,26 @@ PROSE_CELL = 80
 executive officers): its row is read as a sentence of its own."""
 
 
+WORDED_ROW = 0.6
+"""Share of a row's printed characters that are letters from which the row is words, not figures
+("Class A Common Stock, $0.001 par value | GOOGL | Nasdaq Stock Market LLC" on a cover page)."""
+
+
 def _prose_row(line: str) -> bool:
+    """A table row that reads as words: a cell of prose, or cells that are mostly letters."""
     cells = [c.strip() for c in line.split("|")]
-    return any(len(c) >= PROSE_CELL and sum(ch.isalpha() for ch in c) * 2 > len(c) for c in cells)
+    if any(len(c) >= PROSE_CELL and sum(ch.isalpha() for ch in c) * 2 > len(c) for c in cells):
+        return True
+    printed = [ch for ch in line if not ch.isspace() and ch != "|"]
+    letters = sum(ch.isalpha() for ch in printed)
+    return letters >= MIN_CHARS and letters >= WORDED_ROW * len(printed)
 
 
 def _sentences(item: dict[str, Any]) -> list[tuple[int, str]]:
     """(paragraph, sentence) of a passage's prose, in order: a paragraph's lines joined (a heading
     without a full stop is a paragraph of its own, never a sentence's start); table rows left out but
-    those with a cell of prose, each a paragraph of its own, read as written ("Robert K. Ortberg | 64 |
-    President and Chief Executive Officer … since August 8, 2024. …")."""
+    those that read as words (``_prose_row``), each a paragraph of its own, read as written ("Robert
+    K. Ortberg | 64 | President and Chief Executive Officer … since August 8, 2024. …")."""
     found: list[tuple[int, str]] = []
     index = 0
     for paragraph in re.split(r"\n\s*\n", item.get("text") or ""):
@@ -158,7 +168,9 @@ _OPENS_MID_SENTENCE = re.compile(r"[a-z]+\b(?![’'-]?[A-Z])")
 def _fragment(sentence: str) -> bool:
     """A piece of a sentence, not one: cut off where the passage ends ("... Cost of Products S"), begun
     where the passage begins inside a sentence ("and Geographic Data” for …") or torn from a table
-    header ("Consumer Health) July 2023 (incl.")."""
+    header ("Consumer Health) July 2023 (incl."). A table row read as words is whole as printed."""
+    if "|" in sentence and not sentence.rstrip().endswith("|"):
+        return False
     if not re.search(r"[.!?;\"”’)]$", sentence) or _OPENS_MID_SENTENCE.match(sentence):
         return True  # a sentence ending in ":" announces what follows (a table's lead-in), which it is not
     depth = 0

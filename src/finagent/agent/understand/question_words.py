@@ -92,7 +92,8 @@ _AVERAGE = re.compile(r"\b(average|mean)\b", re.I)
 # A question that wants a quantity read from the passages, though no metric of the vocabulary names it.
 _QUANTITY = re.compile(
     r"\bhow\s+(?:much|many|large|big|high|low)\b|\b(?:amount|number|value|ratio|margin|rate|percent\w*"
-    r"|proportion|share|total|sum|figure|balance|cost|price|per\s+share|dividends?)\b|[$%]|\bin\s+(?:usd|"
+    r"|proportion|share(?!\s+class)|total|sum|figure|balance|cost|price|per\s+share|dividends?)\b|[$%]"
+    r"|\bin\s+(?:usd|"
     rf"{'|'.join(SCALE_PLURALS)})\b",
     re.I,
 )

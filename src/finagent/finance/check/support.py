@@ -141,10 +141,12 @@ _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 
 def stem(word: str) -> str:
-    """A crude stem: enough that "declines", "declined" and "decline" meet, and "litigate" and
-    "litigation"."""
+    """A crude stem: enough that "declines", "declined" and "decline" meet, "litigate" and
+    "litigation", "class" and "classes"."""
     word = _SYNONYMS.get(word, word)
     for suffix in ("ations", "ation", "ings", "ing", "ies", "ed", "es", "s", "ly", "ate"):
+        if suffix == "s" and word.endswith("ss"):  # "class", "loss", "business": no plural to strip
+            continue
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             word = word[: -len(suffix)]
             break

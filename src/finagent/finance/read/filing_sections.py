@@ -177,7 +177,9 @@ SECTION_TOPICS: tuple[SectionTopic, ...] = (
         r"|\b(listed|registered)\b[^.?]{0,30}\bexchanges?\b|\blisted on\b"
         r"|\b(trading|ticker) symbols?\b|\bsecurities registered\b"
         r"|\bregistered (securities|under section 12)\b|\bpar value\b|\baggregate market value\b"
-        r"|\baccelerated filer\b|\bstate of incorporation\b|\bincorporated in\b",
+        r"|\baccelerated filer\b|\bstate of incorporation\b|\bincorporated in\b"
+        r"|\bshare classes\b|\bclasses of (?:common )?(?:stock|shares)\b"
+        r"|\blisted (?:shares?|stock|securities|notes)\b|\bon which (?:stock )?(?:markets?|exchanges?)\b",
         (COVER,),
         "securities registered pursuant to section 12(b) trading symbol exchange",
     ),
