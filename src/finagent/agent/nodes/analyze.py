@@ -174,7 +174,12 @@ def _plan_by_code(reading: Reading, asked: Asked, mode: str | None, context: Con
     one model call is then the opening's) or code computes what changed between filings, and no tool
     is asked; None when the analysis is needed.
     Planned on a copy of the reading, so that a plan not taken leaves no warning behind."""
-    if asked.figure_question or not reading.tickers or not context.ablations.quotes_analysed_by_code:
+    if (
+        asked.figure_question
+        or asked.borrowed
+        or not reading.tickers
+        or not context.ablations.quotes_analysed_by_code
+    ):
         return None
     trial = replace(reading, warnings=[], specs=list(reading.specs))
     plan = plan_question(trial, asked, BY_CODE, mode, context)

@@ -69,6 +69,8 @@ class Asked:
     history: History | None
     names: list[str]
     """Names of the companies (and the matched text) a search phrase leaves out."""
+    borrowed: bool
+    """Its words name only a period ("And in Q3?"): what it asks is the previous question's."""
     base_phrase: str
     figure_question: bool
     """Reported metrics of named companies: read by code, no model needed to analyse it."""
@@ -140,7 +142,8 @@ def read_asked(reading: Reading, previous: list[dict[str, Any]], use_facts: bool
     names = [*reading.matched, *reading.tickers]
     names += [n for t in reading.tickers for n in _names(reading.by_ticker.get(t))]
     base_phrase = fallback_phrase(reading.question, [*names, *(s.text for s in reading.specs if s.text)])
-    if not base_phrase and previous:
+    borrowed = not base_phrase and bool(previous)
+    if borrowed:
         # "And in Q3?" asks the previous question again for another period.
         earlier = previous[0].get("question", "")
         base_phrase = fallback_phrase(earlier, [*names, *(s.text for s in parse_time_phrases(earlier))])
@@ -152,6 +155,7 @@ def read_asked(reading: Reading, previous: list[dict[str, Any]], use_facts: bool
         metrics=metrics,
         history=history,
         names=names,
+        borrowed=borrowed,
         base_phrase=base_phrase or reading.question[:80],
         # Reported metrics of named companies: facts first, then period-true statement tables, then
         # the model's extraction; the model is not needed to analyse such a question.
