@@ -238,6 +238,10 @@ def test_what_a_question_is_about_is_among_the_words_its_answer_is_chosen_by() -
     wording = read_wording("What did Danaher buy in 2023?", ["Danaher"])
     terms = question_traits(wording, parse_time_phrases(wording.text), ["DHR"], {}, [], [])["terms"]
     assert "acquisitions" in terms and "buy" in terms
+    # a topic the question writes in its own words weighs no more than they do
+    wording = read_wording("Which region includes India in Apple's geographic segments?", ["Apple"])
+    terms = question_traits(wording, [], ["AAPL"], {}, [], [])["terms"]
+    assert "regions" not in terms and "region" in terms
 
 
 # The classes a company lists and where: its cover page, and no amount asked. Tuned on the first two,

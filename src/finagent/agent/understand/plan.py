@@ -20,6 +20,7 @@ from finagent.agent.understand.question_words import Wording
 from finagent.db.companies import StoredCompany, resolve_company
 from finagent.finance.ask.asks import read_ask
 from finagent.finance.ask.long_history import History
+from finagent.finance.check.support import content_words
 from finagent.finance.citations import CITATION, LABEL
 from finagent.finance.compute.formulas import FORMULAS
 from finagent.finance.lines import REPORTED
@@ -160,6 +161,14 @@ def _amount_words(wording: Wording) -> bool:
     return bool(wording.named_metrics or wording.quantity_words)
 
 
+def _unwritten_topics(wording: Wording) -> list[str]:
+    """The names of the topics the question asks about without writing them: what it asks about is
+    asked too ("what did it buy" is answered by its acquisitions); a topic it names in its own words
+    ("which region includes India") weighs no more than they do."""
+    written = content_words(wording.text)
+    return [t.name for t in wording.topics if not written & content_words(t.name)]
+
+
 def question_traits(
     wording: Wording,
     specs: list[TimeSpec],
@@ -206,8 +215,7 @@ def question_traits(
         "average": wording.average,
         # "who is replacing its CFO" names a metric's word but asks for a person: no quantity
         "quantities": bool(metrics or formulas or (_amount_words(wording) and not wording.not_an_amount)),
-        # what it asks about is asked too: "what did it buy" is answered by its acquisitions
-        "terms": query_terms([wording.text, *phrases, *(topic.name for topic in wording.topics)]),
+        "terms": query_terms([wording.text, *phrases, *_unwritten_topics(wording)]),
         "named": list(wording.named),
         "given_names": list(wording.given_names),
         "status": wording.status,
