@@ -279,16 +279,16 @@ def chosen_quotes(
         # an 8-K's account of its event
         own = 1 if event_item(item.get("kind"), item.get("section"), item.get("text") or "") else 0
         picked += [(score - news + own, rank, position, sentence) for score, position, sentence in best]
+    about = _about_the_matter(items, wanted - companies, own_names) if recent else set()
     if recent:  # where a matter stands: the latest dated sentences of the passages about it
-        top_score = max((p[0] for p in picked), default=0.0)
-        picked += _latest_developments(items, wanted - companies, own_names, top_score)
+        picked += _latest_developments(items, about, max((p[0] for p in picked), default=0.0))
     ranked = _one_copy(sorted(picked, key=lambda p: (-p[0], p[1], p[2])))
     top = ranked[0][0] if ranked else 0.0
     # a sentence scoring half the best one's or less answers something else (a release's closing
     # "available online at www.jnj.com" beside its opening that gives the gain asked)
     chosen = [entry for entry in ranked if entry[0] == top or entry[0] * 2 > top]
     if recent:  # where a matter stands: its latest developments first
-        chosen = _latest_first(chosen, items, wanted - companies, own_names)
+        chosen = _latest_first(chosen, items, about)
     chosen = _one_copy([*_openings(items), *chosen])[:limit]
     quotes = [Quote(items[rank], sentence) for _, rank, _, sentence in chosen]  # the best first
     if quotes and not drivers:  # a driver is its own sentence, with the one naming what changed
@@ -332,15 +332,15 @@ MATTER_TERMS = 2
 
 
 def _latest_developments(
-    items: Sequence[dict[str, Any]], terms: Set[str], named: Set[str], score: float
+    items: Sequence[dict[str, Any]], about: Set[int], score: float
 ) -> list[tuple[float, int, int, str]]:
-    """The sentences writing the latest day among the passages about the matter (writing the names
-    the question gives it, "the European Commission's case", else sharing ``MATTER_TERMS`` of its
-    terms), scored as the best quote: the latest development ("On March 31, 2025, the court dismissed
-    the case") seldom repeats the question's words, and another matter's is no development of it."""
+    """The sentences writing the latest day among the passages about the matter (the ranks in
+    ``about``), scored as the best quote: the latest development ("On March 31, 2025, the court
+    dismissed the case") seldom repeats the question's words, and another matter's is no development
+    of it."""
     dated = []
     for rank, item in enumerate(items):
-        if not _about(item, terms, named):
+        if rank not in about:
             continue
         for position, (_, sentence) in enumerate(_sentences(item)):
             day = _happened(item, sentence) if _quotable(sentence) else None
@@ -366,31 +366,29 @@ def _happened(item: dict[str, Any], sentence: str) -> date | None:
     return max(days, default=None)
 
 
-def _about(item: dict[str, Any], terms: Set[str], named: Set[str]) -> bool:
-    """Whether a passage is about the matter asked: it writes the names the question gives the matter
-    (a quarter asked is no name; a name or its abbreviation), else it shares ``MATTER_TERMS`` of the
-    question's terms."""
-    words = content_words(item.get("text") or "")
+def _about_the_matter(items: Sequence[dict[str, Any]], terms: Set[str], named: Set[str]) -> set[int]:
+    """The ranks of the passages about the matter asked: those writing the names the question gives it
+    ("the European Commission's case"; a name or its abbreviation, "the EC"; a quarter asked is no
+    name), else those sharing ``MATTER_TERMS`` of the question's terms."""
     names = {n for n in named if not re.fullmatch(r"q[1-4]", n)}
     for short, phrase in SPELLED_OUT.items():  # "European Commission" is written "EC" too
         if short in names:
             names -= content_words(phrase) - {short}
-    return names <= words if names else len(terms & words) >= MATTER_TERMS
+    about = set()
+    for rank, item in enumerate(items):
+        words = content_words(item.get("text") or "")
+        if names <= words if names else len(terms & words) >= MATTER_TERMS:
+            about.add(rank)
+    return about
 
 
 def _latest_first(
-    chosen: list[tuple[float, int, int, str]],
-    items: Sequence[dict[str, Any]],
-    terms: Set[str],
-    named: Set[str],
+    chosen: list[tuple[float, int, int, str]], items: Sequence[dict[str, Any]], about: Set[int]
 ) -> list[tuple[float, int, int, str]]:
     """The quotes of passages about the matter writing a day within ``RECENT_DAYS`` of the latest any
     of them writes first ("On March 31, 2025, the court dismissed …" before the 2023 filing's
     account; not another case's latest ruling), each group best first."""
-    days = [
-        _happened(items[entry[1]], entry[3]) if _about(items[entry[1]], terms, named) else None
-        for entry in chosen
-    ]
+    days = [_happened(items[entry[1]], entry[3]) if entry[1] in about else None for entry in chosen]
     known = [d for d in days if d is not None]
     if not known:
         return chosen
