@@ -217,6 +217,14 @@ class Embedder:
         """A question's vector: never kept on disk (the agent keeps its recent ones in memory)."""
         return self._compute(self._load(), [text], None)[0]
 
+    def encode_passing(self, texts: list[str]) -> np.ndarray:
+        """Vectors of texts read once (an answer's candidate sentences): computed, never kept on disk,
+        where they would only grow the cache and make a second run of a question faster than a user's
+        first."""
+        if not texts:
+            return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
+        return self._compute(self._load(), texts, None)
+
 
 _shared: dict[tuple[str, str], Embedder] = {}
 

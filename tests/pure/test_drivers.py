@@ -72,3 +72,29 @@ def test_a_calendar_year_compared_with_another_is_that_years_driver_not_the_aske
     assert [d.sentence[:40] for d in drivers_of(text, line("revenue"), year=2022)][:1] == [
         "Total revenues increased in 2022 compare"
     ]
+
+
+def test_a_cause_named_by_a_driver_is_explained_by_its_own_drivers_after_it() -> None:
+    """What drove revenue: net sales rose on store traffic, and store traffic grew on new stores and
+    remodels: both are quoted, the cause's own driver marked with the cause it explains; a cause
+    that is itself a line, or a clause, is not followed."""
+    text = (
+        "Net sales increased 3.9% primarily due to increases in store traffic of 3.6%. "
+        "Operating income increased due to lower freight costs. "
+        "For fiscal 2026, store traffic growth was driven by new store openings and remodels. "
+        "Store traffic for fiscal 2025 was driven by promotions. "
+        "Membership income increased due to higher renewal rates."
+    )
+    found = drivers_of(text, line("revenue"), year=2026)
+    assert [(d.sentence[:40], d.explains) for d in found] == [
+        ("Net sales increased 3.9% primarily due t", ""),
+        ("For fiscal 2026, store traffic growth wa", "store traffic"),
+    ]
+    from finagent.finance.read.drivers import causes_named
+
+    assert causes_named("Revenue rose primarily due to increases in comparable sales of 3.6%.") == [
+        "comparable sales"
+    ]
+    assert (
+        causes_named("Margins fell as a result of the company deciding to cut prices in every region.") == []
+    )

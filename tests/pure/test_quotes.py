@@ -527,3 +527,77 @@ def test_a_cover_pages_rows_of_words_are_quoted_as_printed_and_a_row_of_figures_
         in "\n".join(lines)
     )
     assert "561,437,085" not in "\n".join(lines)
+
+
+def test_a_sentence_close_in_meaning_is_quoted_though_it_shares_few_words() -> None:
+    """Asked what cost actions a company announced, a headcount cut and a suspended dividend answer
+    (sharing no word of the question); a sentence sharing "cost" but about something else does not
+    come first. The closeness is the embedding model's in the graph; here, given."""
+    question = "What cost actions did Contoso announce on its call?"
+    items = [
+        _item("1", "Input cost inflation remained a headwind for the cost of our products in the quarter."),
+        _item("2", "We are cutting headcount by about 12% by the end of next year."),
+        _item("3", "We are suspending the quarterly dividend to protect liquidity."),
+    ]
+    close = {
+        "Input cost inflation remained a headwind for the cost of our products in the quarter.": 0.10,
+        "We are cutting headcount by about 12% by the end of next year.": 0.55,
+        "We are suspending the quarterly dividend to protect liquidity.": 0.45,
+    }
+    names = {"CTSO": ["Contoso"]}
+    by_words = quoted_answer(items, query_terms([question]), names)
+    assert "[2]" not in by_words and "[3]" not in by_words  # no word shared: never a candidate
+    by_meaning = quoted_answer(
+        items, query_terms([question]), names, closeness=lambda sentences: [close[s] for s in sentences]
+    ).splitlines()
+    assert [line[-3:] for line in by_meaning[1:]] == ["[2]", "[3]", "[1]"]
+
+
+def test_a_disclaimer_or_the_operator_never_answers_however_many_words_it_shares() -> None:
+    """Asked what a company guided for its margin and expenses on a call: the safe-harbor reminder
+    names both and the operator's welcome names the call, but only the guidance answers."""
+    question = "On its January call, what did Contoso guide for gross margin and operating expenses?"
+
+    def said(label: str, section: str, text: str) -> dict[str, object]:
+        return {"label": label, "text": text, "ticker": "CTSO", "kind": "transcript", "section": section}
+
+    items = [
+        said(
+            "1",
+            "Dana Ruiz",
+            "Please note that today's call includes forward-looking statements about gross margin, "
+            "operating expenses and revenue, which may differ materially.",
+        ),
+        said("2", "Operator", "Good day, and welcome to the Contoso fiscal second quarter earnings call."),
+        said("3", "Sam Patel", "We expect gross margin to be between 61% and 62% for the March quarter."),
+    ]
+    lines = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}, forecast=True).splitlines()
+    assert [line[-3:] for line in lines[1:]] == ["[3]"]
+
+
+def test_a_short_lead_in_is_quoted_with_what_it_opens() -> None:
+    """Asked how a company breaks out its business by region: the short sentence saying it manages
+    by geography is quoted with the segments listed after it, though another passage's sentence
+    (where its products are made) ranks first."""
+    question = "How does Contoso break out its business geographically, and which region includes Brazil?"
+    items = [
+        _item("1", "Our products are manufactured primarily in Mexico, Brazil and Vietnam by partners."),
+        _item(
+            "2",
+            "The Company manages its business on a geographic basis. Its reportable segments are North "
+            "America, Latin America and Asia. Latin America includes Mexico, Brazil and Argentina.",
+        ),
+    ]
+    close = {
+        "Our products are manufactured primarily in Mexico, Brazil and Vietnam by partners.": 0.6,
+        "The Company manages its business on a geographic basis.": 0.5,
+        "Its reportable segments are North America, Latin America and Asia.": 0.3,
+        "Latin America includes Mexico, Brazil and Argentina.": 0.3,
+    }
+    lines = quoted_answer(
+        items, query_terms([question]), {"CTSO": ["Contoso"]}, closeness=lambda ss: [close[s] for s in ss]
+    ).splitlines()
+    assert lines[1].endswith(
+        "“Our products are manufactured primarily in Mexico, Brazil and Vietnam by partners.” [1]"
+    )
+    assert "geographic basis. Its reportable segments are North America, Latin America and Asia." in lines[2]

@@ -8,7 +8,7 @@ when none of the model's sentences stands, and a style of its own for narrative 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -35,6 +35,18 @@ _EXPECTS = re.compile(
 question's words ("Net sales are expected to be between … for the third quarter")."""
 QUOTED_LEAD = "In the sources' own words:"
 
+Closeness = Callable[[Sequence[str]], Sequence[float]]
+"""How close in meaning each sentence is to the question (the cosine of their vectors)."""
+
+MEANING_WEIGHT = 4.0
+"""Points per unit of a sentence's cosine to the question: words shared are counted, but an answer
+often shares few ("cost actions" answered by "a headcount reduction of greater than 15%"), and a
+sentence sharing as many words can be about something else."""
+
+MEANING_ALONE = 0.35
+"""Cosine from which a sentence sharing none of the question's words is a candidate by its meaning
+("suspending the dividend", asked what cost actions a company announced)."""
+
 
 def source_phrase(item: dict[str, Any], names: dict[str, list[str]]) -> str:
     """Whose words a quote is: "Apple's 10-Q for Q1 FY2023", "A news article of 2024-02-03"."""
@@ -55,27 +67,40 @@ def _candidates(
     named: Set[str] = frozenset(),
     ahead: Sequence[str] = (),
     forecast: bool = False,
+    close: Mapping[str, float] | None = None,
 ) -> list[tuple[float, int, str]]:
-    """(score, position, sentence) of the item's sentences sharing a term: one point per term, one more
-    per name of the question (its line or segment: "Google Cloud"), half for a stated cause, and one
-    for naming a year a forecast question looks to that is after its report's ("expect to … in 2023"
-    in the 10-K for 2022, asked what Boeing forecasts for FY2023) and, asked a ``forecast``, one for
-    stating what is expected."""
+    """(score, position, sentence) of the item's sentences sharing a term (or, with their ``close``ness
+    in meaning to the question, as close as ``MEANING_ALONE``): one point per term, one more per name
+    of the question (its line or segment: "Google Cloud"), half for a stated cause, one for naming a
+    year a forecast question looks to that is after its report's ("expect to … in 2023" in the 10-K
+    for 2022, asked what Boeing forecasts for FY2023), asked a ``forecast``, one for stating what is
+    expected, and ``MEANING_WEIGHT`` per unit of closeness."""
     own = item.get("fiscal_year") or 0
     later = [year for year in ahead if int(year) > own]
     looked_to = re.compile(rf"\b(?:{'|'.join(later)})\b") if later else None
-    found = []
+    found: list[tuple[float, int, str]] = []
+    if item.get("kind") == "transcript" and item.get("section") == OPERATOR:
+        return found
     for position, (_, sentence) in enumerate(_sentences(item)):
         if not _quotable(sentence) or _another_year(sentence, item.get("fiscal_year")):
             continue
         words = content_words(sentence)
         shared = len(terms & words)
-        if shared:
+        meaning = (close or {}).get(sentence, 0.0)
+        if shared or meaning >= MEANING_ALONE:
             cause = 0.5 if why and _CAUSE.search(sentence) else 0.0
             year = 1.0 if looked_to and looked_to.search(sentence) else 0.0
             expects = 1.0 if forecast and _EXPECTS.search(sentence) else 0.0
-            found.append((shared + len(named & words) + cause + year + expects, position, sentence))
+            score = shared + len(named & words) + cause + year + expects + MEANING_WEIGHT * meaning
+            found.append((score, position, sentence))
     return found
+
+
+def _closeness(items: Sequence[dict[str, Any]], closeness: Closeness) -> dict[str, float]:
+    """Each quotable sentence of the passages with its closeness in meaning to the question, asked
+    once for them all."""
+    sentences = list(dict.fromkeys(s for item in items for _, s in _sentences(item) if _quotable(s)))
+    return dict(zip(sentences, (float(c) for c in closeness(sentences)), strict=True)) if sentences else {}
 
 
 PROSE_CELL = 80
@@ -131,11 +156,13 @@ FOLLOW_CHARS = 640
 """How long the best quote may grow with the sentences after it in its paragraph."""
 
 
-def _with_what_follows(item: dict[str, Any], sentence: str, across: bool = False) -> str:
+def _with_what_follows(
+    item: dict[str, Any], sentence: str, across: bool = False, before: Set[str] = frozenset()
+) -> str:
     """The best quote with the sentences after it in its paragraph (in its passage, ``across``
     paragraphs: a part's opening, whose first paragraph may be one line), up to ``FOLLOW_CHARS``: what
     answers often continues there ("… will transition from his role. … Kevan Parekh … will become
-    Chief Financial Officer")."""
+    Chief Financial Officer"), up to a sentence quoted ``before`` it."""
     sentences = _sentences(item)
     at = next((i for i, (_, s) in enumerate(sentences) if s == sentence), None)
     if at is None:
@@ -148,7 +175,7 @@ def _with_what_follows(item: dict[str, Any], sentence: str, across: bool = False
             or len(quote) + len(following) + 1 > FOLLOW_CHARS
         ):
             break
-        if _another_year(following, item.get("fiscal_year")):
+        if _another_year(following, item.get("fiscal_year")) or following in before:
             break
         quote = f"{quote} {following}"
     return quote
@@ -156,10 +183,16 @@ def _with_what_follows(item: dict[str, Any], sentence: str, across: bool = False
 
 _FORMALITY = re.compile(
     r"/s/|\bSection 906\b|\bpursuant to the requirements of the Securities Exchange Act\b"
-    r"|\bhas caused this report to be signed\b",
+    r"|\bhas caused this report to be signed\b|\bforward-looking statements?\b|\bsafe harbor\b",
     re.I,
 )
-"""A signature or a certification: it names the officer who signed, never what the filing reports."""
+"""A signature, a certification or a disclaimer: it names the officer who signed, or warns that what
+is said may not come true ("… will consist of forward-looking statements, including … gross margin,
+operating expenses …"), never what the filing or the call reports, however many words it shares."""
+
+OPERATOR = "Operator"
+"""A call's operator (a transcript passage's section is its speaker): greets and hands over, never
+answers."""
 
 _OPENS_MID_SENTENCE = re.compile(r"[a-z]+\b(?![’'-]?[A-Z])")
 """A first word in lower case ("and Geographic Data …", "except in Japan"), not a brand ("iPhone")."""
@@ -206,17 +239,28 @@ def _driver_candidates(
 ) -> list[tuple[float, int, str]]:
     """(score, position, quote) of the item's sentences that give a cause of a line asked (or of a
     part of it the question names), each with the sentence naming what changed when its own subject
-    does not ("The increase was due to …")."""
+    does not ("The increase was due to …"), then those explaining one of these causes ("comparable
+    sales growth was driven by growth in transactions"), ranked just under the best of them."""
     text = " ".join(ln for ln in (item.get("text") or "").splitlines() if ln.strip() and "|" not in ln)
     found: list[tuple[float, int, str]] = []
     for asked in lines:
+        direct = 0.0
         for driver in drivers_of(text, asked, parts=parts, year=item.get("fiscal_year")):
             quote = driver.quoted
             if len(quote) > 2 * MAX_CHARS or _fragment(driver.sentence):
                 continue
             words = content_words(quote)
-            found.append((1 + len(terms & words) + len(named & words), driver.position, quote))
+            score = 1.0 + len(terms & words) + len(named & words)
+            if driver.explains:  # a cause's own driver: next after the line's own drivers
+                score = max(direct - DEEPER, score - DEEPER)
+            else:
+                direct = max(direct, score)
+            found.append((score, driver.position, quote))
     return found
+
+
+DEEPER = 0.5
+"""Points a cause's own driver ranks below the line's best driver in the same passage."""
 
 
 @dataclass(frozen=True)
@@ -255,6 +299,7 @@ def chosen_quotes(
     drivers: Sequence[LineItem] = (),
     recent: bool = False,
     forecast: bool = False,
+    closeness: Closeness | None = None,
 ) -> list[Quote]:
     """The ``limit`` passage sentences sharing most of the question's terms (its names, other than the
     companies', counting twice), filings before news and an 8-K's own Items before its exhibits, the
@@ -263,17 +308,19 @@ def chosen_quotes(
     matter stands (``recent``), the sentences writing the latest days are lifted; the opening sentence of
     a part read for its opening (``_openings``) comes first. Asked what drove a line
     (``drivers``), only sentences giving a cause of that line are quoted: none, when no passage gives
-    one (a sentence about the next line of the paragraph is not a driver of this one)."""
+    one (a sentence about the next line of the paragraph is not a driver of this one). With a
+    ``closeness`` in meaning to the question, every other quote counts it beside the words it shares."""
     wanted = content_words(" ".join(terms))
     companies = content_words(" ".join([*names, *(alias for aliases in names.values() for alias in aliases)]))
     own_names = content_words(" ".join(named)) - companies
     picked: list[tuple[float, int, int, str]] = []
+    close = _closeness(items, closeness) if closeness and not drivers else None
     for rank, item in enumerate(items):
         if drivers:
             parts = [n for n in named if content_words(n) and not content_words(n) <= companies]
             found = _driver_candidates(item, wanted, drivers, own_names, parts)
         else:
-            found = _candidates(item, wanted, why, own_names, ahead, forecast)
+            found = _candidates(item, wanted, why, own_names, ahead, forecast, close)
         best = sorted(found, key=lambda f: (-f[0], f[1]))[:2]  # ties: the earlier sentence
         news = 1 if item.get("kind") == "news" else 0
         # an 8-K's account of its event
@@ -291,12 +338,29 @@ def chosen_quotes(
         chosen = _latest_first(chosen, items, about)
     chosen = _one_copy([*_openings(items), *chosen])[:limit]
     quotes = [Quote(items[rank], sentence) for _, rank, _, sentence in chosen]  # the best first
-    if quotes and not drivers:  # a driver is its own sentence, with the one naming what changed
-        first = quotes[0]
-        across = bool(first.item.get("opening")) or bool(_BULLET.match(first.sentence))  # a list: its items
-        whole = _with_what_follows(first.item, first.sentence, across)
-        quotes = [Quote(first.item, whole)] + [q for q in quotes[1:] if q.sentence not in whole]
+    if not drivers:  # a driver is its own sentence, with the one naming what changed
+        quotes = _grown(quotes)
     return quotes
+
+
+LEAD_IN_CHARS = 120
+"""A quoted sentence this short seldom says all: it opens what follows it ("The Company manages its
+business primarily on a geographic basis." before the segments it lists)."""
+
+
+def _grown(quotes: list[Quote]) -> list[Quote]:
+    """The best quote, and every short one (``LEAD_IN_CHARS``), with what follows it in its paragraph
+    (``_with_what_follows``) up to a better quote; a later quote the best one now holds is dropped."""
+    grown: list[Quote] = []
+    for rank, quote in enumerate(quotes):
+        if rank == 0 or len(quote.sentence) < LEAD_IN_CHARS:
+            # a part's opening, or a list: read on across its paragraphs (its items)
+            across = bool(quote.item.get("opening")) or bool(_BULLET.match(quote.sentence))
+            better = {q.sentence for q in quotes[:rank]}
+            quote = Quote(quote.item, _with_what_follows(quote.item, quote.sentence, across, better))
+        if not any(quote.sentence in kept.sentence for kept in grown):
+            grown.append(quote)
+    return grown
 
 
 def _one_copy(entries: list[tuple[float, int, int, str]]) -> list[tuple[float, int, int, str]]:

@@ -17,6 +17,7 @@ from langchain_core.messages import BaseMessage
 
 from finagent.agent.answer.check import Verify, evidence_support, evidence_verdict, figures_support
 from finagent.agent.answer.choose import Read
+from finagent.agent.answer.closeness import closeness_to
 from finagent.agent.answer.compute import Computed
 from finagent.agent.answer.draft import Composed, Drafted, Writer, basis, draft
 from finagent.agent.answer.listing import COMPUTED_LEAD, computed_lines, figure_list, reports_read
@@ -329,6 +330,7 @@ def answer_quotes(state: State, read: Read, limit: int = 3) -> list[Quote]:
         drivers=driver_lines(plan.metric_names) if plan.drivers else (),
         recent=plan.status,
         forecast=plan.forecast,
+        closeness=None if plan.drivers else closeness_to(plan),
     )
 
 

@@ -67,6 +67,8 @@ class Driver:
     sentence: str
     position: int
     lead: str = ""
+    explains: str = ""
+    """For a cause's own driver, the cause it explains ("comparable sales", a cause of net sales)."""
 
     @property
     def quoted(self) -> str:
@@ -111,9 +113,25 @@ def drivers_of(
     text: str, line: LineItem, *, parts: Sequence[str] = (), year: int | None = None
 ) -> list[Driver]:
     """The sentences of ``text`` that give a cause of ``line``'s change (or of a part the question
-    names: "Services net sales"), for the fiscal year asked when one is; in the text's order."""
-    part_words = [re.compile(rf"(?<!\w){re.escape(p)}(?!\w)", re.I) for p in parts if p.strip()]
+    names: "Services net sales"), for the fiscal year asked when one is, in the text's order; then
+    those that give a cause of one of these causes (``causes_named``: "comparable sales growth was
+    driven by growth in transactions"), marked with the cause they explain."""
     sentences = [s.strip() for s in split_sentences(" ".join(text.split()), capital_next=True) if s.strip()]
+    found = _explaining(sentences, line, parts, year)
+    causes = [c for d in found for c in causes_named(d.sentence) if line_named(c) is None]
+    held = {d.position for d in found}
+    for cause in dict.fromkeys(causes):
+        deeper = _explaining(sentences, None, [cause], year)
+        found += [Driver(d.sentence, d.position, d.lead, cause) for d in deeper if d.position not in held]
+        held |= {d.position for d in deeper}
+    return found
+
+
+def _explaining(
+    sentences: Sequence[str], line: LineItem | None, parts: Sequence[str], year: int | None
+) -> list[Driver]:
+    """The sentences giving a cause of ``line`` or of a part named, with their leads."""
+    part_words = [re.compile(rf"(?<!\w){re.escape(p)}(?!\w)", re.I) for p in parts if p.strip()]
     found: list[Driver] = []
     for position, sentence in enumerate(sentences):
         if not CAUSE.search(sentence) or _another_year(sentence, year):
@@ -121,6 +139,30 @@ def drivers_of(
         before = sentences[position - 1] if position else None
         about, lead = _about(sentence, before)
         subject = subject_of(lead or sentence)
-        if about == line or any(p.search(subject) for p in part_words):
+        if (line is not None and about == line) or any(p.search(subject) for p in part_words):
             found.append(Driver(sentence, position, lead))
+    return found
+
+
+_CHANGE_HEAD = re.compile(
+    r"^(?:(?:primarily|mainly|largely|partially|in\s+part)\s+)?(?:(?:the|an?)\s+)?"
+    r"(?:(?:increases?|decreases?|declines?|growth|higher|lower|improvements?|reductions?|strong(?:er)?)"
+    r"\s+(?:in\s+)?)?",
+    re.I,
+)
+_CAUSE_END = re.compile(r"\s+(?:of|and|for|in|from|across|at|on|which|that|as|compared|partially)\b|[,;.(]")
+MAX_CAUSE_WORDS = 4
+
+
+def causes_named(sentence: str) -> list[str]:
+    """The causes a driver names right after its connective, as a line or a measure is named
+    ("due to increases in comparable sales of 4.8%" -> "comparable sales"): a phrase of a few words,
+    none when what follows is a clause."""
+    found = []
+    for match in CAUSE.finditer(sentence):
+        rest = _CHANGE_HEAD.sub("", sentence[match.end() :].strip())
+        end = _CAUSE_END.search(rest)
+        phrase = (rest[: end.start()] if end else rest).strip()
+        if phrase and len(phrase.split()) <= MAX_CAUSE_WORDS and re.search(r"[a-z]{3}", phrase, re.I):
+            found.append(phrase)
     return found
