@@ -234,6 +234,10 @@ def test_a_metric_asked_for_its_amount_stays_a_figure_question(question: str) ->
         # an amount spoken on a call is in no table: quoted
         ("On Nike's December 19, 2024 call, how much did digital sales fall?", True),
         ("How much did Alphabet say on its last earnings call that AI added to Cloud growth?", True),
+        # a margin guided is the call's words: a ratio named in a forecast is no ratio to compute
+        ("On its January 2024 call, what gross margin did Microsoft guide for the March quarter?", True),
+        ("What operating margin did Nike expect for fiscal 2025, per its 10-K?", True),
+        ("What was Nike's operating margin in fiscal 2024?", False),  # a ratio reported: computed
     ],
 )
 def test_a_question_in_words_or_a_forecast_is_answered_in_the_filings_quoted_words(

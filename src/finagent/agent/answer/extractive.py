@@ -28,6 +28,7 @@ from finagent.agent.resources import get_resources
 from finagent.agent.state import State
 from finagent.agent.understand.question import Question
 from finagent.finance.check.support import Passage, content_words, direction_problem, name_problem
+from finagent.finance.read.table_columns import column_pick
 from finagent.finance.words import split_sentences
 
 QUOTES = 4
@@ -40,8 +41,8 @@ NONE = "NONE"
 def answers_extractively(plan: Question, context: Context, tools: list[dict[str, Any]]) -> bool:
     """A question answered in words about named companies, asking no quantity for code to read,
     compute or check against a computed change (a forecast's figures are the filing's words, never
-    computed; a call's are spoken, in no table; the share of a line a part only words name is written
-    in a sentence), nor a yes or no (the writer's verdict, held to the
+    computed, even a ratio's; a call's are spoken, in no table; the share of a line a part only words
+    name is written in a sentence), nor a yes or no (the writer's verdict, held to the
     passages, answers it), and no tool's output to relay (recorded news is the store's own): the
     sentences that answer are quoted."""
     spoken = "transcript" in plan.asked_sources and not plan.metrics
@@ -51,9 +52,28 @@ def answers_extractively(plan: Question, context: Context, tools: list[dict[str,
         and bool(plan.tickers)
         and not plan.yes_no
         and (not (plan.quantities or plan.ask.computed) or plan.forecast or worded)
-        and not plan.formulas
+        and (not plan.formulas or plan.forecast)  # a margin guided is the call's words, not computed
         and not [t for t in tools if not _recorded_news(t)]
     )
+
+
+def row_picked(state: State, read: Read) -> str:
+    """Which row of a passage's table stands at the end asked under the column the question names
+    ("Most under “Against” of every row of the table: Art Levinson, 561,437,085 …"), from the
+    best-ranked passage holding such a table; empty when none does."""
+    plan = Question.of(state)
+    if not plan.row_pick:
+        return ""
+    asked = content_words(" ".join(plan.terms))
+    for item in read.items:
+        pick = column_pick(item.get("text") or "", asked, content_words, plan.row_pick == "highest")
+        if pick is not None:
+            end = "Most" if plan.row_pick == "highest" else "Least"
+            return (
+                f"{end} under “{pick.column}” of every row of the table: {pick.label}, {pick.printed} (its "
+                f"columns: {', '.join(pick.header)}), in {source_phrase(item, plan.names)} [{item['label']}]."
+            )
+    return ""
 
 
 def _recorded_news(tool: dict[str, Any]) -> bool:
@@ -145,6 +165,11 @@ async def extractive_answer(
     block = first if first.startswith(QUOTED_LEAD) else quoted_block([q.line(names) for q in quotes])
     if first.startswith(QUOTED_LEAD):  # an 8-K's Items, shown cut at a clause: the model reads them whole
         quotes = [q for q, _ in event_quotes(read.items)] or quotes
+    picked = row_picked(state, read)
+    if picked:  # which row stands at an end is a ranking: code's, with no model call
+        answer = f"{picked}\n\n{block}" if block else picked
+        note = "the row asked for ranked by code from its table's column; no model call"
+        return Written(answer, verify(answer), True, 0, [note], [], answered=True)
     if not quotes or not block:
         return None
     drafted = await draft(_writer(state, read, quotes, block, context, verify))

@@ -221,6 +221,7 @@ def question_traits(
         "status": wording.status,
         "yes_no": wording.yes_no,
         "share_in_words": wording.part_share and len(tickers) == 1,
+        "row_pick": wording.row_pick,
         "asked_sources": sorted(wording.source_cues),
         "value_line_words": list(wording.value_line_words),
         "lines": list(wording.lines),

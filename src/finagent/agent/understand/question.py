@@ -139,6 +139,9 @@ class Question:
     share_in_words: bool = False
     """Of one company, the share of a line that a part only words name has ("what share of its revenue
     came from the U.S. government", "customers above 10% of revenue"): the filing states it in words."""
+    row_pick: str = ""
+    """ "highest" or "lowest": which row of a table stands at that end under the column the question
+    names ("which nominee drew the most votes against")."""
     given_names: tuple[str, ...] = ()
     """Names written inside a sentence, not acronyms: what it asks about besides its companies."""
     asked_sources: tuple[str, ...] = ()

@@ -21,6 +21,7 @@ from finagent.agent.understand.vocabulary import (
 )
 from finagent.finance.ask.asked_lines import value_line_words
 from finagent.finance.ask.asked_metrics import computed_in, metrics_in
+from finagent.finance.ask.asks import row_pick
 from finagent.finance.ask.change_words import ChangeWords, read_change_words
 from finagent.finance.compute.compare import Wanted
 from finagent.finance.compute.filing_changes import asks_filing_changes
@@ -158,6 +159,8 @@ class Wording:
     lines: tuple[str, ...]
     source_cues: frozenset[str]
     """Sources the words ask for unmistakably: "market_data", "news", "transcript"."""
+    row_pick: str
+    """ "highest" or "lowest": which one stands at that end is asked (a table's column ranks it)."""
 
 
 def given_names(text: str) -> tuple[str, ...]:
@@ -215,4 +218,5 @@ def read_wording(text: str, names: Sequence[str] = ()) -> Wording:
         value_line_words=tuple(value_line_words(text)),
         lines=tuple(line_names(text)),
         source_cues=_source_cues(text, kinds),
+        row_pick=row_pick(text),
     )

@@ -283,6 +283,23 @@ def _highest_first(text: str) -> bool:
     return high.start() < low.start()
 
 
+_WHICH = re.compile(r"\b(?:which|who|whose|what)\b", _I)
+_SUPERLATIVE = re.compile(
+    r"\b(?:highest|lowest|largest|smallest|biggest|greatest|most(?!\s+recent)|least|fewest|top)\b", _I
+)
+
+
+def row_pick(text: str) -> str:
+    """ "highest" or "lowest" when the question asks which one stands at an end ("which nominee drew
+    the most votes against", "who received the fewest votes"), else empty: a table's column answers it,
+    ranked by code."""
+    superlative = _SUPERLATIVE.search(text)
+    if not superlative or not _WHICH.search(text):
+        return ""
+    end = superlative.group(0).lower()
+    return "lowest" if _LOW.fullmatch(end) or end == "fewest" else "highest"
+
+
 # "did its revenue more than double", "has it tripled": a multiple; "nearly doubled" asks no yes or no
 _MULTIPLE = re.compile(
     r"(?<!nearly )(?<!almost )(?<!about )(?<!roughly )\b(doubl|tripl|quadrupl|halv)(?:e|ed|es|ing)\b", _I
