@@ -275,3 +275,25 @@ def test_an_event_of_a_day_searches_the_8ks_of_the_next_business_days_not_the_re
     question = "What adjusted EPS did Apple's press release of February 1, 2024 report?"
     dated = [t for t in _plan(question, [target]) if t.get("dated")]
     assert [t["kinds"] for t in dated] == [["8-K", "earnings_release"]]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did Apple report in its Form 8-K dated May 10, 2023?",  # tuned on
+        "Summarize the 8-K Nike filed on June 27, 2024.",
+        "What was the key agenda of Boeing's 8-K dated 5 August 2024?",
+    ],
+)
+def test_an_8k_asked_what_it_reports_reads_its_own_items_openings(question: str) -> None:
+    """Its Items open with the event ("On May 10, 2023, Apple consummated the issuance …"), in words
+    the question does not share: their first passages are read, whatever the search scores them."""
+    from finagent.agent.nodes.routed_searches import EVENT_ITEMS
+    from tests.store.test_filing_sections import _plan
+
+    target = {"fiscal_year": 2024, "fiscal_quarter": None, "label": "FY2024"}
+    openings = [t for t in _plan(question, [target]) if t.get("opening")]
+    assert len(openings) == 1 and openings[0]["dated"] and openings[0]["kinds"] == ["8-K"]
+    assert openings[0]["sections"] == list(EVENT_ITEMS) and "item_9_01" not in EVENT_ITEMS
+    about_a_figure = "What revenue did Apple's 8-K dated May 2, 2024 report?"
+    assert not [t for t in _plan(about_a_figure, [target]) if t.get("opening")]

@@ -14,6 +14,7 @@ from finagent.agent.state import SearchTask, State, Target
 from finagent.agent.understand.question import Question
 from finagent.finance.periods import FiscalPeriod, period_label
 from finagent.finance.read.filing_sections import FINANCIAL_TOPICS, SectionTopic, topic_named
+from finagent.ingest.sec.headings import ITEMS_8K
 
 EVENT_KINDS = ["8-K", "earnings_release"]
 EVENT_PRIOR = 0.3
@@ -54,10 +55,26 @@ def event_searches(state: State, context: Context) -> list[Send]:
                 query = f"{phrases[0]} {topic.words}"
                 searched.append(make_task(target, query, ["8-K"], TOPIC_HITS, 0, [], {"*": EVENT_PRIOR}))
                 searched[-1]["sections"] = list(topic.sections)
+            if plan.about_an_event_filing:  # what it reports: its Items open with it, in any words
+                searched.append(_items_opening(target, phrases[0]))
             for each in searched:
                 each["dated"] = window
                 sends.append(Send("search", each))
     return sends
+
+
+EVENT_ITEMS = tuple(f"item_{code.replace('.', '_')}" for code in ITEMS_8K if code != "9.01")
+"""An 8-K's own Items, not its list of exhibits."""
+
+
+def _items_opening(target: Target, query: str) -> SearchTask:
+    """The first passages of the 8-K's own Items, read whatever their words: an 8-K asked what it
+    reports says it in its Items' first sentences ("On May 10, 2023, Apple consummated the issuance
+    and sale of … Notes"), which a question's words ("what did it report") seldom share."""
+    task = make_task(target, query, ["8-K"], TOPIC_HITS, 0, [], {"*": EVENT_PRIOR})
+    task["sections"] = list(EVENT_ITEMS)
+    task["opening"] = True
+    return task
 
 
 def event_word_searches(state: State, context: Context) -> list[Send]:
