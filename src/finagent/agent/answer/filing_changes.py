@@ -7,7 +7,7 @@ comparison needs. No model writes it: every sentence is the comparison's.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
@@ -16,6 +16,7 @@ from finagent.agent.answer.wording import counted, joined
 from finagent.agent.answer.wording import name as display_name
 from finagent.agent.evidence import assign_labels
 from finagent.agent.understand.question import Question
+from finagent.finance.compute.cover_changes import compare_titles, registered_securities
 from finagent.finance.compute.filing_changes import (
     Changes,
     FilingPart,
@@ -228,7 +229,7 @@ def _compared(company: str, topic: str, filings: list[FilingPart], citer: _Citer
     """The headings of the first and last compared filings, added, removed and reworded."""
     earlier, later = filings[0], filings[-1]
     between = f"Between {company}'s {earlier.label} and its {later.label}"
-    read = risk_headings if topic == "risk factors" else legal_matters
+    read = _READERS[topic]
     old, new = read(earlier), read(later)
     if not old or not new:
         if saying:
@@ -238,12 +239,30 @@ def _compared(company: str, topic: str, filings: list[FilingPart], citer: _Citer
         if reference is not None:
             lacking = f"{topic} refer to the notes: {_quoted(reference, citer)}"
             return f"{between}, nothing could be compared: the {missing.label}'s {lacking}."
-        lacking = "no risk-factor headings" if topic == "risk factors" else "no titled legal matters"
+        lacking = _LACKING[topic]
         cited = citer.cite(missing.passages[0].chunk_id)
         return f"{between}, nothing could be compared: its {missing.label} has {lacking} {cited}."
-    changes = compare_headings(old, new)
-    body = _risk_changes(changes, citer) if topic == "risk factors" else _matter_changes(changes, citer)
+    if topic == "cover page":
+        body = _security_changes(compare_titles(old, new), citer)
+    elif topic == "risk factors":
+        body = _risk_changes(compare_headings(old, new), citer)
+    else:
+        body = _matter_changes(compare_headings(old, new), citer)
     return "\n\n".join(p for p in (saying, f"{between}, {company} {body}") if p)
+
+
+_READERS: dict[str, Callable[[FilingPart], list[Heading]]] = {
+    "risk factors": risk_headings,
+    "legal proceedings": legal_matters,
+    "cover page": registered_securities,
+}
+"""How each compared part is read: risk factors by their headings, legal matters by their titles, a
+cover page by the securities it registers."""
+_LACKING = {
+    "risk factors": "no risk-factor headings",
+    "legal proceedings": "no titled legal matters",
+    "cover page": "no registered securities listed",
+}
 
 
 def _count(n: int, noun: str) -> str:
@@ -276,6 +295,21 @@ def _risk_changes(changes: Changes, citer: _Citer) -> str:
     listed = [added, removed, reworded]
     unchanged = f"{counted(changes.unchanged).capitalize()} headings are unchanged"
     return "; ".join(listed) + f". {unchanged} (headings compared by their text's similarity)."
+
+
+def _security_changes(changes: Changes, citer: _Citer) -> str:
+    """Securities no longer listed on the cover and newly listed, by their titles."""
+    if not (changes.added or changes.removed):
+        return f"lists the same registered securities on its cover ({counted(changes.unchanged)})."
+    gone = f"no longer lists {_securities(len(changes.removed)) if changes.removed else 'none'}"
+    gone += f": {_listed(changes.removed, citer)}" if changes.removed else ""
+    new = f"newly lists {_securities(len(changes.added)) if changes.added else 'none'}"
+    new += f": {_listed(changes.added, citer)}" if changes.added else ""
+    return f"{gone}; {new}. {counted(changes.unchanged).capitalize()} are listed on both."
+
+
+def _securities(n: int) -> str:
+    return f"{counted(n)} {'security' if n == 1 else 'securities'}"
 
 
 def _matter_changes(changes: Changes, citer: _Citer) -> str:

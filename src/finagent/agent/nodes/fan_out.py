@@ -24,7 +24,7 @@ from finagent.agent.understand.question import Question
 from finagent.agent.understand.vocabulary import NARRATIVE_WORDS
 from finagent.finance.ask.parts_ask import PartsAsk
 from finagent.finance.periods import period_label
-from finagent.finance.read.filing_sections import SECTIONED_KINDS, topic_named
+from finagent.finance.read.filing_sections import EVENT_FILINGS, SECTIONED_KINDS, topic_named
 
 __all__ = ["REPORT_KINDS", "plan_follow_ups", "plan_searches", "search_kinds", "search_priors"]
 
@@ -75,7 +75,7 @@ def _filing_part_reads(plan: Question) -> list[Send]:
     sections = list(dict.fromkeys(s for topic in topics for s in topic.sections))
     if not sections:
         return []
-    kinds = sorted(SECTIONED_KINDS)
+    kinds = sorted(SECTIONED_KINDS | (EVENT_FILINGS & set(plan.named_kinds)))  # an 8-K's cover: its 8-Ks
     return [Send("filing_parts", PartsTask(ticker=t, sections=sections, kinds=kinds)) for t in plan.tickers]
 
 

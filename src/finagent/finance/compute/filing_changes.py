@@ -26,13 +26,15 @@ _CHANGE_CUE = re.compile(
     r"|\bupdat\w+|\brevis\w+|\b(?:add|adds|added|remove|removes|removed|drop|drops|dropped)\b"
     r"|\bnew(?:ly)?\b(?:\s+\w+){0,2}\s+(?:risks?|legal|lawsuits?|litigation|matters|proceedings|cases"
     r"|claims|investigations)\b"
+    r"|\bno\s+longer\b"
     r"|\b(?:compared?|versus|vs\.?|since)\s+(?:with\s+|to\s+)?(?:the|its|their)\s+(?:prior|previous|last"
     r"|earlier|preceding)\b",
     re.I,
 )
 ANNUAL_KINDS = frozenset({"10-K", "annual_report"})
+EVENT_KINDS = frozenset({"8-K"})
 # Parts of a report a change question compares, by their topic names (finance.read.filing_sections).
-COMPARED_TOPICS = ("risk factors", "legal proceedings")
+COMPARED_TOPICS = ("risk factors", "legal proceedings", "cover page")
 
 
 def asks_filing_changes(question: str, topics: Sequence[str]) -> tuple[str, ...]:
@@ -333,6 +335,8 @@ def filings_of_kind(
     """The held filings of the kind a change question compares, earliest first (see ``compared_filings``)."""
     annual = sorted((p for p in parts if p.annual), key=_order)
     quarterly = sorted((p for p in parts if p.kind == "10-Q"), key=_order)
+    if EVENT_KINDS & set(named_kinds):  # an 8-K's cover: the 8-Ks
+        return sorted((p for p in parts if p.kind in EVENT_KINDS), key=_order)
     if ANNUAL_KINDS & set(named_kinds):
         return annual
     if "10-Q" in named_kinds or (quarterly and any(q is not None for _, q in asked)):
