@@ -272,3 +272,42 @@ def test_the_press_release_an_8k_item_points_to_is_lifted_with_the_item(
     assert lift["Exhibit"] == pytest.approx(1.0) and lift["Item"] == pytest.approx(1.0)
     assert lift["Reconciliation"] == pytest.approx(0.0)
     assert any("$20 billion" in h.text for h in ranked[:2])  # beside the Item, above every table
+
+
+def test_the_passages_beside_a_hit_are_read_in_their_documents_order(
+    db: Database, settings: Settings
+) -> None:
+    """What answers often begins in the passage before a hit ("… the court dismissed the case (the
+    Northern dismissal)" before "After the Northern dismissal, …"): the passages right before and
+    after each hit in its own document, never another document's, never the hit itself."""
+    from finagent.db.search import neighbor_passages, run_search
+
+    filler = " The Company believes it has meritorious defenses and will continue to defend itself." * 11
+
+    def passage(text: str) -> Block:  # a chunk of its own: a passage fills one
+        return Block(text + filler, section="part1_item_1")
+
+    said = [
+        "Matters concerning widgets. Claims allege the widgets were defective.",
+        "On March 3, 2025, the Northern Court dismissed the case (the Northern dismissal).",
+        "After the Northern dismissal, the Company returned to the courts to litigate.",
+        "Bellwether trials are scheduled for 2026.",
+    ]
+    other = [passage("After the Northern dismissal, the peer settled its own claims.")]
+    pipeline = IngestPipeline(db, get_embedder(settings), settings)
+    pipeline.run(
+        [
+            item(make_doc("CTSO", "10-Q", 2025, 2, [passage(t) for t in said])),
+            item(make_doc("FBK", "10-Q", 2025, 2, other)),
+        ]
+    )
+    query = "after the Northern dismissal company returned"
+    hits = _search(db, settings, query, filters=SearchFilters(tickers=["CTSO"]))
+    hit = next(h for h in hits if "After the Northern dismissal, the Company" in h.text)
+    with db.connection() as conn:
+        beside = run_search(conn, neighbor_passages([hit.chunk_id]))
+    assert len(beside) == 2 and hit.chunk_id not in {h.chunk_id for h in beside}
+    assert {h.ticker for h in beside} == {"CTSO"} and {h.document_id for h in beside} == {hit.document_id}
+    before, after = sorted(beside, key=lambda h: h.char_start)
+    assert before.char_start < hit.char_start < after.char_start
+    assert before.char_end >= hit.char_start - settings.chunk_size and after.char_start <= hit.char_end

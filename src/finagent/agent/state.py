@@ -226,3 +226,4 @@ class SearchTask(TypedDict):
     opening: NotRequired[
         bool
     ]  # the parts' opening passages too, first (a 10-K's Item 1: what the company does)
+    neighbors: NotRequired[bool]  # the passages before and after the best hits too (a quoted answer)

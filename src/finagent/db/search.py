@@ -157,6 +157,13 @@ def part_openings(filters: SearchFilters, k: int = 2) -> SearchRequest:
     return SearchRequest(statement, params | {"k": k})
 
 
+def neighbor_passages(chunk_ids: Sequence[int]) -> SearchRequest:
+    """The passages right before and after the given ones in their documents, none of them flagged
+    (see ``queries/neighbor_passages.sql``)."""
+    statement = sql.SQL(read_sql("queries/neighbor_passages.sql")).format()
+    return SearchRequest(statement, {"ids": list(chunk_ids)})
+
+
 def validate_query(query: str) -> str:
     text = clean_text(query or "").strip()
     if not text:

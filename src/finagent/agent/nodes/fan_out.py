@@ -9,6 +9,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from finagent.agent.answer.extractive import answers_extractively
 from finagent.agent.context import Context
 from finagent.agent.nodes.fact_lookups import plan_fact_lookups
 from finagent.agent.nodes.routed_searches import (
@@ -63,7 +64,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
         + _parts_searches(state, context)
         + _nine_month_searches(state, context)
     )
-    marked = _marked(searches, _forecast_mark(plan, context) | _first_round_marks(plan))
+    marked = _marked(searches, _forecast_mark(plan, context) | _first_round_marks(plan, context))
     return marked + facts + _filing_part_reads(plan)
 
 
@@ -107,12 +108,15 @@ def _forecast_mark(plan: Question, context: Context) -> dict[str, Any]:
     return {"forecast": True} if is_forecast(plan, context) else {}
 
 
-def _first_round_marks(plan: Question) -> dict[str, Any]:
+def _first_round_marks(plan: Question, context: Context) -> dict[str, Any]:
     """A question about what an 8-K reports is routed to its own Items, as one dated by its day is:
     its cover page and signatures share the question's words ("summarize", "report") more than its
     account of the event does. The first round's searches carry the answer as a filing would word it
-    (their meaning vector leans towards it): a question embeds far from the statement that answers it."""
+    (their meaning vector leans towards it): a question embeds far from the statement that answers it.
+    A question answered in the passages' own sentences reads the passages beside the best hits too."""
     marks: dict[str, Any] = {"own_items": True} if plan.about_an_event_filing else {}
+    if answers_extractively(plan, context, []):  # quoted: the sentences beside the best hits count
+        marks["neighbors"] = True
     if plan.answer_sentence:
         marks["answer_sentence"] = plan.answer_sentence
     return marks

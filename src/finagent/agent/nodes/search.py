@@ -19,7 +19,7 @@ from finagent.agent.evidence import hit_to_evidence
 from finagent.agent.resources import get_resources
 from finagent.agent.state import SearchTask
 from finagent.db.filters import SearchFilters
-from finagent.db.search import FlaggedMatch, build_search, part_openings
+from finagent.db.search import FlaggedMatch, build_search, neighbor_passages, part_openings
 from finagent.errors import FinagentError
 from finagent.finance.periods import period_label
 from finagent.finance.read.filing_parts import part_name
@@ -189,6 +189,11 @@ async def search(task: SearchTask, runtime: Runtime[Context]) -> dict[str, Any]:
     for item in evidence:  # an 8-K's own Items are lifted in the search itself (event_boost)
         item["fused_score"] += priors.get("*", 0.0) + priors.get(item["kind"], 0.0)
     evidence, notes = await _ranked(evidence, task["query"], context)
+    if task.get("neighbors") and evidence:
+        try:
+            evidence = await _with_neighbors(evidence)
+        except (FinagentError, psycopg.Error) as exc:  # the search's own hits still answer
+            notes.append(f"reading the passages beside the best hits failed: {exc}")
     if task.get("opening"):
         try:
             evidence = await _with_opening(task, context, evidence)
@@ -232,6 +237,38 @@ async def _with_opening(
     ]
     ids = {item["chunk_id"] for item in opened}
     return opened + [item for item in evidence if item["chunk_id"] not in ids]
+
+
+NEIGHBORED = 2
+"""Best hits whose passages before and after are read too."""
+
+
+async def _with_neighbors(evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The best hits each followed by the passages right before and after it in its document, scored
+    just under it: what answers often begins in the passage before a hit ("On March 31, 2025, the
+    court dismissed the case (the Texas dismissal)" before "After the Texas dismissal, …") or goes on
+    in the one after (the rest of a list)."""
+    best = sorted(evidence, key=lambda e: -e["fused_score"])[:NEIGHBORED]
+    hits, _ = await asyncio.to_thread(_search_with_retry, neighbor_passages([e["chunk_id"] for e in best]))
+    held = {e["chunk_id"] for e in evidence}
+    added = []
+    for hit in hits:
+        if hit.chunk_id in held:
+            continue
+        beside = max((e["fused_score"] for e in best if e["document_id"] == hit.document_id), default=0.0)
+        added.append(
+            hit_to_evidence(hit, best[0]["queries"][0], best[0]["round"])
+            | {
+                "fused_score": beside - NEIGHBOR_BELOW,
+                "neighbor": True,
+            }
+        )
+        held.add(hit.chunk_id)
+    return evidence + added
+
+
+NEIGHBOR_BELOW = 1e-6
+"""How far under the hit it neighbours a passage is scored: right after it."""
 
 
 def _left_out(flagged: list[FlaggedMatch]) -> list[str]:
