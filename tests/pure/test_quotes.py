@@ -601,3 +601,36 @@ def test_a_short_lead_in_is_quoted_with_what_it_opens() -> None:
         "“Our products are manufactured primarily in Mexico, Brazil and Vietnam by partners.” [1]"
     )
     assert "geographic basis. Its reportable segments are North America, Latin America and Asia." in lines[2]
+
+
+def test_a_quote_mostly_repeating_a_better_one_gives_its_place_to_one_saying_more() -> None:
+    """A segment's restatement of the company's sentence says nothing new: the next driver is quoted
+    instead (what drove the comparable sales themselves)."""
+    question = "What drove Contoso's revenue growth in fiscal 2026?"
+    items = [
+        _item(
+            "1",
+            "Revenue increased primarily due to increases in comparable sales of 3.8% and 4.1% for fiscal "
+            "2026 and 2025, respectively. Segment revenue increased primarily due to increases in "
+            "comparable sales, including fuel, of 3.6% and 4.0% for fiscal 2026 and 2025, respectively. "
+            "For fiscal 2026, comparable sales growth was driven by growth in store traffic and delivery.",
+        )
+    ]
+    said = quoted_answer(
+        items, query_terms([question]), {"CTSO": ["Contoso"]}, why=True, drivers=driver_lines(["revenue"])
+    )
+    assert "store traffic and delivery" in said and "including fuel" not in said
+
+
+def test_a_sentence_announcing_what_follows_is_quoted_with_it_across_paragraphs() -> None:
+    question = "What guidance did Contoso give for its third quarter in its 10-Q?"
+    items = [
+        _item(
+            "1",
+            "We provided guidance on August 3 in our earnings release as set forth below.\n\n"
+            "Net sales are expected to be between $41.0 billion and $43.5 billion.\n\n"
+            "Operating income is expected to be between $1.0 billion and $2.0 billion.",
+        )
+    ]
+    said = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}, forecast=True, limit=1)
+    assert "as set forth below. Net sales are expected to be between $41.0 billion and $43.5 billion." in said

@@ -13,8 +13,16 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from finagent.agent.answer.passage_sentences import (
+    MAX_CHARS,
+    MIN_CHARS,
+    another_year,
+    fragment,
+    quotable,
+    sentences_of,
+    with_what_follows,
+)
 from finagent.agent.answer.wording import name, owned
-from finagent.finance.check.answer_shape import is_pointer
 from finagent.finance.check.support import content_words
 from finagent.finance.computed import COMPUTED
 from finagent.finance.line_item import LineItem
@@ -24,9 +32,7 @@ from finagent.finance.read.filing_sections import event_item
 from finagent.finance.read.written_figures import written_days
 from finagent.finance.words import SPELLED_OUT, split_sentences
 
-_FISCAL_YEAR = re.compile(r"\b(?:fiscal(?: year)?|FY)\s?(\d{4})\b", re.I)
 _CAUSE = re.compile(r"\b(?:due to|driven by|because|primarily|result of|attributable|offset|reflect)", re.I)
-MIN_CHARS, MAX_CHARS = 25, 420
 _BULLET = re.compile(r"^\s*[•●▪◦·]")
 _EXPECTS = re.compile(
     r"\b(?:expect(?:s|ed)?|anticipate[sd]?|projected|forecasts?)\b(?! to be material)", re.I
@@ -81,8 +87,8 @@ def _candidates(
     found: list[tuple[float, int, str]] = []
     if item.get("kind") == "transcript" and item.get("section") == OPERATOR:
         return found
-    for position, (_, sentence) in enumerate(_sentences(item)):
-        if not _quotable(sentence) or _another_year(sentence, item.get("fiscal_year")):
+    for position, (_, sentence) in enumerate(sentences_of(item)):
+        if not quotable(sentence) or another_year(sentence, item.get("fiscal_year")):
             continue
         words = content_words(sentence)
         shared = len(terms & words)
@@ -99,126 +105,13 @@ def _candidates(
 def _closeness(items: Sequence[dict[str, Any]], closeness: Closeness) -> dict[str, float]:
     """Each quotable sentence of the passages with its closeness in meaning to the question, asked
     once for them all."""
-    sentences = list(dict.fromkeys(s for item in items for _, s in _sentences(item) if _quotable(s)))
+    sentences = list(dict.fromkeys(s for item in items for _, s in sentences_of(item) if quotable(s)))
     return dict(zip(sentences, (float(c) for c in closeness(sentences)), strict=True)) if sentences else {}
 
-
-PROSE_CELL = 80
-"""Characters from which a table's cell is prose (an officer's career in the 10-K's table of
-executive officers): its row is read as a sentence of its own."""
-
-
-WORDED_ROW = 0.6
-"""Share of a row's printed characters that are letters from which the row is words, not figures
-("Class A Common Stock, $0.001 par value | GOOGL | Nasdaq Stock Market LLC" on a cover page)."""
-
-
-def _prose_row(line: str) -> bool:
-    """A table row that reads as words: a cell of prose, or cells that are mostly letters."""
-    cells = [c.strip() for c in line.split("|")]
-    if any(len(c) >= PROSE_CELL and sum(ch.isalpha() for ch in c) * 2 > len(c) for c in cells):
-        return True
-    printed = [ch for ch in line if not ch.isspace() and ch != "|"]
-    letters = sum(ch.isalpha() for ch in printed)
-    return letters >= MIN_CHARS and letters >= WORDED_ROW * len(printed)
-
-
-def _sentences(item: dict[str, Any]) -> list[tuple[int, str]]:
-    """(paragraph, sentence) of a passage's prose, in order: a paragraph's lines joined (a heading
-    without a full stop is a paragraph of its own, never a sentence's start); table rows left out but
-    those that read as words (``_prose_row``), each a paragraph of its own, read as written ("Robert
-    K. Ortberg | 64 | President and Chief Executive Officer … since August 8, 2024. …")."""
-    found: list[tuple[int, str]] = []
-    index = 0
-    for paragraph in re.split(r"\n\s*\n", item.get("text") or ""):
-        prose, rows = [], []
-        for written in (ln for ln in paragraph.splitlines() if ln.strip()):
-            if "|" not in written:
-                prose.append(written)
-            elif _prose_row(written):
-                rows.append(written.strip())
-        for text in [" ".join(prose), *rows]:
-            found += [(index, s.strip()) for s in split_sentences(text, capital_next=True) if s.strip()]
-            index += 1
-    return found
-
-
-def _quotable(sentence: str) -> bool:
-    """A whole sentence of words, of a quotable length, that says something itself: not a pointer
-    elsewhere ("incorporated herein by reference to Note 19"), a fragment or a signature."""
-    letters = sum(ch.isalpha() for ch in sentence)
-    if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2 or is_pointer(sentence):
-        return False
-    return not (_fragment(sentence) or _FORMALITY.search(sentence))
-
-
-FOLLOW_CHARS = 640
-"""How long the best quote may grow with the sentences after it in its paragraph."""
-
-
-def _with_what_follows(
-    item: dict[str, Any], sentence: str, across: bool = False, before: Set[str] = frozenset()
-) -> str:
-    """The best quote with the sentences after it in its paragraph (in its passage, ``across``
-    paragraphs: a part's opening, whose first paragraph may be one line), up to ``FOLLOW_CHARS``: what
-    answers often continues there ("… will transition from his role. … Kevan Parekh … will become
-    Chief Financial Officer"), up to a sentence quoted ``before`` it."""
-    sentences = _sentences(item)
-    at = next((i for i, (_, s) in enumerate(sentences) if s == sentence), None)
-    if at is None:
-        return sentence
-    paragraph, quote = sentences[at][0], sentence
-    for index, following in sentences[at + 1 :]:
-        if (
-            (index != paragraph and not across)
-            or not _quotable(following)
-            or len(quote) + len(following) + 1 > FOLLOW_CHARS
-        ):
-            break
-        if _another_year(following, item.get("fiscal_year")) or following in before:
-            break
-        quote = f"{quote} {following}"
-    return quote
-
-
-_FORMALITY = re.compile(
-    r"/s/|\bSection 906\b|\bpursuant to the requirements of the Securities Exchange Act\b"
-    r"|\bhas caused this report to be signed\b|\bforward-looking statements?\b|\bsafe harbor\b",
-    re.I,
-)
-"""A signature, a certification or a disclaimer: it names the officer who signed, or warns that what
-is said may not come true ("… will consist of forward-looking statements, including … gross margin,
-operating expenses …"), never what the filing or the call reports, however many words it shares."""
 
 OPERATOR = "Operator"
 """A call's operator (a transcript passage's section is its speaker): greets and hands over, never
 answers."""
-
-_OPENS_MID_SENTENCE = re.compile(r"[a-z]+\b(?![’'-]?[A-Z])")
-"""A first word in lower case ("and Geographic Data …", "except in Japan"), not a brand ("iPhone")."""
-
-
-def _fragment(sentence: str) -> bool:
-    """A piece of a sentence, not one: cut off where the passage ends ("... Cost of Products S"), begun
-    where the passage begins inside a sentence ("and Geographic Data” for …") or torn from a table
-    header ("Consumer Health) July 2023 (incl."). A table row read as words is whole as printed."""
-    if "|" in sentence and not sentence.rstrip().endswith("|"):
-        return False
-    if not re.search(r"[.!?;\"”’)]$", sentence) or _OPENS_MID_SENTENCE.match(sentence):
-        return True  # a sentence ending in ":" announces what follows (a table's lead-in), which it is not
-    depth = 0
-    for char in sentence:
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth < 0:
-            return True
-    return depth != 0
-
-
-def _another_year(sentence: str, own: int | None) -> bool:
-    """The sentence is about another fiscal year than its report's ("For fiscal 2024, comparable sales
-    growth was driven by …" in the fiscal 2025 10-K, which discusses the year before too)."""
-    named = {int(year) for year in _FISCAL_YEAR.findall(sentence)}
-    return bool(own and named) and own not in named
 
 
 def driver_lines(metrics: Sequence[str]) -> tuple[LineItem, ...]:
@@ -247,7 +140,7 @@ def _driver_candidates(
         direct = 0.0
         for driver in drivers_of(text, asked, parts=parts, year=item.get("fiscal_year")):
             quote = driver.quoted
-            if len(quote) > 2 * MAX_CHARS or _fragment(driver.sentence):
+            if len(quote) > 2 * MAX_CHARS or fragment(driver.sentence):
                 continue
             words = content_words(quote)
             score = 1.0 + len(terms & words) + len(named & words)
@@ -321,11 +214,13 @@ def chosen_quotes(
             found = _driver_candidates(item, wanted, drivers, own_names, parts)
         else:
             found = _candidates(item, wanted, why, own_names, ahead, forecast, close)
-        best = sorted(found, key=lambda f: (-f[0], f[1]))[:2]  # ties: the earlier sentence
+        ranked_here = sorted(found, key=lambda f: (-f[0], f[1]))  # ties: the earlier sentence
         news = 1 if item.get("kind") == "news" else 0
         # an 8-K's account of its event
         own = 1 if event_item(item.get("kind"), item.get("section"), item.get("text") or "") else 0
-        picked += [(score - news + own, rank, position, sentence) for score, position, sentence in best]
+        picked += _news(
+            [(score - news + own, rank, position, sentence) for score, position, sentence in ranked_here]
+        )[:2]
     about = _about_the_matter(items, wanted - companies, own_names) if recent else set()
     if recent:  # where a matter stands: the latest dated sentences of the passages about it
         picked += _latest_developments(items, about, max((p[0] for p in picked), default=0.0))
@@ -336,12 +231,15 @@ def chosen_quotes(
     chosen = [entry for entry in ranked if entry[0] == top or entry[0] * 2 > top]
     if recent:  # where a matter stands: its latest developments first
         chosen = _latest_first(chosen, items, about)
-    chosen = _one_copy([*_openings(items), *chosen])[:limit]
+    chosen = _news([*_openings(items), *chosen])[:limit]
     quotes = [Quote(items[rank], sentence) for _, rank, _, sentence in chosen]  # the best first
     if not drivers:  # a driver is its own sentence, with the one naming what changed
         quotes = _grown(quotes)
     return quotes
 
+
+_AHEAD = re.compile(r"\b(?:set forth below|as follows|the following)\b[^.]{0,40}[.:]$|:$", re.I)
+"""A sentence announcing what follows it ("We provided guidance … as set forth below.")."""
 
 LEAD_IN_CHARS = 120
 """A quoted sentence this short seldom says all: it opens what follows it ("The Company manages its
@@ -350,17 +248,35 @@ business primarily on a geographic basis." before the segments it lists)."""
 
 def _grown(quotes: list[Quote]) -> list[Quote]:
     """The best quote, and every short one (``LEAD_IN_CHARS``), with what follows it in its paragraph
-    (``_with_what_follows``) up to a better quote; a later quote the best one now holds is dropped."""
+    (``with_what_follows``) up to a better quote; a later quote the best one now holds is dropped."""
     grown: list[Quote] = []
     for rank, quote in enumerate(quotes):
         if rank == 0 or len(quote.sentence) < LEAD_IN_CHARS:
-            # a part's opening, or a list: read on across its paragraphs (its items)
-            across = bool(quote.item.get("opening")) or bool(_BULLET.match(quote.sentence))
+            # a part's opening, a list, or a sentence announcing what follows: read on across paragraphs
+            across = bool(
+                quote.item.get("opening") or _BULLET.match(quote.sentence) or _AHEAD.search(quote.sentence)
+            )
             better = {q.sentence for q in quotes[:rank]}
-            quote = Quote(quote.item, _with_what_follows(quote.item, quote.sentence, across, better))
+            quote = Quote(quote.item, with_what_follows(quote.item, quote.sentence, across, better))
         if not any(quote.sentence in kept.sentence for kept in grown):
             grown.append(quote)
     return grown
+
+
+REPEATS = 0.6
+"""Share of a sentence's words a better quote already says from which it only repeats it ("… due to
+increases in comparable sales, including fuel, of 4.7% …" after "… comparable sales of 4.8% …")."""
+
+
+def _news(entries: list[tuple[float, int, int, str]]) -> list[tuple[float, int, int, str]]:
+    """The entries in their order, without one that mostly repeats a better one's words (a segment's
+    restatement of the company's sentence): its place goes to one saying something more."""
+    kept: list[tuple[tuple[float, int, int, str], set[str]]] = []
+    for entry in _one_copy(entries):
+        words = content_words(entry[3])
+        if not any(len(words & said) >= REPEATS * len(words) for _, said in kept if words):
+            kept.append((entry, words))
+    return [entry for entry, _ in kept]
 
 
 def _one_copy(entries: list[tuple[float, int, int, str]]) -> list[tuple[float, int, int, str]]:
@@ -382,7 +298,7 @@ def _openings(items: Sequence[dict[str, Any]]) -> list[tuple[float, int, int, st
     for rank, item in enumerate(items):
         if item.get("opening") and item.get("document_id") not in documents:  # its first passage
             documents.add(item.get("document_id"))
-            first = next(((p, s) for p, (_, s) in enumerate(_sentences(item)) if _quotable(s)), None)
+            first = next(((p, s) for p, (_, s) in enumerate(sentences_of(item)) if quotable(s)), None)
             found += [(0.0, rank, *first)] if first else []
     return found
 
@@ -406,8 +322,8 @@ def _latest_developments(
     for rank, item in enumerate(items):
         if rank not in about:
             continue
-        for position, (_, sentence) in enumerate(_sentences(item)):
-            day = _happened(item, sentence) if _quotable(sentence) else None
+        for position, (_, sentence) in enumerate(sentences_of(item)):
+            day = _happened(item, sentence) if quotable(sentence) else None
             if day is not None:
                 dated.append((day, rank, position, sentence))
     if not dated:
