@@ -634,3 +634,25 @@ def test_a_sentence_announcing_what_follows_is_quoted_with_it_across_paragraphs(
     ]
     said = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}, forecast=True, limit=1)
     assert "as set forth below. Net sales are expected to be between $41.0 billion and $43.5 billion." in said
+
+
+def test_a_statements_title_or_a_row_of_figures_is_never_a_quote_but_a_share_it_adds_is() -> None:
+    """Asked what share of revenue came from the government: the statement's title and a row of its
+    figures share the words but answer nothing; a footnote naming the government ranks first, and the
+    sentence giving the share is still quoted though its words mostly repeat the footnote's."""
+    question = "What share of Fabrikam's 2025 revenues came from the U.S. government?"
+    items = [
+        _item(
+            "1",
+            "Fabrikam Corporation and Subsidiaries Consolidated Statements of Operations "
+            "(Dollars in millions)\n"
+            "Total revenues | 66,517 | 77,794\n\n"
+            "(1)Includes revenues earned from foreign military sales through the U.S. government.",
+        ),
+        _item(
+            "2", "Revenues from the U.S. government, including foreign military sales, were 38% of revenues."
+        ),
+    ]
+    said = quoted_answer(items, query_terms([question]), {"FBK": ["Fabrikam"]}, limit=4)
+    assert "38% of revenues" in said
+    assert "Statements of Operations" not in said and "66,517" not in said

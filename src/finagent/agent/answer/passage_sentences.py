@@ -25,10 +25,13 @@ WORDED_ROW = 0.6
 
 
 def prose_row(line: str) -> bool:
-    """A table row that reads as words: a cell of prose, or cells that are mostly letters."""
+    """A table row that reads as words: a cell of prose, or cells that are mostly letters beyond the
+    row's label (a row of a label and its figures is figures)."""
     cells = [c.strip() for c in line.split("|")]
     if any(len(c) >= PROSE_CELL and sum(ch.isalpha() for ch in c) * 2 > len(c) for c in cells):
         return True
+    if not any(sum(ch.isalpha() for ch in c) >= 2 for c in cells[1:]):
+        return False  # a label and its figures ("Net loss attributable to … | ($11,875) | …")
     printed = [ch for ch in line if not ch.isspace() and ch != "|"]
     letters = sum(ch.isalpha() for ch in printed)
     return letters >= MIN_CHARS and letters >= WORDED_ROW * len(printed)
@@ -60,7 +63,23 @@ def quotable(sentence: str) -> bool:
     letters = sum(ch.isalpha() for ch in sentence)
     if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2 or is_pointer(sentence):
         return False
-    return not (fragment(sentence) or _FORMALITY.search(sentence))
+    return not (fragment(sentence) or _FORMALITY.search(sentence) or _title(sentence))
+
+
+TITLE_WORDS = 0.7
+"""Share of a line's words in capitals from which it is a title ("The Boeing Company and Subsidiaries
+Consolidated Statements of Operations (Dollars in millions, except per share data)"), not a sentence."""
+
+
+def _title(sentence: str) -> bool:
+    """A heading or a statement's title: no full stop, most of its words capitalised (a table row read
+    as words is printed as the filing prints it, and is no title)."""
+    if "|" in sentence or re.search(r"[.!?][\"”’]?$", sentence):
+        return False  # a sentence ends with its stop; a title with a word or a bracket
+    words = re.findall(r"[A-Za-z][A-Za-z’'-]+", sentence)
+    significant = [w for w in words if len(w) > 3]
+    capitals = sum(w[0].isupper() for w in significant)
+    return len(significant) >= 4 and capitals >= TITLE_WORDS * len(significant)
 
 
 FOLLOW_CHARS = 640

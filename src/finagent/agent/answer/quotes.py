@@ -270,13 +270,24 @@ increases in comparable sales, including fuel, of 4.7% …" after "… comparabl
 
 def _news(entries: list[tuple[float, int, int, str]]) -> list[tuple[float, int, int, str]]:
     """The entries in their order, without one that mostly repeats a better one's words (a segment's
-    restatement of the company's sentence): its place goes to one saying something more."""
-    kept: list[tuple[tuple[float, int, int, str], set[str]]] = []
+    restatement of the company's sentence): its place goes to one saying something more. Figures
+    where the better one states none are something more (the share a footnote's words only name)."""
+    kept: list[tuple[tuple[float, int, int, str], set[str], set[str]]] = []
     for entry in _one_copy(entries):
-        words = content_words(entry[3])
-        if not any(len(words & said) >= REPEATS * len(words) for _, said in kept if words):
-            kept.append((entry, words))
-    return [entry for entry, _ in kept]
+        words, figures = content_words(entry[3]), set(_FIGURE.findall(entry[3]))
+        repeats = any(
+            len(words & said) >= REPEATS * len(words) and (stated or not figures)
+            for _, said, stated in kept
+            if words
+        )
+        if not repeats:  # new words, or figures where the better quote gives none ("accounted for 42%")
+            kept.append((entry, words, figures))
+    return [entry for entry, _, _ in kept]
+
+
+_FIGURE = re.compile(r"\d[\d,.]*%|\$\s?\d[\d,.]*|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+")
+"""A figure a sentence states: a percent, an amount, a number with thousands or decimals (not a
+footnote's "(1)" or a year)."""
 
 
 def _one_copy(entries: list[tuple[float, int, int, str]]) -> list[tuple[float, int, int, str]]:
