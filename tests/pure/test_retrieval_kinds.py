@@ -297,3 +297,16 @@ def test_an_8k_asked_what_it_reports_reads_its_own_items_openings(question: str)
     assert openings[0]["sections"] == list(EVENT_ITEMS) and "item_9_01" not in EVENT_ITEMS
     about_a_figure = "What revenue did Apple's 8-K dated May 2, 2024 report?"
     assert not [t for t in _plan(about_a_figure, [target]) if t.get("opening")]
+
+
+def test_a_question_answered_in_quotes_reads_the_passages_beside_its_best_hits() -> None:
+    """Marked on its searches (the search node reads them); a figure question's are not, and the
+    ablation turns it off."""
+    from tests.store.test_filing_sections import _plan
+
+    target = {"ticker": "JNJ", "fiscal_year": 2025, "fiscal_quarter": 2, "label": "Q2 FY2025"}
+    quoted = "Where does Johnson & Johnson's talc litigation stand as of its Q2 2025 10-Q?"
+    searches = _plan(quoted, [target])
+    assert searches and all(t.get("neighbors") for t in searches)
+    assert not any(t.get("neighbors") for t in _plan(quoted, [target], read_neighbors=False))
+    assert not any(t.get("neighbors") for t in _plan("What was J&J's revenue in Q2 2025?", [target]))

@@ -75,6 +75,9 @@ class Ablations:
     quota_per_period: bool = True
     """Evidence read in rounds over (ticker, period): each period's best passage before any second
     best (off: one global ranking, where a high-scoring quarter can crowd out the rest)."""
+    read_neighbors: bool = True
+    """A question answered in quotes also reads the passages right before and after its best hits
+    (off: only the hits)."""
     quotes_analysed_by_code: bool = True
     """A question the passages' own sentences answer (``answer.extractive``) is analysed by code alone:
     its search phrases are its own words, and the one model call is the opening's (off: the model's

@@ -38,6 +38,7 @@ LEVERS = {
     "no-annual-topics": "annual_topics_undated",
     "no-item-routing": "route_sections",
     "no-forecast-unrouted": "unroute_forecasts",
+    "no-neighbors": "read_neighbors",
 }
 
 

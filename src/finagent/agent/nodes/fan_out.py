@@ -115,7 +115,7 @@ def _first_round_marks(plan: Question, context: Context) -> dict[str, Any]:
     (their meaning vector leans towards it): a question embeds far from the statement that answers it.
     A question answered in the passages' own sentences reads the passages beside the best hits too."""
     marks: dict[str, Any] = {"own_items": True} if plan.about_an_event_filing else {}
-    if answers_extractively(plan, context, []):  # quoted: the sentences beside the best hits count
+    if context.ablations.read_neighbors and answers_extractively(plan, context, []):  # quoted: beside counts
         marks["neighbors"] = True
     if plan.answer_sentence:
         marks["answer_sentence"] = plan.answer_sentence
