@@ -645,7 +645,7 @@ def test_a_statements_title_or_a_row_of_figures_is_never_a_quote_but_a_share_it_
         _item(
             "1",
             "Fabrikam Corporation and Subsidiaries Consolidated Statements of Operations "
-            "(Dollars in millions)\n"
+            "(Dollars in millions, except per share data)\n"
             "Total revenues | 66,517 | 77,794\n\n"
             "(1)Includes revenues earned from foreign military sales through the U.S. government.",
         ),

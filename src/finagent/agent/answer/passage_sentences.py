@@ -76,7 +76,7 @@ def _title(sentence: str) -> bool:
     as words is printed as the filing prints it, and is no title)."""
     if "|" in sentence or re.search(r"[.!?][\"”’]?$", sentence):
         return False  # a sentence ends with its stop; a title with a word or a bracket
-    words = re.findall(r"[A-Za-z][A-Za-z’'-]+", sentence)
+    words = re.findall(r"[A-Za-z][A-Za-z’'-]+", re.sub(r"\([^)]*\)", " ", sentence))  # "(Dollars in …)" aside
     significant = [w for w in words if len(w) > 3]
     capitals = sum(w[0].isupper() for w in significant)
     return len(significant) >= 4 and capitals >= TITLE_WORDS * len(significant)

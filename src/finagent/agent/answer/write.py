@@ -310,7 +310,8 @@ def _quotable(state: State, read: Read) -> list[dict[str, Any]]:
     for key in dict.fromkeys(group(i) for i in read.items):  # in the read passages' order
         room = QUOTE_POOL - sum(group(i) == key for i in read.items)
         fresh = [e for e in ranked if group(e) == key and e["chunk_id"] not in held]
-        more += fresh[: max(0, room)]
+        # the passages beside the best hits are read whatever their rank (the search's ``neighbors``)
+        more += fresh[: max(0, room)] + [e for e in fresh[max(0, room) :] if e.get("neighbor")]
     read.items = [*read.items, *assign_labels(more, after=read.items)]
     return read.items
 

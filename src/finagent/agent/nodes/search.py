@@ -244,31 +244,26 @@ NEIGHBORED = 2
 
 
 async def _with_neighbors(evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The best hits each followed by the passages right before and after it in its document, scored
-    just under it: what answers often begins in the passage before a hit ("On March 31, 2025, the
-    court dismissed the case (the Texas dismissal)" before "After the Texas dismissal, …") or goes on
-    in the one after (the rest of a list)."""
+    """The search's hits, then the passages right before and after its best ones in their documents:
+    what answers often begins in the passage before a hit ("On March 31, 2025, the court dismissed the
+    case (the Texas dismissal)" before "After the Texas dismissal, …") or goes on in the one after (the
+    rest of a list)."""
     best = sorted(evidence, key=lambda e: -e["fused_score"])[:NEIGHBORED]
     hits, _ = await asyncio.to_thread(_search_with_retry, neighbor_passages([e["chunk_id"] for e in best]))
     held = {e["chunk_id"] for e in evidence}
+    last = min(e["fused_score"] for e in evidence)
     added = []
     for hit in hits:
-        if hit.chunk_id in held:
-            continue
-        beside = max((e["fused_score"] for e in best if e["document_id"] == hit.document_id), default=0.0)
-        added.append(
-            hit_to_evidence(hit, best[0]["queries"][0], best[0]["round"])
-            | {
-                "fused_score": beside - NEIGHBOR_BELOW,
-                "neighbor": True,
-            }
-        )
-        held.add(hit.chunk_id)
+        if hit.chunk_id not in held:
+            neighbor = hit_to_evidence(hit, best[0]["queries"][0], best[0]["round"])
+            added.append(neighbor | {"fused_score": last - NEIGHBOR_BELOW, "neighbor": True})
+            held.add(hit.chunk_id)
     return evidence + added
 
 
 NEIGHBOR_BELOW = 1e-6
-"""How far under the hit it neighbours a passage is scored: right after it."""
+"""How far under the search's last hit a neighbouring passage is scored: it takes no hit's place
+among the passages read; the quotes read it beside them (``answer.write``)."""
 
 
 def _left_out(flagged: list[FlaggedMatch]) -> list[str]:
