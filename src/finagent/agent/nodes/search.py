@@ -251,19 +251,18 @@ async def _with_neighbors(evidence: list[dict[str, Any]]) -> list[dict[str, Any]
     best = sorted(evidence, key=lambda e: -e["fused_score"])[:NEIGHBORED]
     hits, _ = await asyncio.to_thread(_search_with_retry, neighbor_passages([e["chunk_id"] for e in best]))
     held = {e["chunk_id"] for e in evidence}
-    last = min(e["fused_score"] for e in evidence)
     added = []
     for hit in hits:
         if hit.chunk_id not in held:
             neighbor = hit_to_evidence(hit, best[0]["queries"][0], best[0]["round"])
-            added.append(neighbor | {"fused_score": last - NEIGHBOR_BELOW, "neighbor": True})
+            added.append(neighbor | {"fused_score": NEIGHBOR_SCORE, "neighbor": True})
             held.add(hit.chunk_id)
     return evidence + added
 
 
-NEIGHBOR_BELOW = 1e-6
-"""How far under the search's last hit a neighbouring passage is scored: it takes no hit's place
-among the passages read; the quotes read it beside them (``answer.write``)."""
+NEIGHBOR_SCORE = 0.0
+"""A neighbouring passage's score: below every hit of every search, so it takes no hit's place among
+the passages read or ranked; the quotes read it beside them (``answer.write``)."""
 
 
 def _left_out(flagged: list[FlaggedMatch]) -> list[str]:
