@@ -656,3 +656,17 @@ def test_a_statements_title_or_a_row_of_figures_is_never_a_quote_but_a_share_it_
     said = quoted_answer(items, query_terms([question]), {"FBK": ["Fabrikam"]}, limit=4)
     assert "38% of revenues" in said
     assert "Statements of Operations" not in said and "66,517" not in said
+
+
+def test_an_analysts_question_on_a_call_is_never_quoted_as_the_answer() -> None:
+    question = "What cost actions did Contoso announce on its call?"
+
+    def said(label: str, speaker: str, text: str) -> dict[str, object]:
+        return {"label": label, "text": text, "ticker": "CTSO", "kind": "transcript", "section": speaker}
+
+    items = [
+        said("1", "Pat Analyst", "So what is plan B if the cost actions announced today don't do the job?"),
+        said("2", "Sam Patel", "We announced cost actions that cut operating expenses by $2 billion."),
+    ]
+    lines = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}).splitlines()
+    assert [line[-3:] for line in lines[1:]] == ["[2]"]
