@@ -301,23 +301,25 @@ def _security_changes(changes: Changes, citer: _Citer) -> str:
     """Securities no longer listed on the cover and newly listed, by their titles."""
     if not (changes.added or changes.removed):
         return f"lists the same registered securities on its cover ({counted(changes.unchanged)})."
-    gone = f"no longer lists {_securities(len(changes.removed)) if changes.removed else 'none'}"
-    gone += f": {_listed(changes.removed, citer)}" if changes.removed else ""
-    new = f"newly lists {_securities(len(changes.added)) if changes.added else 'none'}"
-    new += f": {_listed(changes.added, citer)}" if changes.added else ""
+    gone = _change("no longer lists", _securities(len(changes.removed)), changes.removed, citer)
+    new = _change("newly lists", _securities(len(changes.added)), changes.added, citer)
     return f"{gone}; {new}. {counted(changes.unchanged).capitalize()} are listed on both."
 
 
 def _securities(n: int) -> str:
-    return f"{counted(n)} {'security' if n == 1 else 'securities'}"
+    return f"{counted(n)} {'security' if n == 1 else 'securities'}" if n else "none"
+
+
+def _change(verb: str, count: str, headings: Sequence[Heading], citer: _Citer, why: str = "") -> str:
+    """ "no longer lists one security: “…” [8K1]": what changed, how many, and each cited."""
+    return f"{verb} {count}" + (f"{why}: {_listed(headings, citer)}" if headings else "")
 
 
 def _matter_changes(changes: Changes, citer: _Citer) -> str:
     """New legal matters and those no longer described, by their titles."""
     if not (changes.added or changes.removed):
         return f"describes the same legal matters ({counted(changes.unchanged + len(changes.reworded))})."
-    new = f"describes {_count(len(changes.added), 'new legal matter')}"
-    new += f": {_listed(changes.added, citer)}" if changes.added else ""
-    gone = f"no longer describes {counted(len(changes.removed))}"
-    gone += f" (resolved or no longer material): {_listed(changes.removed, citer)}" if changes.removed else ""
+    new = _change("describes", _count(len(changes.added), "new legal matter"), changes.added, citer)
+    why = " (resolved or no longer material)"
+    gone = _change("no longer describes", counted(len(changes.removed)), changes.removed, citer, why)
     return f"{new}; {gone}."
