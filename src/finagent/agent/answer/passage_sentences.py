@@ -59,13 +59,10 @@ def sentences_of(item: dict[str, Any]) -> list[tuple[int, str]]:
 
 def quotable(sentence: str) -> bool:
     """A whole sentence of words, of a quotable length, that says something itself: not a pointer
-    elsewhere ("incorporated herein by reference to Note 19"), a fragment, a signature, a title or a
-    question."""
+    elsewhere ("incorporated herein by reference to Note 19"), a fragment, a signature or a title."""
     letters = sum(ch.isalpha() for ch in sentence)
     if not MIN_CHARS <= len(sentence) <= MAX_CHARS or letters < len(sentence) / 2 or is_pointer(sentence):
         return False
-    if sentence.rstrip("”\"’' ").endswith("?"):
-        return False  # a question (an analyst's on a call, a heading's) asks; it answers nothing
     return not (fragment(sentence) or _FORMALITY.search(sentence) or _title(sentence))
 
 

@@ -87,8 +87,11 @@ def _candidates(
     found: list[tuple[float, int, str]] = []
     if item.get("kind") == "transcript" and item.get("section") == OPERATOR:
         return found
+    spoken = item.get("kind") == "transcript"
     for position, (_, sentence) in enumerate(sentences_of(item)):
         if not quotable(sentence) or another_year(sentence, item.get("fiscal_year")):
+            continue
+        if spoken and sentence.rstrip("”\"’' ").endswith("?"):  # an analyst's question answers nothing
             continue
         words = content_words(sentence)
         shared = len(terms & words)
@@ -271,18 +274,24 @@ increases in comparable sales, including fuel, of 4.7% …" after "… comparabl
 def _news(entries: list[tuple[float, int, int, str]]) -> list[tuple[float, int, int, str]]:
     """The entries in their order, without one that mostly repeats a better one's words (a segment's
     restatement of the company's sentence): its place goes to one saying something more. Figures
-    where the better one states none are something more (the share a footnote's words only name)."""
-    kept: list[tuple[tuple[float, int, int, str], set[str], set[str]]] = []
+    where the better one states none are something more (the share a footnote's words only name),
+    and so is a day it does not write (another event: a dividend declared in December after one
+    declared in August)."""
+    kept: list[tuple[tuple[float, int, int, str], set[str], set[str], set[date]]] = []
     for entry in _one_copy(entries):
-        words, figures = content_words(entry[3]), set(_FIGURE.findall(entry[3]))
+        words, figures, days = (
+            content_words(entry[3]),
+            set(_FIGURE.findall(entry[3])),
+            set(written_days(entry[3])),
+        )
         repeats = any(
-            len(words & said) >= REPEATS * len(words) and (stated or not figures)
-            for _, said, stated in kept
+            len(words & said) >= REPEATS * len(words) and (stated or not figures) and days <= dated
+            for _, said, stated, dated in kept
             if words
         )
         if not repeats:  # new words, or figures where the better quote gives none ("accounted for 42%")
-            kept.append((entry, words, figures))
-    return [entry for entry, _, _ in kept]
+            kept.append((entry, words, figures, days))
+    return [entry for entry, _, _, _ in kept]
 
 
 _FIGURE = re.compile(r"\d[\d,.]*%|\$\s?\d[\d,.]*|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+")
