@@ -12,6 +12,11 @@ QUESTION = "What drove Google Cloud revenue growth in Alphabet's 2024 10-K?"
 NAMES = {"GOOGL": ["Alphabet", "Alphabet Inc."]}
 
 
+def _spoken(label: str, speaker: str, text: str) -> dict[str, object]:
+    """A passage of a call: its section is its speaker."""
+    return {"label": label, "text": text, "ticker": "CTSO", "kind": "transcript", "section": speaker}
+
+
 def _item(label: str, text: str) -> dict[str, object]:
     return {"label": label, "text": text, "ticker": "GOOGL", "kind": "10-K", "period_label": "FY2024"}
 
@@ -558,18 +563,15 @@ def test_a_disclaimer_or_the_operator_never_answers_however_many_words_it_shares
     names both and the operator's welcome names the call, but only the guidance answers."""
     question = "On its January call, what did Contoso guide for gross margin and operating expenses?"
 
-    def said(label: str, section: str, text: str) -> dict[str, object]:
-        return {"label": label, "text": text, "ticker": "CTSO", "kind": "transcript", "section": section}
-
     items = [
-        said(
+        _spoken(
             "1",
             "Dana Ruiz",
             "Please note that today's call includes forward-looking statements about gross margin, "
             "operating expenses and revenue, which may differ materially.",
         ),
-        said("2", "Operator", "Good day, and welcome to the Contoso fiscal second quarter earnings call."),
-        said("3", "Sam Patel", "We expect gross margin to be between 61% and 62% for the March quarter."),
+        _spoken("2", "Operator", "Good day, and welcome to the Contoso fiscal second quarter earnings call."),
+        _spoken("3", "Sam Patel", "We expect gross margin to be between 61% and 62% for the March quarter."),
     ]
     lines = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}, forecast=True).splitlines()
     assert [line[-3:] for line in lines[1:]] == ["[3]"]
@@ -661,12 +663,11 @@ def test_a_statements_title_or_a_row_of_figures_is_never_a_quote_but_a_share_it_
 def test_an_analysts_question_on_a_call_is_never_quoted_as_the_answer() -> None:
     question = "What cost actions did Contoso announce on its call?"
 
-    def said(label: str, speaker: str, text: str) -> dict[str, object]:
-        return {"label": label, "text": text, "ticker": "CTSO", "kind": "transcript", "section": speaker}
-
     items = [
-        said("1", "Pat Analyst", "So what is plan B if the cost actions announced today don't do the job?"),
-        said("2", "Sam Patel", "We announced cost actions that cut operating expenses by $2 billion."),
+        _spoken(
+            "1", "Pat Analyst", "So what is plan B if the cost actions announced today don't do the job?"
+        ),
+        _spoken("2", "Sam Patel", "We announced cost actions that cut operating expenses by $2 billion."),
     ]
     lines = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}).splitlines()
     assert [line[-3:] for line in lines[1:]] == ["[2]"]
