@@ -147,20 +147,25 @@ def build_search(
     return SearchRequest(statement, params, flagged)
 
 
+def _placed() -> sql.SQL:
+    """A passage read by its place (an opening, a neighbour) as a search hit's columns, scored 0."""
+    return sql.SQL(read_sql("queries/placed_passage_columns.sql"))
+
+
 def part_openings(filters: SearchFilters, k: int = 2) -> SearchRequest:
     """The first ``k`` prose passages of the parts ``filters`` name, in the newest filing they select
     (see ``queries/part_openings.sql``)."""
     if not filters.sections:
         raise SearchInputError("a part's opening needs the part (sections)")
     predicate, params = filters.predicates()
-    statement = sql.SQL(read_sql("queries/part_openings.sql")).format(filters=predicate)
+    statement = sql.SQL(read_sql("queries/part_openings.sql")).format(columns=_placed(), filters=predicate)
     return SearchRequest(statement, params | {"k": k})
 
 
 def neighbor_passages(chunk_ids: Sequence[int]) -> SearchRequest:
     """The passages right before and after the given ones in their documents, none of them flagged
     (see ``queries/neighbor_passages.sql``)."""
-    statement = sql.SQL(read_sql("queries/neighbor_passages.sql")).format()
+    statement = sql.SQL(read_sql("queries/neighbor_passages.sql")).format(columns=_placed())
     return SearchRequest(statement, {"ids": list(chunk_ids)})
 
 

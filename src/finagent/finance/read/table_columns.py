@@ -8,7 +8,7 @@ position alone, and a header that does not name as many columns as the rows prin
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence, Set
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 
 _NUMBER = re.compile(r"^\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\)?%?$")
@@ -24,8 +24,6 @@ class ColumnPick:
     label: str
     column: str
     printed: str
-    value: float
-    rows: int
     header: tuple[str, ...]
 
 
@@ -94,15 +92,6 @@ def column_pick(
             continue
         column = named[0]
         rows = sorted(table.rows, key=lambda r: r[1][column] or 0.0, reverse=highest)
-        label, values, printed = rows[0]
-        value = values[column] or 0.0
-        return ColumnPick(label, table.header[column], printed[column], value, len(rows), table.header)
+        label, _, printed = rows[0]
+        return ColumnPick(label, table.header[column], printed[column], table.header)
     return None
-
-
-def picks(
-    texts: Sequence[str], asked: Set[str], words: Callable[[str], Set[str]], highest: bool = True
-) -> list[tuple[int, ColumnPick]]:
-    """(index of the text, its pick) for every text holding a table with the column asked."""
-    found = [(i, column_pick(t, asked, words, highest)) for i, t in enumerate(texts)]
-    return [(i, p) for i, p in found if p is not None]
