@@ -44,6 +44,12 @@ def test_merge_evidence_dedupes_by_chunk_id_and_keeps_best_score() -> None:
     assert merge_evidence(merged, reset([_ev(3, 0.2)])) == [_ev(3, 0.2)]
 
 
+def test_a_passage_one_search_read_beside_a_hit_stays_read_beside_it_when_another_scores_it() -> None:
+    merged = merge_evidence([_ev(1, 0.0) | {"neighbor": True}], [_ev(1, 0.4, query="b")])
+    assert merged[0]["fused_score"] == 0.4 and merged[0]["neighbor"] is True
+    assert "neighbor" not in merge_evidence([_ev(1, 0.1)], [_ev(1, 0.4)])[0]
+
+
 def test_append_reducers_honour_reset() -> None:
     assert append([1], [2]) == [1, 2]
     assert append([1], reset([2])) == [2]

@@ -237,6 +237,26 @@ def test_an_8k_items_long_legal_sentence_is_quoted_to_a_clause_break_and_marked_
     assert event["text"][len("Item 8.01 Other Events. ") + len(quoted)] == ","
 
 
+def test_an_issue_of_notes_is_quoted_without_its_defined_terms_up_to_the_last_notes() -> None:
+    """An 8-K's Item listing every series of notes issued: the parentheses naming each series' defined
+    term are left out of the long sentence, so the last series comes before the cut."""
+    series = [("1,000,000,000", "3.100%", "2027"), ("750,000,000", "3.650%", "2031")]
+    series += [("1,250,000,000", "4.200%", "2036"), ("500,000,000", "4.900%", "2055")]
+    listed = ", ".join(
+        f"${amount} aggregate principal amount of its {rate} Senior Notes due {year} (the “{year} Notes”)"
+        for amount, rate, year in series
+    )
+    event = _amcor_8k(
+        f"Item 8.01 Other Events. On March 3, 2026, Fabrikam, Inc. (“Fabrikam”) completed the sale of "
+        f"{listed}, pursuant to an underwriting agreement (the “Underwriting Agreement”) dated February "
+        "27, 2026 among Fabrikam and the underwriters named therein, each as representatives of the "
+        "several underwriters."
+    )
+    (line,) = quoted_answer([event], ["agenda"], {}).splitlines()[1:]
+    assert "4.900% Senior Notes due 2055" in line and "(the “2027 Notes”)" not in line
+    assert "Fabrikam, Inc. completed the sale of $1,000,000,000 aggregate principal amount" in line
+
+
 def test_a_sentence_sharing_half_the_best_ones_words_or_fewer_is_not_quoted() -> None:
     """J&J's 8-K of August 30, 2023: the release's opening gives the gain; the Item that points to the
     release shares fewer of the question's words but is the filing's own account; a release's closing
@@ -636,6 +656,65 @@ def test_a_sentence_announcing_what_follows_is_quoted_with_it_across_paragraphs(
     ]
     said = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}, forecast=True, limit=1)
     assert "as set forth below. Net sales are expected to be between $41.0 billion and $43.5 billion." in said
+
+
+def _passage(label: str, start: int, text: str) -> dict[str, object]:
+    return _item(label, text) | {"document_id": 7, "char_start": start}
+
+
+def test_guidance_set_forth_below_its_caveats_and_heading_is_quoted_from_the_next_passage() -> None:
+    """A 10-Q's guidance: the sentence saying it is set forth below goes on with caveats, a heading
+    ends the passage and the figures are in the passage after it (read beside the hit)."""
+    question = "What guidance did Contoso give for its fourth quarter in its third-quarter 10-Q?"
+    items = [
+        _passage(
+            "10Q1",
+            100,
+            "Guidance\n\nWe provided guidance on October 30 in our earnings release as set forth below. "
+            "These forward-looking statements reflect our expectations as of October 30 and are subject "
+            "to substantial uncertainty, including changes in demand and foreign exchange rates.\n\n"
+            "Fourth Quarter Guidance",
+        ),
+        _passage(
+            "10Q2",
+            900,
+            "Fourth Quarter Guidance\n\n• Revenue is expected to be between $12.0 billion and $12.6 "
+            "billion.\n\n• Operating income is expected to be between $1.1 billion and $1.5 billion.",
+        ),
+    ]
+    caution = (
+        "All statements other than statements of historical fact, including statements regarding "
+        "guidance or future results of operations, made in this Quarterly Report are forward-looking."
+    )
+    items.append(_passage("10Q3", 20, caution))
+    said = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}, limit=2)
+    assert "are forward-looking" not in said  # a caution about guidance is not the guidance
+    assert (
+        "as set forth below. … • Revenue is expected to be between $12.0 billion and $12.6 billion." in said
+    )
+    assert "$1.1 billion and $1.5 billion" in said
+
+
+def test_a_list_set_forth_below_is_read_in_the_next_passage_of_its_own_document_only() -> None:
+    """A capital-return policy "set forth below" whose list opens the next passage; another
+    document's passage placed between them is never read as its continuation."""
+    question = "What are Fabrikam's capital allocation priorities?"
+    items = [
+        _passage("10K1", 50, "Our capital allocation priorities, in order, are set forth below."),
+        _item("10K3", "Capital allocation priorities of peers include share repurchases.")
+        | {"document_id": 8, "char_start": 60},
+        _passage(
+            "10K2",
+            400,
+            "• Invest in organic growth.\n\n• Pay a growing dividend.\n\n"
+            "• Repurchase shares to offset dilution.",
+        ),
+    ]
+    said = quoted_answer(items, query_terms([question]), {"FBK": ["Fabrikam"]}, limit=2)
+    assert (
+        "“Our capital allocation priorities, in order, are set forth below. • Invest in organic growth. "
+        "• Pay a growing dividend. • Repurchase shares to offset dilution.” [10K1]"
+    ) in said
 
 
 def test_a_statements_title_or_a_row_of_figures_is_never_a_quote_but_a_share_it_adds_is() -> None:

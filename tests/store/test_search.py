@@ -311,3 +311,6 @@ def test_the_passages_beside_a_hit_are_read_in_their_documents_order(
     before, after = sorted(beside, key=lambda h: h.char_start)
     assert before.char_start < hit.char_start < after.char_start
     assert before.char_end >= hit.char_start - settings.chunk_size and after.char_start <= hit.char_end
+    with db.connection() as conn:  # a passage announcing what follows: only the one after it
+        (following,) = run_search(conn, neighbor_passages([], leads=[hit.chunk_id]))
+    assert following.chunk_id == after.chunk_id

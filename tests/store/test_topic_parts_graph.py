@@ -291,3 +291,42 @@ def test_what_a_company_does_is_quoted_from_where_its_business_part_opens(
     # unrouted, the sentence may still be among the quotes by its meaning, but never first
     unrouted_quotes = unrouted["answer"].split("In the sources' own words:\n", 1)[-1]
     assert not unrouted_quotes.startswith("- Apple's 10-K for FY2024: “The Company designs, manufactures")
+
+
+def test_guidance_set_forth_below_is_quoted_from_the_passage_after_the_hit(
+    holding: Callable[..., None], settings: Settings
+) -> None:
+    """A 10-Q says its guidance is "set forth below", goes on with caveats and lists the figures in
+    the next passage, a hit ranked below many: that passage is read with the hit announcing it, and the
+    figures are quoted with the sentence announcing them, what was passed over marked "…"."""
+    notes = [
+        Block(
+            f"Note {i}. The full year outlook for lease accounting standards adopted had no material impact. "
+            * 5,
+            section="part1_item_2",
+            page=i,
+        )
+        for i in range(40)
+    ]
+    caveat = " These forward-looking statements reflect our expectations and are subject to uncertainty."
+    lead = Block(
+        "Guidance\n\nWe provided guidance on August 1, 2024, in our earnings release as set forth below."
+        + caveat * 8
+        + "\n\nFourth Quarter Guidance",
+        section="part1_item_2",
+        page=40,
+    )
+    figures = Block(
+        "• Net sales of between $94.0 billion and $97.5 billion, or growth of 4% to 8%.\n\n"
+        "• Operating income of between $26.0 billion and $28.0 billion.",
+        section="part1_item_2",
+        page=41,
+    )
+    holding(_doc("10-Q", 2024, 3, date(2024, 6, 29), [*notes, lead, figures]))
+    question = "What guidance did Apple give in its Q3 2024 10-Q?"
+    out = _ask(settings, question)
+    assert (
+        "as set forth below. … • Net sales of between $94.0 billion and $97.5 billion, or growth"
+        in (out["answer"])
+    )
+    assert "$94.0 billion" not in _ask(settings, question, read_neighbors=False)["answer"]  # a hit ranked low

@@ -62,7 +62,8 @@ def append_unique(existing: list[str] | None, update: list[str] | None) -> list[
 def merge_evidence(
     existing: list[dict[str, Any]] | None, update: list[dict[str, Any]] | None
 ) -> list[dict[str, Any]]:
-    """Deduplicate retrieved chunks by chunk id, keeping the best score and every query that found it."""
+    """Deduplicate retrieved chunks by chunk id, keeping the best score, every query that found it and
+    whether one search read it beside a hit (``neighbor``: the quotes read it whatever its rank)."""
     cleared, items = _split_reset(update)
     merged: dict[int, dict[str, Any]] = {} if cleared else {e["chunk_id"]: e for e in existing or []}
     for item in items:
@@ -72,7 +73,8 @@ def merge_evidence(
             continue
         queries = sorted({*current.get("queries", []), *item.get("queries", [])})
         best = item if item["fused_score"] > current["fused_score"] else current
-        merged[item["chunk_id"]] = {**best, "queries": queries}
+        beside = {"neighbor": True} if current.get("neighbor") or item.get("neighbor") else {}
+        merged[item["chunk_id"]] = {**best, "queries": queries, **beside}
     return list(merged.values())
 
 

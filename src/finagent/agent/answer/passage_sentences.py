@@ -111,14 +111,54 @@ def with_what_follows(
     return quote
 
 
+ANNOUNCES = re.compile(r"\b(?:set forth below|as follows|the following)\b[^.]{0,40}[.:]$|:$", re.I)
+"""A sentence announcing what follows it ("We provided guidance … as set forth below.")."""
+
+
+def announces_what_follows(text: str) -> bool:
+    """A passage with a sentence announcing what follows it: what it announces may begin in the
+    passage after it (the guidance listed under its own heading)."""
+    return any(ANNOUNCES.search(sentence) for _, sentence in sentences_of({"text": text}))
+
+
+def announced(
+    item: dict[str, Any], sentence: str, after: dict[str, Any] | None, before: Set[str] = frozenset()
+) -> str:
+    """A sentence announcing what follows, with what it announces: what comes after its paragraph
+    (which may go on with caveats: "These forward-looking statements reflect …"), headings and
+    disclaimers passed over, read on into the passage ``after`` its own when its own ends first, up
+    to ``FOLLOW_CHARS`` or a sentence quoted ``before`` it. "…" marks what was passed over."""
+    sentences = sentences_of(item)
+    at = next((i for i, (_, s) in enumerate(sentences) if s == sentence), None)
+    if at is None:
+        return sentence
+    rest = [s for p, s in sentences[at + 1 :] if p != sentences[at][0]]
+    skipped = len(sentences) - at - 1 > len(rest)
+    if after is not None:
+        rest += [s for _, s in sentences_of(after) if s not in rest]
+    quote, gap = sentence, skipped
+    for following in rest:
+        if following in before:
+            break
+        if not quotable(following):
+            gap = True
+            continue
+        joined = f"{quote} {'… ' if gap else ''}{following}"
+        if len(joined) > FOLLOW_CHARS:
+            break
+        quote, gap = joined, False
+    return quote
+
+
 _FORMALITY = re.compile(
     r"/s/|\bSection 906\b|\bpursuant to the requirements of the Securities Exchange Act\b"
-    r"|\bhas caused this report to be signed\b|\bforward-looking statements?\b|\bsafe harbor\b",
+    r"|\bhas caused this report to be signed\b|\bforward-looking\b|\bsafe harbor\b",
     re.I,
 )
 """A signature, a certification or a disclaimer: it names the officer who signed, or warns that what
 is said may not come true ("… will consist of forward-looking statements, including … gross margin,
-operating expenses …"), never what the filing or the call reports, however many words it shares."""
+operating expenses …", "… statements regarding guidance … are forward-looking."), never what the
+filing or the call reports, however many words it shares."""
 
 _OPENS_MID_SENTENCE = re.compile(r"[a-z]+\b(?![’'-]?[A-Z])")
 """A first word in lower case ("and Geographic Data …", "except in Japan"), not a brand ("iPhone")."""

@@ -14,8 +14,10 @@ from datetime import date, timedelta
 from typing import Any
 
 from finagent.agent.answer.passage_sentences import (
+    ANNOUNCES,
     MAX_CHARS,
     MIN_CHARS,
+    announced,
     another_year,
     fragment,
     quotable,
@@ -237,33 +239,47 @@ def chosen_quotes(
     chosen = _news([*_openings(items), *chosen])[:limit]
     quotes = [Quote(items[rank], sentence) for _, rank, _, sentence in chosen]  # the best first
     if not drivers:  # a driver is its own sentence, with the one naming what changed
-        quotes = _grown(quotes)
+        quotes = _grown(quotes, items)
     return quotes
 
-
-_AHEAD = re.compile(r"\b(?:set forth below|as follows|the following)\b[^.]{0,40}[.:]$|:$", re.I)
-"""A sentence announcing what follows it ("We provided guidance … as set forth below.")."""
 
 LEAD_IN_CHARS = 120
 """A quoted sentence this short seldom says all: it opens what follows it ("The Company manages its
 business primarily on a geographic basis." before the segments it lists)."""
 
 
-def _grown(quotes: list[Quote]) -> list[Quote]:
+def _grown(quotes: list[Quote], items: Sequence[dict[str, Any]]) -> list[Quote]:
     """The best quote, and every short one (``LEAD_IN_CHARS``), with what follows it in its paragraph
-    (``with_what_follows``) up to a better quote; a later quote the best one now holds is dropped."""
+    (``with_what_follows``) up to a better quote; one announcing what follows with what it announces,
+    in the passage after its own if need be (``announced``); a later quote the best one now holds is
+    dropped."""
     grown: list[Quote] = []
     for rank, quote in enumerate(quotes):
         if rank == 0 or len(quote.sentence) < LEAD_IN_CHARS:
-            # a part's opening, a list, or a sentence announcing what follows: read on across paragraphs
-            across = bool(
-                quote.item.get("opening") or _BULLET.match(quote.sentence) or _AHEAD.search(quote.sentence)
-            )
             better = {q.sentence for q in quotes[:rank]}
-            quote = Quote(quote.item, with_what_follows(quote.item, quote.sentence, across, better))
+            if ANNOUNCES.search(quote.sentence):
+                sentence = announced(quote.item, quote.sentence, _passage_after(quote.item, items), better)
+            else:  # a part's opening or a list: read on across paragraphs
+                across = bool(quote.item.get("opening") or _BULLET.match(quote.sentence))
+                sentence = with_what_follows(quote.item, quote.sentence, across, better)
+            quote = Quote(quote.item, sentence)
         if not any(quote.sentence in kept.sentence for kept in grown):
             grown.append(quote)
     return grown
+
+
+def _passage_after(item: dict[str, Any], items: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The passage that follows ``item`` in its document, when the evidence holds it (a passage
+    announcing what follows brings the one after it: the search node's neighbours)."""
+    document, start = item.get("document_id"), item.get("char_start")
+    if document is None or start is None:
+        return None
+    later = [
+        other
+        for other in items
+        if other.get("document_id") == document and (other.get("char_start") or 0) > start
+    ]
+    return min(later, key=lambda other: other.get("char_start") or 0, default=None)
 
 
 REPEATS = 0.6
@@ -403,8 +419,17 @@ _ITEM_HEADING = re.compile(r"^\s*(Item\s+\d{1,2}\.\d{2}\b[^.]{0,120}\.)\s*", re.
 _EVENT_CHARS = 500
 
 
+_DEFINED_TERM = re.compile(r"\s*\((?:[^()“”\"]*?,\s*)?(?:the\s+)?[“\"][^”\"]{1,60}[”\"][^()]*\)")
+"""A defined term's parenthesis ("(the “2026 Notes”)", "(“Apple”)"): the filing's shorthand for
+what its sentence has just named."""
+
+
 def _shortened(sentence: str) -> str:
-    """A long legal sentence up to its last clause break within ``_EVENT_CHARS``, marked "…"."""
+    """A long legal sentence without its defined terms' parentheses, then up to its last clause
+    break within ``_EVENT_CHARS``, marked "…": what an issue of notes lists comes before the cut."""
+    if len(sentence) <= _EVENT_CHARS:
+        return sentence
+    sentence = _DEFINED_TERM.sub("", sentence)
     if len(sentence) <= _EVENT_CHARS:
         return sentence
     cut = max(sentence.rfind(", ", 0, _EVENT_CHARS), sentence.rfind(") ", 0, _EVENT_CHARS) + 1)

@@ -14,6 +14,7 @@ import psycopg
 from langgraph.runtime import Runtime
 from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_fixed
 
+from finagent.agent.answer.passage_sentences import announces_what_follows
 from finagent.agent.context import Context
 from finagent.agent.evidence import hit_to_evidence
 from finagent.agent.resources import get_resources
@@ -247,16 +248,21 @@ async def _with_neighbors(evidence: list[dict[str, Any]]) -> list[dict[str, Any]
     """The search's hits, then the passages right before and after its best ones in their documents:
     what answers often begins in the passage before a hit ("On March 31, 2025, the court dismissed the
     case (the Texas dismissal)" before "After the Texas dismissal, …") or goes on in the one after (the
-    rest of a list)."""
+    rest of a list); and the passage after every hit announcing what follows ("as set forth below"),
+    where what it announces often begins."""
     best = sorted(evidence, key=lambda e: -e["fused_score"])[:NEIGHBORED]
-    hits, _ = await asyncio.to_thread(_search_with_retry, neighbor_passages([e["chunk_id"] for e in best]))
-    held = {e["chunk_id"] for e in evidence}
+    leads = [e["chunk_id"] for e in evidence if e not in best and announces_what_follows(e["text"] or "")]
+    request = neighbor_passages([e["chunk_id"] for e in best], leads)
+    hits, _ = await asyncio.to_thread(_search_with_retry, request)
+    held = {e["chunk_id"]: e for e in evidence}
     added = []
     for hit in hits:
-        if hit.chunk_id not in held:
+        if hit.chunk_id in held:  # a hit too: read beside its neighbour whatever its rank
+            held[hit.chunk_id]["neighbor"] = True
+        else:
             neighbor = hit_to_evidence(hit, best[0]["queries"][0], best[0]["round"])
-            added.append(neighbor | {"fused_score": NEIGHBOR_SCORE, "neighbor": True})
-            held.add(hit.chunk_id)
+            held[hit.chunk_id] = neighbor | {"fused_score": NEIGHBOR_SCORE, "neighbor": True}
+            added.append(held[hit.chunk_id])
     return evidence + added
 
 
