@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
+from finagent.finance.periods.month_quarters import month_quarters
 from finagent.finance.periods.rules import NORMALISE, RULES, Atom
 from finagent.finance.periods.spec import (
     Prefer,
@@ -254,7 +255,7 @@ def parse_time_phrases(question: str) -> list[TimeSpec]:
         elif (single := _single_spec(atom, question[atom.start : atom.end], atom.start)) is not None:
             specs.append(single)
         i += 1
-    return _finish(specs, text, claimed)
+    return _finish(month_quarters(text, specs, claimed), text, claimed)
 
 
 def _range_at(
