@@ -209,3 +209,24 @@ def test_the_latest_fiscal_years_in_the_plural_are_years() -> None:
     assert (spec.kind, spec.unit) == ("latest", "year")
     (spec,) = parse_time_phrases("In their most recent quarters, did Nike or Tesla bring in more revenue?")
     assert spec.unit != "year"
+
+
+def test_a_years_report_named_but_not_stored_stays_a_target_beside_the_quarters_read_instead() -> None:
+    """Asked what a company's fiscal 2024 10-K says when the store holds only its calls of that year:
+    the calls are searched, and the year stays a target the store does not hold (the answer says the
+    10-K is missing); asked the year's calls, the quarters alone stand for it as before."""
+    from finagent.finance.periods import AvailablePeriod, CompanyCalendar, parse_time_phrases, resolve_periods
+
+    calls = [AvailablePeriod("CTSO", "transcript", 2024, q, date(2024, 3 * q, 28), 1) for q in (1, 2, 3)]
+
+    def targets(question: str, kinds: frozenset[str]) -> list[tuple[str, bool]]:
+        specs = parse_time_phrases(question)
+        resolved = resolve_periods(
+            specs, CompanyCalendar("CTSO", 12), calls, today=date(2025, 6, 1), kinds=kinds
+        )
+        return [(p.label, p.available) for p in resolved.periods]
+
+    asked = targets("What does Contoso's fiscal 2024 10-K say about pricing?", frozenset({"10-K"}))
+    assert asked == [("Q1 FY2024", True), ("Q2 FY2024", True), ("Q3 FY2024", True), ("FY2024", False)]
+    said = targets("What did Contoso say about pricing in fiscal 2024?", frozenset())
+    assert said == [("Q1 FY2024", True), ("Q2 FY2024", True), ("Q3 FY2024", True)]

@@ -32,3 +32,23 @@ def test_nothing_found_gives_the_closest_passage_as_context_never_as_the_answer(
     assert text.endswith(f"as context only, not an answer:\n{closest}")
     nothing = "finagent found no passage that answers this question: no passage was found."
     assert nothing_found([], NAMES, "") == nothing
+
+
+def test_a_named_filing_the_store_lacks_is_said_even_when_the_period_is_held_in_other_kinds() -> None:
+    """Asked what AMD's fiscal 2024 10-K says when the store holds only its calls of that year: the
+    missing 10-K is said; a 10-Q named for a year whose 10-K is held is not missing from that year."""
+    from finagent.agent.answer.searched import unheld_filings_said
+
+    names = {"AMD": ["AMD", "Advanced Micro Devices"], "AAPL": ["AAPL", "Apple"]}
+    calls = {"ticker": "AMD", "label": "FY2024", "fiscal_year": 2024, "fiscal_quarter": None}
+    calls |= {"available": True, "kinds": ["transcript"]}
+    assert unheld_filings_said([calls], ["10-K"], names) == (
+        "The store holds no 10-K of Advanced Micro Devices for FY2024."
+    )
+    held = calls | {"ticker": "AAPL", "kinds": ["10-K", "facts"]}
+    assert unheld_filings_said([held], ["10-K"], names) == ""
+    assert unheld_filings_said([held], ["10-Q"], names) == ""  # a year is not a 10-Q's period
+    quarter = held | {"label": "Q2 FY2024", "fiscal_quarter": 2, "kinds": ["transcript"]}
+    assert (
+        unheld_filings_said([quarter], ["10-Q"], names) == "The store holds no 10-Q of Apple for Q2 FY2024."
+    )

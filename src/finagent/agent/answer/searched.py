@@ -107,17 +107,30 @@ PERIODIC_KINDS = ("10-K", "10-Q", "annual_report", "earnings_release")
 """Kinds a fiscal period identifies; a call or an article is named by its day instead."""
 
 
+def _reports(target: Mapping[str, Any]) -> set[str]:
+    """The periodic kinds that may report a target period: a year's annual reports, a quarter's 10-Q
+    (the fourth quarter's in the 10-K), and either's earnings release; none without a fiscal year."""
+    if target.get("fiscal_year") is None:
+        return set()
+    quarter = target.get("fiscal_quarter")
+    if quarter is None:
+        return {"10-K", "annual_report", "earnings_release"}
+    return {"10-Q", "earnings_release"} | ({"10-K", "annual_report"} if quarter == 4 else set())
+
+
 def unheld_filings_said(
     targets: Sequence[Mapping[str, Any]], named_kinds: Sequence[str], names: dict[str, list[str]]
 ) -> str:
     """ "The store holds no 10-Q of Apple for Q1 FY2025.": the periods of a document kind the question
-    names that the store holds none of, said before the answer its other documents give."""
+    names that the store holds none of, said before the answer its other documents give (a period
+    held only in other kinds too: AMD's calls of fiscal 2024, asked what its 10-K says)."""
     named_kinds = [k for k in named_kinds if k in PERIODIC_KINDS]
     if not named_kinds:
         return ""
     sentences = []
     for target in targets:  # a period not stored has no kinds of its own: the named ones are missing
-        if target.get("available") or target.get("fiscal_year") is None:
+        held = set(target.get("kinds") or ()) if target.get("available") else set()
+        if held & set(named_kinds) or not _reports(target) & set(named_kinds):
             continue
         company = name(str(target.get("ticker") or ""), names)
         sentences.append(f"The store holds no {' or '.join(named_kinds)} of {company} for {target['label']}.")

@@ -21,6 +21,7 @@ from finagent.finance.periods.inventory import (
 from finagent.finance.periods.period import period_label
 from finagent.finance.periods.rules import FISCAL_WORD
 from finagent.finance.periods.spec import (
+    ANNUAL_KINDS,
     FACTS_KIND,
     FILING_KINDS,
     AvailablePeriod,
@@ -39,11 +40,20 @@ class _Resolver(SpanReader):
     that months name are ``MonthReader``'s)."""
 
     def __init__(
-        self, cal: CompanyCalendar, inventory: Inventory, today: date, *, whole_years: bool = False
+        self,
+        cal: CompanyCalendar,
+        inventory: Inventory,
+        today: date,
+        *,
+        whole_years: bool = False,
+        annual_named: bool = False,
     ) -> None:
         super().__init__(cal, inventory, today)
         self.whole_years = whole_years
         """A year is asked for its figures: its quarters never stand in for it (searched only)."""
+        self.annual_named = annual_named
+        """The question names a year's report ("its fiscal 2024 10-K"): a year without one stays a
+        target (not stored, so the answer says it is missing) beside the quarters searched instead."""
         self.spans = {}
         self.companions: set[Key] = set()
         """Annual periods added only because their 10-K reports a requested Q4 (not counted when trimming)."""
@@ -268,7 +278,8 @@ class _Resolver(SpanReader):
                     f"no 10-K for {self.ticker} {self.label((year, None))} in the store; "
                     f"using its quarterly documents ({labels})"
                 )
-                return [self.target(k) for k in quarters]
+                unheld = [self.target(key)] if self.annual_named else []
+                return [*unheld, *(self.target(k) for k in quarters)]
             self.warn(f"no 10-K for {self.ticker} {self.label((year, None))} in the store{self.only(key)}")
             return [self.target(key)]
         targets = [self.target(key)]
@@ -329,7 +340,11 @@ def resolve_periods(
     if named and kinds & FILING_KINDS:
         named += [row for row in available if row.kind == FACTS_KIND]
     resolver = _Resolver(
-        calendar, Inventory(calendar.ticker.upper(), named or available), today, whole_years=whole_years
+        calendar,
+        Inventory(calendar.ticker.upper(), named or available),
+        today,
+        whole_years=whole_years,
+        annual_named=bool(kinds & ANNUAL_KINDS),
     )
     if kinds and available and not named:
         resolver.warn(
