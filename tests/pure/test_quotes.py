@@ -750,3 +750,34 @@ def test_an_analysts_question_on_a_call_is_never_quoted_as_the_answer() -> None:
     ]
     lines = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}).splitlines()
     assert [line[-3:] for line in lines[1:]] == ["[2]"]
+
+
+def test_an_analysts_turn_ending_in_a_question_is_never_quoted_though_its_lead_in_shares_the_words() -> None:
+    """On a call, an analyst's turn opens with what the question is about ("I wanted to ask about the
+    data center roadmap.") and ends asking: none of it answers; the executive's turn does."""
+    question = "What did Contoso say about its data center roadmap on its call?"
+    items = [
+        _spoken(
+            "1",
+            "Pat Analyst",
+            "Dana, I wanted to ask about the data center roadmap. You said the next chip launches later "
+            "this year. Does the data center outlook include revenue from it?",
+        ),
+        _spoken(
+            "2", "Dana Ruiz", "Our data center roadmap brings a new accelerator every year, starting in 2026."
+        ),
+    ]
+    lines = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}).splitlines()
+    assert [line[-3:] for line in lines[1:]] == ["[2]"]
+    # a passage of the Q&A holding the end of an answer, who asks next and the question
+    qa = _spoken(
+        "3",
+        "qa",
+        "We expect the data center roadmap to hold through next year.\n\nPat Analyst, Big Bank.\n\n"
+        "Thanks for taking my question. On the data center roadmap, I realize you will not guide today. "
+        "Could you speak to the data center runway? Thank you.",
+    )
+    lines = quoted_answer([qa], query_terms([question]), {"CTSO": ["Contoso"]}).splitlines()
+    assert lines[1:] == [
+        "- CTSO's transcript: “We expect the data center roadmap to hold through next year.” [3]"
+    ]

@@ -87,13 +87,14 @@ def _candidates(
     later = [year for year in ahead if int(year) > own]
     looked_to = re.compile(rf"\b(?:{'|'.join(later)})\b") if later else None
     found: list[tuple[float, int, str]] = []
-    if item.get("kind") == "transcript" and item.get("section") == OPERATOR:
-        return found
     spoken = item.get("kind") == "transcript"
-    for position, (_, sentence) in enumerate(sentences_of(item)):
-        if not quotable(sentence) or another_year(sentence, item.get("fiscal_year")):
-            continue
-        if spoken and sentence.rstrip("”\"’' ").endswith("?"):  # an analyst's question answers nothing
+    if spoken and item.get("section") == OPERATOR:
+        return found
+    sentences = sentences_of(item)
+    # on a call, a turn that asks is an analyst's: what it says leads to its question, answering nothing
+    asking = {paragraph for paragraph, sentence in sentences if spoken and _asks(sentence)}
+    for position, (paragraph, sentence) in enumerate(sentences):
+        if not quotable(sentence) or another_year(sentence, item.get("fiscal_year")) or paragraph in asking:
             continue
         words = content_words(sentence)
         shared = len(terms & words)
@@ -112,6 +113,10 @@ def _closeness(items: Sequence[dict[str, Any]], closeness: Closeness) -> dict[st
     once for them all."""
     sentences = list(dict.fromkeys(s for item in items for _, s in sentences_of(item) if quotable(s)))
     return dict(zip(sentences, (float(c) for c in closeness(sentences)), strict=True)) if sentences else {}
+
+
+def _asks(sentence: str) -> bool:
+    return sentence.rstrip("”\"’' ").endswith("?")
 
 
 OPERATOR = "Operator"
