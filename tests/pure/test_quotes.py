@@ -781,3 +781,15 @@ def test_an_analysts_turn_ending_in_a_question_is_never_quoted_though_its_lead_i
     assert lines[1:] == [
         "- CTSO's transcript: “We expect the data center roadmap to hold through next year.” [3]"
     ]
+
+
+def test_an_acronym_the_question_names_is_one_of_its_words() -> None:
+    """Asked how much AI added to a cloud's growth: the sentence naming AI's points of growth shares
+    "AI" with the question, which the search's lower-case terms ("ai") still carry."""
+    question = "On Contoso's July call, how much did AI contribute to Nimbus growth?"
+    items = [
+        _spoken("1", "Dana Ruiz", "Nimbus growth continues to be driven by consumption across every region."),
+        _spoken("2", "Dana Ruiz", "Nimbus revenue grew 31%, including roughly 4 points from AI services."),
+    ]
+    lines = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}, limit=1).splitlines()
+    assert lines[1].endswith("“Nimbus revenue grew 31%, including roughly 4 points from AI services.” [2]")

@@ -213,7 +213,8 @@ def chosen_quotes(
     (``drivers``), only sentences giving a cause of that line are quoted: none, when no passage gives
     one (a sentence about the next line of the paragraph is not a driver of this one). With a
     ``closeness`` in meaning to the question, every other quote counts it beside the words it shares."""
-    wanted = content_words(" ".join(terms))
+    # a term of two letters left among the question's content words is an acronym ("AI", "EV")
+    wanted = content_words(" ".join(t.upper() if len(t) == 2 else t for t in terms))
     companies = content_words(" ".join([*names, *(alias for aliases in names.values() for alias in aliases)]))
     own_names = content_words(" ".join(named)) - companies
     picked: list[tuple[float, int, int, str]] = []
