@@ -98,3 +98,17 @@ def test_a_cause_named_by_a_driver_is_explained_by_its_own_drivers_after_it() ->
     assert (
         causes_named("Margins fell as a result of the company deciding to cut prices in every region.") == []
     )
+
+
+def test_a_passage_opening_on_the_increase_is_about_what_the_sentence_before_it_names() -> None:
+    """A passage may open on "The increases were primarily due to …": the sentence before, in the
+    passage before, says what increased; without it nothing says what the cause is a cause of."""
+    opening = "The increases were primarily due to higher volumes, which included strength in online orders."
+    before = "Consolidated net sales increased $9.1 billion or 4.4% in fiscal 2026."
+    from finagent.finance.read.drivers import opens_referring_back
+
+    assert opens_referring_back(opening) and not opens_referring_back(before)
+    assert drivers_of(opening, line("revenue")) == []
+    (found,) = drivers_of(opening, line("revenue"), before=before)
+    assert found.quoted == f"{before} {opening}"
+    assert drivers_of(opening, line("operating_income"), before=before) == []

@@ -793,3 +793,33 @@ def test_an_acronym_the_question_names_is_one_of_its_words() -> None:
     ]
     lines = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}, limit=1).splitlines()
     assert lines[1].endswith("“Nimbus revenue grew 31%, including roughly 4 points from AI services.” [2]")
+
+
+def test_a_driver_opening_a_passage_is_quoted_with_what_the_passage_before_says_increased() -> None:
+    """Two passages of one MD&A: the second opens on "The increases were primarily due to …"; read
+    with the first's last sentence, it drives the revenue asked and is quoted with that sentence."""
+    question = "What drove Fabrikam's revenue growth in fiscal 2026?"
+    first = _passage(
+        "10K1",
+        100,
+        "Results of operations. Consolidated net sales increased $9.1 billion or 4.4% in fiscal 2026 "
+        "when compared to the previous fiscal year.",
+    )
+    second = _passage(
+        "10K2",
+        400,
+        "The increases were primarily due to strong comparable sales, which included strength in "
+        "eCommerce and grocery. Membership income increased due to higher fees.",
+    )
+    said = quoted_answer(
+        [second, first],
+        query_terms([question]),
+        {"FBK": ["Fabrikam"]},
+        why=True,
+        drivers=driver_lines(["revenue"]),
+    )
+    assert (
+        "“Consolidated net sales increased $9.1 billion or 4.4% in fiscal 2026 when compared to the previous "
+        "fiscal year. The increases were primarily due to strong comparable sales, which included strength in "
+        "eCommerce and grocery.” [10K2]"
+    ) in said

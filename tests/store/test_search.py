@@ -314,3 +314,6 @@ def test_the_passages_beside_a_hit_are_read_in_their_documents_order(
     with db.connection() as conn:  # a passage announcing what follows: only the one after it
         (following,) = run_search(conn, neighbor_passages([], leads=[hit.chunk_id]))
     assert following.chunk_id == after.chunk_id
+    with db.connection() as conn:  # a passage opening on what the one before names: only that one
+        (preceding,) = run_search(conn, neighbor_passages([], backs=[hit.chunk_id]))
+    assert preceding.chunk_id == before.chunk_id

@@ -162,12 +162,15 @@ def part_openings(filters: SearchFilters, k: int = 2) -> SearchRequest:
     return SearchRequest(statement, params | {"k": k})
 
 
-def neighbor_passages(chunk_ids: Sequence[int], leads: Sequence[int] = ()) -> SearchRequest:
-    """The passages right before and after the given ones in their documents, and right after the
-    ``leads`` (passages announcing what follows), none of them flagged (see
-    ``queries/neighbor_passages.sql``)."""
+def neighbor_passages(
+    chunk_ids: Sequence[int], leads: Sequence[int] = (), backs: Sequence[int] = ()
+) -> SearchRequest:
+    """The passages right before and after the given ones in their documents, right after the
+    ``leads`` (passages announcing what follows) and right before the ``backs`` (passages opening
+    on what the one before names), none of them flagged (see ``queries/neighbor_passages.sql``)."""
     statement = sql.SQL(read_sql("queries/neighbor_passages.sql")).format(columns=_placed())
-    return SearchRequest(statement, {"ids": list(chunk_ids), "leads": list(leads)})
+    params = {"ids": list(chunk_ids), "leads": list(leads), "backs": list(backs)}
+    return SearchRequest(statement, params)
 
 
 def validate_query(query: str) -> str:

@@ -4,7 +4,7 @@ rows that read as words kept, and which sentences are whole and say something th
 from __future__ import annotations
 
 import re
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from typing import Any
 
 from finagent.finance.check.answer_shape import is_pointer
@@ -185,3 +185,40 @@ def another_year(sentence: str, own: int | None) -> bool:
     growth was driven by …" in the fiscal 2025 10-K, which discusses the year before too)."""
     named = {int(year) for year in _FISCAL_YEAR.findall(sentence)}
     return bool(own and named) and own not in named
+
+
+def prose(item: dict[str, Any]) -> str:
+    """The passage's lines of words (its table rows left out), joined."""
+    return " ".join(ln for ln in (item.get("text") or "").splitlines() if ln.strip() and "|" not in ln)
+
+
+def passage_beside(
+    item: dict[str, Any], items: Sequence[dict[str, Any]], *, later: bool
+) -> dict[str, Any] | None:
+    """The passage right after (``later``) or before ``item`` in its document among ``items`` (the
+    evidence holds it when the search read it beside a hit)."""
+    document, start = item.get("document_id"), item.get("char_start")
+    if document is None or start is None:
+        return None
+    side = [
+        other
+        for other in items
+        if other.get("document_id") == document
+        and ((other.get("char_start") or 0) > start if later else (other.get("char_start") or 0) < start)
+    ]
+    if later:
+        return min(side, key=lambda other: other.get("char_start") or 0, default=None)
+    return max(side, key=lambda other: other.get("char_start") or 0, default=None)
+
+
+def sentence_before(item: dict[str, Any], items: Sequence[dict[str, Any]]) -> str | None:
+    """The last sentence before the passage in its document, when the evidence holds the passage
+    before it (passages overlap: read up to where this one begins)."""
+    previous = passage_beside(item, items, later=False)
+    opening = split_sentences(" ".join(prose(item).split()), capital_next=True)[:1]
+    if previous is None or not opening:
+        return None
+    text = " ".join(prose(previous).split())
+    cut = text.find(opening[0].strip()[:60])
+    sentences = split_sentences(text[:cut] if cut >= 0 else text, capital_next=True)
+    return sentences[-1].strip() if sentences else None

@@ -20,7 +20,10 @@ from finagent.agent.answer.passage_sentences import (
     announced,
     another_year,
     fragment,
+    passage_beside,
+    prose,
     quotable,
+    sentence_before,
     sentences_of,
     with_what_follows,
 )
@@ -138,17 +141,23 @@ def driver_lines(metrics: Sequence[str]) -> tuple[LineItem, ...]:
 
 
 def _driver_candidates(
-    item: dict[str, Any], terms: Set[str], lines: Sequence[LineItem], named: Set[str], parts: Sequence[str]
+    item: dict[str, Any],
+    terms: Set[str],
+    lines: Sequence[LineItem],
+    named: Set[str],
+    parts: Sequence[str],
+    before: str | None = None,
 ) -> list[tuple[float, int, str]]:
     """(score, position, quote) of the item's sentences that give a cause of a line asked (or of a
     part of it the question names), each with the sentence naming what changed when its own subject
-    does not ("The increase was due to …"), then those explaining one of these causes ("comparable
-    sales growth was driven by growth in transactions"), ranked just under the best of them."""
-    text = " ".join(ln for ln in (item.get("text") or "").splitlines() if ln.strip() and "|" not in ln)
+    does not ("The increase was due to …"; for the first, the sentence ``before`` the passage), then
+    those explaining one of these causes ("comparable sales growth was driven by growth in
+    transactions"), ranked just under the best of them."""
+    text = prose(item)
     found: list[tuple[float, int, str]] = []
     for asked in lines:
         direct = 0.0
-        for driver in drivers_of(text, asked, parts=parts, year=item.get("fiscal_year")):
+        for driver in drivers_of(text, asked, parts=parts, year=item.get("fiscal_year"), before=before):
             quote = driver.quoted
             if len(quote) > 2 * MAX_CHARS or fragment(driver.sentence):
                 continue
@@ -222,7 +231,8 @@ def chosen_quotes(
     for rank, item in enumerate(items):
         if drivers:
             parts = [n for n in named if content_words(n) and not content_words(n) <= companies]
-            found = _driver_candidates(item, wanted, drivers, own_names, parts)
+            before = sentence_before(item, items)
+            found = _driver_candidates(item, wanted, drivers, own_names, parts, before)
         else:
             found = _candidates(item, wanted, why, own_names, ahead, forecast, close)
         ranked_here = sorted(found, key=lambda f: (-f[0], f[1]))  # ties: the earlier sentence
@@ -264,7 +274,9 @@ def _grown(quotes: list[Quote], items: Sequence[dict[str, Any]]) -> list[Quote]:
         if rank == 0 or len(quote.sentence) < LEAD_IN_CHARS:
             better = {q.sentence for q in quotes[:rank]}
             if ANNOUNCES.search(quote.sentence):
-                sentence = announced(quote.item, quote.sentence, _passage_after(quote.item, items), better)
+                sentence = announced(
+                    quote.item, quote.sentence, passage_beside(quote.item, items, later=True), better
+                )
             else:  # a part's opening or a list: read on across paragraphs
                 across = bool(quote.item.get("opening") or _BULLET.match(quote.sentence))
                 sentence = with_what_follows(quote.item, quote.sentence, across, better)
@@ -272,20 +284,6 @@ def _grown(quotes: list[Quote], items: Sequence[dict[str, Any]]) -> list[Quote]:
         if not any(quote.sentence in kept.sentence for kept in grown):
             grown.append(quote)
     return grown
-
-
-def _passage_after(item: dict[str, Any], items: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-    """The passage that follows ``item`` in its document, when the evidence holds it (a passage
-    announcing what follows brings the one after it: the search node's neighbours)."""
-    document, start = item.get("document_id"), item.get("char_start")
-    if document is None or start is None:
-        return None
-    later = [
-        other
-        for other in items
-        if other.get("document_id") == document and (other.get("char_start") or 0) > start
-    ]
-    return min(later, key=lambda other: other.get("char_start") or 0, default=None)
 
 
 REPEATS = 0.6

@@ -23,6 +23,7 @@ from finagent.db.filters import SearchFilters
 from finagent.db.search import FlaggedMatch, build_search, neighbor_passages, part_openings
 from finagent.errors import FinagentError
 from finagent.finance.periods import period_label
+from finagent.finance.read.drivers import opens_referring_back
 from finagent.finance.read.filing_parts import part_name
 from finagent.finance.untrusted import Kind, flag_kind, left_out_warning
 from finagent.retrieval.rerank import rerank
@@ -248,11 +249,14 @@ async def _with_neighbors(evidence: list[dict[str, Any]]) -> list[dict[str, Any]
     """The search's hits, then the passages right before and after its best ones in their documents:
     what answers often begins in the passage before a hit ("On March 31, 2025, the court dismissed the
     case (the Texas dismissal)" before "After the Texas dismissal, …") or goes on in the one after (the
-    rest of a list); and the passage after every hit announcing what follows ("as set forth below"),
-    where what it announces often begins."""
+    rest of a list); the passage after every hit announcing what follows ("as set forth below"),
+    where what it announces often begins, and the one before every hit opening on what that one
+    names ("The increases were primarily due to …")."""
     best = sorted(evidence, key=lambda e: -e["fused_score"])[:NEIGHBORED]
-    leads = [e["chunk_id"] for e in evidence if e not in best and announces_what_follows(e["text"] or "")]
-    request = neighbor_passages([e["chunk_id"] for e in best], leads)
+    rest = [e for e in evidence if e not in best]
+    leads = [e["chunk_id"] for e in rest if announces_what_follows(e["text"] or "")]
+    backs = [e["chunk_id"] for e in rest if opens_referring_back(e["text"] or "")]
+    request = neighbor_passages([e["chunk_id"] for e in best], leads, backs)
     hits, _ = await asyncio.to_thread(_search_with_retry, request)
     held = {e["chunk_id"]: e for e in evidence}
     added = []

@@ -92,6 +92,13 @@ def subject_of(sentence: str) -> str:
     return sentence[: cause.start()] if cause else sentence
 
 
+def opens_referring_back(text: str) -> bool:
+    """A passage whose first sentence gives a cause of what only the sentence before it names ("The
+    increases were primarily due to …"): that sentence is in the passage before."""
+    first = next((s for s in split_sentences(" ".join(text.split()), capital_next=True) if s.strip()), "")
+    return bool(CAUSE.search(first)) and bool(_ANAPHORIC_SUBJECT.match(subject_of(first)))
+
+
 def _about(sentence: str, before: str | None) -> tuple[LineItem | None, str]:
     """(the line the sentence explains, the sentence before it when that is where the line is named)."""
     subject = subject_of(sentence)
@@ -110,25 +117,35 @@ def _another_year(sentence: str, year: int | None) -> bool:
 
 
 def drivers_of(
-    text: str, line: LineItem, *, parts: Sequence[str] = (), year: int | None = None
+    text: str,
+    line: LineItem,
+    *,
+    parts: Sequence[str] = (),
+    year: int | None = None,
+    before: str | None = None,
 ) -> list[Driver]:
     """The sentences of ``text`` that give a cause of ``line``'s change (or of a part the question
     names: "Services net sales"), for the fiscal year asked when one is, in the text's order; then
     those that give a cause of one of these causes (``causes_named``: "comparable sales growth was
-    driven by growth in transactions"), marked with the cause they explain."""
+    driven by growth in transactions"), marked with the cause they explain. ``before`` is the
+    sentence the text follows (a passage may open on "The increases were primarily due to …")."""
     sentences = [s.strip() for s in split_sentences(" ".join(text.split()), capital_next=True) if s.strip()]
-    found = _explaining(sentences, line, parts, year)
+    found = _explaining(sentences, line, parts, year, before)
     causes = [c for d in found for c in causes_named(d.sentence) if line_named(c) is None]
     held = {d.position for d in found}
     for cause in dict.fromkeys(causes):
-        deeper = _explaining(sentences, None, [cause], year)
+        deeper = _explaining(sentences, None, [cause], year, before)
         found += [Driver(d.sentence, d.position, d.lead, cause) for d in deeper if d.position not in held]
         held |= {d.position for d in deeper}
     return found
 
 
 def _explaining(
-    sentences: Sequence[str], line: LineItem | None, parts: Sequence[str], year: int | None
+    sentences: Sequence[str],
+    line: LineItem | None,
+    parts: Sequence[str],
+    year: int | None,
+    opening_before: str | None = None,
 ) -> list[Driver]:
     """The sentences giving a cause of ``line`` or of a part named, with their leads."""
     part_words = [re.compile(rf"(?<!\w){re.escape(p)}(?!\w)", re.I) for p in parts if p.strip()]
@@ -136,7 +153,7 @@ def _explaining(
     for position, sentence in enumerate(sentences):
         if not CAUSE.search(sentence) or _another_year(sentence, year):
             continue
-        before = sentences[position - 1] if position else None
+        before = sentences[position - 1] if position else opening_before
         about, lead = _about(sentence, before)
         subject = subject_of(lead or sentence)
         if (line is not None and about == line) or any(p.search(subject) for p in part_words):
