@@ -819,7 +819,7 @@ def test_a_driver_opening_a_passage_is_quoted_with_what_the_passage_before_says_
         drivers=driver_lines(["revenue"]),
     )
     assert (
-        "“Consolidated net sales increased $9.1 billion or 4.4% in fiscal 2026 when compared to the previous "
-        "fiscal year. The increases were primarily due to strong comparable sales, which included strength in "
-        "eCommerce and grocery.” [10K2]"
+        "“Consolidated net sales increased $9.1 billion or 4.4% in fiscal 2026 when compared to the "
+        "previous fiscal year. The increases were primarily due to strong comparable sales, which included "
+        "strength in eCommerce and grocery.” [10K2]"
     ) in said
