@@ -823,3 +823,17 @@ def test_a_driver_opening_a_passage_is_quoted_with_what_the_passage_before_says_
         "previous fiscal year. The increases were primarily due to strong comparable sales, which included "
         "strength in eCommerce and grocery.” [10K2]"
     ) in said
+
+
+def test_a_tables_lead_in_is_never_a_quote() -> None:
+    """ "The following table sets forth our revenue by source" shares the question's words; its rows
+    are not quoted with it, so it answers nothing; the sentence saying where revenue comes from does."""
+    question = "Where does nearly all of Contoso's revenue come from?"
+    items = [
+        _item(
+            "1", "Revenue\nThe following table sets forth our revenue by source and by segment:\nYear Ended"
+        ),
+        _item("2", "We generate substantially all of our revenue from advertising."),
+    ]
+    lines = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}).splitlines()
+    assert [line[-3:] for line in lines[1:]] == ["[2]"]

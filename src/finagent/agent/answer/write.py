@@ -17,7 +17,7 @@ from langchain_core.messages import BaseMessage
 
 from finagent.agent.answer.check import Verify, evidence_support, evidence_verdict, figures_support
 from finagent.agent.answer.choose import Read
-from finagent.agent.answer.closeness import closeness_to
+from finagent.agent.answer.closeness import closeness_to, quotes_of_each_part
 from finagent.agent.answer.compute import Computed
 from finagent.agent.answer.draft import Composed, Drafted, Writer, basis, draft
 from finagent.agent.answer.listing import COMPUTED_LEAD, computed_lines, figure_list, reports_read
@@ -318,21 +318,24 @@ def _quotable(state: State, read: Read) -> list[dict[str, Any]]:
 
 def answer_quotes(state: State, read: Read, limit: int = 3) -> list[Quote]:
     """The passages' sentences that answer the question best (the read passages and the next-best
-    of the same companies and periods), as code chooses them for an answer in their own words."""
+    of the same companies and periods), as code chooses them for an answer in their own words; of a
+    compound question, the best of each of its parts in turn (``quotes_of_each_part``)."""
     plan = Question.of(state)
-    return chosen_quotes(
-        _quotable(state, read),
-        list(plan.terms),
-        plan.names,
-        why=plan.narrative,
-        limit=limit,
-        named=list(plan.named),
-        ahead=sorted(years_asked(state)) if plan.forecast else (),
-        drivers=driver_lines(plan.metric_names) if plan.drivers else (),
-        recent=plan.status,
-        forecast=plan.forecast,
-        closeness=None if plan.drivers else closeness_to(plan),
-    )
+    pool = _quotable(state, read)
+    options: dict[str, Any] = {
+        "why": plan.narrative,
+        "named": list(plan.named),
+        "ahead": sorted(years_asked(state)) if plan.forecast else (),
+        "recent": plan.status,
+        "forecast": plan.forecast,
+    }
+    if plan.drivers:
+        options["drivers"] = driver_lines(plan.metric_names)
+    elif len(plan.sub_asks) > 1:
+        return quotes_of_each_part(pool, plan, limit, options)
+    else:
+        options["closeness"] = closeness_to(plan)
+    return chosen_quotes(pool, list(plan.terms), plan.names, limit=limit, **options)
 
 
 def in_their_words(state: State, read: Read, why: str) -> tuple[str, str]:

@@ -29,6 +29,7 @@ from finagent.db.companies import StoredCompany
 from finagent.finance.ask.asked_metrics import metrics_in
 from finagent.finance.ask.long_history import History, read_history
 from finagent.finance.ask.screen_ask import read_screen
+from finagent.finance.ask.sub_asks import sub_asks
 from finagent.finance.compute.formulas import metrics_for_formulas
 from finagent.finance.computed import computed_named
 from finagent.finance.lines import REPORTED
@@ -74,6 +75,10 @@ class Asked:
     base_phrase: str
     figure_question: bool
     """Reported metrics of named companies: read by code, no model needed to analyse it."""
+    sub_asks: tuple[str, ...] = ()
+    """The questions a compound question asks one after the other (none for a figure question)."""
+    part_phrases: tuple[str, ...] = ()
+    """A search phrase of each of them, in their place of the one phrase of the whole question."""
 
 
 def read_companies_and_periods(
@@ -150,6 +155,14 @@ def read_asked(reading: Reading, previous: list[dict[str, Any]], use_facts: bool
         metrics = metrics or (metrics_in(earlier) if use_facts else [])
     if not base_phrase and not reading.tickers and not metrics:
         return None
+    # Reported metrics of named companies: facts first, then period-true statement tables, then the
+    # model's extraction; the model is not needed to analyse such a question.
+    figure_question = bool(metrics and reading.tickers) and not (
+        wording.breakdown or _names_no_figure(reading, wording)
+    )
+    asks = () if figure_question or borrowed else sub_asks(reading.question)
+    removed = [*names, *(s.text for s in reading.specs if s.text)]
+    phrases = tuple(p for p in (fallback_phrase(a, removed) for a in asks) if p)
     return Asked(
         wording=wording,
         metrics=metrics,
@@ -157,10 +170,9 @@ def read_asked(reading: Reading, previous: list[dict[str, Any]], use_facts: bool
         names=names,
         borrowed=borrowed,
         base_phrase=base_phrase or reading.question[:80],
-        # Reported metrics of named companies: facts first, then period-true statement tables, then
-        # the model's extraction; the model is not needed to analyse such a question.
-        figure_question=bool(metrics and reading.tickers)
-        and not (wording.breakdown or _names_no_figure(reading, wording)),
+        figure_question=figure_question,
+        sub_asks=asks if len(phrases) == len(asks) else (),
+        part_phrases=phrases if len(phrases) == len(asks) else (),
     )
 
 
@@ -202,7 +214,7 @@ def search_keywords(
         suggested = next((list(phrases) for named, phrases in model.phrases if named == ticker), [])
         if not reading.tickers:
             suggested = [p for _, phrases in model.phrases for p in phrases]
-        candidates = [asked.base_phrase, *vocabulary, *suggested]
+        candidates = [*(asked.part_phrases or [asked.base_phrase]), *vocabulary, *suggested]
         keywords[ticker] = sanitize_phrases(candidates, asked.names)[:3] or [asked.base_phrase]
     if not reading.tickers and asked.metrics:  # the statements' own row wording finds the figure's table
         keywords[""] = sanitize_phrases([*keywords[""][:2], *figure_keywords(asked.metrics)], asked.names)[:3]
@@ -245,6 +257,7 @@ def plan_question(
         "sources": required_sources(wording.source_cues, model.sources),
         "answer_mode": mode,
         "keywords": keywords,
+        "sub_asks": list(asked.sub_asks),
         "answer_sentence": model.statement.strip() if context.ablations.lean_to_answer else "",
         "statements": list(dict.fromkeys(statements)),
         "names": {t: [t, *_names(by_ticker.get(t)), *_short_names(by_ticker.get(t))] for t in tickers},
