@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable, Iterator
-from datetime import date
+from dataclasses import replace
+from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
@@ -330,3 +331,35 @@ def test_guidance_set_forth_below_is_quoted_from_the_passage_after_the_hit(
         in (out["answer"])
     )
     assert "$94.0 billion" not in _ask(settings, question, read_neighbors=False)["answer"]  # a hit ranked low
+
+
+def _article(day: date, text: str) -> ParsedDocument:
+    doc = replace(
+        _doc("news", 2024, 2, day, [Block(text, page=1)]),
+        source_uri=f"https://news.test/{day}",
+        title=f"Apple headset news {day}",
+    )
+    return replace(doc, published_at=datetime(day.year, day.month, day.day, 15, tzinfo=UTC))
+
+
+def test_the_news_asked_of_some_days_is_quoted_from_the_articles_of_those_days_only(
+    holding: Callable[..., None], settings: Settings
+) -> None:
+    """Asked what the news said about a launch in early February 2024: the article of February 2 is
+    quoted (the launch and its price); a late-January preview of the same headset, in the same fiscal
+    quarter and sharing more of the question's words, is not what was reported then."""
+    holding(
+        _article(
+            date(2024, 1, 29),
+            "Apple headset launch preview: analysts expect the headset launch to be a slow start, and the "
+            "headset launch in February may not move the stock, analysts said about the launch.",
+        ),
+        _article(
+            date(2024, 2, 2),
+            "Apple's Vision headset went on sale in U.S. stores on Friday at a price of $3,499, with long "
+            "lines at flagship stores.",
+        ),
+    )
+    out = _ask(settings, "What did the news report about Apple's headset launch in early February 2024?")
+    assert "$3,499" in out["answer"], out["answer"]
+    assert "slow start" not in out["answer"]

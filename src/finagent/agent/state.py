@@ -218,6 +218,7 @@ class SearchTask(TypedDict):
     k: int
     round: int
     dated: NotRequired[list[str]]  # [from, to] ISO dates: documents of those dates only (an 8-K's day)
+    published: NotRequired[list[str]]  # [from, to] ISO days: articles that came out on them only
     document_ids: NotRequired[list[int]]  # these documents only (a document the question named by its day)
     forecast: NotRequired[bool]  # a forecast question: no statement lift (statements report results)
     own_items: NotRequired[bool]  # what an 8-K reports: its own Items lifted as a dated 8-K's are

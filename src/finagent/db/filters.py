@@ -55,6 +55,7 @@ class SearchFilters:
     date_to: date | None = None
     document_ids: list[int] = field(default_factory=list)
     annual_only: bool = False  # fiscal_quarter IS NULL (10-K style documents) or a Q4 earnings release
+    published: tuple[date, date] | None = None  # documents that came out on these days (news articles)
 
     def __post_init__(self) -> None:
         self.tickers = [normalize_ticker(t) for t in self.tickers]
@@ -118,4 +119,12 @@ class SearchFilters:
             add("c.period_end <= {}", "f_date_to", self.date_to)
         if self.document_ids:
             add("c.document_id = ANY({})", "f_document_ids", self.document_ids)
+        if self.published:  # an article is dated by the day it came out, which only its document holds
+            parts.append(
+                sql.SQL(
+                    "c.document_id IN (SELECT d.id FROM documents d"
+                    " WHERE d.published_at::date BETWEEN {} AND {})"
+                ).format(sql.Placeholder("f_published_from"), sql.Placeholder("f_published_to"))
+            )
+            params["f_published_from"], params["f_published_to"] = self.published
         return sql.SQL(" AND ").join(parts), params

@@ -187,6 +187,15 @@ class Quote:
         return f"- {source_phrase(self.item, names)}: “{self.sentence.rstrip()}” [{self.item['label']}]"
 
 
+def in_windows(item: dict[str, Any], windows: Sequence[tuple[str, str]]) -> bool:
+    """Whether a passage may answer a question asking for the news of some days (``windows``): any
+    document but an article, and an article that came out on one of them."""
+    if item.get("kind") != "news" or not windows:
+        return True
+    day = str(item.get("published_at") or "")[:10]
+    return any(first <= day <= last for first, last in windows)
+
+
 def quoted_answer(
     items: Sequence[dict[str, Any]],
     terms: Sequence[str],

@@ -28,6 +28,7 @@ from finagent.agent.answer.quotes import (
     chosen_quotes,
     driver_lines,
     event_openings,
+    in_windows,
     quoted_answer,
     quoted_block,
 )
@@ -321,7 +322,7 @@ def answer_quotes(state: State, read: Read, limit: int = 3) -> list[Quote]:
     of the same companies and periods), as code chooses them for an answer in their own words; of a
     compound question, the best of each of its parts in turn (``quotes_of_each_part``)."""
     plan = Question.of(state)
-    pool = _quotable(state, read)
+    pool = [item for item in _quotable(state, read) if in_windows(item, plan.news_windows)]
     options: dict[str, Any] = {
         "why": plan.narrative,
         "named": list(plan.named),

@@ -240,6 +240,8 @@ async def _with_dated_gaps(plan: Question, resources: Any) -> Question:
     kinds = [k for k in DATED_KINDS if k in plan.asked_sources]
     if not kinds or not plan.tickers or not windows:
         return plan
+    if "news" in kinds:
+        plan = plan.with_changes(news_windows=tuple((a.isoformat(), b.isoformat()) for _, a, b in windows))
     gaps = await asyncio.to_thread(_dated_gaps, resources, kinds, list(plan.tickers), windows)
     return plan.with_changes(dated_gaps=tuple(gaps)) if gaps else plan
 

@@ -16,6 +16,7 @@ from finagent.agent.nodes.routed_searches import (
     event_searches,
     event_word_searches,
     guidance_searches,
+    news_window_searches,
     section_searches,
 )
 from finagent.agent.nodes.search_tasks import REPORT_KINDS, make_task, search_kinds, search_priors
@@ -57,6 +58,7 @@ def plan_searches(state: State, runtime: Runtime[Context]) -> list[Send]:
     searches = (
         sends
         + event_searches(state, context)
+        + news_window_searches(state, context)
         + _narrative_searches(state, context)
         + event_word_searches(state, context)
         + guidance_searches(state, context)

@@ -63,6 +63,21 @@ def event_searches(state: State, context: Context) -> list[Send]:
     return sends
 
 
+def news_window_searches(state: State, context: Context) -> list[Send]:
+    """The news asked of a window ("what happened in early February 2024, per the news"): each
+    company's articles that came out in it, whatever fiscal period they fall in (the period's other
+    articles are not what was reported then)."""
+    plan = Question.of(state)
+    sends = []
+    for first, last in plan.news_windows:
+        for ticker in plan.tickers:
+            target: Target = {"ticker": ticker, "fiscal_quarter": None, "label": f"news {first} to {last}"}
+            task = make_task(target, plan.phrases_for(ticker)[0], ["news"], context.hits_per_search, 0)
+            task["published"] = [first, last]
+            sends.append(Send("search", task))
+    return sends
+
+
 EVENT_ITEMS = tuple(f"item_{code.replace('.', '_')}" for code in ITEMS_8K if code != "9.01")
 """An 8-K's own Items, not its list of exhibits."""
 

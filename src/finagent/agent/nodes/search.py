@@ -45,6 +45,9 @@ def _filters(task: SearchTask, context: Context) -> SearchFilters:
         sections=task.get("sections") or [],
         date_from=date.fromisoformat(dated[0]) if dated else None,
         date_to=date.fromisoformat(dated[1]) if dated else None,
+        published=(date.fromisoformat(days[0]), date.fromisoformat(days[1]))
+        if (days := task.get("published"))
+        else None,
     )
 
 

@@ -151,6 +151,9 @@ class Question:
     """Sources the question's own words ask for ("news", "transcript"), not the model's choice."""
     dated_gaps: tuple[DatedGap, ...] = ()
     """Companies with no stored news (or call) in the window a question asking for them names."""
+    news_windows: tuple[tuple[str, str], ...] = ()
+    """(first, last) ISO days of the windows a question asking for the news names ("in early February
+    2024"): the articles of those days are searched, and no other article is quoted."""
     unmentioned: tuple[str, ...] = ()
     """Of those, the ones that are not its companies' own names and that no stored passage of its
     companies mentions ("Agentforce" in a store holding Salesforce's 2016 call): what it cannot answer."""
