@@ -52,3 +52,26 @@ def test_a_named_filing_the_store_lacks_is_said_even_when_the_period_is_held_in_
     assert (
         unheld_filings_said([quarter], ["10-Q"], names) == "The store holds no 10-Q of Apple for Q2 FY2024."
     )
+
+
+def test_a_call_named_by_its_quarter_the_store_lacks_is_said() -> None:
+    """Asked what a company said on its Q3 2023 call when the store holds none of that quarter (nor
+    any call of it): said, before the answer an older call gives; a call named by its day is said by
+    its day instead."""
+    from finagent.agent.answer.searched import unheld_filings_said
+
+    names = {"BA": ["BA", "Boeing"]}
+    missing = {
+        "ticker": "BA",
+        "label": "Q3 FY2023",
+        "fiscal_year": 2023,
+        "fiscal_quarter": 3,
+        "available": False,
+    }
+    older = {"ticker": "BA", "label": "Q2 FY2016", "fiscal_year": 2016, "fiscal_quarter": 2}
+    older |= {"available": True, "kinds": ["transcript"]}
+    assert unheld_filings_said([missing, older], ["transcript"], names) == (
+        "The store holds no earnings-call transcript of Boeing for Q3 FY2023."
+    )
+    dated = missing | {"label": "transcript dated 2023-10-25", "document_ids": []}
+    assert unheld_filings_said([dated | {"document_ids": [7]}], ["transcript"], names) == ""

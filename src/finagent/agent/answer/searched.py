@@ -103,19 +103,22 @@ def dated_gaps_said(gaps: Sequence[DatedGap], names: dict[str, list[str]]) -> st
     return " ".join(dict.fromkeys(sentences))
 
 
-PERIODIC_KINDS = ("10-K", "10-Q", "annual_report", "earnings_release")
-"""Kinds a fiscal period identifies; a call or an article is named by its day instead."""
+PERIODIC_KINDS = ("10-K", "10-Q", "annual_report", "earnings_release", "transcript")
+"""Kinds a fiscal period identifies ("its Q3 2023 earnings call"); an article is named by its day."""
+_NOUNS = {"transcript": "earnings-call transcript", "earnings_release": "earnings release"}
 
 
 def _reports(target: Mapping[str, Any]) -> set[str]:
     """The periodic kinds that may report a target period: a year's annual reports, a quarter's 10-Q
-    (the fourth quarter's in the 10-K), and either's earnings release; none without a fiscal year."""
-    if target.get("fiscal_year") is None:
+    (the fourth quarter's in the 10-K), and either's earnings release and call; none without a fiscal
+    year, nor for a document named by its day (its absence is said by the day)."""
+    if target.get("fiscal_year") is None or target.get("document_ids"):
         return set()
     quarter = target.get("fiscal_quarter")
     if quarter is None:
-        return {"10-K", "annual_report", "earnings_release"}
-    return {"10-Q", "earnings_release"} | ({"10-K", "annual_report"} if quarter == 4 else set())
+        return {"10-K", "annual_report", "earnings_release", "transcript"}
+    quarterly = {"10-Q", "earnings_release", "transcript"}
+    return quarterly | ({"10-K", "annual_report"} if quarter == 4 else set())
 
 
 def unheld_filings_said(
@@ -133,5 +136,6 @@ def unheld_filings_said(
         if held & set(named_kinds) or not _reports(target) & set(named_kinds):
             continue
         company = name(str(target.get("ticker") or ""), names)
-        sentences.append(f"The store holds no {' or '.join(named_kinds)} of {company} for {target['label']}.")
+        kinds = " or ".join(_NOUNS.get(kind, kind) for kind in named_kinds)
+        sentences.append(f"The store holds no {kinds} of {company} for {target['label']}.")
     return " ".join(dict.fromkeys(sentences))
