@@ -141,7 +141,9 @@ def _noted(
     answer, flags = evidence_flagged(written.answer, written.validation)
     if read.withheld:  # said whatever the model wrote: a figure failing its sanity check was not used
         answer = "\n\n".join(p for p in (answer, " ".join(f["sentence"] for f in read.withheld)) if p)
-    unheld = unheld_filings_said(state.get("targets") or [], plan.named_kinds, plan.names)
+    by_day = {gap.kind for gap in plan.dated_gaps}  # a call asked of a month is said missing by its month
+    named = [kind for kind in plan.named_kinds if kind not in by_day]
+    unheld = unheld_filings_said(state.get("targets") or [], named, plan.names)
     unheld = " ".join(p for p in (unheld, dated_gaps_said(plan.dated_gaps, plan.names)) if p)
     if unheld and answer.strip():  # the documents asked for that the store lacks, before what else answers
         answer = f"{unheld}\n\n{answer}"
