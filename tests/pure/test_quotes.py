@@ -837,3 +837,21 @@ def test_a_tables_lead_in_is_never_a_quote() -> None:
     ]
     lines = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}).splitlines()
     assert [line[-3:] for line in lines[1:]] == ["[2]"]
+
+
+def test_a_calls_closing_is_never_a_quote() -> None:
+    question = "What did Contoso tell investors about its earnings on the call?"
+    items = [
+        _spoken(
+            "1",
+            "Sam Patel",
+            "That concludes our earnings call. Media with questions may call our media relations team.",
+        ),
+        _spoken(
+            "2",
+            "Dana Ruiz",
+            "Earnings grew on higher deliveries of our new aircraft to investors' satisfaction.",
+        ),
+    ]
+    lines = quoted_answer(items, query_terms([question]), {"CTSO": ["Contoso"]}).splitlines()
+    assert [line[-3:] for line in lines[1:]] == ["[2]"]

@@ -153,14 +153,16 @@ def announced(
 _FORMALITY = re.compile(
     r"/s/|\bSection 906\b|\bpursuant to the requirements of the Securities Exchange Act\b"
     r"|\bhas caused this report to be signed\b|\bforward-looking\b|\bsafe harbor\b"
-    r"|\b(?:the\s+)?following\s+tables?\b",
+    r"|\b(?:the\s+)?following\s+tables?\b"
+    r"|\bconcludes\s+(?:our|today'?s|the|this)\b[^.]{0,40}\bcall\b|\bmedia\s+relations\b",
     re.I,
 )
 """A signature, a certification or a disclaimer: it names the officer who signed, or warns that what
 is said may not come true ("… will consist of forward-looking statements, including … gross margin,
 operating expenses …", "… statements regarding guidance … are forward-looking."), never what the
 filing or the call reports, however many words it shares; nor does the lead-in of a table ("The
-following table sets forth our revenue by source …"), whose rows are not quoted with it."""
+following table sets forth our revenue by source …"), whose rows are not quoted with it, nor a
+call's closing ("That concludes our earnings call. … please call our media relations team")."""
 
 _OPENS_MID_SENTENCE = re.compile(r"[a-z]+\b(?![’'-]?[A-Z])")
 """A first word in lower case ("and Geographic Data …", "except in Japan"), not a brand ("iPhone")."""
