@@ -41,7 +41,14 @@ def test_a_yearless_month_quarter_is_dated_by_the_day_its_results_came_out() -> 
 def test_a_month_quarter_is_the_quarter_ending_in_that_month_on_each_calendar(
     question: str, ticker: str, label: str
 ) -> None:
-    assert _labels(question, ticker) == [label]
+    assert _labels(question, ticker)[0] == label  # the day written, if any, names its own document
+
+
+def test_a_month_quarter_after_the_day_a_call_is_dated_by_is_what_it_looked_ahead_to() -> None:
+    """ "On the February 1, 2024 call, what did Apple guide for the March quarter?": the call is the
+    document; the March quarter is what it guided for, no period of a document asked."""
+    question = "On the February 1, 2024 call, what did Apple guide for gross margin in the March quarter?"
+    assert [s.text for s in parse_time_phrases(question)] == ["February 1, 2024"]
 
 
 def test_a_month_quarter_with_nothing_to_date_it_is_no_period() -> None:

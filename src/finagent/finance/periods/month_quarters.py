@@ -2,9 +2,9 @@
 quarter", "Apple's June-quarter results of 2024"): the company's quarter ending in that month, read
 like "the quarter ended December 2023".
 
-Without a year the phrase is dated by another date the question writes, the day the results came
-out ("… when they came out at the start of February 2024"): the month's latest occurrence before it.
-That date only dated the results, so it is no period of its own.
+Without a year the phrase is dated by another date the question writes: the month's occurrence
+nearest it (the December before "… when they came out at the start of February 2024", the March
+after "on the February 1, 2024 call, what did Apple guide for the March quarter").
 """
 
 from __future__ import annotations
@@ -24,32 +24,31 @@ _MONTH_QUARTER = re.compile(
 
 def month_quarters(question: str, specs: list[TimeSpec], claimed: list[tuple[int, int]]) -> list[TimeSpec]:
     """``specs`` with each quarter the question names by its month ("the December quarter") added as
-    the quarter ending in that month (its text added to ``claimed``), and without the date that only
-    dated a yearless one; a yearless phrase with no date to date it is left out (read as before)."""
+    the quarter ending in that month (its text added to ``claimed``). A yearless one takes the year
+    of the month's occurrence nearest another date the question writes: a month it came out in is no
+    period of its own then ("results … in February 2024"); a day names a document (the call of
+    February 1, 2024), kept, and a quarter ending after it is what the document looked ahead to
+    ("guide for the March quarter"), no period asked. With no date to date it, it is left out."""
     out = list(specs)
     for match in _MONTH_QUARTER.finditer(question):
         if match["mon"] == "may":  # the verb ("sales may quarter …"), not the month
             continue
         month = month_of(match["mon"])
-        year = int(match["y4"]) if match["y4"] else None
-        if year is None:
+        if match["y4"]:
+            start = date(int(match["y4"]), month, 1)
+        else:
             dating = _dating(out)
-            if dating is None or dating.start_date is None:
+            anchor = dating and (dating.day or dating.start_date)
+            if dating is None or anchor is None:
                 continue
-            out.remove(dating)
-            first = dating.start_date
-            year = first.year if month < first.month else first.year - 1
-        start = date(year, month, 1)
+            start = min((date(anchor.year + k, month, 1) for k in (-1, 0, 1)), key=lambda d: abs(d - anchor))
+            if dating.day is not None and start >= date(anchor.year, anchor.month, 1):
+                continue
+            if dating.day is None:
+                out.remove(dating)
         out = [s for s in out if not match.start() <= s.position < match.end()]  # its year is its own
-        out.append(
-            TimeSpec.date_range(
-                start,
-                start,
-                text=question[match.start() : match.end()],
-                position=match.start(),
-                unit="quarter",
-            )
-        )
+        text = question[match.start() : match.end()]
+        out.append(TimeSpec.date_range(start, start, text=text, position=match.start(), unit="quarter"))
         claimed.append((match.start(), match.end()))
     return out
 
