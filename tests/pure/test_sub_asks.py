@@ -35,6 +35,10 @@ def test_a_compound_question_is_read_as_its_parts(question: str, parts: tuple[st
         "Compare Contoso and Fabrikam revenue in 2025",
         "What drove revenue and margins at Contoso in fiscal 2025?",
         "Did Fabrikam grow revenue, and why?",  # "and why" asks nothing of its own
+        # an instruction after the question is part of it
+        "Does Contoso have positive working capital based on FY2025 data? If working capital is not a "
+        "useful metric for this company, then please state that and explain why.",
+        "What is Fabrikam's FY2024 inventory turnover? Round your answer to two decimal places.",
     ],
 )
 def test_a_question_asking_one_thing_has_no_parts(question: str) -> None:

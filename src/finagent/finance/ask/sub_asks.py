@@ -19,8 +19,18 @@ MIN_WORDS = 3
 """Words of three letters or more a part must have to ask something itself ("and why?" does not)."""
 
 
+_ASKS = re.compile(rf"^{_ASKING}", re.IGNORECASE)
+
+
 def sub_asks(question: str) -> tuple[str, ...]:
-    """The parts of a compound question, in order; empty when it asks one thing."""
-    parts = [p.strip(" ,;?.") for p in _JOINS.split(question)]
+    """The parts of a compound question, in order; empty when it asks one thing. A part after the
+    first that does not ask (an instruction: "Answer in USD millions.", "If the ratio is not
+    relevant, state that") belongs to the question before it."""
+    parts: list[str] = []
+    for piece in (p.strip(" ,;?.") for p in _JOINS.split(question)):
+        if parts and not _ASKS.match(piece):
+            parts[-1] = f"{parts[-1]}. {piece}"
+        elif piece:
+            parts.append(piece)
     asked = [p for p in parts if len(re.findall(r"[A-Za-z]{3,}", p)) >= MIN_WORDS]
-    return tuple(asked) if len(asked) > 1 else ()
+    return tuple(asked) if len(asked) > 1 and len(asked) == len(parts) else ()
