@@ -262,11 +262,9 @@ def test_a_question_in_words_or_a_forecast_is_answered_in_the_filings_quoted_wor
     assert not answers_extractively(plan, Context(), [{**recorded, "offline": False}])
 
 
-def test_a_compound_question_searches_each_of_its_parts_by_its_own_phrase() -> None:
-    """ "What does Nike do, and where does most of its revenue come from?": one phrase per part
-    (company names left out), not one phrase of both parts' words; a figure question keeps one."""
-    from finagent.agent.understand.question_reader import ModelReading, search_keywords
-
+def test_a_compound_question_is_read_as_its_parts_and_a_figure_question_is_not() -> None:
+    """ "What does Nike do, and where does most of its revenue come from?": two parts, each quoted on
+    its own; its search phrase stays the whole question's; a figure question is read as one."""
     companies = [
         StoredCompany(c.ticker, c.name, c.aliases, c.fiscal_year_end_month, 0) for c in BUILTIN_COMPANIES
     ]
@@ -275,8 +273,7 @@ def test_a_compound_question_searches_each_of_its_parts_by_its_own_phrase() -> N
     asked = read_asked(reading, [], True)
     assert asked is not None
     assert asked.sub_asks == ("What does Nike actually do", "where does most of its revenue come from")
-    keywords = search_keywords(reading, asked, ModelReading("", [], "standard", []), Context())
-    assert keywords["NKE"][:2] == ["actually", "revenue come"]
+    assert asked.base_phrase == "actually revenue come"
     figure = read_companies_and_periods(
         "What was Nike's revenue, and how did it change in 2024?", [], [], [], companies, Context()
     )

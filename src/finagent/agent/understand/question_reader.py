@@ -76,9 +76,9 @@ class Asked:
     figure_question: bool
     """Reported metrics of named companies: read by code, no model needed to analyse it."""
     sub_asks: tuple[str, ...] = ()
-    """The questions a compound question asks one after the other (none for a figure question)."""
-    part_phrases: tuple[str, ...] = ()
-    """A search phrase of each of them, in their place of the one phrase of the whole question."""
+    """The questions a compound question asks one after the other (none for a figure question): its
+    search phrase stays the whole question's (a part such as "what might the implications be" finds
+    nothing alone), its quotes are chosen part by part."""
 
 
 def read_companies_and_periods(
@@ -160,9 +160,6 @@ def read_asked(reading: Reading, previous: list[dict[str, Any]], use_facts: bool
     figure_question = bool(metrics and reading.tickers) and not (
         wording.breakdown or _names_no_figure(reading, wording)
     )
-    asks = () if figure_question or borrowed else sub_asks(reading.question)
-    removed = [*names, *(s.text for s in reading.specs if s.text)]
-    phrases = tuple(p for p in (fallback_phrase(a, removed) for a in asks) if p)
     return Asked(
         wording=wording,
         metrics=metrics,
@@ -171,8 +168,7 @@ def read_asked(reading: Reading, previous: list[dict[str, Any]], use_facts: bool
         borrowed=borrowed,
         base_phrase=base_phrase or reading.question[:80],
         figure_question=figure_question,
-        sub_asks=asks if len(phrases) == len(asks) else (),
-        part_phrases=phrases if len(phrases) == len(asks) else (),
+        sub_asks=() if figure_question or borrowed else sub_asks(reading.question),
     )
 
 
@@ -214,7 +210,7 @@ def search_keywords(
         suggested = next((list(phrases) for named, phrases in model.phrases if named == ticker), [])
         if not reading.tickers:
             suggested = [p for _, phrases in model.phrases for p in phrases]
-        candidates = [*(asked.part_phrases or [asked.base_phrase]), *vocabulary, *suggested]
+        candidates = [asked.base_phrase, *vocabulary, *suggested]
         keywords[ticker] = sanitize_phrases(candidates, asked.names)[:3] or [asked.base_phrase]
     if not reading.tickers and asked.metrics:  # the statements' own row wording finds the figure's table
         keywords[""] = sanitize_phrases([*keywords[""][:2], *figure_keywords(asked.metrics)], asked.names)[:3]

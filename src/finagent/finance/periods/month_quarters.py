@@ -38,10 +38,10 @@ def month_quarters(question: str, specs: list[TimeSpec], claimed: list[tuple[int
             start = date(int(match["y4"]), month, 1)
         else:
             dating = _dating(out)
-            anchor = dating and (dating.day or dating.start_date)
+            anchor = (dating.day or dating.start_date) if dating is not None else None
             if dating is None or anchor is None:
                 continue
-            start = min((date(anchor.year + k, month, 1) for k in (-1, 0, 1)), key=lambda d: abs(d - anchor))
+            start = _nearest(month, anchor)
             if dating.day is not None and start >= date(anchor.year, anchor.month, 1):
                 continue
             if dating.day is None:
@@ -51,6 +51,11 @@ def month_quarters(question: str, specs: list[TimeSpec], claimed: list[tuple[int
         out.append(TimeSpec.date_range(start, start, text=text, position=match.start(), unit="quarter"))
         claimed.append((match.start(), match.end()))
     return out
+
+
+def _nearest(month: int, anchor: date) -> date:
+    """The first day of the occurrence of ``month`` nearest ``anchor`` (the earlier on a tie)."""
+    return min((date(anchor.year + k, month, 1) for k in (-1, 0, 1)), key=lambda d: abs(d - anchor))
 
 
 def _dating(specs: list[TimeSpec]) -> TimeSpec | None:
