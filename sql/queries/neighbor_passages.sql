@@ -2,8 +2,8 @@
 -- what answers often begins in the passage before a hit (the sentence that names "the Texas
 -- dismissal" it refers to) or goes on in the one after (the rest of a list). The "leads" passages
 -- announce what follows them: only the one after each is read; the "backs" open on a sentence
--- about what the one before names ("The increases were due to …"): only the one before is read. Scored 0: the search node places
--- each beside the hit it neighbours.
+-- about what the one before names ("The increases were due to …"): only the one before is read.
+-- Scored 0: the search node places each beside the hit it neighbours.
 -- columns placeholder: queries/placed_passage_columns.sql.
 SELECT {columns}
 FROM chunks h

@@ -73,5 +73,8 @@ def test_a_call_named_by_its_quarter_the_store_lacks_is_said() -> None:
     assert unheld_filings_said([missing, older], ["transcript"], names) == (
         "The store holds no earnings-call transcript of Boeing for Q3 FY2023."
     )
-    dated = missing | {"label": "transcript dated 2023-10-25", "document_ids": []}
-    assert unheld_filings_said([dated | {"document_ids": [7]}], ["transcript"], names) == ""
+    dated = missing | {"label": "transcript dated 2023-10-25", "document_ids": [7]}
+    assert unheld_filings_said([dated], ["transcript"], names) == ""
+    year = {"ticker": "BA", "label": "FY2024", "fiscal_year": 2024, "fiscal_quarter": None}
+    year |= {"available": True, "kinds": ["10-K"]}  # a year's calls are its quarters', not missing here
+    assert unheld_filings_said([year], ["transcript"], names) == ""

@@ -110,13 +110,14 @@ _NOUNS = {"transcript": "earnings-call transcript", "earnings_release": "earning
 
 def _reports(target: Mapping[str, Any]) -> set[str]:
     """The periodic kinds that may report a target period: a year's annual reports, a quarter's 10-Q
-    (the fourth quarter's in the 10-K), and either's earnings release and call; none without a fiscal
-    year, nor for a document named by its day (its absence is said by the day)."""
+    (the fourth quarter's in the 10-K) and call, and either's earnings release (a year's calls are
+    its quarters'); none without a fiscal year, nor for a document named by its day (its absence is
+    said by the day)."""
     if target.get("fiscal_year") is None or target.get("document_ids"):
         return set()
     quarter = target.get("fiscal_quarter")
     if quarter is None:
-        return {"10-K", "annual_report", "earnings_release", "transcript"}
+        return {"10-K", "annual_report", "earnings_release"}
     quarterly = {"10-Q", "earnings_release", "transcript"}
     return quarterly | ({"10-K", "annual_report"} if quarter == 4 else set())
 

@@ -132,7 +132,7 @@ class Question:
     """The question's content words, for condensing passages."""
     sub_asks: tuple[str, ...] = ()
     """The questions a compound question asks one after the other ("What does it do, and where does
-    its revenue come from?"): each searched by its own phrase and answered by quotes of its own."""
+    its revenue come from?"): each answered by quotes of its own (searched as the whole question)."""
     named: tuple[str, ...] = ()
     """Names the question writes capitalised ("Google Cloud"): quotes naming them come first."""
     status: bool = False
